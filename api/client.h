@@ -1,0 +1,57 @@
+// api/client.h
+//
+// Client is the DynamoDB JSON 1.0 protocol in process: it takes an operation
+// name ("PutItem") and a request body in DynamoDB JSON, and returns the
+// response body and HTTP status exactly as DynamoDB would send them. The HTTP
+// server is a thin shell around it; C++ programs can use it with no server.
+//
+// Thread-safe; does not own the Engine, which must outlive it.
+
+#ifndef DYNAROCK_API_CLIENT_H_
+#define DYNAROCK_API_CLIENT_H_
+
+#include <string>
+#include <string_view>
+
+namespace dynarock {
+class Engine;
+}
+
+namespace dynarock::api {
+
+struct Response {
+  int http_status = 200;
+  // The JSON body: the operation's result, or for errors
+  // {"__type":"com.amazonaws.dynamodb.v20120810#<Type>","message":"..."}.
+  std::string body;
+  bool ok() const { return http_status == 200; }
+};
+
+// Who is calling: from the SigV4 Authorization header over HTTP.
+struct CallerIdentity {
+  std::string access_key_id;  // empty when the request was not signed
+  std::string region;         // empty when unknown
+};
+
+struct ClientOptions {
+  // One set of tables for every caller, as DynamoDB Local's -sharedDb;
+  // otherwise each access key id + region has its own.
+  bool shared_db = false;
+};
+
+class Client {
+ public:
+  Client(Engine* engine, ClientOptions options = {});
+
+  // Never throws; any input yields a well-formed response.
+  Response Call(std::string_view operation, std::string_view request_json,
+                const CallerIdentity& caller = {}) const;
+
+ private:
+  Engine* engine_;
+  ClientOptions options_;
+};
+
+}  // namespace dynarock::api
+
+#endif  // DYNAROCK_API_CLIENT_H_

@@ -1,0 +1,40 @@
+# Small helpers so that each CMakeLists.txt reads like a table.
+
+set(DYNAROCK_WARNINGS -Wall -Wextra -Wno-missing-field-initializers)
+if(DYNAROCK_WERROR)
+  list(APPEND DYNAROCK_WARNINGS -Werror)
+endif()
+if(DYNAROCK_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
+# dynarock_library(NAME SOURCES ... DEPS ...)
+function(dynarock_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(${name} STATIC ${ARG_SOURCES})
+  target_include_directories(${name} PUBLIC ${CMAKE_SOURCE_DIR})
+  target_compile_options(${name} PRIVATE ${DYNAROCK_WARNINGS})
+  target_link_libraries(${name} PUBLIC ${ARG_DEPS})
+endfunction()
+
+# dynarock_test(tests/engine/value/number_test.cc DEPS ...): the target name is
+# derived from the file (number_test); every test also joins dynarock_tests.
+set_property(GLOBAL PROPERTY DYNAROCK_TEST_SOURCES "")
+function(dynarock_test file)
+  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
+  get_filename_component(name ${file} NAME_WE)
+  add_executable(${name} ${file})
+  target_compile_options(${name} PRIVATE ${DYNAROCK_WARNINGS})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} dynarock_testutil GTest::gtest GTest::gmock GTest::gtest_main)
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60)
+endfunction()
+
+# dynarock_bench(bench/engine_bench.cc DEPS ...)
+function(dynarock_bench file)
+  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
+  get_filename_component(name ${file} NAME_WE)
+  add_executable(${name} ${file})
+  target_compile_options(${name} PRIVATE ${DYNAROCK_WARNINGS})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} benchmark::benchmark)
+endfunction()

@@ -1,0 +1,60 @@
+// engine/engine.h
+//
+// Engine is dynarock's public entry point: a DynamoDB-compatible database in
+// one process, with one method per DynamoDB operation. Start here.
+//
+// An Engine is opened on a RocksDB database (on disk or in memory); a
+// reopened database has every table and item it had. Each operation either
+// takes effect whole or not at all (one RocksDB WriteBatch per request), and
+// reports failure as a Status carrying DynamoDB's error type and message.
+//
+// Thread-safe: any number of threads may call any operation concurrently.
+
+#ifndef DYNAROCK_ENGINE_ENGINE_H_
+#define DYNAROCK_ENGINE_ENGINE_H_
+
+#include <memory>
+
+#include "engine/options.h"
+#include "engine/requests.h"
+#include "engine/status.h"
+#include "engine/types.h"
+
+namespace dynarock {
+
+class Engine {
+ public:
+  // Opens (or creates) the database described by `options`.
+  // Errors: kIOError / kCorruption when RocksDB cannot open it.
+  static Result<std::unique_ptr<Engine>> Open(const EngineOptions& options);
+
+  virtual ~Engine() = default;
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // --- Tables ---
+  // Errors: kValidation (bad definition), kResourceInUse (name taken).
+  virtual Result<TableDescription> CreateTable(const CreateTableRequest& req) = 0;
+  // Errors: kResourceNotFound.
+  virtual Result<TableDescription> DescribeTable(const DescribeTableRequest& req) = 0;
+  // Table names of the request's scope in ascending byte order.
+  virtual Result<ListTablesResult> ListTables(const ListTablesRequest& req) = 0;
+  // Errors: kValidation, kResourceNotFound, kResourceInUse (not ACTIVE).
+  virtual Result<TableDescription> UpdateTable(const UpdateTableRequest& req) = 0;
+  // Removes the table's items at once; the table shows DELETING until the
+  // configured delay passes. Errors: kResourceNotFound, kResourceInUse.
+  virtual Result<TableDescription> DeleteTable(const DeleteTableRequest& req) = 0;
+
+  // --- Items ---
+  // Errors: kValidation (item or key invalid), kResourceNotFound.
+  virtual Result<PutItemResult> PutItem(const PutItemRequest& req) = 0;
+  virtual Result<GetItemResult> GetItem(const GetItemRequest& req) = 0;
+  virtual Result<DeleteItemResult> DeleteItem(const DeleteItemRequest& req) = 0;
+
+ protected:
+  Engine() = default;
+};
+
+}  // namespace dynarock
+
+#endif  // DYNAROCK_ENGINE_ENGINE_H_

@@ -1,0 +1,74 @@
+#include "engine/status.h"
+
+#include "engine/types.h"
+
+namespace dynarock {
+
+std::string_view ErrorCodeName(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kOk:
+      return "OK";
+    case ErrorCode::kValidation:
+      return "ValidationException";
+    case ErrorCode::kSerialization:
+      return "SerializationException";
+    case ErrorCode::kUnknownOperation:
+      return "UnknownOperationException";
+    case ErrorCode::kMissingAuthenticationToken:
+      return "MissingAuthenticationTokenException";
+    case ErrorCode::kConditionalCheckFailed:
+      return "ConditionalCheckFailedException";
+    case ErrorCode::kProvisionedThroughputExceeded:
+      return "ProvisionedThroughputExceededException";
+    case ErrorCode::kThrottling:
+      return "ThrottlingException";
+    case ErrorCode::kResourceNotFound:
+      return "ResourceNotFoundException";
+    case ErrorCode::kResourceInUse:
+      return "ResourceInUseException";
+    case ErrorCode::kTransactionCanceled:
+      return "TransactionCanceledException";
+    case ErrorCode::kTransactionConflict:
+      return "TransactionConflictException";
+    case ErrorCode::kItemCollectionSizeLimitExceeded:
+      return "ItemCollectionSizeLimitExceededException";
+    case ErrorCode::kLimitExceeded:
+      return "LimitExceededException";
+    case ErrorCode::kRequestLimitExceeded:
+      return "RequestLimitExceeded";
+    case ErrorCode::kCorruption:
+    case ErrorCode::kIOError:
+    case ErrorCode::kInternal:
+      return "InternalServerError";
+  }
+  return "InternalServerError";
+}
+
+Status::Status(ErrorCode code, std::string message) {
+  if (code != ErrorCode::kOk) {
+    rep_ = std::make_shared<const Rep>(Rep{code, std::move(message), nullptr});
+  }
+}
+
+Status Status::ConditionalCheckFailed(std::shared_ptr<const Item> old_item) {
+  Status s;
+  s.rep_ = std::make_shared<const Rep>(Rep{ErrorCode::kConditionalCheckFailed,
+                                           "The conditional request failed",
+                                           std::move(old_item)});
+  return s;
+}
+
+const std::string& Status::message() const {
+  static const std::string kEmpty;
+  return rep_ ? rep_->message : kEmpty;
+}
+
+std::string Status::ToString() const {
+  if (ok()) return "OK";
+  std::string out(ErrorCodeName(rep_->code));
+  out += ": ";
+  out += rep_->message;
+  return out;
+}
+
+}  // namespace dynarock

@@ -1,0 +1,175 @@
+// engine/status.h
+//
+// Status is how every fallible engine function reports failure: a DynamoDB
+// error type (ErrorCode) plus the exact message a client would see. Result<T>
+// is a value or a Status. No exception crosses a public engine or api
+// function; errors are values.
+//
+// Status is cheap to copy when OK (no allocation). Thread-compatible.
+
+#ifndef DYNAROCK_ENGINE_STATUS_H_
+#define DYNAROCK_ENGINE_STATUS_H_
+
+#include <cassert>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace dynarock {
+
+class AttributeValue;
+struct Item;
+
+// DynamoDB's error vocabulary. api/error.cc maps each code to its wire type
+// ("com.amazonaws.dynamodb.v20120810#<Type>") and HTTP status.
+enum class ErrorCode {
+  kOk = 0,
+  // The request is invalid: bad parameter, limit exceeded by the request
+  // itself, wrong types. The most common error.
+  kValidation,
+  // The request body is not the JSON it must be (malformed, wrong JSON type).
+  kSerialization,
+  // The operation named in X-Amz-Target does not exist.
+  kUnknownOperation,
+  // The request carries no usable authentication.
+  kMissingAuthenticationToken,
+  // A ConditionExpression (or Expected) evaluated to false. May carry the
+  // old item (ReturnValuesOnConditionCheckFailure = ALL_OLD).
+  kConditionalCheckFailed,
+  // A provisioned table, index or partition could not pay for the request.
+  kProvisionedThroughputExceeded,
+  // An on-demand or account-level throughput limit was exceeded.
+  kThrottling,
+  // The table or index does not exist (or is not ACTIVE for data calls).
+  kResourceNotFound,
+  // The table already exists, or is in a state that forbids the call.
+  kResourceInUse,
+  // A transaction was cancelled; carries cancellation reasons.
+  kTransactionCanceled,
+  // Another transaction holds an item this request needs.
+  kTransactionConflict,
+  // An item collection of a table with LSIs would pass its size limit.
+  kItemCollectionSizeLimitExceeded,
+  // Too many concurrent control-plane operations, or an account limit.
+  kLimitExceeded,
+  // The account's request rate is too high.
+  kRequestLimitExceeded,
+  // Internal failures: all become InternalServerError (HTTP 500).
+  kCorruption,
+  kIOError,
+  kInternal,
+};
+
+// The DynamoDB wire name of a code ("ValidationException"); for logs and the
+// api's error formatter.
+std::string_view ErrorCodeName(ErrorCode code);
+
+class [[nodiscard]] Status {
+ public:
+  Status() = default;  // OK
+  Status(ErrorCode code, std::string message);
+
+  static Status OK() { return Status(); }
+  static Status Validation(std::string message) {
+    return Status(ErrorCode::kValidation, std::move(message));
+  }
+  static Status Serialization(std::string message) {
+    return Status(ErrorCode::kSerialization, std::move(message));
+  }
+  static Status ResourceNotFound(std::string message) {
+    return Status(ErrorCode::kResourceNotFound, std::move(message));
+  }
+  static Status ResourceInUse(std::string message) {
+    return Status(ErrorCode::kResourceInUse, std::move(message));
+  }
+  static Status Internal(std::string message) {
+    return Status(ErrorCode::kInternal, std::move(message));
+  }
+  static Status IOError(std::string message) {
+    return Status(ErrorCode::kIOError, std::move(message));
+  }
+  static Status Corruption(std::string message) {
+    return Status(ErrorCode::kCorruption, std::move(message));
+  }
+  // "The conditional request failed"; `old_item` is returned to the client
+  // when it asked for ReturnValuesOnConditionCheckFailure = ALL_OLD.
+  static Status ConditionalCheckFailed(std::shared_ptr<const Item> old_item);
+
+  bool ok() const { return rep_ == nullptr; }
+  ErrorCode code() const { return rep_ ? rep_->code : ErrorCode::kOk; }
+  const std::string& message() const;
+  // The item attached to a ConditionalCheckFailed status, or null.
+  const Item* item() const { return rep_ ? rep_->item.get() : nullptr; }
+
+  // "ValidationException: message", for logs and test failures.
+  std::string ToString() const;
+
+ private:
+  struct Rep {
+    ErrorCode code;
+    std::string message;
+    std::shared_ptr<const Item> item;
+  };
+  std::shared_ptr<const Rep> rep_;
+};
+
+// A value of type T, or the Status that explains why there is none.
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(Status status) : status_(std::move(status)) {  // NOLINT
+    assert(!status_.ok());
+  }
+
+  bool ok() const { return value_.has_value(); }
+  const Status& status() const { return status_; }
+
+  // REQUIRES: ok()
+  T& value() & {
+    assert(ok());
+    return *value_;
+  }
+  const T& value() const& {
+    assert(ok());
+    return *value_;
+  }
+  T&& value() && {
+    assert(ok());
+    return std::move(*value_);
+  }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+
+ private:
+  Status status_;
+  std::optional<T> value_;
+};
+
+#define DR_STATUS_CONCAT_INNER_(a, b) a##b
+#define DR_STATUS_CONCAT_(a, b) DR_STATUS_CONCAT_INNER_(a, b)
+
+// Returns the Status of `expr` from the enclosing function if it is not OK.
+#define DR_RETURN_IF_ERROR(expr)                 \
+  do {                                           \
+    ::dynarock::Status dr_status_ = (expr);      \
+    if (!dr_status_.ok()) return dr_status_;     \
+  } while (0)
+
+// `lhs = value of expr`, or returns its Status from the enclosing function.
+#define DR_ASSIGN_OR_RETURN(lhs, expr)                                    \
+  DR_ASSIGN_OR_RETURN_IMPL_(DR_STATUS_CONCAT_(dr_result_, __LINE__), lhs, \
+                            expr)
+#define DR_ASSIGN_OR_RETURN_IMPL_(result, lhs, expr) \
+  auto result = (expr);                              \
+  if (!result.ok()) return result.status();          \
+  lhs = std::move(result).value()
+
+}  // namespace dynarock
+
+#endif  // DYNAROCK_ENGINE_STATUS_H_

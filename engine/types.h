@@ -1,0 +1,218 @@
+// engine/types.h
+//
+// The DynamoDB data model as plain C++ values: AttributeValue (the ten types),
+// Item, key schemas, index and table definitions, TableDescription. These are
+// what the engine's operations take and return; api/ converts them to and
+// from DynamoDB JSON. Value types; thread-compatible.
+
+#ifndef DYNAROCK_ENGINE_TYPES_H_
+#define DYNAROCK_ENGINE_TYPES_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "engine/value/number.h"
+
+namespace dynarock {
+
+// The ten DynamoDB types. Values are written to disk (item codec, catalog);
+// never renumber.
+enum class AttrType : uint8_t {
+  kS = 1,
+  kN = 2,
+  kB = 3,
+  kBool = 4,
+  kNull = 5,
+  kL = 6,
+  kM = 7,
+  kSS = 8,
+  kNS = 9,
+  kBS = 10,
+};
+
+// "S", "N", "B", "BOOL", "NULL", "L", "M", "SS", "NS", "BS".
+std::string_view AttrTypeName(AttrType type);
+// The inverse of AttrTypeName; nullopt for anything else.
+std::optional<AttrType> AttrTypeFromName(std::string_view name);
+
+class AttributeValue {
+ public:
+  using List = std::vector<AttributeValue>;
+  using Map = std::map<std::string, AttributeValue, std::less<>>;
+
+  AttributeValue() : type_(AttrType::kNull) {}
+
+  static AttributeValue S(std::string s);
+  static AttributeValue N(Number n);
+  static AttributeValue B(std::string bytes);  // raw bytes, not base64
+  static AttributeValue Bool(bool b);
+  static AttributeValue Null();
+  static AttributeValue L(List list);
+  static AttributeValue M(Map map);
+  // Sets keep the members in the order given; Validate() rejects duplicates.
+  static AttributeValue SS(std::vector<std::string> members);
+  static AttributeValue NS(std::vector<Number> members);
+  static AttributeValue BS(std::vector<std::string> members);
+
+  AttrType type() const { return type_; }
+  bool is_scalar_key_type() const {
+    return type_ == AttrType::kS || type_ == AttrType::kN ||
+           type_ == AttrType::kB;
+  }
+
+  // Accessors; REQUIRES: the matching type.
+  // S and B share string storage; SS and BS share string-set storage.
+  const std::string& s() const { return std::get<std::string>(v_); }
+  const std::string& b() const { return std::get<std::string>(v_); }
+  const Number& n() const { return std::get<Number>(v_); }
+  bool boolean() const { return std::get<bool>(v_); }
+  const List& l() const { return std::get<List>(v_); }
+  List& mutable_l() { return std::get<List>(v_); }
+  const Map& m() const { return std::get<Map>(v_); }
+  Map& mutable_m() { return std::get<Map>(v_); }
+  const std::vector<std::string>& ss() const {
+    return std::get<std::vector<std::string>>(v_);
+  }
+  const std::vector<std::string>& bs() const {
+    return std::get<std::vector<std::string>>(v_);
+  }
+  const std::vector<Number>& ns() const {
+    return std::get<std::vector<Number>>(v_);
+  }
+
+  // Deep equality, as DynamoDB compares values (sets compare as sets).
+  bool operator==(const AttributeValue& other) const;
+  bool operator!=(const AttributeValue& other) const {
+    return !(*this == other);
+  }
+
+ private:
+  template <typename T>
+  AttributeValue(AttrType type, T&& v)
+      : type_(type), v_(std::forward<T>(v)) {}
+
+  AttrType type_;
+  std::variant<std::monostate, bool, std::string, Number, List, Map,
+               std::vector<std::string>, std::vector<Number>>
+      v_;
+};
+
+// An item: attribute name -> value, ordered by name.
+struct Item : AttributeValue::Map {
+  using AttributeValue::Map::Map;
+  Item() = default;
+  explicit Item(AttributeValue::Map m) : AttributeValue::Map(std::move(m)) {}
+};
+
+// --- Table and index definitions ---------------------------------------
+
+enum class KeyType : uint8_t { kHash = 1, kRange = 2 };  // persisted
+
+struct KeySchemaElement {
+  std::string attribute_name;
+  KeyType key_type = KeyType::kHash;
+  bool operator==(const KeySchemaElement&) const = default;
+};
+
+struct AttributeDefinition {
+  std::string attribute_name;
+  AttrType attribute_type = AttrType::kS;  // S, N or B
+  bool operator==(const AttributeDefinition&) const = default;
+};
+
+// The resolved primary key of a table or index: partition key name and type,
+// and optionally sort key name and type.
+struct KeyDef {
+  std::string hash_name;
+  AttrType hash_type = AttrType::kS;
+  std::optional<std::string> range_name;
+  AttrType range_type = AttrType::kS;
+  bool operator==(const KeyDef&) const = default;
+};
+
+enum class ProjectionType : uint8_t { kAll = 1, kKeysOnly = 2, kInclude = 3 };  // persisted
+
+struct Projection {
+  ProjectionType type = ProjectionType::kAll;
+  std::vector<std::string> non_key_attributes;  // kInclude only
+  bool operator==(const Projection&) const = default;
+};
+
+enum class BillingMode : uint8_t { kProvisioned = 1, kPayPerRequest = 2 };  // persisted
+
+struct ProvisionedThroughput {
+  int64_t read_capacity_units = 0;
+  int64_t write_capacity_units = 0;
+  bool operator==(const ProvisionedThroughput&) const = default;
+};
+
+// What DynamoDB reports for a table's or GSI's throughput.
+struct ProvisionedThroughputDescription {
+  int64_t read_capacity_units = 0;
+  int64_t write_capacity_units = 0;
+  int64_t number_of_decreases_today = 0;
+  std::optional<int64_t> last_increase_micros;
+  std::optional<int64_t> last_decrease_micros;
+};
+
+enum class TableStatus { kCreating, kUpdating, kDeleting, kActive };
+std::string_view TableStatusName(TableStatus status);
+
+struct GlobalSecondaryIndexDef {
+  std::string index_name;
+  std::vector<KeySchemaElement> key_schema;
+  Projection projection;
+  std::optional<ProvisionedThroughput> provisioned_throughput;  // provisioned tables
+};
+
+struct LocalSecondaryIndexDef {
+  std::string index_name;
+  std::vector<KeySchemaElement> key_schema;
+  Projection projection;
+};
+
+struct GlobalSecondaryIndexDescription {
+  GlobalSecondaryIndexDef def;
+  std::string index_arn;
+  TableStatus index_status = TableStatus::kActive;
+  bool backfilling = false;
+  ProvisionedThroughputDescription provisioned_throughput;
+  int64_t index_size_bytes = 0;
+  int64_t item_count = 0;
+};
+
+struct LocalSecondaryIndexDescription {
+  LocalSecondaryIndexDef def;
+  std::string index_arn;
+  int64_t index_size_bytes = 0;
+  int64_t item_count = 0;
+};
+
+struct TableDescription {
+  std::string table_name;
+  std::string table_arn;
+  std::string table_id;  // a UUID
+  std::vector<KeySchemaElement> key_schema;
+  std::vector<AttributeDefinition> attribute_definitions;
+  TableStatus table_status = TableStatus::kActive;
+  int64_t creation_date_time_micros = 0;
+  BillingMode billing_mode = BillingMode::kProvisioned;
+  // Set when billing_mode was ever switched to PAY_PER_REQUEST.
+  std::optional<int64_t> last_update_to_pay_per_request_micros;
+  ProvisionedThroughputDescription provisioned_throughput;
+  int64_t item_count = 0;
+  int64_t table_size_bytes = 0;
+  std::vector<GlobalSecondaryIndexDescription> global_secondary_indexes;
+  std::vector<LocalSecondaryIndexDescription> local_secondary_indexes;
+  bool deletion_protection_enabled = false;
+};
+
+}  // namespace dynarock
+
+#endif  // DYNAROCK_ENGINE_TYPES_H_
