@@ -1,0 +1,395 @@
+#include "engine/engine.h"
+
+#include <algorithm>
+
+#include "engine/clock.h"
+#include "engine/keys/key_codec.h"
+#include "engine/storage/catalog.h"
+#include "engine/storage/store.h"
+#include "engine/table/item_locks.h"
+#include "engine/table/schema.h"
+#include "engine/table/write_path.h"
+#include "engine/util/uuid.h"
+#include "engine/value/attribute_value_validation.h"
+
+namespace dynarock {
+namespace {
+
+Status TableNotFound(std::string_view name) {
+  return Status::ResourceNotFound("Requested resource not found: Table: " +
+                                  std::string(name) + " not found");
+}
+
+// Data-plane calls (PutItem, GetItem, ...) on a missing or not-yet-ready
+// table get DynamoDB's shorter message.
+Status DataTableNotFound() {
+  return Status::ResourceNotFound("Requested resource not found");
+}
+
+Status InUse(std::string_view what, std::string_view name) {
+  return Status::ResourceInUse(
+      "Attempt to change a resource which is still in use: Table is being " +
+      std::string(what) + ": " + std::string(name));
+}
+
+std::string TableArn(const Scope& scope, std::string_view name) {
+  return "arn:aws:dynamodb:" + scope.region + ":" + scope.account +
+         ":table/" + std::string(name);
+}
+
+ProvisionedThroughputDescription ToDescription(
+    const std::optional<ProvisionedThroughput>& t) {
+  ProvisionedThroughputDescription d;
+  if (t) {
+    d.read_capacity_units = t->read_capacity_units;
+    d.write_capacity_units = t->write_capacity_units;
+  }
+  return d;
+}
+
+class EngineImpl final : public Engine {
+ public:
+  EngineImpl(const EngineOptions& options, Clock* clock,
+             std::unique_ptr<Store> store, std::unique_ptr<Catalog> catalog)
+      : options_(options),
+        clock_(clock),
+        store_(std::move(store)),
+        catalog_(std::move(catalog)),
+        write_path_(store_.get(), &locks_) {}
+
+  ~EngineImpl() override {
+    // Flush so that a reopened database does not need to replay the WAL;
+    // the WAL alone already guarantees nothing is lost.
+    if (!options_.in_memory) store_->Flush().ok();
+  }
+
+  Result<TableDescription> CreateTable(const CreateTableRequest& req) override;
+  Result<TableDescription> DescribeTable(const DescribeTableRequest& req) override;
+  Result<ListTablesResult> ListTables(const ListTablesRequest& req) override;
+  Result<TableDescription> UpdateTable(const UpdateTableRequest& req) override;
+  Result<TableDescription> DeleteTable(const DeleteTableRequest& req) override;
+  Result<PutItemResult> PutItem(const PutItemRequest& req) override;
+  Result<GetItemResult> GetItem(const GetItemRequest& req) override;
+  Result<DeleteItemResult> DeleteItem(const DeleteItemRequest& req) override;
+
+ private:
+  // The table's status now; a table whose DELETING delay has passed is
+  // removed from the catalog and reported as absent (nullptr).
+  std::shared_ptr<const TableInfo> Live(const Scope& scope,
+                                        std::string_view name,
+                                        TableStatus* status);
+  TableStatus StatusOf(const TableInfo& t, int64_t now) const;
+  TableDescription Describe(const TableInfo& t, TableStatus status) const;
+  // The table for a data-plane call: exists and is ACTIVE or UPDATING.
+  Result<std::shared_ptr<const TableInfo>> DataTable(const Scope& scope,
+                                                     std::string_view name);
+
+  const EngineOptions options_;
+  Clock* const clock_;
+  std::unique_ptr<Store> store_;
+  std::unique_ptr<Catalog> catalog_;
+  ItemLocks locks_;
+  WritePath write_path_;
+};
+
+TableStatus EngineImpl::StatusOf(const TableInfo& t, int64_t now) const {
+  if (t.deleting_since_micros) return TableStatus::kDeleting;
+  if (now < t.desc.creation_date_time_micros + options_.table_create_delay_micros) {
+    return TableStatus::kCreating;
+  }
+  if (t.updating_since_micros &&
+      now < *t.updating_since_micros + options_.table_create_delay_micros) {
+    return TableStatus::kUpdating;
+  }
+  return TableStatus::kActive;
+}
+
+std::shared_ptr<const TableInfo> EngineImpl::Live(const Scope& scope,
+                                                  std::string_view name,
+                                                  TableStatus* status) {
+  auto table = catalog_->Find(scope.ns, name);
+  if (!table) return nullptr;
+  const int64_t now = clock_->NowMicros();
+  if (table->deleting_since_micros &&
+      now >= *table->deleting_since_micros + options_.table_delete_delay_micros) {
+    WriteBatch batch;
+    // The items went at DeleteTable; only the definition remains. Failure
+    // to forget it now is retried at the next lookup.
+    if (catalog_->Remove(*table, &batch).ok()) return nullptr;
+  }
+  *status = StatusOf(*table, now);
+  return table;
+}
+
+TableDescription EngineImpl::Describe(const TableInfo& t,
+                                      TableStatus status) const {
+  TableDescription d = t.desc;
+  d.table_status = status;
+  d.item_count = t.stats->item_count.load(std::memory_order_relaxed);
+  d.table_size_bytes = t.stats->size_bytes.load(std::memory_order_relaxed);
+  for (auto& g : d.global_secondary_indexes) {
+    if (status == TableStatus::kCreating) g.index_status = TableStatus::kCreating;
+    if (status == TableStatus::kDeleting) g.index_status = TableStatus::kDeleting;
+  }
+  return d;
+}
+
+Result<std::shared_ptr<const TableInfo>> EngineImpl::DataTable(
+    const Scope& scope, std::string_view name) {
+  TableStatus status;
+  auto table = Live(scope, name, &status);
+  if (!table || status == TableStatus::kCreating ||
+      status == TableStatus::kDeleting) {
+    return DataTableNotFound();
+  }
+  return table;
+}
+
+// --- Tables -------------------------------------------------------------
+
+Result<TableDescription> EngineImpl::CreateTable(const CreateTableRequest& req) {
+  DR_RETURN_IF_ERROR(ValidateCreateTable(req));
+  TableStatus status;
+  if (Live(req.scope, req.table_name, &status)) {
+    return Status::ResourceInUse("Table already exists: " + req.table_name);
+  }
+  const BillingMode billing = req.billing_mode.value_or(BillingMode::kProvisioned);
+  const int64_t now = clock_->NowMicros();
+
+  TableInfo info;
+  info.ns = req.scope.ns;
+  info.key = ResolveKeyDef(req.key_schema, req.attribute_definitions);
+  TableDescription& d = info.desc;
+  d.table_name = req.table_name;
+  d.table_arn = TableArn(req.scope, req.table_name);
+  d.table_id = NewUuid();
+  d.key_schema = req.key_schema;
+  d.attribute_definitions = req.attribute_definitions;
+  d.creation_date_time_micros = now;
+  d.billing_mode = billing;
+  if (billing == BillingMode::kPayPerRequest) {
+    d.last_update_to_pay_per_request_micros = now;
+  }
+  d.provisioned_throughput = ToDescription(req.provisioned_throughput);
+  d.deletion_protection_enabled = req.deletion_protection_enabled;
+  for (const auto& gsi : req.global_secondary_indexes) {
+    GlobalSecondaryIndexDescription g;
+    g.def = gsi;
+    g.index_arn = d.table_arn + "/index/" + gsi.index_name;
+    g.index_status = TableStatus::kActive;
+    g.provisioned_throughput = ToDescription(gsi.provisioned_throughput);
+    d.global_secondary_indexes.push_back(std::move(g));
+  }
+  for (const auto& lsi : req.local_secondary_indexes) {
+    LocalSecondaryIndexDescription l;
+    l.def = lsi;
+    l.index_arn = d.table_arn + "/index/" + lsi.index_name;
+    d.local_secondary_indexes.push_back(std::move(l));
+  }
+  DR_ASSIGN_OR_RETURN(auto created, catalog_->Create(std::move(info)));
+  return Describe(*created, StatusOf(*created, now));
+}
+
+Result<TableDescription> EngineImpl::DescribeTable(
+    const DescribeTableRequest& req) {
+  TableStatus status;
+  auto table = Live(req.scope, req.table_name, &status);
+  if (!table) return TableNotFound(req.table_name);
+  return Describe(*table, status);
+}
+
+Result<ListTablesResult> EngineImpl::ListTables(const ListTablesRequest& req) {
+  const size_t limit = static_cast<size_t>(std::clamp(req.limit.value_or(100), 1, 100));
+  ListTablesResult result;
+  const int64_t now = clock_->NowMicros();
+  for (const auto& table : catalog_->List(req.scope.ns)) {
+    const std::string& name = table->desc.table_name;
+    if (req.exclusive_start_table_name &&
+        name <= *req.exclusive_start_table_name) {
+      continue;
+    }
+    if (table->deleting_since_micros &&
+        now >= *table->deleting_since_micros + options_.table_delete_delay_micros) {
+      continue;  // gone; Live() forgets it on its next lookup
+    }
+    if (result.table_names.size() == limit) {
+      result.last_evaluated_table_name = result.table_names.back();
+      break;
+    }
+    result.table_names.push_back(name);
+  }
+  return result;
+}
+
+Result<TableDescription> EngineImpl::UpdateTable(const UpdateTableRequest& req) {
+  TableStatus status;
+  auto table = Live(req.scope, req.table_name, &status);
+  if (!table) return TableNotFound(req.table_name);
+  if (status == TableStatus::kCreating) return InUse("created", req.table_name);
+  if (status == TableStatus::kDeleting) return InUse("deleted", req.table_name);
+  if (status == TableStatus::kUpdating) return InUse("updated", req.table_name);
+  if (!req.billing_mode && !req.provisioned_throughput &&
+      !req.deletion_protection_enabled) {
+    return Status::Validation(
+        "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
+        "GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
+  }
+
+  auto next = std::make_shared<TableInfo>(*table);
+  TableDescription& d = next->desc;
+  const int64_t now = clock_->NowMicros();
+  const BillingMode mode = req.billing_mode.value_or(d.billing_mode);
+  bool changes_capacity = false;
+  if (mode == BillingMode::kPayPerRequest) {
+    if (req.provisioned_throughput) {
+      return Status::Validation(
+          "One or more parameter values were invalid: Neither ReadCapacityUnits "
+          "nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+    }
+    if (d.billing_mode != BillingMode::kPayPerRequest) {
+      d.billing_mode = BillingMode::kPayPerRequest;
+      d.last_update_to_pay_per_request_micros = now;
+      d.provisioned_throughput.read_capacity_units = 0;
+      d.provisioned_throughput.write_capacity_units = 0;
+      changes_capacity = true;
+    }
+  } else {
+    if (d.billing_mode == BillingMode::kPayPerRequest && !req.provisioned_throughput) {
+      return Status::Validation(
+          "One or more parameter values were invalid: ProvisionedThroughput must "
+          "be specified when BillingMode is PROVISIONED");
+    }
+    if (req.provisioned_throughput) {
+      auto& cur = d.provisioned_throughput;
+      const auto& want = *req.provisioned_throughput;
+      if (d.billing_mode == BillingMode::kProvisioned &&
+          cur.read_capacity_units == want.read_capacity_units &&
+          cur.write_capacity_units == want.write_capacity_units) {
+        return Status::Validation(
+            "The provisioned throughput for the table will not change. The requested "
+            "value equals the current value. Current ReadCapacityUnits provisioned for "
+            "the table: " + std::to_string(cur.read_capacity_units) +
+            ". Requested ReadCapacityUnits: " + std::to_string(want.read_capacity_units) +
+            ". Current WriteCapacityUnits provisioned for the table: " +
+            std::to_string(cur.write_capacity_units) +
+            ". Requested WriteCapacityUnits: " + std::to_string(want.write_capacity_units) +
+            ". Refer to the Amazon DynamoDB Developer Guide for current limits and how "
+            "to request higher limits.");
+      }
+      if (want.read_capacity_units > cur.read_capacity_units ||
+          want.write_capacity_units > cur.write_capacity_units) {
+        cur.last_increase_micros = now;
+      }
+      if (want.read_capacity_units < cur.read_capacity_units ||
+          want.write_capacity_units < cur.write_capacity_units) {
+        cur.last_decrease_micros = now;
+        ++cur.number_of_decreases_today;
+      }
+      cur.read_capacity_units = want.read_capacity_units;
+      cur.write_capacity_units = want.write_capacity_units;
+      d.billing_mode = BillingMode::kProvisioned;
+      changes_capacity = true;
+    }
+  }
+  if (req.deletion_protection_enabled) {
+    d.deletion_protection_enabled = *req.deletion_protection_enabled;
+  }
+  if (changes_capacity) next->updating_since_micros = now;
+  WriteBatch batch;
+  DR_RETURN_IF_ERROR(catalog_->Replace(next, &batch));
+  return Describe(*next, StatusOf(*next, now));
+}
+
+Result<TableDescription> EngineImpl::DeleteTable(const DeleteTableRequest& req) {
+  TableStatus status;
+  auto table = Live(req.scope, req.table_name, &status);
+  if (!table) return TableNotFound(req.table_name);
+  if (status == TableStatus::kCreating) return InUse("created", req.table_name);
+  if (status == TableStatus::kDeleting) return InUse("deleted", req.table_name);
+  if (table->desc.deletion_protection_enabled) {
+    return Status::Validation(
+        "Resource cannot be deleted as it is currently protected against deletion. "
+        "Disable deletion protection first.");
+  }
+  auto next = std::make_shared<TableInfo>(*table);
+  const int64_t now = clock_->NowMicros();
+  next->deleting_since_micros = now;
+  // The items go now, in the same batch that marks the table DELETING; the
+  // definition stays until the delete delay passes, as DynamoDB shows it.
+  WriteBatch batch;
+  batch.DeleteRange(Cf::kItems, keys::TablePrefix(table->id),
+                    keys::TableEnd(table->id));
+  const int64_t items = table->stats->item_count.load();
+  const int64_t bytes = table->stats->size_bytes.load();
+  Catalog::AddStats(table->id, -items, -bytes, &batch);
+  TableDescription before = Describe(*table, TableStatus::kDeleting);
+  DR_RETURN_IF_ERROR(catalog_->Replace(next, &batch));
+  Catalog::ApplyStats(*table, -items, -bytes);
+  return before;
+}
+
+// --- Items --------------------------------------------------------------
+
+Result<PutItemResult> EngineImpl::PutItem(const PutItemRequest& req) {
+  if (req.return_values != ReturnValues::kNone &&
+      req.return_values != ReturnValues::kAllOld) {
+    return Status::Validation(
+        "ReturnValues can only be ALL_OLD or NONE");
+  }
+  DR_ASSIGN_OR_RETURN(auto table, DataTable(req.scope, req.table_name));
+  DR_ASSIGN_OR_RETURN(PrimaryKey pk, KeyOfItem(table->key, req.item));
+  DR_RETURN_IF_ERROR(ValidateItem(req.item));
+  const std::string key = keys::ItemKey(table->id, *pk.hash, pk.range);
+  DR_ASSIGN_OR_RETURN(
+      std::optional<Item> old,
+      write_path_.Apply(*table, key, [&](const std::optional<Item>&) {
+        return Result<ItemChange>(ItemChange{req.item, false});
+      }));
+  PutItemResult result;
+  if (req.return_values == ReturnValues::kAllOld) result.attributes = std::move(old);
+  return result;
+}
+
+Result<GetItemResult> EngineImpl::GetItem(const GetItemRequest& req) {
+  DR_ASSIGN_OR_RETURN(auto table, DataTable(req.scope, req.table_name));
+  DR_ASSIGN_OR_RETURN(PrimaryKey pk, KeyOfKeyParameter(table->key, req.key));
+  const std::string key = keys::ItemKey(table->id, *pk.hash, pk.range);
+  GetItemResult result;
+  DR_ASSIGN_OR_RETURN(result.item, ReadItem(*store_, key));
+  return result;
+}
+
+Result<DeleteItemResult> EngineImpl::DeleteItem(const DeleteItemRequest& req) {
+  if (req.return_values != ReturnValues::kNone &&
+      req.return_values != ReturnValues::kAllOld) {
+    return Status::Validation(
+        "ReturnValues can only be ALL_OLD or NONE");
+  }
+  DR_ASSIGN_OR_RETURN(auto table, DataTable(req.scope, req.table_name));
+  DR_ASSIGN_OR_RETURN(PrimaryKey pk, KeyOfKeyParameter(table->key, req.key));
+  const std::string key = keys::ItemKey(table->id, *pk.hash, pk.range);
+  DR_ASSIGN_OR_RETURN(
+      std::optional<Item> old,
+      write_path_.Apply(*table, key, [](const std::optional<Item>&) {
+        return Result<ItemChange>(ItemChange{std::nullopt, false});
+      }));
+  DeleteItemResult result;
+  if (req.return_values == ReturnValues::kAllOld) result.attributes = std::move(old);
+  return result;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
+  Clock* clock = options.clock ? options.clock : RealClock::Default();
+  StoreOptions store_options;
+  store_options.path = options.path;
+  store_options.in_memory = options.in_memory;
+  store_options.sync_writes = options.sync_writes;
+  DR_ASSIGN_OR_RETURN(std::unique_ptr<Store> store, Store::Open(store_options));
+  DR_ASSIGN_OR_RETURN(std::unique_ptr<Catalog> catalog, Catalog::Load(store.get()));
+  return std::unique_ptr<Engine>(
+      new EngineImpl(options, clock, std::move(store), std::move(catalog)));
+}
+
+}  // namespace dynarock

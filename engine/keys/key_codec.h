@@ -1,0 +1,53 @@
+// engine/keys/key_codec.h
+//
+// The RocksDB key layouts and the order-preserving encodings of key values.
+//
+// Base item key:  table_id (4 bytes BE) | xxh64(partition key) (8 bytes BE)
+//                 | ordered(partition key) | ordered(sort key, if any)
+//
+// - Items of one partition key (an item collection) are one contiguous
+//   range, sorted by sort key: Query is a range scan, forward or reverse.
+// - A table is one contiguous range in hash order: Scan walks hash order
+//   like DynamoDB, and a physical partition is a hash range.
+//
+// Ordered encodings are self-delimiting, and byte order equals DynamoDB's
+// order: S and B as unsigned bytes, N numerically. These bytes are on disk;
+// never change them.
+
+#ifndef DYNAROCK_ENGINE_KEYS_KEY_CODEC_H_
+#define DYNAROCK_ENGINE_KEYS_KEY_CODEC_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "engine/status.h"
+#include "engine/types.h"
+
+namespace dynarock::keys {
+
+// Appends the order-preserving, self-delimiting encoding of a key value.
+// REQUIRES: value.type() is S, N or B.
+void AppendOrdered(const AttributeValue& value, std::string* out);
+
+// Decodes one value written by AppendOrdered from the front of `*in`, of
+// the given type, and advances `*in`. Errors: kCorruption.
+Result<AttributeValue> DecodeOrdered(AttrType type, std::string_view* in);
+
+// The 64-bit hash that places a partition key in the hash ring: xxh64 of
+// its type and ordered encoding, so equal keys ("1" and "1.0") hash alike.
+uint64_t PartitionHash(const AttributeValue& partition_key);
+
+// The full base-table key of an item. `sort_key` is null for tables with
+// no sort key.
+std::string ItemKey(uint32_t table_id, const AttributeValue& partition_key,
+                    const AttributeValue* sort_key);
+
+// The 4-byte prefix shared by every key of a table (or index) id, and the
+// first key after all of them: [TablePrefix(id), TableEnd(id)) holds them.
+std::string TablePrefix(uint32_t table_id);
+std::string TableEnd(uint32_t table_id);
+
+}  // namespace dynarock::keys
+
+#endif  // DYNAROCK_ENGINE_KEYS_KEY_CODEC_H_

@@ -1,0 +1,324 @@
+#include "engine/storage/catalog.h"
+
+#include "engine/table/schema.h"
+#include "engine/util/coding.h"
+
+namespace dynarock {
+namespace {
+
+// Meta column family keys:
+//   "t" ns "\0" name   -> table record (EncodeTable)
+//   "n"                -> next table id (4 bytes BE)
+//   "c" id(4 BE) "i"   -> item count counter
+//   "c" id(4 BE) "b"   -> size-in-bytes counter
+constexpr char kTablePrefix = 't';
+constexpr char kNextIdKey[] = "n";
+constexpr uint8_t kRecordVersion = 1;
+
+std::string TableKey(std::string_view ns, std::string_view name) {
+  std::string key(1, kTablePrefix);
+  key.append(ns);
+  key.push_back('\0');
+  key.append(name);
+  return key;
+}
+
+std::string CounterKey(uint32_t id, char which) {
+  std::string key(1, 'c');
+  PutFixed32BE(&key, id);
+  key.push_back(which);
+  return key;
+}
+
+// --- record encoding (on disk; append fields only at the end) ---------
+
+void PutOptional(std::string* out, const std::optional<int64_t>& v) {
+  out->push_back(v ? 1 : 0);
+  if (v) PutSignedVarint64(out, *v);
+}
+
+void PutKeySchema(std::string* out, const std::vector<KeySchemaElement>& ks) {
+  PutVarint64(out, ks.size());
+  for (const auto& e : ks) {
+    PutLengthPrefixed(out, e.attribute_name);
+    out->push_back(static_cast<char>(e.key_type));
+  }
+}
+
+void PutProjection(std::string* out, const Projection& p) {
+  out->push_back(static_cast<char>(p.type));
+  PutVarint64(out, p.non_key_attributes.size());
+  for (const auto& a : p.non_key_attributes) PutLengthPrefixed(out, a);
+}
+
+void PutThroughput(std::string* out, const ProvisionedThroughputDescription& t) {
+  PutSignedVarint64(out, t.read_capacity_units);
+  PutSignedVarint64(out, t.write_capacity_units);
+  PutSignedVarint64(out, t.number_of_decreases_today);
+  PutOptional(out, t.last_increase_micros);
+  PutOptional(out, t.last_decrease_micros);
+}
+
+std::string EncodeTable(const TableInfo& t) {
+  const TableDescription& d = t.desc;
+  std::string out;
+  out.push_back(static_cast<char>(kRecordVersion));
+  PutVarint64(&out, t.id);
+  PutLengthPrefixed(&out, t.ns);
+  PutLengthPrefixed(&out, d.table_name);
+  PutLengthPrefixed(&out, d.table_arn);
+  PutLengthPrefixed(&out, d.table_id);
+  PutSignedVarint64(&out, d.creation_date_time_micros);
+  out.push_back(static_cast<char>(d.billing_mode));
+  PutOptional(&out, d.last_update_to_pay_per_request_micros);
+  PutThroughput(&out, d.provisioned_throughput);
+  PutKeySchema(&out, d.key_schema);
+  PutVarint64(&out, d.attribute_definitions.size());
+  for (const auto& a : d.attribute_definitions) {
+    PutLengthPrefixed(&out, a.attribute_name);
+    out.push_back(static_cast<char>(a.attribute_type));
+  }
+  PutVarint64(&out, d.global_secondary_indexes.size());
+  for (const auto& g : d.global_secondary_indexes) {
+    PutLengthPrefixed(&out, g.def.index_name);
+    PutKeySchema(&out, g.def.key_schema);
+    PutProjection(&out, g.def.projection);
+    out.push_back(g.def.provisioned_throughput ? 1 : 0);
+    if (g.def.provisioned_throughput) {
+      PutSignedVarint64(&out, g.def.provisioned_throughput->read_capacity_units);
+      PutSignedVarint64(&out, g.def.provisioned_throughput->write_capacity_units);
+    }
+    PutLengthPrefixed(&out, g.index_arn);
+    out.push_back(static_cast<char>(g.index_status));
+    out.push_back(g.backfilling ? 1 : 0);
+    PutThroughput(&out, g.provisioned_throughput);
+  }
+  PutVarint64(&out, d.local_secondary_indexes.size());
+  for (const auto& l : d.local_secondary_indexes) {
+    PutLengthPrefixed(&out, l.def.index_name);
+    PutKeySchema(&out, l.def.key_schema);
+    PutProjection(&out, l.def.projection);
+    PutLengthPrefixed(&out, l.index_arn);
+  }
+  out.push_back(d.deletion_protection_enabled ? 1 : 0);
+  PutOptional(&out, t.updating_since_micros);
+  PutOptional(&out, t.deleting_since_micros);
+  return out;
+}
+
+// A cursor over a record; any short read latches `ok` to false.
+struct Reader {
+  std::string_view in;
+  bool ok = true;
+
+  uint64_t Varint() {
+    uint64_t v = 0;
+    ok = ok && GetVarint64(&in, &v);
+    return v;
+  }
+  int64_t Signed() {
+    int64_t v = 0;
+    ok = ok && GetSignedVarint64(&in, &v);
+    return v;
+  }
+  std::string String() {
+    std::string_view s;
+    ok = ok && GetLengthPrefixed(&in, &s);
+    return std::string(ok ? s : std::string_view());
+  }
+  uint8_t Byte() {
+    if (!ok || in.empty()) {
+      ok = false;
+      return 0;
+    }
+    uint8_t b = static_cast<uint8_t>(in.front());
+    in.remove_prefix(1);
+    return b;
+  }
+  std::optional<int64_t> Optional() {
+    if (Byte() == 0) return std::nullopt;
+    return Signed();
+  }
+  // Bounds a count read from disk so corrupt input cannot make us allocate
+  // unbounded memory.
+  uint64_t Count() {
+    uint64_t n = Varint();
+    if (n > in.size()) ok = false;
+    return ok ? n : 0;
+  }
+  std::vector<KeySchemaElement> KeySchema() {
+    std::vector<KeySchemaElement> ks(Count());
+    for (auto& e : ks) {
+      e.attribute_name = String();
+      e.key_type = static_cast<KeyType>(Byte());
+    }
+    return ks;
+  }
+  Projection ReadProjection() {
+    Projection p;
+    p.type = static_cast<ProjectionType>(Byte());
+    p.non_key_attributes.resize(Count());
+    for (auto& a : p.non_key_attributes) a = String();
+    return p;
+  }
+  ProvisionedThroughputDescription Throughput() {
+    ProvisionedThroughputDescription t;
+    t.read_capacity_units = Signed();
+    t.write_capacity_units = Signed();
+    t.number_of_decreases_today = Signed();
+    t.last_increase_micros = Optional();
+    t.last_decrease_micros = Optional();
+    return t;
+  }
+};
+
+Result<TableInfo> DecodeTable(std::string_view bytes) {
+  Reader r{bytes};
+  if (r.Byte() != kRecordVersion) {
+    return Status::Corruption("unknown table record version");
+  }
+  TableInfo t;
+  TableDescription& d = t.desc;
+  t.id = static_cast<uint32_t>(r.Varint());
+  t.ns = r.String();
+  d.table_name = r.String();
+  d.table_arn = r.String();
+  d.table_id = r.String();
+  d.creation_date_time_micros = r.Signed();
+  d.billing_mode = static_cast<BillingMode>(r.Byte());
+  d.last_update_to_pay_per_request_micros = r.Optional();
+  d.provisioned_throughput = r.Throughput();
+  d.key_schema = r.KeySchema();
+  d.attribute_definitions.resize(r.Count());
+  for (auto& a : d.attribute_definitions) {
+    a.attribute_name = r.String();
+    a.attribute_type = static_cast<AttrType>(r.Byte());
+  }
+  d.global_secondary_indexes.resize(r.Count());
+  for (auto& g : d.global_secondary_indexes) {
+    g.def.index_name = r.String();
+    g.def.key_schema = r.KeySchema();
+    g.def.projection = r.ReadProjection();
+    if (r.Byte()) {
+      ProvisionedThroughput pt;
+      pt.read_capacity_units = r.Signed();
+      pt.write_capacity_units = r.Signed();
+      g.def.provisioned_throughput = pt;
+    }
+    g.index_arn = r.String();
+    g.index_status = static_cast<TableStatus>(r.Byte());
+    g.backfilling = r.Byte() != 0;
+    g.provisioned_throughput = r.Throughput();
+  }
+  d.local_secondary_indexes.resize(r.Count());
+  for (auto& l : d.local_secondary_indexes) {
+    l.def.index_name = r.String();
+    l.def.key_schema = r.KeySchema();
+    l.def.projection = r.ReadProjection();
+    l.index_arn = r.String();
+  }
+  d.deletion_protection_enabled = r.Byte() != 0;
+  t.updating_since_micros = r.Optional();
+  t.deleting_since_micros = r.Optional();
+  if (!r.ok) return Status::Corruption("truncated table record");
+  t.key = ResolveKeyDef(d.key_schema, d.attribute_definitions);
+  return t;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Catalog>> Catalog::Load(Store* store) {
+  std::unique_ptr<Catalog> catalog(new Catalog(store));
+  auto it = store->NewIterator(Cf::kMeta, std::string(1, kTablePrefix),
+                               std::string(1, kTablePrefix + 1));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    DR_ASSIGN_OR_RETURN(TableInfo info, DecodeTable(it->value()));
+    info.stats = std::make_shared<TableStats>();
+    DR_ASSIGN_OR_RETURN(int64_t items, store->GetCounter(CounterKey(info.id, 'i')));
+    DR_ASSIGN_OR_RETURN(int64_t bytes, store->GetCounter(CounterKey(info.id, 'b')));
+    info.stats->item_count = items;
+    info.stats->size_bytes = bytes;
+    catalog->next_id_ = std::max(catalog->next_id_, info.id + 1);
+    NameKey name{info.ns, info.desc.table_name};
+    catalog->tables_[std::move(name)] =
+        std::make_shared<const TableInfo>(std::move(info));
+  }
+  DR_RETURN_IF_ERROR(it->status());
+  DR_ASSIGN_OR_RETURN(auto next, store->Get(Cf::kMeta, kNextIdKey));
+  if (next && next->size() == 4) {
+    catalog->next_id_ = std::max(catalog->next_id_, DecodeFixed32BE(next->data()));
+  }
+  return catalog;
+}
+
+std::shared_ptr<const TableInfo> Catalog::Find(std::string_view ns,
+                                               std::string_view name) const {
+  std::shared_lock lock(mu_);
+  auto it = tables_.find(std::make_pair(std::string(ns), std::string(name)));
+  return it == tables_.end() ? nullptr : it->second;
+}
+
+std::vector<std::shared_ptr<const TableInfo>> Catalog::List(
+    std::string_view ns) const {
+  std::vector<std::shared_ptr<const TableInfo>> out;
+  std::shared_lock lock(mu_);
+  for (auto it = tables_.lower_bound(std::make_pair(std::string(ns), std::string()));
+       it != tables_.end() && it->first.first == ns; ++it) {
+    out.push_back(it->second);
+  }
+  return out;
+}
+
+Result<std::shared_ptr<const TableInfo>> Catalog::Create(TableInfo info) {
+  std::unique_lock lock(mu_);
+  NameKey name{info.ns, info.desc.table_name};
+  if (tables_.count(name)) {
+    return Status::ResourceInUse("Table already exists: " + info.desc.table_name);
+  }
+  info.id = next_id_;
+  info.stats = std::make_shared<TableStats>();
+  WriteBatch batch;
+  batch.Put(Cf::kMeta, TableKey(info.ns, info.desc.table_name), EncodeTable(info));
+  std::string next;
+  PutFixed32BE(&next, next_id_ + 1);
+  batch.Put(Cf::kMeta, kNextIdKey, next);
+  DR_RETURN_IF_ERROR(store_->Write(&batch));
+  ++next_id_;
+  auto published = std::make_shared<const TableInfo>(std::move(info));
+  tables_[std::move(name)] = published;
+  return published;
+}
+
+Status Catalog::Replace(std::shared_ptr<const TableInfo> info, WriteBatch* batch) {
+  std::unique_lock lock(mu_);
+  batch->Put(Cf::kMeta, TableKey(info->ns, info->desc.table_name), EncodeTable(*info));
+  DR_RETURN_IF_ERROR(store_->Write(batch));
+  tables_[NameKey{info->ns, info->desc.table_name}] = std::move(info);
+  return Status::OK();
+}
+
+Status Catalog::Remove(const TableInfo& info, WriteBatch* batch) {
+  std::unique_lock lock(mu_);
+  batch->Delete(Cf::kMeta, TableKey(info.ns, info.desc.table_name));
+  batch->Delete(Cf::kMeta, CounterKey(info.id, 'i'));
+  batch->Delete(Cf::kMeta, CounterKey(info.id, 'b'));
+  DR_RETURN_IF_ERROR(store_->Write(batch));
+  auto it = tables_.find(NameKey{info.ns, info.desc.table_name});
+  // Only forget the entry if it is still this table (not a successor with
+  // the same name).
+  if (it != tables_.end() && it->second->id == info.id) tables_.erase(it);
+  return Status::OK();
+}
+
+void Catalog::AddStats(uint32_t id, int64_t items, int64_t bytes,
+                       WriteBatch* batch) {
+  if (items != 0) batch->AddToCounter(CounterKey(id, 'i'), items);
+  if (bytes != 0) batch->AddToCounter(CounterKey(id, 'b'), bytes);
+}
+
+void Catalog::ApplyStats(const TableInfo& info, int64_t items, int64_t bytes) {
+  info.stats->item_count.fetch_add(items, std::memory_order_relaxed);
+  info.stats->size_bytes.fetch_add(bytes, std::memory_order_relaxed);
+}
+
+}  // namespace dynarock

@@ -1,0 +1,90 @@
+// engine/storage/catalog.h
+//
+// Catalog holds every table's definition: persisted in the meta column
+// family, cached in memory for lookups on every request. A TableInfo is
+// immutable once published; a change (UpdateTable, DeleteTable) publishes a
+// new one, so readers hold a shared_ptr and never lock.
+//
+// Per-table item count and size are counters in the meta column family,
+// changed in the same WriteBatch as the items they describe, and mirrored in
+// memory (TableStats) for DescribeTable.
+//
+// Thread-safe.
+
+#ifndef DYNAROCK_ENGINE_STORAGE_CATALOG_H_
+#define DYNAROCK_ENGINE_STORAGE_CATALOG_H_
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/status.h"
+#include "engine/storage/store.h"
+#include "engine/types.h"
+
+namespace dynarock {
+
+struct TableStats {
+  std::atomic<int64_t> item_count{0};
+  std::atomic<int64_t> size_bytes{0};
+};
+
+struct TableInfo {
+  uint32_t id = 0;   // key prefix of the table's items; never reused
+  std::string ns;    // the Scope namespace the table lives in
+  // The definition as DescribeTable reports it; table_status, item_count
+  // and table_size_bytes are filled in at describe time.
+  TableDescription desc;
+  KeyDef key;
+  std::optional<int64_t> updating_since_micros;
+  std::optional<int64_t> deleting_since_micros;
+  // Shared by every version of one table's TableInfo.
+  std::shared_ptr<TableStats> stats;
+};
+
+class Catalog {
+ public:
+  // Loads every table definition and counter from `store` (not owned).
+  static Result<std::unique_ptr<Catalog>> Load(Store* store);
+
+  // The table, or null.
+  std::shared_ptr<const TableInfo> Find(std::string_view ns,
+                                        std::string_view name) const;
+  // Every table of a namespace, in ascending name order.
+  std::vector<std::shared_ptr<const TableInfo>> List(std::string_view ns) const;
+
+  // Assigns `info` an id, persists it and publishes it.
+  // Errors: kResourceInUse ("Table already exists: <name>").
+  Result<std::shared_ptr<const TableInfo>> Create(TableInfo info);
+  // Persists and publishes a new version of an existing table; `batch`
+  // carries other changes to commit with it (may be empty).
+  Status Replace(std::shared_ptr<const TableInfo> info, WriteBatch* batch);
+  // Forgets the table and its counters; `batch` carries other changes.
+  Status Remove(const TableInfo& info, WriteBatch* batch);
+
+  // Counter updates for a write to table `id`, to add to its WriteBatch;
+  // ApplyStats mirrors them in memory once the batch is written.
+  static void AddStats(uint32_t id, int64_t items, int64_t bytes,
+                       WriteBatch* batch);
+  static void ApplyStats(const TableInfo& info, int64_t items, int64_t bytes);
+
+ private:
+  explicit Catalog(Store* store) : store_(store) {}
+  using NameKey = std::pair<std::string, std::string>;  // (ns, name)
+
+  Store* store_;
+  mutable std::shared_mutex mu_;
+  std::map<NameKey, std::shared_ptr<const TableInfo>, std::less<>> tables_;
+  uint32_t next_id_ = 1;  // guarded by mu_
+};
+
+}  // namespace dynarock
+
+#endif  // DYNAROCK_ENGINE_STORAGE_CATALOG_H_

@@ -1,0 +1,243 @@
+#include "engine/storage/store.h"
+
+#include <rocksdb/db.h>
+#include <rocksdb/env.h>
+#include <rocksdb/merge_operator.h>
+#include <rocksdb/options.h>
+#include <rocksdb/table.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/write_batch.h>
+
+#include <cstring>
+#include <vector>
+
+namespace dynarock {
+namespace {
+
+constexpr const char* kCfNames[] = {"meta", "items", "indexes", "gsi_log"};
+constexpr int kNumCfs = 4;
+
+Status FromRocks(const rocksdb::Status& s) {
+  if (s.ok()) return Status::OK();
+  if (s.IsCorruption()) return Status::Corruption(s.ToString());
+  if (s.IsIOError()) return Status::IOError(s.ToString());
+  return Status::Internal(s.ToString());
+}
+
+rocksdb::Slice ToSlice(std::string_view s) {
+  return rocksdb::Slice(s.data(), s.size());
+}
+
+int64_t DecodeCounter(const rocksdb::Slice& s) {
+  int64_t v = 0;
+  if (s.size() == sizeof(v)) std::memcpy(&v, s.data(), sizeof(v));
+  return v;
+}
+
+std::string EncodeCounter(int64_t v) {
+  return std::string(reinterpret_cast<const char*>(&v), sizeof(v));
+}
+
+// Sums signed 64-bit counters (host byte order; counters are rebuilt
+// nowhere else, and the database is not meant to move between machines of
+// different endianness).
+class CounterAddOperator : public rocksdb::AssociativeMergeOperator {
+ public:
+  bool Merge(const rocksdb::Slice&, const rocksdb::Slice* existing,
+             const rocksdb::Slice& value, std::string* new_value,
+             rocksdb::Logger*) const override {
+    int64_t sum = (existing ? DecodeCounter(*existing) : 0) +
+                  DecodeCounter(value);
+    *new_value = EncodeCounter(sum);
+    return true;
+  }
+  const char* Name() const override { return "dynarock.CounterAdd"; }
+};
+
+class IteratorImpl final : public StoreIterator {
+ public:
+  IteratorImpl(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf,
+               std::string_view lower, std::string_view upper)
+      : lower_(lower), upper_(upper) {
+    lower_slice_ = rocksdb::Slice(lower_);
+    upper_slice_ = rocksdb::Slice(upper_);
+    rocksdb::ReadOptions ro;
+    ro.iterate_lower_bound = &lower_slice_;
+    if (!upper_.empty()) ro.iterate_upper_bound = &upper_slice_;
+    it_.reset(db->NewIterator(ro, cf));
+  }
+  bool Valid() const override { return it_->Valid(); }
+  void SeekToFirst() override { it_->SeekToFirst(); }
+  void SeekToLast() override { it_->SeekToLast(); }
+  void Seek(std::string_view t) override { it_->Seek(ToSlice(t)); }
+  void SeekForPrev(std::string_view t) override {
+    it_->SeekForPrev(ToSlice(t));
+  }
+  void Next() override { it_->Next(); }
+  void Prev() override { it_->Prev(); }
+  std::string_view key() const override {
+    rocksdb::Slice k = it_->key();
+    return {k.data(), k.size()};
+  }
+  std::string_view value() const override {
+    rocksdb::Slice v = it_->value();
+    return {v.data(), v.size()};
+  }
+  Status status() const override { return FromRocks(it_->status()); }
+
+ private:
+  std::string lower_, upper_;
+  rocksdb::Slice lower_slice_, upper_slice_;
+  std::unique_ptr<rocksdb::Iterator> it_;
+};
+
+}  // namespace
+
+struct Store::Rep {
+  std::unique_ptr<rocksdb::Env> mem_env;  // in-memory mode only
+  std::unique_ptr<rocksdb::DB> db;
+  std::vector<rocksdb::ColumnFamilyHandle*> cfs;
+  rocksdb::WriteOptions write_options;
+
+  ~Rep() {
+    if (db) {
+      for (auto* cf : cfs) db->DestroyColumnFamilyHandle(cf);
+      db->Close().PermitUncheckedError();
+      db.reset();
+    }
+  }
+};
+
+WriteBatch::WriteBatch() : rep_(std::make_unique<rocksdb::WriteBatch>()) {}
+WriteBatch::~WriteBatch() = default;
+bool WriteBatch::empty() const { return rep_->Count() == 0; }
+
+// A WriteBatch is filled before it meets a Store, but rocksdb::WriteBatch
+// wants a ColumnFamilyHandle* per op, of which it only reads the id and the
+// comparator. These static handles carry our fixed ids, so batches need no
+// Store to be built.
+namespace {
+class CfIdHandle final : public rocksdb::ColumnFamilyHandle {
+ public:
+  explicit CfIdHandle(uint32_t id) : id_(id) {}
+  const std::string& GetName() const override { return name_; }
+  uint32_t GetID() const override { return id_; }
+  rocksdb::Status GetDescriptor(rocksdb::ColumnFamilyDescriptor*) override {
+    return rocksdb::Status::NotSupported();
+  }
+  const rocksdb::Comparator* GetComparator() const override {
+    return rocksdb::BytewiseComparator();
+  }
+
+ private:
+  uint32_t id_;
+  std::string name_;
+};
+
+// RocksDB assigns column family ids in creation order: default = 0, then
+// meta, items, indexes, gsi_log = 1..4 (Store::Open creates them in that
+// order and checks the ids it gets back).
+rocksdb::ColumnFamilyHandle* HandleFor(Cf cf) {
+  static CfIdHandle handles[kNumCfs] = {CfIdHandle(1), CfIdHandle(2),
+                                        CfIdHandle(3), CfIdHandle(4)};
+  return &handles[static_cast<int>(cf)];
+}
+}  // namespace
+
+void WriteBatch::Put(Cf cf, std::string_view key, std::string_view value) {
+  rep_->Put(HandleFor(cf), ToSlice(key), ToSlice(value)).PermitUncheckedError();
+}
+void WriteBatch::Delete(Cf cf, std::string_view key) {
+  rep_->Delete(HandleFor(cf), ToSlice(key)).PermitUncheckedError();
+}
+void WriteBatch::DeleteRange(Cf cf, std::string_view begin,
+                             std::string_view end) {
+  rep_->DeleteRange(HandleFor(cf), ToSlice(begin), ToSlice(end))
+      .PermitUncheckedError();
+}
+void WriteBatch::AddToCounter(std::string_view key, int64_t delta) {
+  rep_->Merge(HandleFor(Cf::kMeta), ToSlice(key), EncodeCounter(delta))
+      .PermitUncheckedError();
+}
+
+Store::Store(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
+Store::~Store() = default;
+
+Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
+  auto rep = std::make_unique<Rep>();
+  rocksdb::DBOptions db_options;
+  db_options.create_if_missing = true;
+  db_options.create_missing_column_families = true;
+  db_options.max_background_jobs = 2;
+  if (options.in_memory) {
+    rep->mem_env.reset(rocksdb::NewMemEnv(rocksdb::Env::Default()));
+    db_options.env = rep->mem_env.get();
+  }
+
+  rocksdb::BlockBasedTableOptions table_options;
+  table_options.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  rocksdb::ColumnFamilyOptions cf_options;
+  cf_options.table_factory.reset(
+      rocksdb::NewBlockBasedTableFactory(table_options));
+  rocksdb::ColumnFamilyOptions meta_options = cf_options;
+  meta_options.merge_operator = std::make_shared<CounterAddOperator>();
+
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  descriptors.emplace_back(rocksdb::kDefaultColumnFamilyName, cf_options);
+  for (int i = 0; i < kNumCfs; ++i) {
+    descriptors.emplace_back(kCfNames[i], i == 0 ? meta_options : cf_options);
+  }
+  const std::string path = options.in_memory ? "/dynarock-mem" : options.path;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* db = nullptr;
+  rocksdb::Status s =
+      rocksdb::DB::Open(db_options, path, descriptors, &handles, &db);
+  if (!s.ok()) return FromRocks(s);
+  rep->db.reset(db);
+  // handles[0] is the default CF, unused.
+  rep->db->DestroyColumnFamilyHandle(handles[0]).PermitUncheckedError();
+  for (int i = 0; i < kNumCfs; ++i) {
+    rep->cfs.push_back(handles[i + 1]);
+    if (handles[i + 1]->GetID() != static_cast<uint32_t>(i + 1)) {
+      return Status::Corruption(std::string("column family ") + kCfNames[i] +
+                                " has an unexpected id");
+    }
+  }
+  rep->write_options.sync = options.sync_writes;
+  return std::unique_ptr<Store>(new Store(std::move(rep)));
+}
+
+Result<std::optional<std::string>> Store::Get(Cf cf,
+                                              std::string_view key) const {
+  std::string value;
+  rocksdb::Status s = rep_->db->Get(rocksdb::ReadOptions(),
+                                    rep_->cfs[static_cast<int>(cf)],
+                                    ToSlice(key), &value);
+  if (s.IsNotFound()) return std::optional<std::string>();
+  if (!s.ok()) return FromRocks(s);
+  return std::optional<std::string>(std::move(value));
+}
+
+Result<int64_t> Store::GetCounter(std::string_view key) const {
+  DR_ASSIGN_OR_RETURN(auto value, Get(Cf::kMeta, key));
+  if (!value) return int64_t{0};
+  return DecodeCounter(rocksdb::Slice(*value));
+}
+
+Status Store::Write(WriteBatch* batch) {
+  return FromRocks(rep_->db->Write(rep_->write_options, batch->rep_.get()));
+}
+
+std::unique_ptr<StoreIterator> Store::NewIterator(Cf cf,
+                                                  std::string_view lower,
+                                                  std::string_view upper) const {
+  return std::make_unique<IteratorImpl>(
+      rep_->db.get(), rep_->cfs[static_cast<int>(cf)], lower, upper);
+}
+
+Status Store::Flush() {
+  rocksdb::FlushOptions fo;
+  return FromRocks(rep_->db->Flush(fo, rep_->cfs));
+}
+
+}  // namespace dynarock

@@ -1,0 +1,111 @@
+// engine/storage/store.h
+//
+// Store wraps the RocksDB database: its column families, atomic write
+// batches, point reads and range iterators. It is the only place where
+// rocksdb::Status becomes Status, and the only engine file that includes
+// RocksDB headers.
+//
+// Column families:
+//   meta     the catalog (table definitions) and per-table counters
+//   items    base-table items (keys: engine/keys/key_codec.h)
+//   indexes  GSI and LSI entries
+//   gsi_log  pending asynchronous GSI updates
+//
+// Thread-safe: Get, Write and NewIterator may be called concurrently.
+
+#ifndef DYNAROCK_ENGINE_STORAGE_STORE_H_
+#define DYNAROCK_ENGINE_STORAGE_STORE_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "engine/status.h"
+
+namespace rocksdb {
+class WriteBatch;
+}
+
+namespace dynarock {
+
+enum class Cf { kMeta = 0, kItems = 1, kIndexes = 2, kGsiLog = 3 };
+
+struct StoreOptions {
+  std::string path;
+  bool in_memory = false;
+  bool sync_writes = false;
+};
+
+// A set of changes that Store::Write applies atomically.
+class WriteBatch {
+ public:
+  WriteBatch();
+  ~WriteBatch();
+  WriteBatch(const WriteBatch&) = delete;
+  WriteBatch& operator=(const WriteBatch&) = delete;
+
+  void Put(Cf cf, std::string_view key, std::string_view value);
+  void Delete(Cf cf, std::string_view key);
+  // Removes every key in [begin, end).
+  void DeleteRange(Cf cf, std::string_view begin, std::string_view end);
+  // Adds `delta` to the signed 64-bit counter stored at `key` (meta only;
+  // a missing counter counts as 0). Read it back with Store::GetCounter.
+  void AddToCounter(std::string_view key, int64_t delta);
+  bool empty() const;
+
+ private:
+  friend class Store;
+  std::unique_ptr<rocksdb::WriteBatch> rep_;
+};
+
+// A leveldb-style iterator over [lower, upper) of one column family. Check
+// status() when Valid() turns false. Not thread-safe; use one per thread.
+class StoreIterator {
+ public:
+  virtual ~StoreIterator() = default;
+  virtual bool Valid() const = 0;
+  virtual void SeekToFirst() = 0;
+  virtual void SeekToLast() = 0;
+  // First key >= target.
+  virtual void Seek(std::string_view target) = 0;
+  // Last key <= target.
+  virtual void SeekForPrev(std::string_view target) = 0;
+  virtual void Next() = 0;
+  virtual void Prev() = 0;
+  // Valid until the next move. REQUIRES: Valid()
+  virtual std::string_view key() const = 0;
+  virtual std::string_view value() const = 0;
+  virtual Status status() const = 0;
+};
+
+class Store {
+ public:
+  // Opens or creates the database. Errors: kIOError, kCorruption.
+  static Result<std::unique_ptr<Store>> Open(const StoreOptions& options);
+  ~Store();
+
+  // Point read: the value, or nullopt when the key is absent.
+  Result<std::optional<std::string>> Get(Cf cf, std::string_view key) const;
+  // A counter written with WriteBatch::AddToCounter (0 when absent).
+  Result<int64_t> GetCounter(std::string_view key) const;
+
+  Status Write(WriteBatch* batch);
+
+  // An iterator bounded to [lower, upper); both bounds are copied.
+  std::unique_ptr<StoreIterator> NewIterator(Cf cf, std::string_view lower,
+                                             std::string_view upper) const;
+
+  // Flushes memtables to SST files (for tests and clean shutdown).
+  Status Flush();
+
+ private:
+  struct Rep;
+  explicit Store(std::unique_ptr<Rep> rep);
+  std::unique_ptr<Rep> rep_;
+};
+
+}  // namespace dynarock
+
+#endif  // DYNAROCK_ENGINE_STORAGE_STORE_H_

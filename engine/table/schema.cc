@@ -1,0 +1,277 @@
+#include "engine/table/schema.h"
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+namespace dynarock {
+namespace {
+
+constexpr std::string_view kInvalid = "One or more parameter values were invalid: ";
+
+Status Invalid(std::string_view detail) {
+  return Status::Validation(std::string(kInvalid) + std::string(detail));
+}
+
+std::string JoinNames(const std::vector<std::string>& names) {
+  std::string out = "[";
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i) out += ", ";
+    out += names[i];
+  }
+  return out + "]";
+}
+
+std::vector<std::string> KeyNames(const std::vector<KeySchemaElement>& ks) {
+  std::vector<std::string> names;
+  for (const auto& e : ks) names.push_back(e.attribute_name);
+  return names;
+}
+
+const AttributeDefinition* FindDefinition(
+    const std::vector<AttributeDefinition>& defs, std::string_view name) {
+  for (const auto& d : defs) {
+    if (d.attribute_name == name) return &d;
+  }
+  return nullptr;
+}
+
+// The checks shared by the table's and every index's key schema.
+Status ValidateKeySchema(const std::vector<KeySchemaElement>& ks,
+                         const std::vector<AttributeDefinition>& defs) {
+  if (ks.empty() || ks.size() > 2) {
+    return Status::Validation("Invalid KeySchema: KeySchema must have 1 or 2 elements");
+  }
+  for (const auto& e : ks) {
+    if (FindDefinition(defs, e.attribute_name) == nullptr) {
+      std::vector<std::string> def_names;
+      for (const auto& d : defs) def_names.push_back(d.attribute_name);
+      return Invalid("Some index key attributes are not defined in AttributeDefinitions. Keys: " +
+                     JoinNames(KeyNames(ks)) + ", AttributeDefinitions: " +
+                     JoinNames(def_names));
+    }
+  }
+  if (ks.size() == 2 && ks[0].attribute_name == ks[1].attribute_name) {
+    return Status::Validation(
+        "Both the Hash Key and the Range Key element in the KeySchema have the same name");
+  }
+  if (ks[0].key_type != KeyType::kHash) {
+    return Status::Validation(
+        "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+  }
+  if (ks.size() == 2 && ks[1].key_type != KeyType::kRange) {
+    return Status::Validation(
+        "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+  }
+  return Status::OK();
+}
+
+Status ValidateProjection(const Projection& p) {
+  if (p.type != ProjectionType::kInclude && !p.non_key_attributes.empty()) {
+    std::string type = p.type == ProjectionType::kAll ? "ALL" : "KEYS_ONLY";
+    return Invalid("ProjectionType is " + type +
+                   ", but NonKeyAttributes is specified");
+  }
+  return Status::OK();
+}
+
+Status ValidateThroughput(const std::optional<ProvisionedThroughput>& t,
+                          bool provisioned, std::string_view index_name) {
+  if (provisioned && !t) {
+    if (index_name.empty()) {
+      return Invalid("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
+    }
+    return Invalid("ProvisionedThroughput must be specified for index: " +
+                   std::string(index_name));
+  }
+  if (!provisioned && t) {
+    if (index_name.empty()) {
+      return Invalid("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+    }
+    return Invalid("ProvisionedThroughput should not be specified for index: " +
+                   std::string(index_name) +
+                   " when BillingMode is PAY_PER_REQUEST");
+  }
+  return Status::OK();
+}
+
+std::string_view TypeName(AttrType t) { return AttrTypeName(t); }
+
+// The size and emptiness checks on one key value.
+Status ValidateKeyValue(const AttributeValue& v, std::string_view name,
+                        bool is_hash) {
+  const std::string_view kind = v.type() == AttrType::kB ? "binary" : "string";
+  if ((v.type() == AttrType::kS || v.type() == AttrType::kB) &&
+      v.s().empty()) {
+    return Status::Validation(
+        "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty " +
+        std::string(kind) + " value. Key: " + std::string(name));
+  }
+  size_t bytes = 0;
+  if (v.type() == AttrType::kS || v.type() == AttrType::kB) {
+    bytes = v.s().size();
+  }
+  if (is_hash && bytes > kMaxPartitionKeyBytes) {
+    return Invalid("Size of hashkey has exceeded the maximum size limit of2048 bytes");
+  }
+  if (!is_hash && bytes > kMaxSortKeyBytes) {
+    return Invalid("Aggregated size of all range keys has exceeded the size limit of 1024 bytes");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+bool IsValidTableName(std::string_view name) {
+  if (name.size() < 3 || name.size() > 255) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+  });
+}
+
+Status ValidateCreateTable(const CreateTableRequest& req) {
+  if (!IsValidTableName(req.table_name)) {
+    return Status::Validation(
+        "TableName must be at least 3 characters long and at most 255 characters long, and may only contain [A-Za-z0-9_.-]");
+  }
+  const auto& defs = req.attribute_definitions;
+  std::set<std::string_view> def_names;
+  for (const auto& d : defs) {
+    if (!def_names.insert(d.attribute_name).second) {
+      return Status::Validation("Cannot have two attributes with the same name");
+    }
+    if (d.attribute_type != AttrType::kS && d.attribute_type != AttrType::kN &&
+        d.attribute_type != AttrType::kB) {
+      return Invalid("Member must satisfy enum value set: [B, N, S]");
+    }
+  }
+  DR_RETURN_IF_ERROR(ValidateKeySchema(req.key_schema, defs));
+
+  const bool provisioned =
+      req.billing_mode.value_or(BillingMode::kProvisioned) ==
+      BillingMode::kProvisioned;
+  DR_RETURN_IF_ERROR(ValidateThroughput(req.provisioned_throughput,
+                                        provisioned, ""));
+
+  const std::vector<std::string> table_keys = KeyNames(req.key_schema);
+  std::set<std::string> used(table_keys.begin(), table_keys.end());
+  std::set<std::string_view> index_names;
+  const bool has_range = req.key_schema.size() == 2;
+  if (!req.local_secondary_indexes.empty() && !has_range) {
+    return Invalid("Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex");
+  }
+  for (const auto& lsi : req.local_secondary_indexes) {
+    DR_RETURN_IF_ERROR(ValidateKeySchema(lsi.key_schema, defs));
+    if (lsi.key_schema.size() != 2) {
+      return Invalid("Index KeySchema does not have a range key for index: " +
+                     lsi.index_name);
+    }
+    const std::string& index_hash = lsi.key_schema[0].attribute_name;
+    const std::string& table_hash = req.key_schema[0].attribute_name;
+    if (index_hash != table_hash) {
+      return Invalid("Index KeySchema does not have the same leading hash key as table KeySchema for index: " +
+                     lsi.index_name + ". index hash key: " + index_hash +
+                     ", table hash key: " + table_hash);
+    }
+    DR_RETURN_IF_ERROR(ValidateProjection(lsi.projection));
+    if (!index_names.insert(lsi.index_name).second) {
+      return Invalid("Duplicate index name: " + lsi.index_name);
+    }
+    for (const auto& e : lsi.key_schema) used.insert(e.attribute_name);
+  }
+  if (req.local_secondary_indexes.size() > kMaxLocalSecondaryIndexes) {
+    return Invalid("Number of LocalSecondaryIndexes exceeds per-table limit of 5");
+  }
+  for (const auto& gsi : req.global_secondary_indexes) {
+    DR_RETURN_IF_ERROR(ValidateKeySchema(gsi.key_schema, defs));
+    DR_RETURN_IF_ERROR(ValidateProjection(gsi.projection));
+    if (!index_names.insert(gsi.index_name).second) {
+      return Invalid("Duplicate index name: " + gsi.index_name);
+    }
+    DR_RETURN_IF_ERROR(ValidateThroughput(gsi.provisioned_throughput,
+                                          provisioned, gsi.index_name));
+    for (const auto& e : gsi.key_schema) used.insert(e.attribute_name);
+  }
+  if (req.global_secondary_indexes.size() > kMaxGlobalSecondaryIndexes) {
+    return Invalid("GlobalSecondaryIndex count exceeds the per-table limit of 20");
+  }
+  if (used.size() != defs.size()) {
+    if (req.local_secondary_indexes.empty() &&
+        req.global_secondary_indexes.empty()) {
+      return Invalid("Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions");
+    }
+    std::vector<std::string> def_list;
+    for (const auto& d : defs) def_list.push_back(d.attribute_name);
+    return Invalid("Some AttributeDefinitions are not used. AttributeDefinitions: " +
+                   JoinNames(def_list) + ", keys used: " +
+                   JoinNames(std::vector<std::string>(used.begin(), used.end())));
+  }
+  return Status::OK();
+}
+
+KeyDef ResolveKeyDef(const std::vector<KeySchemaElement>& key_schema,
+                     const std::vector<AttributeDefinition>& definitions) {
+  KeyDef key;
+  for (const auto& e : key_schema) {
+    const AttributeDefinition* d = FindDefinition(definitions, e.attribute_name);
+    const AttrType type = d ? d->attribute_type : AttrType::kS;
+    if (e.key_type == KeyType::kHash) {
+      key.hash_name = e.attribute_name;
+      key.hash_type = type;
+    } else {
+      key.range_name = e.attribute_name;
+      key.range_type = type;
+    }
+  }
+  return key;
+}
+
+Result<PrimaryKey> KeyOfItem(const KeyDef& key, const Item& item) {
+  PrimaryKey pk;
+  auto check = [&](const std::string& name, AttrType type, bool is_hash,
+                   const AttributeValue** out) -> Status {
+    auto it = item.find(name);
+    if (it == item.end()) {
+      return Invalid("Missing the key " + name + " in the item");
+    }
+    if (it->second.type() != type) {
+      return Invalid("Type mismatch for key " + name + " expected: " +
+                     std::string(TypeName(type)) + " actual: " +
+                     std::string(TypeName(it->second.type())));
+    }
+    DR_RETURN_IF_ERROR(ValidateKeyValue(it->second, name, is_hash));
+    *out = &it->second;
+    return Status::OK();
+  };
+  DR_RETURN_IF_ERROR(check(key.hash_name, key.hash_type, true, &pk.hash));
+  if (key.range_name) {
+    DR_RETURN_IF_ERROR(check(*key.range_name, key.range_type, false, &pk.range));
+  }
+  return pk;
+}
+
+Result<PrimaryKey> KeyOfKeyParameter(const KeyDef& key, const Item& key_param) {
+  static constexpr std::string_view kMismatch =
+      "The provided key element does not match the schema";
+  const size_t expected = key.range_name ? 2 : 1;
+  if (key_param.size() != expected) return Status::Validation(std::string(kMismatch));
+  PrimaryKey pk;
+  auto find = [&](const std::string& name, AttrType type, bool is_hash,
+                  const AttributeValue** out) -> Status {
+    auto it = key_param.find(name);
+    if (it == key_param.end() || it->second.type() != type) {
+      return Status::Validation(std::string(kMismatch));
+    }
+    DR_RETURN_IF_ERROR(ValidateKeyValue(it->second, name, is_hash));
+    *out = &it->second;
+    return Status::OK();
+  };
+  DR_RETURN_IF_ERROR(find(key.hash_name, key.hash_type, true, &pk.hash));
+  if (key.range_name) {
+    DR_RETURN_IF_ERROR(find(*key.range_name, key.range_type, false, &pk.range));
+  }
+  return pk;
+}
+
+}  // namespace dynarock

@@ -1,0 +1,57 @@
+// engine/table/write_path.h
+//
+// The one way an item changes: under the item's lock, read the old item,
+// let the caller compute the new one (or a deletion, or a refusal), then
+// commit ONE WriteBatch holding the item and the table's counters. Later
+// additions (LSI entries, GSI log records) join the same batch, so a
+// request takes effect whole or not at all.
+
+#ifndef DYNAROCK_ENGINE_TABLE_WRITE_PATH_H_
+#define DYNAROCK_ENGINE_TABLE_WRITE_PATH_H_
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "engine/status.h"
+#include "engine/storage/catalog.h"
+#include "engine/storage/store.h"
+#include "engine/table/item_locks.h"
+#include "engine/types.h"
+
+namespace dynarock {
+
+// What a mutation decided: write `new_item`, delete the item (nullopt), or
+// leave it untouched (`unchanged`).
+struct ItemChange {
+  std::optional<Item> new_item;
+  bool unchanged = false;
+};
+
+// Computes the change from the old item (nullopt when absent). Returning an
+// error aborts the write with nothing changed.
+using ItemMutation =
+    std::function<Result<ItemChange>(const std::optional<Item>& old_item)>;
+
+class WritePath {
+ public:
+  WritePath(Store* store, ItemLocks* locks) : store_(store), locks_(locks) {}
+
+  // Applies `mutation` to the item stored at `item_key` of `table`.
+  // Returns the old item (nullopt when there was none).
+  Result<std::optional<Item>> Apply(const TableInfo& table,
+                                    const std::string& item_key,
+                                    const ItemMutation& mutation);
+
+ private:
+  Store* store_;
+  ItemLocks* locks_;
+};
+
+// Reads and decodes the item at `item_key`; nullopt when absent.
+Result<std::optional<Item>> ReadItem(const Store& store,
+                                     const std::string& item_key);
+
+}  // namespace dynarock
+
+#endif  // DYNAROCK_ENGINE_TABLE_WRITE_PATH_H_
