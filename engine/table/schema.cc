@@ -44,6 +44,11 @@ Status ValidateKeySchema(const std::vector<KeySchemaElement>& ks,
   }
   for (const auto& e : ks) {
     if (FindDefinition(defs, e.attribute_name) == nullptr) {
+      // DynamoDB words this differently for two-element schemas.
+      if (ks.size() == 2) {
+        return Status::Validation(
+            "Invalid KeySchema: Some index key attribute have no definition");
+      }
       std::vector<std::string> def_names;
       for (const auto& d : defs) def_names.push_back(d.attribute_name);
       return Invalid("Some index key attributes are not defined in AttributeDefinitions. Keys: " +

@@ -1,0 +1,124 @@
+#include "engine/table/schema.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/testutil/status_matchers.h"
+
+namespace dynarock {
+namespace {
+
+using ::testing::HasSubstr;
+
+CreateTableRequest Base() {
+  CreateTableRequest req;
+  req.table_name = "Table";
+  req.attribute_definitions = {{"pk", AttrType::kS}, {"sk", AttrType::kS}};
+  req.key_schema = {{"pk", KeyType::kHash}, {"sk", KeyType::kRange}};
+  req.billing_mode = BillingMode::kPayPerRequest;
+  return req;
+}
+
+TEST(SchemaTest, AcceptsAValidDefinition) { EXPECT_OK(ValidateCreateTable(Base())); }
+
+TEST(SchemaTest, TableNames) {
+  EXPECT_TRUE(IsValidTableName("abc"));
+  EXPECT_TRUE(IsValidTableName("A-b_c.9"));
+  EXPECT_TRUE(IsValidTableName(std::string(255, 'x')));
+  EXPECT_FALSE(IsValidTableName("ab"));
+  EXPECT_FALSE(IsValidTableName(std::string(256, 'x')));
+  EXPECT_FALSE(IsValidTableName("has space"));
+  EXPECT_FALSE(IsValidTableName("ünï"));
+}
+
+struct Case {
+  const char* name;
+  void (*mutate)(CreateTableRequest*);
+  const char* message;
+};
+
+TEST(SchemaTest, RejectsWithDynamoDbMessages) {
+  const Case cases[] = {
+      {"undefined key", [](CreateTableRequest* r) { r->attribute_definitions.pop_back(); },
+       "Invalid KeySchema: Some index key attribute have no definition"},
+      {"same name", [](CreateTableRequest* r) { r->key_schema[1].attribute_name = "pk"; },
+       "Both the Hash Key and the Range Key element in the KeySchema have the same name"},
+      {"first not hash", [](CreateTableRequest* r) { std::swap(r->key_schema[0], r->key_schema[1]); r->key_schema[0].key_type = KeyType::kRange; r->key_schema[1].key_type = KeyType::kHash; },
+       "Invalid KeySchema: The first KeySchemaElement is not a HASH key type"},
+      {"second not range", [](CreateTableRequest* r) { r->key_schema[1].key_type = KeyType::kHash; },
+       "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type"},
+      {"unused definition", [](CreateTableRequest* r) { r->attribute_definitions.push_back({"x", AttrType::kN}); },
+       "One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions"},
+      {"duplicate definition", [](CreateTableRequest* r) { r->attribute_definitions.push_back({"pk", AttrType::kN}); },
+       "Cannot have two attributes with the same name"},
+      {"provisioned without throughput", [](CreateTableRequest* r) { r->billing_mode = BillingMode::kProvisioned; },
+       "One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED"},
+      {"on-demand with throughput", [](CreateTableRequest* r) { r->provisioned_throughput = ProvisionedThroughput{1, 1}; },
+       "One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST"},
+      {"lsi on hash-only table", [](CreateTableRequest* r) {
+         r->key_schema.pop_back();
+         r->local_secondary_indexes.push_back({"lsi", {{"pk", KeyType::kHash}, {"sk", KeyType::kRange}}, {}});
+       },
+       "One or more parameter values were invalid: Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex"},
+      {"lsi other hash", [](CreateTableRequest* r) {
+         r->local_secondary_indexes.push_back({"lsi", {{"sk", KeyType::kHash}, {"pk", KeyType::kRange}}, {}});
+       },
+       "One or more parameter values were invalid: Index KeySchema does not have the same leading hash key as table KeySchema for index: lsi. index hash key: sk, table hash key: pk"},
+      {"duplicate index", [](CreateTableRequest* r) {
+         r->global_secondary_indexes.push_back({"g", {{"sk", KeyType::kHash}}, {}, std::nullopt});
+         r->global_secondary_indexes.push_back({"g", {{"sk", KeyType::kHash}}, {}, std::nullopt});
+       },
+       "One or more parameter values were invalid: Duplicate index name: g"},
+      {"non-key attributes without INCLUDE", [](CreateTableRequest* r) {
+         r->global_secondary_indexes.push_back({"g", {{"sk", KeyType::kHash}}, {ProjectionType::kAll, {"a"}}, std::nullopt});
+       },
+       "One or more parameter values were invalid: ProjectionType is ALL, but NonKeyAttributes is specified"},
+      {"unused with indexes", [](CreateTableRequest* r) {
+         r->attribute_definitions.push_back({"x", AttrType::kN});
+         r->global_secondary_indexes.push_back({"g", {{"sk", KeyType::kHash}}, {}, std::nullopt});
+       },
+       "One or more parameter values were invalid: Some AttributeDefinitions are not used. AttributeDefinitions: [pk, sk, x], keys used: [pk, sk]"},
+  };
+  for (const Case& c : cases) {
+    CreateTableRequest req = Base();
+    c.mutate(&req);
+    EXPECT_THAT(ValidateCreateTable(req), StatusIs(ErrorCode::kValidation, c.message)) << c.name;
+  }
+}
+
+TEST(SchemaTest, UndefinedHashKeyNamesKeysAndDefinitions) {
+  CreateTableRequest req = Base();
+  req.key_schema.pop_back();
+  req.attribute_definitions = {{"other", AttrType::kS}};
+  EXPECT_THAT(ValidateCreateTable(req),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [pk], AttributeDefinitions: [other]"));
+}
+
+TEST(SchemaTest, TooManyIndexes) {
+  CreateTableRequest req = Base();
+  for (int i = 0; i < 21; ++i) {
+    req.global_secondary_indexes.push_back({"g" + std::to_string(i), {{"sk", KeyType::kHash}}, {}, std::nullopt});
+  }
+  EXPECT_THAT(ValidateCreateTable(req), StatusIs(ErrorCode::kValidation, HasSubstr("per-table limit of 20")));
+}
+
+TEST(SchemaTest, KeyOfItemFindsBothKeys) {
+  KeyDef key = ResolveKeyDef(Base().key_schema, Base().attribute_definitions);
+  EXPECT_EQ(key.hash_name, "pk");
+  ASSERT_TRUE(key.range_name.has_value());
+  Item item;
+  item["pk"] = AttributeValue::S("a");
+  item["sk"] = AttributeValue::S("b");
+  item["other"] = AttributeValue::N(Number());
+  ASSERT_OK_AND_ASSIGN(PrimaryKey pk, KeyOfItem(key, item));
+  EXPECT_EQ(*pk.hash, AttributeValue::S("a"));
+  EXPECT_EQ(*pk.range, AttributeValue::S("b"));
+  item["sk"] = AttributeValue::S(std::string(1025, 's'));
+  EXPECT_THAT(KeyOfItem(key, item), StatusIs(ErrorCode::kValidation, HasSubstr("Aggregated size of all range keys")));
+  item["sk"] = AttributeValue::B("");
+  EXPECT_THAT(KeyOfItem(key, item), StatusIs(ErrorCode::kValidation, HasSubstr("Type mismatch for key sk expected: S actual: B")));
+}
+
+}  // namespace
+}  // namespace dynarock
