@@ -46,18 +46,18 @@ class EngineTest : public ::testing::Test {
  protected:
   Result<PutItemResult> Put(Item item, ReturnValues rv = ReturnValues::kNone) {
     PutItemRequest req;
-    req.table_name = "T";
+    req.table_name = "Tab";
     req.item = std::move(item);
     req.return_values = rv;
     return db_->PutItem(req);
   }
   Result<GetItemResult> Get(Item key) {
     GetItemRequest req;
-    req.table_name = "T";
+    req.table_name = "Tab";
     req.key = std::move(key);
     return db_->GetItem(req);
   }
-  void SetUp() override { ASSERT_OK(db_->CreateTable(SimpleTable("T")).status()); }
+  void SetUp() override { ASSERT_OK(db_->CreateTable(SimpleTable("Tab")).status()); }
   TestEngine db_;
 };
 
@@ -94,7 +94,7 @@ TEST_F(EngineTest, PutReturnsOldItemOnlyWhenAsked) {
 TEST_F(EngineTest, DeleteRemovesAndReturnsOldItem) {
   ASSERT_OK(Put(MakeItem("a", "1", "gone")).status());
   DeleteItemRequest del;
-  del.table_name = "T";
+  del.table_name = "Tab";
   del.key = KeyOf("a", "1");
   del.return_values = ReturnValues::kAllOld;
   ASSERT_OK_AND_ASSIGN(DeleteItemResult r, db_->DeleteItem(del));
@@ -138,13 +138,13 @@ TEST_F(EngineTest, ItemCountAndSizeFollowWrites) {
   ASSERT_OK(Put(MakeItem("b", "1", "12345")).status());
   ASSERT_OK(Put(MakeItem("b", "1", "1")).status());  // overwrite shrinks
   DescribeTableRequest d;
-  d.table_name = "T";
+  d.table_name = "Tab";
   ASSERT_OK_AND_ASSIGN(TableDescription desc, db_->DescribeTable(d));
   EXPECT_EQ(desc.item_count, 2);
   EXPECT_GT(desc.table_size_bytes, 0);
   const int64_t two_items = desc.table_size_bytes;
   DeleteItemRequest del;
-  del.table_name = "T";
+  del.table_name = "Tab";
   del.key = KeyOf("a", "1");
   ASSERT_OK(db_->DeleteItem(del).status());
   ASSERT_OK_AND_ASSIGN(desc, db_->DescribeTable(d));
@@ -154,9 +154,9 @@ TEST_F(EngineTest, ItemCountAndSizeFollowWrites) {
 
 TEST(EngineTableTest, CreateTwiceIsResourceInUse) {
   TestEngine db;
-  ASSERT_OK(db->CreateTable(SimpleTable("T")).status());
-  EXPECT_THAT(db->CreateTable(SimpleTable("T")),
-              StatusIs(ErrorCode::kResourceInUse, "Table already exists: T"));
+  ASSERT_OK(db->CreateTable(SimpleTable("Tab")).status());
+  EXPECT_THAT(db->CreateTable(SimpleTable("Tab")),
+              StatusIs(ErrorCode::kResourceInUse, "Table already exists: Tab"));
 }
 
 TEST(EngineTableTest, MissingTableIsResourceNotFound) {
@@ -175,23 +175,23 @@ TEST(EngineTableTest, StatusGoesCreatingActiveDeletingGone) {
   options.table_create_delay_micros = 1000;
   options.table_delete_delay_micros = 2000;
   TestEngine db(options);
-  ASSERT_OK_AND_ASSIGN(TableDescription created, db->CreateTable(SimpleTable("T")));
+  ASSERT_OK_AND_ASSIGN(TableDescription created, db->CreateTable(SimpleTable("Tab")));
   EXPECT_EQ(created.table_status, TableStatus::kCreating);
   // Data calls wait for ACTIVE, as on DynamoDB.
   PutItemRequest put;
-  put.table_name = "T";
+  put.table_name = "Tab";
   put.item = MakeItem("a", "1");
   EXPECT_THAT(db->PutItem(put), StatusIs(ErrorCode::kResourceNotFound, ::testing::_));
 
   db.clock.Advance(1000);
   DescribeTableRequest d;
-  d.table_name = "T";
+  d.table_name = "Tab";
   ASSERT_OK_AND_ASSIGN(TableDescription active, db->DescribeTable(d));
   EXPECT_EQ(active.table_status, TableStatus::kActive);
   ASSERT_OK(db->PutItem(put).status());
 
   DeleteTableRequest del;
-  del.table_name = "T";
+  del.table_name = "Tab";
   ASSERT_OK_AND_ASSIGN(TableDescription deleting, db->DeleteTable(del));
   EXPECT_EQ(deleting.table_status, TableStatus::kDeleting);
   EXPECT_EQ(deleting.item_count, 1);
@@ -203,10 +203,10 @@ TEST(EngineTableTest, StatusGoesCreatingActiveDeletingGone) {
   EXPECT_THAT(db->DescribeTable(d), StatusIs(ErrorCode::kResourceNotFound, ::testing::_));
   // The name is free again, and the new table starts empty.
   db.clock.Advance(1);
-  ASSERT_OK(db->CreateTable(SimpleTable("T")).status());
+  ASSERT_OK(db->CreateTable(SimpleTable("Tab")).status());
   db.clock.Advance(1000);
   GetItemRequest get;
-  get.table_name = "T";
+  get.table_name = "Tab";
   get.key = KeyOf("a", "1");
   ASSERT_OK_AND_ASSIGN(GetItemResult got, db->GetItem(get));
   EXPECT_FALSE(got.item.has_value());
@@ -269,12 +269,12 @@ TEST(EngineTableTest, DescriptionHasArnIdAndBilling) {
 
 TEST(EngineTableTest, UpdateTableChangesThroughputAndBillingMode) {
   TestEngine db;
-  CreateTableRequest req = SimpleTable("T");
+  CreateTableRequest req = SimpleTable("Tab");
   req.billing_mode = BillingMode::kProvisioned;
   req.provisioned_throughput = ProvisionedThroughput{5, 5};
   ASSERT_OK(db->CreateTable(req).status());
   UpdateTableRequest up;
-  up.table_name = "T";
+  up.table_name = "Tab";
   up.provisioned_throughput = ProvisionedThroughput{5, 5};
   EXPECT_THAT(db->UpdateTable(up), StatusIs(ErrorCode::kValidation,
                                             HasSubstr("The provisioned throughput for the table will not change")));
@@ -286,27 +286,27 @@ TEST(EngineTableTest, UpdateTableChangesThroughputAndBillingMode) {
   EXPECT_TRUE(d.provisioned_throughput.last_increase_micros.has_value());
 
   UpdateTableRequest ppr;
-  ppr.table_name = "T";
+  ppr.table_name = "Tab";
   ppr.billing_mode = BillingMode::kPayPerRequest;
   ASSERT_OK_AND_ASSIGN(d, db->UpdateTable(ppr));
   EXPECT_EQ(d.billing_mode, BillingMode::kPayPerRequest);
   EXPECT_EQ(d.provisioned_throughput.read_capacity_units, 0);
 
   UpdateTableRequest nothing;
-  nothing.table_name = "T";
+  nothing.table_name = "Tab";
   EXPECT_THAT(db->UpdateTable(nothing), StatusIs(ErrorCode::kValidation, HasSubstr("At least one of")));
 }
 
 TEST(EngineTableTest, DeletionProtectionBlocksDelete) {
   TestEngine db;
-  CreateTableRequest req = SimpleTable("T");
+  CreateTableRequest req = SimpleTable("Tab");
   req.deletion_protection_enabled = true;
   ASSERT_OK(db->CreateTable(req).status());
   DeleteTableRequest del;
-  del.table_name = "T";
+  del.table_name = "Tab";
   EXPECT_THAT(db->DeleteTable(del), StatusIs(ErrorCode::kValidation, HasSubstr("protected against deletion")));
   UpdateTableRequest up;
-  up.table_name = "T";
+  up.table_name = "Tab";
   up.deletion_protection_enabled = false;
   ASSERT_OK(db->UpdateTable(up).status());
   EXPECT_OK(db->DeleteTable(del).status());
@@ -323,11 +323,11 @@ TEST(EngineDiskTest, ReopenedDatabaseHasEveryTableAndItem) {
   options.table_create_delay_micros = 0;
   {
     ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(options));
-    ASSERT_OK(db->CreateTable(SimpleTable("T")).status());
-    ASSERT_OK(db->CreateTable(SimpleTable("U", false)).status());
+    ASSERT_OK(db->CreateTable(SimpleTable("Tab")).status());
+    ASSERT_OK(db->CreateTable(SimpleTable("Uuu", false)).status());
     for (int i = 0; i < 100; ++i) {
       PutItemRequest put;
-      put.table_name = "T";
+      put.table_name = "Tab";
       put.item = MakeItem("p" + std::to_string(i % 7), std::to_string(i).c_str());
       ASSERT_OK(db->PutItem(put).status());
     }
@@ -335,21 +335,21 @@ TEST(EngineDiskTest, ReopenedDatabaseHasEveryTableAndItem) {
   {
     ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(options));
     ASSERT_OK_AND_ASSIGN(ListTablesResult list, db->ListTables({}));
-    EXPECT_THAT(list.table_names, ElementsAre("T", "U"));
+    EXPECT_THAT(list.table_names, ElementsAre("Tab", "Uuu"));
     DescribeTableRequest d;
-    d.table_name = "T";
+    d.table_name = "Tab";
     ASSERT_OK_AND_ASSIGN(TableDescription desc, db->DescribeTable(d));
     EXPECT_EQ(desc.item_count, 100);
     GetItemRequest get;
-    get.table_name = "T";
-    get.key = KeyOf("p3", "42");
+    get.table_name = "Tab";
+    get.key = KeyOf("p0", "42");
     ASSERT_OK_AND_ASSIGN(GetItemResult got, db->GetItem(get));
     ASSERT_TRUE(got.item.has_value());
     // New tables after reopen never reuse an id.
-    ASSERT_OK(db->CreateTable(SimpleTable("V")).status());
+    ASSERT_OK(db->CreateTable(SimpleTable("Vvv")).status());
     PutItemRequest put;
-    put.table_name = "V";
-    put.item = MakeItem("p3", "42", "other");
+    put.table_name = "Vvv";
+    put.item = MakeItem("p0", "42", "other");
     ASSERT_OK(db->PutItem(put).status());
     ASSERT_OK_AND_ASSIGN(got, db->GetItem(get));
     EXPECT_EQ(got.item->at("payload"), AttributeValue::S("x"));

@@ -19,6 +19,10 @@ namespace dynarock {
 
 inline void PrintTo(const Status& s, std::ostream* os) { *os << s.ToString(); }
 inline void PrintTo(ErrorCode c, std::ostream* os) { *os << ErrorCodeName(c); }
+template <typename T>
+void PrintTo(const Result<T>& r, std::ostream* os) {
+  *os << (r.ok() ? std::string("OK result") : r.status().ToString());
+}
 
 namespace testing_internal {
 inline const Status& GetStatus(const Status& s) { return s; }
