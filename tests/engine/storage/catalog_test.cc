@@ -1,0 +1,95 @@
+#include "engine/storage/catalog.h"
+
+#include <gtest/gtest.h>
+
+#include "engine/table/schema.h"
+#include "tests/testutil/status_matchers.h"
+
+namespace dynarock {
+namespace {
+
+TableInfo MakeTable(const std::string& ns, const std::string& name) {
+  TableInfo t;
+  t.ns = ns;
+  t.desc.table_name = name;
+  t.desc.table_arn = "arn:aws:dynamodb:ddblocal:000000000000:table/" + name;
+  t.desc.table_id = "id-" + name;
+  t.desc.key_schema = {{"pk", KeyType::kHash}, {"sk", KeyType::kRange}};
+  t.desc.attribute_definitions = {{"pk", AttrType::kS}, {"sk", AttrType::kN}, {"g", AttrType::kB}};
+  t.desc.billing_mode = BillingMode::kProvisioned;
+  t.desc.provisioned_throughput.read_capacity_units = 7;
+  t.desc.provisioned_throughput.write_capacity_units = 3;
+  t.desc.provisioned_throughput.last_increase_micros = 42;
+  GlobalSecondaryIndexDescription g;
+  g.def.index_name = "gsi";
+  g.def.key_schema = {{"g", KeyType::kHash}};
+  g.def.projection = {ProjectionType::kInclude, {"a", "b"}};
+  g.def.provisioned_throughput = ProvisionedThroughput{1, 2};
+  g.index_arn = t.desc.table_arn + "/index/gsi";
+  t.desc.global_secondary_indexes.push_back(g);
+  LocalSecondaryIndexDescription l;
+  l.def.index_name = "lsi";
+  l.def.key_schema = {{"pk", KeyType::kHash}, {"g", KeyType::kRange}};
+  l.def.projection = {ProjectionType::kKeysOnly, {}};
+  t.desc.local_secondary_indexes.push_back(l);
+  t.desc.creation_date_time_micros = 123456;
+  t.key = ResolveKeyDef(t.desc.key_schema, t.desc.attribute_definitions);
+  return t;
+}
+
+TEST(CatalogTest, DefinitionsAndCountersSurviveReload) {
+  StoreOptions o;
+  o.in_memory = true;
+  ASSERT_OK_AND_ASSIGN(auto store, Store::Open(o));
+  uint32_t id;
+  {
+    ASSERT_OK_AND_ASSIGN(auto catalog, Catalog::Load(store.get()));
+    ASSERT_OK_AND_ASSIGN(auto t, catalog->Create(MakeTable("ns", "Orders")));
+    id = t->id;
+    WriteBatch b;
+    Catalog::AddStats(t->id, 3, 300, &b);
+    ASSERT_OK(store->Write(&b));
+  }
+  ASSERT_OK_AND_ASSIGN(auto catalog, Catalog::Load(store.get()));
+  auto t = catalog->Find("ns", "Orders");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->id, id);
+  EXPECT_EQ(t->stats->item_count.load(), 3);
+  EXPECT_EQ(t->stats->size_bytes.load(), 300);
+  const TableInfo want = MakeTable("ns", "Orders");
+  EXPECT_EQ(t->desc.key_schema, want.desc.key_schema);
+  EXPECT_EQ(t->desc.attribute_definitions, want.desc.attribute_definitions);
+  EXPECT_EQ(t->desc.provisioned_throughput.read_capacity_units, 7);
+  EXPECT_EQ(t->desc.provisioned_throughput.last_increase_micros, std::optional<int64_t>(42));
+  ASSERT_EQ(t->desc.global_secondary_indexes.size(), 1u);
+  EXPECT_EQ(t->desc.global_secondary_indexes[0].def.projection, want.desc.global_secondary_indexes[0].def.projection);
+  ASSERT_EQ(t->desc.local_secondary_indexes.size(), 1u);
+  EXPECT_EQ(t->desc.local_secondary_indexes[0].def.key_schema, want.desc.local_secondary_indexes[0].def.key_schema);
+  EXPECT_EQ(t->key, want.key);
+  EXPECT_EQ(t->desc.creation_date_time_micros, 123456);
+}
+
+TEST(CatalogTest, NamesAreUniquePerNamespaceAndIdsNeverRepeat) {
+  StoreOptions o;
+  o.in_memory = true;
+  ASSERT_OK_AND_ASSIGN(auto store, Store::Open(o));
+  ASSERT_OK_AND_ASSIGN(auto catalog, Catalog::Load(store.get()));
+  ASSERT_OK_AND_ASSIGN(auto a, catalog->Create(MakeTable("n1", "Tab")));
+  EXPECT_THAT(catalog->Create(MakeTable("n1", "Tab")),
+              StatusIs(ErrorCode::kResourceInUse, "Table already exists: Tab"));
+  ASSERT_OK_AND_ASSIGN(auto b, catalog->Create(MakeTable("n2", "Tab")));
+  EXPECT_NE(a->id, b->id);
+  WriteBatch batch;
+  ASSERT_OK(catalog->Remove(*a, &batch));
+  EXPECT_EQ(catalog->Find("n1", "Tab"), nullptr);
+  ASSERT_OK_AND_ASSIGN(auto c, catalog->Create(MakeTable("n1", "Tab")));
+  EXPECT_GT(c->id, b->id);
+  ASSERT_OK_AND_ASSIGN(auto reloaded, Catalog::Load(store.get()));
+  ASSERT_OK_AND_ASSIGN(auto d, reloaded->Create(MakeTable("n3", "Tab")));
+  EXPECT_GT(d->id, c->id);
+  EXPECT_EQ(reloaded->List("n1").size(), 1u);
+  EXPECT_EQ(reloaded->List("n").size(), 0u);
+}
+
+}  // namespace
+}  // namespace dynarock

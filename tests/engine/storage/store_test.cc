@@ -1,0 +1,102 @@
+#include "engine/storage/store.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "tests/testutil/status_matchers.h"
+
+namespace dynarock {
+namespace {
+
+std::unique_ptr<Store> OpenMem() {
+  StoreOptions o;
+  o.in_memory = true;
+  auto s = Store::Open(o);
+  EXPECT_TRUE(s.ok()) << s.status().ToString();
+  return std::move(s).value();
+}
+
+TEST(StoreTest, BatchIsAtomicAcrossColumnFamilies) {
+  auto store = OpenMem();
+  WriteBatch b;
+  b.Put(Cf::kItems, "k1", "v1");
+  b.Put(Cf::kMeta, "m1", "x");
+  b.AddToCounter("cnt", 5);
+  ASSERT_OK(store->Write(&b));
+  ASSERT_OK_AND_ASSIGN(auto v, store->Get(Cf::kItems, "k1"));
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(*v, "v1");
+  // Column families are separate key spaces.
+  ASSERT_OK_AND_ASSIGN(auto none, store->Get(Cf::kItems, "m1"));
+  EXPECT_FALSE(none.has_value());
+  ASSERT_OK_AND_ASSIGN(int64_t cnt, store->GetCounter("cnt"));
+  EXPECT_EQ(cnt, 5);
+}
+
+TEST(StoreTest, CountersAddSignedDeltas) {
+  auto store = OpenMem();
+  for (int64_t d : {10, -3, 7, -20}) {
+    WriteBatch b;
+    b.AddToCounter("c", d);
+    ASSERT_OK(store->Write(&b));
+  }
+  ASSERT_OK_AND_ASSIGN(int64_t c, store->GetCounter("c"));
+  EXPECT_EQ(c, -6);
+  ASSERT_OK_AND_ASSIGN(int64_t missing, store->GetCounter("nope"));
+  EXPECT_EQ(missing, 0);
+}
+
+TEST(StoreTest, DeleteRangeAndBoundedIteration) {
+  auto store = OpenMem();
+  WriteBatch b;
+  for (const char* k : {"a1", "a2", "b1", "b2", "c1"}) b.Put(Cf::kItems, k, k);
+  ASSERT_OK(store->Write(&b));
+  WriteBatch del;
+  del.DeleteRange(Cf::kItems, "b", "c");
+  ASSERT_OK(store->Write(&del));
+  auto it = store->NewIterator(Cf::kItems, "a", "z");
+  std::vector<std::string> keys;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) keys.emplace_back(it->key());
+  ASSERT_OK(it->status());
+  EXPECT_EQ(keys, (std::vector<std::string>{"a1", "a2", "c1"}));
+  auto bounded = store->NewIterator(Cf::kItems, "a2", "c");
+  keys.clear();
+  for (bounded->SeekToLast(); bounded->Valid(); bounded->Prev()) keys.emplace_back(bounded->key());
+  EXPECT_EQ(keys, (std::vector<std::string>{"a2"}));
+}
+
+TEST(StoreTest, OnDiskDataSurvivesReopen) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("dynarock_store_test_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  StoreOptions o;
+  o.path = dir.string();
+  {
+    ASSERT_OK_AND_ASSIGN(auto store, Store::Open(o));
+    WriteBatch b;
+    b.Put(Cf::kItems, "k", "v");
+    b.AddToCounter("c", 3);
+    ASSERT_OK(store->Write(&b));
+  }
+  {
+    ASSERT_OK_AND_ASSIGN(auto store, Store::Open(o));
+    ASSERT_OK_AND_ASSIGN(auto v, store->Get(Cf::kItems, "k"));
+    ASSERT_TRUE(v.has_value());
+    EXPECT_EQ(*v, "v");
+    ASSERT_OK_AND_ASSIGN(int64_t c, store->GetCounter("c"));
+    EXPECT_EQ(c, 3);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(StoreTest, OpenFailureIsAnIOErrorNotACrash) {
+  StoreOptions o;
+  o.path = "/proc/definitely/not/writable";
+  auto s = Store::Open(o);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.status().code(), ErrorCode::kOk);
+}
+
+}  // namespace
+}  // namespace dynarock
