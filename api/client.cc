@@ -1,0 +1,76 @@
+#include "api/client.h"
+
+#include <exception>
+
+#include "api/dispatch.h"
+#include "api/error.h"
+#include "api/json_codec.h"
+
+namespace dynarock::api {
+
+namespace {
+
+// DynamoDB Local's convention: every access key id + region has its own
+// tables ("<key>_<region>"), unless -sharedDb. An unsigned in-process call
+// (no key, no region) uses the shared set.
+std::string NamespaceFor(const CallerIdentity& caller, const ClientOptions& options) {
+  if (options.shared_db) return "";
+  if (caller.access_key_id.empty() && caller.region.empty()) return "";
+  return caller.access_key_id + "_" + caller.region;
+}
+
+Scope ScopeFor(const CallerIdentity& caller, const ClientOptions& options) {
+  Scope scope;
+  scope.ns = NamespaceFor(caller, options);
+  // "ddblocal" is the region DynamoDB Local puts in ARNs of unsigned calls.
+  scope.region = caller.region.empty() ? "ddblocal" : caller.region;
+  return scope;
+}
+
+Response Ok(const Json& body) {
+  Response r;
+  r.http_status = 200;
+  r.body = DumpJson(body);
+  return r;
+}
+
+Response Handle(Engine* engine, const ClientOptions& options,
+                std::string_view operation, std::string_view request_json,
+                const CallerIdentity& caller) {
+  // DynamoDB's order: a body that is not JSON fails before the operation
+  // name is looked at; an empty body fails after it.
+  Result<Json> request = Json::object();
+  const bool empty_body = request_json.find_first_not_of(" \t\r\n") ==
+                          std::string_view::npos;
+  if (!empty_body) {
+    request = ParseRequestBody(request_json);
+    if (!request.ok()) return FormatError(request.status());
+  }
+  Handler handler = FindHandler(operation);
+  if (handler == nullptr) {
+    return FormatError(Dispatch(RequestContext{}, operation, *request).status());
+  }
+  if (empty_body) return FormatError(ParseRequestBody(request_json).status());
+  RequestContext ctx{engine, ScopeFor(caller, options)};
+  Result<Json> response = handler(ctx, *request);
+  if (!response.ok()) return FormatError(response.status());
+  return Ok(*response);
+}
+
+}  // namespace
+
+Client::Client(Engine* engine, ClientOptions options)
+    : engine_(engine), options_(options) {}
+
+Response Client::Call(std::string_view operation, std::string_view request_json,
+                      const CallerIdentity& caller) const {
+  try {
+    return Handle(engine_, options_, operation, request_json, caller);
+  } catch (const std::exception& e) {
+    return FormatError(Status::Internal(e.what()));
+  } catch (...) {
+    return FormatError(Status::Internal("Internal server error"));
+  }
+}
+
+}  // namespace dynarock::api

@@ -1,0 +1,49 @@
+#include "api/dispatch.h"
+
+#include <array>
+#include <utility>
+
+#include "api/ops/ops.h"
+
+namespace dynarock::api {
+
+namespace {
+
+struct Operation {
+  std::string_view name;
+  Handler handler;
+};
+
+constexpr std::array kOperations = {
+    Operation{"CreateTable", &ops::CreateTable},
+    Operation{"DeleteItem", &ops::DeleteItem},
+    Operation{"DeleteTable", &ops::DeleteTable},
+    Operation{"DescribeTable", &ops::DescribeTable},
+    Operation{"GetItem", &ops::GetItem},
+    Operation{"ListTables", &ops::ListTables},
+    Operation{"PutItem", &ops::PutItem},
+    Operation{"UpdateTable", &ops::UpdateTable},
+};
+
+// DynamoDB answers an unknown X-Amz-Target operation with a bare
+// {"__type":"com.amazon.coral.service#UnknownOperationException"}, no message
+// (mhart/dynalite test/connection.js, recorded against DynamoDB).
+Status UnknownOperation() { return Status(ErrorCode::kUnknownOperation, ""); }
+
+}  // namespace
+
+Handler FindHandler(std::string_view operation) {
+  for (const Operation& op : kOperations) {
+    if (op.name == operation) return op.handler;
+  }
+  return nullptr;
+}
+
+Result<Json> Dispatch(const RequestContext& ctx, std::string_view operation,
+                      const Json& request) {
+  Handler handler = FindHandler(operation);
+  if (handler == nullptr) return UnknownOperation();
+  return handler(ctx, request);
+}
+
+}  // namespace dynarock::api

@@ -1,0 +1,41 @@
+// api/dispatch.h
+//
+// The table of DynamoDB operations: operation name -> handler. A handler
+// decodes a request body (already parsed to a JSON object) into an engine
+// request, calls the engine and encodes the result; api/ops/ holds them.
+//
+// The table is immutable; thread-safe.
+
+#ifndef DYNAROCK_API_DISPATCH_H_
+#define DYNAROCK_API_DISPATCH_H_
+
+#include <string_view>
+
+#include "api/json_codec.h"
+#include "engine/engine.h"
+#include "engine/requests.h"
+#include "engine/status.h"
+
+namespace dynarock::api {
+
+// What every handler needs besides the request body.
+struct RequestContext {
+  Engine* engine = nullptr;  // not owned
+  Scope scope;               // the caller's set of tables
+};
+
+// Returns the response body, or the Status to report.
+using Handler = Result<Json> (*)(const RequestContext& ctx, const Json& request);
+
+// The handler for `operation` ("PutItem"), or null when DynamoDB has no such
+// operation or dynarock does not implement it yet.
+Handler FindHandler(std::string_view operation);
+
+// Runs `operation`. Errors: kUnknownOperation (empty message, as DynamoDB
+// sends it) for an unknown name; otherwise whatever the handler returns.
+Result<Json> Dispatch(const RequestContext& ctx, std::string_view operation,
+                      const Json& request);
+
+}  // namespace dynarock::api
+
+#endif  // DYNAROCK_API_DISPATCH_H_

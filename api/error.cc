@@ -1,0 +1,66 @@
+#include "api/error.h"
+
+#include "api/json_codec.h"
+
+namespace dynarock::api {
+
+namespace {
+
+// Namespaces of "__type", as DynamoDB sends them: the service frontend's own
+// errors are Coral's (recorded by mhart/dynalite's tests against DynamoDB:
+// test/connection.js, test/helpers.js; and dynoxide's src/errors.rs), the
+// rest are DynamoDB's model.
+constexpr std::string_view kDynamoDbNamespace = "com.amazonaws.dynamodb.v20120810#";
+constexpr std::string_view kCoralService = "com.amazon.coral.service#";
+constexpr std::string_view kCoralValidate = "com.amazon.coral.validate#";
+constexpr std::string_view kCoralAvailability = "com.amazon.coral.availability#";
+
+std::string_view NamespaceOf(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kValidation:
+      return kCoralValidate;
+    case ErrorCode::kSerialization:
+    case ErrorCode::kUnknownOperation:
+    case ErrorCode::kMissingAuthenticationToken:
+      return kCoralService;
+    case ErrorCode::kThrottling:
+      return kCoralAvailability;
+    default:
+      return kDynamoDbNamespace;
+  }
+}
+
+bool IsInternal(ErrorCode code) {
+  return code == ErrorCode::kInternal || code == ErrorCode::kIOError ||
+         code == ErrorCode::kCorruption || code == ErrorCode::kOk;
+}
+
+}  // namespace
+
+std::string ErrorType(ErrorCode code) {
+  std::string out(NamespaceOf(code));
+  // kOk reaching here is a bug upstream; report it as an internal error.
+  out += code == ErrorCode::kOk ? "InternalServerError" : ErrorCodeName(code);
+  return out;
+}
+
+int ErrorHttpStatus(ErrorCode code) { return IsInternal(code) ? 500 : 400; }
+
+Response FormatError(const Status& status) {
+  const ErrorCode code = status.code();
+  Json body = Json::object();
+  body["__type"] = ErrorType(code);
+  if (!status.message().empty()) {
+    body[code == ErrorCode::kSerialization ? "Message" : "message"] =
+        status.message();
+  }
+  if (code == ErrorCode::kConditionalCheckFailed && status.item() != nullptr) {
+    body["Item"] = EncodeItem(*status.item());
+  }
+  Response response;
+  response.http_status = ErrorHttpStatus(code);
+  response.body = DumpJson(body);
+  return response;
+}
+
+}  // namespace dynarock::api

@@ -1,0 +1,28 @@
+// api/ops/ops.h
+//
+// The operation handlers (see api/dispatch.h for the contract): each checks
+// the request's shape (api/validate.h), builds the engine request, calls the
+// engine, and renders DynamoDB's response JSON. Thread-safe.
+
+#ifndef DYNAROCK_API_OPS_OPS_H_
+#define DYNAROCK_API_OPS_OPS_H_
+
+#include "api/dispatch.h"
+
+namespace dynarock::api::ops {
+
+// table_ops.cc
+Result<Json> CreateTable(const RequestContext& ctx, const Json& request);
+Result<Json> DescribeTable(const RequestContext& ctx, const Json& request);
+Result<Json> ListTables(const RequestContext& ctx, const Json& request);
+Result<Json> UpdateTable(const RequestContext& ctx, const Json& request);
+Result<Json> DeleteTable(const RequestContext& ctx, const Json& request);
+
+// item_ops.cc
+Result<Json> PutItem(const RequestContext& ctx, const Json& request);
+Result<Json> GetItem(const RequestContext& ctx, const Json& request);
+Result<Json> DeleteItem(const RequestContext& ctx, const Json& request);
+
+}  // namespace dynarock::api::ops
+
+#endif  // DYNAROCK_API_OPS_OPS_H_

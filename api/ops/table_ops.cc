@@ -1,0 +1,415 @@
+// CreateTable, DescribeTable, ListTables, UpdateTable, DeleteTable.
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "api/ops/fields.h"
+#include "api/ops/ops.h"
+#include "api/validate.h"
+
+namespace dynarock::api::ops {
+
+namespace {
+
+// --- Input shapes (DynamoDB's model; member order = report order) --------
+// Enum value orders are those DynamoDB prints (mhart/dynalite validations/).
+
+using Kind = Shape::Kind;
+
+const Shape kKeySchemaElementShape{
+    .kind = Kind::kStructure,
+    .java_class = "com.amazonaws.dynamodb.v20120810.KeySchemaElement",
+    .members = {
+        Member{.name = "AttributeName", .shape = &kStringShape, .required = true,
+               .min_length = 1, .max_length = 255},
+        Member{.name = "KeyType", .shape = &kStringShape, .required = true,
+               .enum_values = {"HASH", "RANGE"}},
+    }};
+const Shape kKeySchemaShape{.kind = Kind::kList, .element = &kKeySchemaElementShape};
+
+Member KeySchemaMember() {
+  return Member{.name = "KeySchema", .shape = &kKeySchemaShape, .required = true,
+                .min_length = 1, .max_length = 2};
+}
+
+const Shape kAttributeDefinitionShape{
+    .kind = Kind::kStructure,
+    .java_class = "com.amazonaws.dynamodb.v20120810.AttributeDefinition",
+    .members = {
+        Member{.name = "AttributeName", .shape = &kStringShape, .required = true,
+               .min_length = 1, .max_length = 255},
+        Member{.name = "AttributeType", .shape = &kStringShape, .required = true,
+               .enum_values = {"B", "N", "S"}},
+    }};
+const Shape kAttributeDefinitionsShape{.kind = Kind::kList,
+                                       .element = &kAttributeDefinitionShape};
+
+const Shape kProvisionedThroughputShape{
+    .kind = Kind::kStructure,
+    .java_class = "com.amazonaws.dynamodb.v20120810.ProvisionedThroughput",
+    .members = {
+        Member{.name = "WriteCapacityUnits", .shape = &kLongShape, .required = true,
+               .min_value = 1},
+        Member{.name = "ReadCapacityUnits", .shape = &kLongShape, .required = true,
+               .min_value = 1},
+    }};
+
+const Shape kProjectionShape{
+    .kind = Kind::kStructure,
+    .java_class = "com.amazonaws.dynamodb.v20120810.Projection",
+    .members = {
+        Member{.name = "ProjectionType", .shape = &kStringShape,
+               .enum_values = {"ALL", "INCLUDE", "KEYS_ONLY"}},
+        Member{.name = "NonKeyAttributes", .shape = &kStringListShape,
+               .min_length = 1, .max_length = 20},
+    }};
+
+const Shape kLocalSecondaryIndexShape{
+    .kind = Kind::kStructure,
+    .java_class = "com.amazonaws.dynamodb.v20120810.LocalSecondaryIndex",
+    .members = {
+        CreateTableNameMember("IndexName", /*required=*/true),
+        KeySchemaMember(),
+        Member{.name = "Projection", .shape = &kProjectionShape, .required = true},
+    }};
+
+const Shape kGlobalSecondaryIndexShape{
+    .kind = Kind::kStructure,
+    .java_class = "com.amazonaws.dynamodb.v20120810.GlobalSecondaryIndex",
+    .members = {
+        CreateTableNameMember("IndexName", /*required=*/true),
+        KeySchemaMember(),
+        Member{.name = "Projection", .shape = &kProjectionShape, .required = true},
+        Member{.name = "ProvisionedThroughput", .shape = &kProvisionedThroughputShape},
+    }};
+
+const Shape kLocalSecondaryIndexesShape{.kind = Kind::kList,
+                                        .element = &kLocalSecondaryIndexShape};
+const Shape kGlobalSecondaryIndexesShape{.kind = Kind::kList,
+                                         .element = &kGlobalSecondaryIndexShape};
+
+Member BillingModeMember() {
+  return Member{.name = "BillingMode", .shape = &kStringShape,
+                .enum_values = {"PROVISIONED", "PAY_PER_REQUEST"}};
+}
+
+const Shape kCreateTableInput{
+    .kind = Kind::kStructure,
+    .members = {
+        Member{.name = "AttributeDefinitions", .shape = &kAttributeDefinitionsShape,
+               .required = true},
+        CreateTableNameMember("TableName", /*required=*/true),
+        KeySchemaMember(),
+        Member{.name = "LocalSecondaryIndexes", .shape = &kLocalSecondaryIndexesShape},
+        Member{.name = "GlobalSecondaryIndexes",
+               .shape = &kGlobalSecondaryIndexesShape},
+        BillingModeMember(),
+        Member{.name = "ProvisionedThroughput", .shape = &kProvisionedThroughputShape},
+        Member{.name = "DeletionProtectionEnabled", .shape = &kBooleanShape},
+    }};
+
+const Shape kTableNameOnlyInput{.kind = Kind::kStructure,
+                                .members = {TableNameMember()}};
+
+const Shape kListTablesInput{
+    .kind = Kind::kStructure,
+    .members = {
+        CreateTableNameMember("ExclusiveStartTableName", /*required=*/false),
+        Member{.name = "Limit", .shape = &kIntegerShape, .min_value = 1,
+               .max_value = 100},
+    }};
+
+const Shape kGlobalSecondaryIndexUpdateShape{
+    .kind = Kind::kStructure,
+    .java_class = "com.amazonaws.dynamodb.v20120810.GlobalSecondaryIndexUpdate"};
+const Shape kGlobalSecondaryIndexUpdatesShape{
+    .kind = Kind::kList, .element = &kGlobalSecondaryIndexUpdateShape};
+
+const Shape kUpdateTableInput{
+    .kind = Kind::kStructure,
+    .members = {
+        Member{.name = "AttributeDefinitions", .shape = &kAttributeDefinitionsShape},
+        TableNameMember(),
+        BillingModeMember(),
+        Member{.name = "ProvisionedThroughput", .shape = &kProvisionedThroughputShape},
+        Member{.name = "GlobalSecondaryIndexUpdates",
+               .shape = &kGlobalSecondaryIndexUpdatesShape},
+        Member{.name = "DeletionProtectionEnabled", .shape = &kBooleanShape},
+    }};
+
+// --- Decoding ---------------------------------------------------------
+
+std::vector<KeySchemaElement> DecodeKeySchema(const Json* list) {
+  std::vector<KeySchemaElement> out;
+  if (list == nullptr) return out;
+  for (const Json& e : *list) {
+    KeySchemaElement k;
+    k.attribute_name = StringOr(e, "AttributeName");
+    k.key_type = StringOr(e, "KeyType") == "RANGE" ? KeyType::kRange : KeyType::kHash;
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
+std::vector<AttributeDefinition> DecodeAttributeDefinitions(const Json* list) {
+  std::vector<AttributeDefinition> out;
+  if (list == nullptr) return out;
+  for (const Json& e : *list) {
+    AttributeDefinition d;
+    d.attribute_name = StringOr(e, "AttributeName");
+    d.attribute_type = AttrTypeFromName(StringOr(e, "AttributeType")).value_or(AttrType::kS);
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+// DynamoDB's semantic error for an index Projection without ProjectionType
+// (mhart/dynalite validations/createTable.js); the engine cannot see the
+// difference between absent and ALL, so the api reports it.
+Status UnknownProjectionTypeNull() {
+  return Status::Validation(
+      "One or more parameter values were invalid: Unknown ProjectionType: null");
+}
+
+// DynamoDB's semantic error for an index list given but empty (mhart/dynalite
+// validations/createTable.js); the engine sees only an empty vector, so the
+// api reports it.
+Status EmptyIndexList(std::string_view member) {
+  std::string m = "One or more parameter values were invalid: List of ";
+  m += member;
+  m += " is empty";
+  return Status::Validation(std::move(m));
+}
+
+Result<Projection> DecodeProjection(const Json* projection) {
+  std::optional<std::string> type =
+      projection ? OptionalString(*projection, "ProjectionType") : std::nullopt;
+  if (!type) return UnknownProjectionTypeNull();
+  Projection p;
+  p.type = *type == "KEYS_ONLY" ? ProjectionType::kKeysOnly
+           : *type == "INCLUDE" ? ProjectionType::kInclude
+                                : ProjectionType::kAll;
+  if (const Json* attrs = Field(*projection, "NonKeyAttributes")) {
+    for (const Json& a : *attrs) {
+      if (a.is_string()) p.non_key_attributes.push_back(a.get<std::string>());
+    }
+  }
+  return p;
+}
+
+std::optional<ProvisionedThroughput> DecodeThroughput(const Json& object) {
+  const Json* pt = Field(object, "ProvisionedThroughput");
+  if (pt == nullptr) return std::nullopt;
+  ProvisionedThroughput out;
+  out.read_capacity_units = OptionalInt(*pt, "ReadCapacityUnits").value_or(0);
+  out.write_capacity_units = OptionalInt(*pt, "WriteCapacityUnits").value_or(0);
+  return out;
+}
+
+std::optional<BillingMode> DecodeBillingMode(const Json& object) {
+  std::optional<std::string> mode = OptionalString(object, "BillingMode");
+  if (!mode) return std::nullopt;
+  return *mode == "PAY_PER_REQUEST" ? BillingMode::kPayPerRequest
+                                    : BillingMode::kProvisioned;
+}
+
+// --- Encoding ---------------------------------------------------------
+
+Json Seconds(int64_t micros) { return static_cast<double>(micros) / 1e6; }
+
+Json EncodeKeySchema(const std::vector<KeySchemaElement>& schema) {
+  Json out = Json::array();
+  for (const KeySchemaElement& k : schema) {
+    out.push_back({{"AttributeName", k.attribute_name},
+                   {"KeyType", k.key_type == KeyType::kRange ? "RANGE" : "HASH"}});
+  }
+  return out;
+}
+
+Json EncodeProjection(const Projection& p) {
+  Json out = Json::object();
+  switch (p.type) {
+    case ProjectionType::kAll:
+      out["ProjectionType"] = "ALL";
+      break;
+    case ProjectionType::kKeysOnly:
+      out["ProjectionType"] = "KEYS_ONLY";
+      break;
+    case ProjectionType::kInclude:
+      out["ProjectionType"] = "INCLUDE";
+      out["NonKeyAttributes"] = p.non_key_attributes;
+      break;
+  }
+  return out;
+}
+
+Json EncodeThroughput(const ProvisionedThroughputDescription& t) {
+  Json out = {{"NumberOfDecreasesToday", t.number_of_decreases_today},
+              {"ReadCapacityUnits", t.read_capacity_units},
+              {"WriteCapacityUnits", t.write_capacity_units}};
+  if (t.last_increase_micros) {
+    out["LastIncreaseDateTime"] = Seconds(*t.last_increase_micros);
+  }
+  if (t.last_decrease_micros) {
+    out["LastDecreaseDateTime"] = Seconds(*t.last_decrease_micros);
+  }
+  return out;
+}
+
+Json EncodeTableDescription(const TableDescription& d) {
+  Json attrs = Json::array();
+  for (const AttributeDefinition& a : d.attribute_definitions) {
+    attrs.push_back({{"AttributeName", a.attribute_name},
+                     {"AttributeType", AttrTypeName(a.attribute_type)}});
+  }
+  Json out = {
+      {"AttributeDefinitions", std::move(attrs)},
+      {"TableName", d.table_name},
+      {"KeySchema", EncodeKeySchema(d.key_schema)},
+      {"TableStatus", TableStatusName(d.table_status)},
+      {"CreationDateTime", Seconds(d.creation_date_time_micros)},
+      {"ProvisionedThroughput", EncodeThroughput(d.provisioned_throughput)},
+      {"TableSizeBytes", d.table_size_bytes},
+      {"ItemCount", d.item_count},
+      {"TableArn", d.table_arn},
+      {"TableId", d.table_id},
+      {"DeletionProtectionEnabled", d.deletion_protection_enabled},
+  };
+  // DynamoDB shows BillingModeSummary for on-demand tables and for tables
+  // that were ever switched to on-demand; a table created provisioned and
+  // never switched has none.
+  if (d.billing_mode == BillingMode::kPayPerRequest ||
+      d.last_update_to_pay_per_request_micros) {
+    Json summary = {{"BillingMode", d.billing_mode == BillingMode::kPayPerRequest
+                                        ? "PAY_PER_REQUEST"
+                                        : "PROVISIONED"}};
+    if (d.last_update_to_pay_per_request_micros) {
+      summary["LastUpdateToPayPerRequestDateTime"] =
+          Seconds(*d.last_update_to_pay_per_request_micros);
+    }
+    out["BillingModeSummary"] = std::move(summary);
+  }
+  if (!d.local_secondary_indexes.empty()) {
+    Json lsis = Json::array();
+    for (const LocalSecondaryIndexDescription& i : d.local_secondary_indexes) {
+      lsis.push_back({{"IndexName", i.def.index_name},
+                      {"KeySchema", EncodeKeySchema(i.def.key_schema)},
+                      {"Projection", EncodeProjection(i.def.projection)},
+                      {"IndexSizeBytes", i.index_size_bytes},
+                      {"ItemCount", i.item_count},
+                      {"IndexArn", i.index_arn}});
+    }
+    out["LocalSecondaryIndexes"] = std::move(lsis);
+  }
+  if (!d.global_secondary_indexes.empty()) {
+    Json gsis = Json::array();
+    for (const GlobalSecondaryIndexDescription& i : d.global_secondary_indexes) {
+      Json gsi = {{"IndexName", i.def.index_name},
+                  {"KeySchema", EncodeKeySchema(i.def.key_schema)},
+                  {"Projection", EncodeProjection(i.def.projection)},
+                  {"IndexStatus", TableStatusName(i.index_status)},
+                  {"ProvisionedThroughput", EncodeThroughput(i.provisioned_throughput)},
+                  {"IndexSizeBytes", i.index_size_bytes},
+                  {"ItemCount", i.item_count},
+                  {"IndexArn", i.index_arn}};
+      if (i.backfilling) gsi["Backfilling"] = true;
+      gsis.push_back(std::move(gsi));
+    }
+    out["GlobalSecondaryIndexes"] = std::move(gsis);
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<Json> CreateTable(const RequestContext& ctx, const Json& request) {
+  DR_RETURN_IF_ERROR(ValidateRequest(request, kCreateTableInput));
+  CreateTableRequest req;
+  req.scope = ctx.scope;
+  req.table_name = StringOr(request, "TableName");
+  req.attribute_definitions =
+      DecodeAttributeDefinitions(Field(request, "AttributeDefinitions"));
+  req.key_schema = DecodeKeySchema(Field(request, "KeySchema"));
+  if (const Json* lsis = Field(request, "LocalSecondaryIndexes")) {
+    if (lsis->empty()) return EmptyIndexList("LocalSecondaryIndexes");
+    for (const Json& i : *lsis) {
+      LocalSecondaryIndexDef def;
+      def.index_name = StringOr(i, "IndexName");
+      def.key_schema = DecodeKeySchema(Field(i, "KeySchema"));
+      DR_ASSIGN_OR_RETURN(def.projection, DecodeProjection(Field(i, "Projection")));
+      req.local_secondary_indexes.push_back(std::move(def));
+    }
+  }
+  if (const Json* gsis = Field(request, "GlobalSecondaryIndexes")) {
+    if (gsis->empty()) return EmptyIndexList("GlobalSecondaryIndexes");
+    for (const Json& i : *gsis) {
+      GlobalSecondaryIndexDef def;
+      def.index_name = StringOr(i, "IndexName");
+      def.key_schema = DecodeKeySchema(Field(i, "KeySchema"));
+      DR_ASSIGN_OR_RETURN(def.projection, DecodeProjection(Field(i, "Projection")));
+      def.provisioned_throughput = DecodeThroughput(i);
+      req.global_secondary_indexes.push_back(std::move(def));
+    }
+  }
+  req.billing_mode = DecodeBillingMode(request);
+  req.provisioned_throughput = DecodeThroughput(request);
+  req.deletion_protection_enabled =
+      OptionalBool(request, "DeletionProtectionEnabled").value_or(false);
+  DR_ASSIGN_OR_RETURN(TableDescription d, ctx.engine->CreateTable(req));
+  return Json{{"TableDescription", EncodeTableDescription(d)}};
+}
+
+Result<Json> DescribeTable(const RequestContext& ctx, const Json& request) {
+  DR_RETURN_IF_ERROR(ValidateRequest(request, kTableNameOnlyInput));
+  DescribeTableRequest req;
+  req.scope = ctx.scope;
+  req.table_name = StringOr(request, "TableName");
+  DR_ASSIGN_OR_RETURN(TableDescription d, ctx.engine->DescribeTable(req));
+  return Json{{"Table", EncodeTableDescription(d)}};
+}
+
+Result<Json> ListTables(const RequestContext& ctx, const Json& request) {
+  DR_RETURN_IF_ERROR(ValidateRequest(request, kListTablesInput));
+  ListTablesRequest req;
+  req.scope = ctx.scope;
+  if (std::optional<int64_t> limit = OptionalInt(request, "Limit")) {
+    req.limit = static_cast<int>(*limit);
+  }
+  req.exclusive_start_table_name = OptionalString(request, "ExclusiveStartTableName");
+  DR_ASSIGN_OR_RETURN(ListTablesResult result, ctx.engine->ListTables(req));
+  Json out = {{"TableNames", result.table_names}};
+  if (result.last_evaluated_table_name) {
+    out["LastEvaluatedTableName"] = *result.last_evaluated_table_name;
+  }
+  return out;
+}
+
+Result<Json> UpdateTable(const RequestContext& ctx, const Json& request) {
+  DR_RETURN_IF_ERROR(ValidateRequest(request, kUpdateTableInput));
+  if (Field(request, "GlobalSecondaryIndexUpdates") != nullptr) {
+    return UnsupportedParameter("GlobalSecondaryIndexUpdates");
+  }
+  UpdateTableRequest req;
+  req.scope = ctx.scope;
+  req.table_name = StringOr(request, "TableName");
+  req.billing_mode = DecodeBillingMode(request);
+  req.provisioned_throughput = DecodeThroughput(request);
+  req.deletion_protection_enabled = OptionalBool(request, "DeletionProtectionEnabled");
+  req.attribute_definitions =
+      DecodeAttributeDefinitions(Field(request, "AttributeDefinitions"));
+  DR_ASSIGN_OR_RETURN(TableDescription d, ctx.engine->UpdateTable(req));
+  return Json{{"TableDescription", EncodeTableDescription(d)}};
+}
+
+Result<Json> DeleteTable(const RequestContext& ctx, const Json& request) {
+  DR_RETURN_IF_ERROR(ValidateRequest(request, kTableNameOnlyInput));
+  DeleteTableRequest req;
+  req.scope = ctx.scope;
+  req.table_name = StringOr(request, "TableName");
+  DR_ASSIGN_OR_RETURN(TableDescription d, ctx.engine->DeleteTable(req));
+  return Json{{"TableDescription", EncodeTableDescription(d)}};
+}
+
+}  // namespace dynarock::api::ops

@@ -1,0 +1,108 @@
+// api/validate.h
+//
+// Request-shape validation with DynamoDB's exact messages. Each operation
+// declares its input as a table of Members (name, JSON type, constraints);
+// ValidateRequest checks a request body against it in DynamoDB's order:
+// first the JSON types (SerializationException, first error wins), then the
+// member constraints, all violations aggregated into one ValidationException
+// ("2 validation errors detected: Value null at 'tableName' failed to satisfy
+// constraint: Member must not be null; ..."). Semantic checks (key schema vs
+// attribute definitions, key attributes present in an item, ...) are the
+// engine's, with its own "One or more parameter values were invalid: ..."
+// messages; nothing is checked in both places.
+//
+// Shapes are immutable after static initialization; everything here is
+// thread-safe.
+
+#ifndef DYNAROCK_API_VALIDATE_H_
+#define DYNAROCK_API_VALIDATE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/json_codec.h"
+#include "engine/status.h"
+
+namespace dynarock::api {
+
+struct Shape;
+
+// One member of a structure and the constraints DynamoDB's model puts on it.
+struct Member {
+  std::string_view name;  // wire name, e.g. "TableName"
+  const Shape* shape = nullptr;
+  bool required = false;  // "Member must not be null"
+  std::vector<std::string_view> enum_values;  // "Member must satisfy enum value set: [...]"
+  bool name_pattern = false;  // "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"
+  bool pattern_skips_empty = false;  // "" only fails min_length
+  std::optional<int64_t> min_length;  // strings: characters; lists, maps: entries
+  std::optional<int64_t> max_length;
+  std::optional<int64_t> min_value;  // integers
+  std::optional<int64_t> max_value;
+};
+
+// A node of DynamoDB's input model.
+struct Shape {
+  enum class Kind {
+    kString,
+    kBoolean,
+    kInteger,
+    kLong,
+    kBlob,
+    kStructure,
+    kList,  // of `element`
+    kMap,   // string -> `element`
+    kAttributeValue,
+  };
+  Kind kind = Kind::kString;
+  // Structures: the Java class DynamoDB names in type errors, e.g.
+  // "com.amazonaws.dynamodb.v20120810.KeySchemaElement".
+  std::string_view java_class;
+  std::vector<Member> members;      // kStructure, in DynamoDB's report order
+  const Shape* element = nullptr;   // kList, kMap
+};
+
+// Shared leaf shapes.
+extern const Shape kStringShape;
+extern const Shape kBooleanShape;
+extern const Shape kIntegerShape;
+extern const Shape kLongShape;
+extern const Shape kAttributeValueShape;
+extern const Shape kAttributeMapShape;  // Item, Key: name -> AttributeValue
+extern const Shape kStringListShape;
+extern const Shape kStringMapShape;     // ExpressionAttributeNames
+
+// Checks `request` (a JSON object) against `input` (a kStructure):
+// kSerialization for the first member of the wrong JSON type (including
+// malformed AttributeValue JSON and base64), then kValidation listing every
+// constraint violation (at most 10, as DynamoDB does).
+Status ValidateRequest(const Json& request, const Shape& input);
+
+// TableName as CreateTable constrains it: 3..255 characters of
+// [a-zA-Z0-9_.-] (and ListTables' ExclusiveStartTableName, and index names).
+Member CreateTableNameMember(std::string_view name, bool required);
+// TableName on every other operation: required, at least 1 and at most 255
+// characters, the pattern checked only when non-empty.
+Member TableNameMember();
+
+// --- Messages (kValidation) --------------------------------------------
+
+// "1 validation error detected: <e>" / "N validation errors detected: a; b".
+Status ValidationErrors(const std::vector<std::string>& errors);
+// "Value <value> at '<path>' failed to satisfy constraint: <constraint>";
+// `rendered_value` is already quoted ('x') or the word null.
+std::string ConstraintViolation(std::string_view rendered_value,
+                                std::string_view path,
+                                std::string_view constraint);
+// PutItem and DeleteItem accept only NONE and ALL_OLD.
+Status ReturnValuesInvalid();
+// A parameter dynarock accepts in DynamoDB's model but does not implement
+// yet; refused rather than silently ignored. Not a DynamoDB message.
+Status UnsupportedParameter(std::string_view name);
+
+}  // namespace dynarock::api
+
+#endif  // DYNAROCK_API_VALIDATE_H_
