@@ -1,0 +1,98 @@
+// api/http/protocol.h
+//
+// The DynamoDB JSON 1.0 protocol over HTTP, without the network: turns one
+// parsed HTTP request into one HTTP response. It checks the method, the
+// Content-Type and X-Amz-Target headers and the SigV4 Authorization header,
+// hands the operation to a Handler (api::Client::Call in `dynarock serve`),
+// and stamps every response with x-amzn-RequestId and x-amz-crc32 (the CRC32
+// of the body, in decimal, which botocore verifies).
+//
+// The server (server.h) owns sockets, parsing and limits; everything a
+// client can observe about a well-formed HTTP request is decided here, so it
+// is testable without a socket. Pure functions; thread-safe.
+
+#ifndef DYNAROCK_API_HTTP_PROTOCOL_H_
+#define DYNAROCK_API_HTTP_PROTOCOL_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "api/client.h"
+
+namespace dynarock::api::http {
+
+// Runs one DynamoDB operation: api::Client::Call's signature. May be called
+// from several threads at once. Should not throw; if it does, the request
+// gets an InternalServerError.
+using Handler = std::function<Response(std::string_view operation,
+                                       std::string_view request_json,
+                                       const CallerIdentity& caller)>;
+
+// The parts of an HTTP request the protocol reads. Views into the caller's
+// buffers; absent headers are nullopt (present but empty is "").
+struct HttpRequest {
+  std::string_view method;  // "POST", "GET", ...
+  std::string_view path;    // ignored for POST, as DynamoDB ignores it
+  std::optional<std::string_view> host;
+  std::optional<std::string_view> content_type;
+  std::optional<std::string_view> target;         // X-Amz-Target
+  std::optional<std::string_view> authorization;  // Authorization
+  std::optional<std::string_view> origin;         // CORS
+  std::optional<std::string_view> access_control_request_headers;
+  std::string_view body;
+};
+
+struct HttpResponse {
+  int status = 200;
+  // Every header but Content-Length and Connection, which the server sets.
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+
+  // The value of header `name` (exact case), or nullopt.
+  std::optional<std::string_view> Header(std::string_view name) const;
+};
+
+// The largest request body accepted, as DynamoDB: 16 MB.
+inline constexpr size_t kMaxRequestBodyBytes = 16 * 1024 * 1024;
+
+// Answers one request:
+//  - POST with X-Amz-Target "DynamoDB_20120810.<Operation>" and a JSON
+//    Content-Type (application/x-amz-json-1.0 or 1.1, application/json, or
+//    none) -> handler(Operation, body, caller); its status and body as is.
+//  - POST with a missing or garbled target -> 400 UnknownOperationException.
+//  - An Authorization header that is not SigV4 -> 400
+//    MissingAuthenticationTokenException; SigV4 without a usable
+//    Credential -> 400 IncompleteSignatureException. No header at all is
+//    accepted as an anonymous caller (a dynarock convenience for curl).
+//  - GET/HEAD (health checks) -> 200 "healthy: <host>", as DynamoDB.
+//  - OPTIONS with an Origin -> a CORS preflight answer; other methods, or a
+//    POST with a non-JSON Content-Type -> 404 "<UnknownOperationException/>".
+HttpResponse HandleRequest(const HttpRequest& request, const Handler& handler);
+
+// For requests the server rejects before they are complete; each carries a
+// fresh x-amzn-RequestId and x-amz-crc32.
+// 413 with an empty body: the body passes kMaxRequestBodyBytes.
+HttpResponse PayloadTooLargeResponse();
+// 400 with an empty body: the bytes are not an HTTP/1.1 request, or its
+// headers are too large.
+HttpResponse BadHttpRequestResponse();
+
+// "DynamoDB_20120810.PutItem" -> "PutItem"; nullopt for another API version,
+// a missing dot, or an operation name that is empty or not [A-Za-z0-9]+.
+std::optional<std::string_view> OperationFromTarget(std::string_view target);
+
+// CRC-32 (IEEE 802.3, as zlib's crc32) of `data`.
+uint32_t Crc32(std::string_view data);
+
+// A fresh random request id in UUID form ("3f2b...-....-4...-....-...."),
+// 36 characters.
+std::string NewRequestId();
+
+}  // namespace dynarock::api::http
+
+#endif  // DYNAROCK_API_HTTP_PROTOCOL_H_

@@ -1,0 +1,417 @@
+// api/http/server.cc
+//
+// One Session per connection, each on its own strand of a shared
+// io_context run by `threads` threads. A session reads a request's headers
+// (idle_timeout), then its body (request_timeout), answers it through
+// HandleRequest on the same thread, writes the response, and loops while the
+// connection is kept alive. The Handler runs on the io threads: engine calls
+// are short, and several threads keep one slow call from stalling the rest.
+
+#include "api/http/server.h"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <condition_variable>
+#include <cstdio>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+namespace dynarock::api::http {
+namespace {
+
+namespace beast = boost::beast;
+namespace bhttp = boost::beast::http;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+// After a 413 or a malformed request, the rest of what the client sends is
+// read and dropped for a while before the close, so that the client gets to
+// read the response instead of a reset.
+constexpr std::chrono::seconds kDrainTime{5};
+constexpr size_t kDrainMaxBytes = 64 * 1024 * 1024;
+
+class Session;
+
+// What sessions share with the server. Outlives the io_context, so that a
+// session destroyed with it can still unregister.
+struct Shared {
+  Handler handler;
+  ServerOptions options;
+
+  std::mutex mu;
+  std::condition_variable cv;  // signalled when a session goes away
+  std::unordered_map<uint64_t, std::weak_ptr<Session>> sessions;  // mu
+  uint64_t next_id = 0;                                           // mu
+  bool stopping = false;                                          // mu
+  std::atomic<int> open{0};
+
+  // Adds a session; false once shutdown has begun.
+  bool Register(const std::shared_ptr<Session>& session, uint64_t* id) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (stopping) return false;
+    *id = ++next_id;
+    sessions.emplace(*id, session);
+    open.fetch_add(1, std::memory_order_relaxed);
+    return true;
+  }
+  void Unregister(uint64_t id) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (sessions.erase(id) > 0) open.fetch_sub(1, std::memory_order_relaxed);
+    cv.notify_all();
+  }
+};
+
+std::optional<std::string_view> FindHeader(
+    const bhttp::request<bhttp::string_body>& req, std::string_view name) {
+  auto it = req.find(beast::string_view(name.data(), name.size()));
+  if (it == req.end()) return std::nullopt;
+  beast::string_view v = it->value();
+  return std::string_view(v.data(), v.size());
+}
+
+bool IsHttpParseError(const beast::error_code& ec) {
+  return ec.category() ==
+         bhttp::make_error_code(bhttp::error::bad_target).category();
+}
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(tcp::socket socket, Shared* shared)
+      : stream_(std::move(socket)),
+        buffer_(shared->options.max_header_bytes + 64 * 1024),
+        shared_(shared) {}
+
+  ~Session() {
+    if (id_ != 0) shared_->Unregister(id_);
+  }
+
+  void Start(uint64_t id) {
+    id_ = id;
+    net::dispatch(stream_.get_executor(),
+                  beast::bind_front_handler(&Session::ReadHeader,
+                                            shared_from_this()));
+  }
+
+  // Runs on the session's strand: closes an idle connection now; a busy one
+  // closes after its current response.
+  void Stop() {
+    stopping_ = true;
+    if (idle_ && buffer_.size() == 0) stream_.cancel();
+  }
+
+  net::any_io_executor executor() { return stream_.get_executor(); }
+
+ private:
+  const ServerOptions& options() const { return shared_->options; }
+
+  void ReadHeader() {
+    if (stopping_) return Close();
+    idle_ = true;
+    parser_.emplace();
+    parser_->header_limit(
+        static_cast<uint32_t>(std::min<size_t>(options().max_header_bytes,
+                                               UINT32_MAX)));
+    parser_->body_limit(options().max_body_bytes);
+    stream_.expires_after(options().idle_timeout);
+    bhttp::async_read_header(
+        stream_, buffer_, *parser_,
+        beast::bind_front_handler(&Session::OnHeader, shared_from_this()));
+  }
+
+  void OnHeader(beast::error_code ec, size_t /*bytes*/) {
+    if (ec) return OnReadError(ec);
+    idle_ = false;
+    stream_.expires_after(options().request_timeout);
+    auto& req = parser_->get();
+    auto expect = req.find(bhttp::field::expect);
+    if (expect != req.end() &&
+        beast::iequals(expect->value(), "100-continue")) {
+      static constexpr std::string_view kContinue =
+          "HTTP/1.1 100 Continue\r\n\r\n";
+      net::async_write(
+          stream_, net::buffer(kContinue.data(), kContinue.size()),
+          [self = shared_from_this()](beast::error_code wec, size_t) {
+            if (wec) return self->Close();
+            self->ReadBody();
+          });
+      return;
+    }
+    ReadBody();
+  }
+
+  void ReadBody() {
+    bhttp::async_read(
+        stream_, buffer_, *parser_,
+        beast::bind_front_handler(&Session::OnBody, shared_from_this()));
+  }
+
+  void OnBody(beast::error_code ec, size_t /*bytes*/) {
+    if (ec) return OnReadError(ec);
+    const auto& req = parser_->get();
+    HttpRequest request;
+    beast::string_view method = req.method_string();
+    request.method = std::string_view(method.data(), method.size());
+    beast::string_view path = req.target();
+    request.path = std::string_view(path.data(), path.size());
+    request.host = FindHeader(req, "Host");
+    request.content_type = FindHeader(req, "Content-Type");
+    request.target = FindHeader(req, "X-Amz-Target");
+    request.authorization = FindHeader(req, "Authorization");
+    request.origin = FindHeader(req, "Origin");
+    request.access_control_request_headers =
+        FindHeader(req, "Access-Control-Request-Headers");
+    request.body = req.body();
+    HttpResponse response = HandleRequest(request, shared_->handler);
+    if (req.method() == bhttp::verb::head) response.body.clear();
+    bool keep_alive = req.keep_alive() && !stopping_;
+    Respond(std::move(response), keep_alive, /*drain=*/false);
+  }
+
+  void OnReadError(beast::error_code ec) {
+    if (ec == bhttp::error::body_limit) {
+      return Respond(PayloadTooLargeResponse(), false, /*drain=*/true);
+    }
+    if (ec != bhttp::error::end_of_stream && IsHttpParseError(ec)) {
+      return Respond(BadHttpRequestResponse(), false, /*drain=*/true);
+    }
+    // End of stream, timeout, reset, cancelled by Stop(): nothing to say.
+    Close();
+  }
+
+  void Respond(HttpResponse r, bool keep_alive, bool drain) {
+    idle_ = false;
+    response_ = {};
+    response_.version(11);
+    response_.result(static_cast<unsigned>(r.status));
+    for (auto& [name, value] : r.headers) response_.set(name, value);
+    response_.body() = std::move(r.body);
+    response_.keep_alive(keep_alive);
+    response_.prepare_payload();
+    stream_.expires_after(options().request_timeout);
+    bhttp::async_write(
+        stream_, response_,
+        [self = shared_from_this(), keep_alive, drain](beast::error_code ec,
+                                                       size_t) {
+          if (ec) return self->Close();
+          if (drain) return self->DrainAndClose();
+          if (!keep_alive) return self->Close();
+          self->ReadHeader();
+        });
+  }
+
+  void DrainAndClose() {
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    buffer_.consume(buffer_.size());
+    drain_buffer_ = std::make_unique<std::array<char, 64 * 1024>>();
+    stream_.expires_after(kDrainTime);
+    DrainSome();
+  }
+
+  void DrainSome() {
+    stream_.async_read_some(
+        net::buffer(*drain_buffer_),
+        [self = shared_from_this()](beast::error_code ec, size_t n) {
+          self->drained_ += n;
+          if (ec || self->drained_ > kDrainMaxBytes) return self->Close();
+          self->DrainSome();
+        });
+  }
+
+  void Close() {
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
+    stream_.close();
+  }
+
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
+  bhttp::response<bhttp::string_body> response_;
+  std::unique_ptr<std::array<char, 64 * 1024>> drain_buffer_;
+  size_t drained_ = 0;
+  Shared* shared_;
+  uint64_t id_ = 0;
+  bool idle_ = true;       // waiting for a request's headers
+  bool stopping_ = false;  // Stop() was called
+};
+
+}  // namespace
+
+struct Server::Impl {
+  // Declared first: sessions destroyed with ioc unregister from it.
+  Shared shared;
+  net::io_context ioc;
+  tcp::acceptor acceptor;
+  net::steady_timer accept_retry;
+  std::vector<std::thread> threads;
+  std::string host;
+  uint16_t port = 0;
+  std::once_flag shutdown_once;
+
+  explicit Impl(int thread_count)
+      : ioc(thread_count),
+        acceptor(net::make_strand(ioc)),
+        accept_retry(acceptor.get_executor()) {}
+
+  Status Listen() {
+    const ServerOptions& options = shared.options;
+    beast::error_code ec;
+    tcp::endpoint endpoint;
+    net::ip::address address = net::ip::make_address(options.host, ec);
+    if (!ec) {
+      endpoint = tcp::endpoint(address, options.port);
+    } else {
+      net::io_context resolver_ioc;
+      tcp::resolver resolver(resolver_ioc);
+      auto results = resolver.resolve(options.host,
+                                      std::to_string(options.port), ec);
+      if (ec || results.empty()) {
+        return Status::IOError("cannot resolve host '" + options.host +
+                               "': " + ec.message());
+      }
+      endpoint = results.begin()->endpoint();
+    }
+    auto fail = [&](const char* what) {
+      return Status::IOError(std::string("cannot listen on ") + options.host +
+                             ":" + std::to_string(options.port) + " (" +
+                             what + "): " + ec.message());
+    };
+    acceptor.open(endpoint.protocol(), ec);
+    if (ec) return fail("open");
+    acceptor.set_option(net::socket_base::reuse_address(true), ec);
+    if (ec) return fail("reuse_address");
+    acceptor.bind(endpoint, ec);
+    if (ec) return fail("bind");
+    acceptor.listen(net::socket_base::max_listen_connections, ec);
+    if (ec) return fail("listen");
+    tcp::endpoint local = acceptor.local_endpoint(ec);
+    if (ec) return fail("local_endpoint");
+    host = local.address().to_string();
+    port = local.port();
+    return Status::OK();
+  }
+
+  void Accept() {
+    acceptor.async_accept(
+        net::make_strand(ioc),
+        [this](beast::error_code ec, tcp::socket socket) {
+          if (!acceptor.is_open()) return;
+          if (ec) {
+            // Out of descriptors and the like: back off instead of spinning.
+            accept_retry.expires_after(std::chrono::milliseconds(50));
+            accept_retry.async_wait([this](beast::error_code wec) {
+              if (!wec && acceptor.is_open()) Accept();
+            });
+            return;
+          }
+          OnAccept(std::move(socket));
+          Accept();
+        });
+  }
+
+  void OnAccept(tcp::socket socket) {
+    if (shared.open.load(std::memory_order_relaxed) >=
+        shared.options.max_connections) {
+      beast::error_code ec;
+      socket.close(ec);
+      return;
+    }
+    beast::error_code ec;
+    socket.set_option(tcp::no_delay(true), ec);
+    auto session = std::make_shared<Session>(std::move(socket), &shared);
+    uint64_t id = 0;
+    if (shared.Register(session, &id)) session->Start(id);
+  }
+
+  void Run() {
+    for (;;) {
+      try {
+        ioc.run();
+        return;
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "dynarock: http worker: %s\n", e.what());
+      } catch (...) {
+        std::fprintf(stderr, "dynarock: http worker: unknown exception\n");
+      }
+    }
+  }
+
+  void Shutdown() {
+    std::call_once(shutdown_once, [this] {
+      std::vector<std::shared_ptr<Session>> live;
+      {
+        std::lock_guard<std::mutex> lock(shared.mu);
+        shared.stopping = true;
+        for (auto& [id, weak] : shared.sessions) {
+          if (auto s = weak.lock()) live.push_back(std::move(s));
+        }
+      }
+      net::post(acceptor.get_executor(), [this] {
+        beast::error_code ec;
+        acceptor.close(ec);
+        accept_retry.cancel();
+      });
+      for (auto& s : live) {
+        net::any_io_executor executor = s->executor();
+        net::post(executor, [s = std::move(s)] { s->Stop(); });
+      }
+      {
+        std::unique_lock<std::mutex> lock(shared.mu);
+        shared.cv.wait_for(lock, shared.options.shutdown_grace,
+                           [this] { return shared.sessions.empty(); });
+      }
+      ioc.stop();
+      for (auto& t : threads) {
+        if (t.joinable()) t.join();
+      }
+    });
+  }
+};
+
+Result<std::unique_ptr<Server>> Server::Start(Handler handler,
+                                              const ServerOptions& options) {
+  int threads = options.threads;
+  if (threads <= 0) {
+    threads = std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
+  }
+  auto impl = std::make_unique<Impl>(threads);
+  impl->shared.handler = std::move(handler);
+  impl->shared.options = options;
+  Status status = impl->Listen();
+  if (!status.ok()) return status;
+  impl->Accept();
+  for (int i = 0; i < threads; ++i) {
+    impl->threads.emplace_back([p = impl.get()] { p->Run(); });
+  }
+  return std::unique_ptr<Server>(new Server(std::move(impl)));
+}
+
+Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Server::~Server() { Shutdown(); }
+
+const std::string& Server::host() const { return impl_->host; }
+uint16_t Server::port() const { return impl_->port; }
+
+void Server::Shutdown() { impl_->Shutdown(); }
+
+int Server::TEST_OpenConnections() const {
+  return impl_->shared.open.load(std::memory_order_relaxed);
+}
+
+}  // namespace dynarock::api::http

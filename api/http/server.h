@@ -1,0 +1,86 @@
+// api/http/server.h
+//
+// Server is the HTTP/1.1 endpoint that SDKs, the AWS CLI and tools talk to,
+// as they talk to DynamoDB Local: keep-alive connections served by a pool of
+// threads, each request answered by protocol.h's HandleRequest and thus by
+// a Handler (api::Client::Call in `dynarock serve`).
+//
+// No input stops or stalls it: headers and bodies have size limits, idle
+// and slow connections time out, and malformed bytes get a 400 and a close.
+// Shutdown() stops accepting, lets every request already received finish
+// and be answered, closes the connections, and joins the threads; after it
+// returns the Handler is never called again, so its owner can close the
+// Engine behind it.
+//
+// Thread-safe. The Handler must outlive the Server.
+
+#ifndef DYNAROCK_API_HTTP_SERVER_H_
+#define DYNAROCK_API_HTTP_SERVER_H_
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "api/http/protocol.h"
+#include "engine/status.h"
+
+namespace dynarock::api::http {
+
+struct ServerOptions {
+  // Address to listen on: an IPv4/IPv6 literal or a host name.
+  std::string host = "127.0.0.1";
+  // 0 picks a free port; Server::port() tells which.
+  uint16_t port = 8000;
+  // Threads serving connections; 0 means one per core, at least 2.
+  int threads = 0;
+  // Larger bodies are answered with 413 (see kMaxRequestBodyBytes).
+  size_t max_body_bytes = kMaxRequestBodyBytes;
+  // Request line plus headers; larger ones get a 400 and a close.
+  size_t max_header_bytes = 64 * 1024;
+  // How long a connection may sit between requests, or take to send a
+  // request's headers, before it is closed.
+  std::chrono::milliseconds idle_timeout{60'000};
+  // How long a request's body may take to arrive, and its response to be
+  // taken by the client.
+  std::chrono::milliseconds request_timeout{60'000};
+  // How long Shutdown() waits for requests in flight before it cuts them.
+  std::chrono::milliseconds shutdown_grace{10'000};
+  // Connections beyond this many are closed as soon as they are accepted.
+  int max_connections = 4096;
+};
+
+class Server {
+ public:
+  // Binds, listens and starts serving on background threads.
+  // Errors: kIOError when the address cannot be resolved or bound (port in
+  // use, permission denied).
+  static Result<std::unique_ptr<Server>> Start(Handler handler,
+                                               const ServerOptions& options);
+
+  // Shuts down (see Shutdown) if that has not been done.
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // The address and port actually bound ("127.0.0.1", 8000).
+  const std::string& host() const;
+  uint16_t port() const;
+
+  // Graceful stop, described above. Idempotent; blocks until done (at most
+  // about options.shutdown_grace). REQUIRES: not called from a Handler.
+  void Shutdown();
+
+  // Connections open now; for tests and stats.
+  int TEST_OpenConnections() const;
+
+ private:
+  struct Impl;
+  explicit Server(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace dynarock::api::http
+
+#endif  // DYNAROCK_API_HTTP_SERVER_H_

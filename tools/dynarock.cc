@@ -1,0 +1,57 @@
+// tools/dynarock.cc
+//
+// The `dynarock` command line: one subcommand per tool. Each subcommand's
+// flags are declared here and map onto the options struct of its tools/*.h,
+// which does the work.
+
+#include <CLI/CLI.hpp>
+
+#include "tools/serve.h"
+
+#ifndef DYNAROCK_VERSION
+#define DYNAROCK_VERSION "unknown"
+#endif
+
+namespace {
+
+CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {
+  CLI::App* serve = app.add_subcommand(
+      "serve",
+      "Serve the DynamoDB API over HTTP, like DynamoDB Local "
+      "(stop with Ctrl-C or SIGTERM)");
+  serve->add_option("--host", opts->host, "Address to listen on")
+      ->capture_default_str();
+  serve
+      ->add_option("--port", opts->port,
+                   "Port to listen on; 0 picks a free one (printed)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65535));
+  serve->add_option("--db-path", opts->db_path, "Directory of the database")
+      ->capture_default_str();
+  serve->add_flag("--in-memory", opts->in_memory,
+                  "Keep everything in memory; nothing survives the process");
+  serve->add_flag("--shared-db", opts->shared_db,
+                  "One set of tables for all credentials and regions "
+                  "(otherwise each access key id + region has its own)");
+  serve->add_option("--threads", opts->threads,
+                    "HTTP worker threads; 0 = one per core, at least 2")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 256));
+  return serve;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"dynarock: a DynamoDB-compatible storage engine"};
+  app.set_version_flag("--version", "dynarock " DYNAROCK_VERSION);
+  app.require_subcommand(1);
+
+  dynarock::tools::ServeOptions serve_options;
+  CLI::App* serve = AddServe(app, &serve_options);
+
+  CLI11_PARSE(app, argc, argv);
+
+  if (serve->parsed()) return dynarock::tools::RunServe(serve_options);
+  return 0;
+}

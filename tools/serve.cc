@@ -1,0 +1,94 @@
+// tools/serve.cc
+
+#include "tools/serve.h"
+
+#include <signal.h>
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "api/client.h"
+#include "api/http/server.h"
+#include "engine/engine.h"
+#include "engine/options.h"
+
+namespace dynarock::tools {
+namespace {
+
+// Lets the server keep many connections and RocksDB its files open.
+void RaiseFileLimit() {
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
+std::string Url(const std::string& host, int port) {
+  bool v6 = host.find(':') != std::string::npos;
+  return "http://" + (v6 ? "[" + host + "]" : host) + ":" +
+         std::to_string(port);
+}
+
+}  // namespace
+
+int RunServe(const ServeOptions& options) {
+  // Every thread started from here on inherits this mask, so the signals
+  // are only ever taken by sigwait() below.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+  RaiseFileLimit();
+
+  EngineOptions engine_options;
+  engine_options.path = options.db_path;
+  engine_options.in_memory = options.in_memory;
+  Result<std::unique_ptr<Engine>> engine = Engine::Open(engine_options);
+  if (!engine.ok()) {
+    std::fprintf(stderr, "dynarock: cannot open the database at %s: %s\n",
+                 options.db_path.c_str(), engine.status().ToString().c_str());
+    return 1;
+  }
+
+  api::ClientOptions client_options;
+  client_options.shared_db = options.shared_db;
+  api::Client client(engine->get(), client_options);
+
+  api::http::ServerOptions server_options;
+  server_options.host = options.host;
+  server_options.port = static_cast<uint16_t>(options.port);
+  server_options.threads = options.threads;
+  auto server = api::http::Server::Start(
+      [&client](std::string_view operation, std::string_view body,
+                const api::CallerIdentity& caller) {
+        return client.Call(operation, body, caller);
+      },
+      server_options);
+  if (!server.ok()) {
+    std::fprintf(stderr, "dynarock: %s\n", server.status().message().c_str());
+    return 1;
+  }
+
+  std::string db = options.in_memory ? "in-memory" : "db: " + options.db_path;
+  if (options.shared_db) db += ", shared-db";
+  std::printf("dynarock listening on %s (%s)\n",
+              Url((*server)->host(), (*server)->port()).c_str(), db.c_str());
+  std::fflush(stdout);
+
+  int signal_number = 0;
+  sigwait(&stop_signals, &signal_number);
+  std::fprintf(stderr, "dynarock: %s received, shutting down\n",
+               signal_number == SIGINT ? "SIGINT" : "SIGTERM");
+
+  (*server)->Shutdown();  // no request runs after this
+  server = Status::Internal("stopped");
+  engine = Status::Internal("closed");  // closes the Engine
+  std::fprintf(stderr, "dynarock: stopped\n");
+  return 0;
+}
+
+}  // namespace dynarock::tools

@@ -1,0 +1,34 @@
+// tools/serve.h
+//
+// `dynarock serve`: the drop-in replacement for DynamoDB Local. Opens the
+// Engine, serves the DynamoDB JSON protocol over HTTP until SIGINT or
+// SIGTERM, then stops accepting, finishes the requests in flight and closes
+// the Engine, so nothing acknowledged is lost.
+
+#ifndef DYNAROCK_TOOLS_SERVE_H_
+#define DYNAROCK_TOOLS_SERVE_H_
+
+#include <string>
+
+namespace dynarock::tools {
+
+struct ServeOptions {
+  std::string host = "127.0.0.1";
+  int port = 8000;  // 0 picks a free port, printed in the listening line
+  std::string db_path = "./dynarock-data";
+  bool in_memory = false;  // nothing survives the process
+  bool shared_db = false;  // one set of tables for every access key + region
+  int threads = 0;         // HTTP threads; 0 = one per core, at least 2
+};
+
+// Runs the server until a signal stops it; returns the process exit code
+// (0 after a clean shutdown, 1 when the database or the port cannot be
+// opened). Prints one line to stdout once it accepts connections:
+//   dynarock listening on http://127.0.0.1:8000 (db: ./dynarock-data)
+// REQUIRES: called from main() before any other thread is started (it sets
+// the process's signal mask).
+int RunServe(const ServeOptions& options);
+
+}  // namespace dynarock::tools
+
+#endif  // DYNAROCK_TOOLS_SERVE_H_
