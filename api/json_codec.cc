@@ -142,10 +142,13 @@ Status NullSetElement() {
       "not contain null");
 }
 
-// DynamoDB's text for values nested too deeply (the engine owns the 32-level
-// rule; this only guards the decoder's stack).
+// The engine owns the 32-level rule and its message
+// (engine/value/attribute_value_validation.cc, kNestingTooDeep); this guard
+// only protects the decoder's stack on hostile input and must say the same.
 Status TooDeep() {
-  return Status::Validation("Nesting Levels have exceeded supported limits");
+  return Status::Validation(
+      "Nesting Levels have exceeded supported limits: Attributes in the item "
+      "have nested levels beyond supported limit");
 }
 
 // --- Base64 ---------------------------------------------------------------

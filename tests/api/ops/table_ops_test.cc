@@ -1,0 +1,358 @@
+// CreateTable, DescribeTable, ListTables, UpdateTable, DeleteTable through the
+// in-process Client: whole responses and exact errors.
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/api/api_test_util.h"
+
+namespace dynarock::api {
+namespace {
+
+using nlohmann::json;
+
+// Replaces the random TableId (a UUID) so that whole descriptions compare.
+void StripTableId(json* description) {
+  ASSERT_TRUE(description->contains("TableId")) << *description;
+  const std::string id = (*description)["TableId"].get<std::string>();
+  EXPECT_EQ(id.size(), 36u) << id;
+  (*description)["TableId"] = "ID";
+}
+
+const char* kOnDemandTable = R"({
+  "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
+  "TableName":"t1",
+  "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
+  "TableStatus":"ACTIVE",
+  "CreationDateTime":1700000000.0,
+  "ProvisionedThroughput":{"NumberOfDecreasesToday":0,"ReadCapacityUnits":0,
+                           "WriteCapacityUnits":0},
+  "TableSizeBytes":0,
+  "ItemCount":0,
+  "TableArn":"arn:aws:dynamodb:ddblocal:000000000000:table/t1",
+  "TableId":"ID",
+  "BillingModeSummary":{"BillingMode":"PAY_PER_REQUEST",
+                        "LastUpdateToPayPerRequestDateTime":1700000000.0},
+  "DeletionProtectionEnabled":false})";
+
+const char* kCreateOnDemand = R"({
+  "TableName":"t1","BillingMode":"PAY_PER_REQUEST",
+  "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
+  "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]})";
+
+class TableOpsTest : public ApiTest {};
+
+TEST_F(TableOpsTest, CreateOnDemandTable) {
+  Reply r = Call("CreateTable", kCreateOnDemand);
+  ASSERT_EQ(r.http_status, 200) << r;
+  ASSERT_TRUE(r.body.contains("TableDescription")) << r;
+  StripTableId(&r.body["TableDescription"]);
+  EXPECT_EQ(r.body, (json{{"TableDescription", json::parse(kOnDemandTable)}}));
+}
+
+TEST_F(TableOpsTest, CreateProvisionedTableWithIndexes) {
+  Reply r = Call("CreateTable", R"({
+    "TableName":"orders",
+    "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},
+                            {"AttributeName":"sk","AttributeType":"N"},
+                            {"AttributeName":"l","AttributeType":"B"},
+                            {"AttributeName":"g","AttributeType":"S"}],
+    "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},
+                 {"AttributeName":"sk","KeyType":"RANGE"}],
+    "LocalSecondaryIndexes":[{"IndexName":"lsi","KeySchema":[
+        {"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"l","KeyType":"RANGE"}],
+        "Projection":{"ProjectionType":"KEYS_ONLY"}}],
+    "GlobalSecondaryIndexes":[{"IndexName":"gsi","KeySchema":[
+        {"AttributeName":"g","KeyType":"HASH"}],
+        "Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["x","y"]},
+        "ProvisionedThroughput":{"ReadCapacityUnits":3,"WriteCapacityUnits":4}}],
+    "ProvisionedThroughput":{"ReadCapacityUnits":5,"WriteCapacityUnits":6},
+    "DeletionProtectionEnabled":true})");
+  ASSERT_EQ(r.http_status, 200) << r;
+  json& d = r.body["TableDescription"];
+  StripTableId(&d);
+  const json expected = json::parse(R"({
+    "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},
+                            {"AttributeName":"sk","AttributeType":"N"},
+                            {"AttributeName":"l","AttributeType":"B"},
+                            {"AttributeName":"g","AttributeType":"S"}],
+    "TableName":"orders",
+    "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},
+                 {"AttributeName":"sk","KeyType":"RANGE"}],
+    "TableStatus":"ACTIVE",
+    "CreationDateTime":1700000000.0,
+    "ProvisionedThroughput":{"NumberOfDecreasesToday":0,"ReadCapacityUnits":5,
+                             "WriteCapacityUnits":6},
+    "TableSizeBytes":0,
+    "ItemCount":0,
+    "TableArn":"arn:aws:dynamodb:ddblocal:000000000000:table/orders",
+    "TableId":"ID",
+    "DeletionProtectionEnabled":true,
+    "LocalSecondaryIndexes":[{"IndexName":"lsi",
+        "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},
+                     {"AttributeName":"l","KeyType":"RANGE"}],
+        "Projection":{"ProjectionType":"KEYS_ONLY"},
+        "IndexSizeBytes":0,"ItemCount":0,
+        "IndexArn":"arn:aws:dynamodb:ddblocal:000000000000:table/orders/index/lsi"}],
+    "GlobalSecondaryIndexes":[{"IndexName":"gsi",
+        "KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],
+        "Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["x","y"]},
+        "IndexStatus":"ACTIVE",
+        "ProvisionedThroughput":{"NumberOfDecreasesToday":0,"ReadCapacityUnits":3,
+                                 "WriteCapacityUnits":4},
+        "IndexSizeBytes":0,"ItemCount":0,
+        "IndexArn":"arn:aws:dynamodb:ddblocal:000000000000:table/orders/index/gsi"}]})");
+  EXPECT_EQ(d, expected);
+}
+
+TEST_F(TableOpsTest, DescribeTableReturnsTheSameDescription) {
+  ASSERT_EQ(Call("CreateTable", kCreateOnDemand).http_status, 200);
+  Reply r = Call("DescribeTable", R"({"TableName":"t1"})");
+  ASSERT_EQ(r.http_status, 200) << r;
+  StripTableId(&r.body["Table"]);
+  EXPECT_EQ(r.body, (json{{"Table", json::parse(kOnDemandTable)}}));
+}
+
+TEST_F(TableOpsTest, DescribeMissingTable) {
+  Reply r = Call("DescribeTable", R"({"TableName":"nope"})");
+  EXPECT_EQ(r.http_status, 400);
+  EXPECT_EQ(r.body, ErrorBody("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",
+                              "Requested resource not found: Table: nope not found"));
+}
+
+TEST_F(TableOpsTest, CreateExistingTable) {
+  ASSERT_EQ(Call("CreateTable", kCreateOnDemand).http_status, 200);
+  Reply r = Call("CreateTable", kCreateOnDemand);
+  EXPECT_EQ(r.http_status, 400);
+  EXPECT_EQ(r.body, ErrorBody("com.amazonaws.dynamodb.v20120810#ResourceInUseException",
+                              "Table already exists: t1"));
+}
+
+TEST_F(TableOpsTest, CreateTableMissingEverything) {
+  Reply r = Call("CreateTable", "{}");
+  EXPECT_EQ(r.http_status, 400);
+  EXPECT_EQ(r.body,
+            ValidationError(
+                "3 validation errors detected: "
+                "Value null at 'attributeDefinitions' failed to satisfy constraint: "
+                "Member must not be null; "
+                "Value null at 'tableName' failed to satisfy constraint: Member must not "
+                "be null; "
+                "Value null at 'keySchema' failed to satisfy constraint: Member must not "
+                "be null"));
+}
+
+TEST_F(TableOpsTest, CreateTableNestedConstraintViolations) {
+  Reply r = Call("CreateTable", R"({
+    "TableName":"abc;",
+    "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"SS"},{}],
+    "KeySchema":[{"AttributeName":"pk","KeyType":"SORT"}],
+    "ProvisionedThroughput":{"ReadCapacityUnits":0,"WriteCapacityUnits":-1},
+    "BillingMode":"pay_per_request"})");
+  EXPECT_EQ(r.http_status, 400);
+  EXPECT_EQ(r.body,
+            ValidationError(
+                "8 validation errors detected: "
+                "Value 'SS' at 'attributeDefinitions.1.member.attributeType' failed to "
+                "satisfy constraint: Member must satisfy enum value set: [B, N, S]; "
+                "Value null at 'attributeDefinitions.2.member.attributeName' failed to "
+                "satisfy constraint: Member must not be null; "
+                "Value null at 'attributeDefinitions.2.member.attributeType' failed to "
+                "satisfy constraint: Member must not be null; "
+                "Value 'abc;' at 'tableName' failed to satisfy constraint: Member must "
+                "satisfy regular expression pattern: [a-zA-Z0-9_.-]+; "
+                "Value 'SORT' at 'keySchema.1.member.keyType' failed to satisfy "
+                "constraint: Member must satisfy enum value set: [HASH, RANGE]; "
+                "Value 'pay_per_request' at 'billingMode' failed to satisfy constraint: "
+                "Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]; "
+                "Value '-1' at 'provisionedThroughput.writeCapacityUnits' failed to "
+                "satisfy constraint: Member must have value greater than or equal to 1; "
+                "Value '0' at 'provisionedThroughput.readCapacityUnits' failed to "
+                "satisfy constraint: Member must have value greater than or equal to 1"));
+}
+
+TEST_F(TableOpsTest, CreateTableIndexConstraintViolations) {
+  Reply r = Call("CreateTable", R"({
+    "TableName":"abc","BillingMode":"PAY_PER_REQUEST",
+    "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
+    "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
+    "GlobalSecondaryIndexes":[{"IndexName":"g!","KeySchema":[],
+                               "Projection":{"ProjectionType":"SOME"}}]})");
+  EXPECT_EQ(r.body,
+            ValidationError(
+                "4 validation errors detected: "
+                "Value 'g!' at 'globalSecondaryIndexes.1.member.indexName' failed to "
+                "satisfy constraint: Member must satisfy regular expression pattern: "
+                "[a-zA-Z0-9_.-]+; "
+                "Value 'g!' at 'globalSecondaryIndexes.1.member.indexName' failed to "
+                "satisfy constraint: Member must have length greater than or equal to 3; "
+                "Value '[]' at 'globalSecondaryIndexes.1.member.keySchema' failed to "
+                "satisfy constraint: Member must have length greater than or equal to 1; "
+                "Value 'SOME' at "
+                "'globalSecondaryIndexes.1.member.projection.projectionType' failed to "
+                "satisfy constraint: Member must satisfy enum value set: [ALL, INCLUDE, "
+                "KEYS_ONLY]"));
+}
+
+TEST_F(TableOpsTest, CreateTableWrongJsonTypes) {
+  EXPECT_EQ(Call("CreateTable", R"({"TableName":12})").body,
+            SerializationError("NUMBER_VALUE cannot be converted to String"));
+  EXPECT_EQ(Call("CreateTable", R"({"KeySchema":"x"})").body,
+            SerializationError("Unexpected field type"));
+  EXPECT_EQ(Call("CreateTable", R"({"KeySchema":[1]})").body,
+            SerializationError("Unexpected value type in payload"));
+  EXPECT_EQ(Call("CreateTable", R"({"ProvisionedThroughput":[]})").body,
+            SerializationError("Unrecognized collection type class "
+                               "com.amazonaws.dynamodb.v20120810.ProvisionedThroughput"));
+  EXPECT_EQ(Call("CreateTable", R"({"ProvisionedThroughput":{"ReadCapacityUnits":"1"}})").body,
+            SerializationError("STRING_VALUE cannot be converted to Long"));
+  EXPECT_EQ(Call("CreateTable", R"({"DeletionProtectionEnabled":"yes"})").body,
+            SerializationError("Unexpected token received from parser"));
+  Reply r = Call("CreateTable", R"({"AttributeDefinitions":{}})");
+  EXPECT_EQ(r.http_status, 400);
+  EXPECT_EQ(r.body, SerializationError("Start of structure or map found where not expected"));
+}
+
+TEST_F(TableOpsTest, CreateTableSemanticErrorsComeFromTheEngine) {
+  Reply r = Call("CreateTable", R"({
+    "TableName":"abc","BillingMode":"PAY_PER_REQUEST",
+    "AttributeDefinitions":[{"AttributeName":"b","AttributeType":"S"}],
+    "KeySchema":[{"AttributeName":"a","KeyType":"HASH"}]})");
+  EXPECT_EQ(r.body, ValidationError("One or more parameter values were invalid: Some index "
+                                    "key attributes are not defined in AttributeDefinitions. "
+                                    "Keys: [a], AttributeDefinitions: [b]"));
+  Reply p = Call("CreateTable", R"({
+    "TableName":"abc",
+    "AttributeDefinitions":[{"AttributeName":"a","AttributeType":"S"}],
+    "KeySchema":[{"AttributeName":"a","KeyType":"HASH"}]})");
+  EXPECT_EQ(p.body, ValidationError("One or more parameter values were invalid: "
+                                    "ReadCapacityUnits and WriteCapacityUnits must both be "
+                                    "specified when BillingMode is PROVISIONED"));
+}
+
+TEST_F(TableOpsTest, CreateTableProjectionTypeMissing) {
+  Reply r = Call("CreateTable", R"({
+    "TableName":"abc","BillingMode":"PAY_PER_REQUEST",
+    "AttributeDefinitions":[{"AttributeName":"a","AttributeType":"S"},
+                            {"AttributeName":"g","AttributeType":"S"}],
+    "KeySchema":[{"AttributeName":"a","KeyType":"HASH"}],
+    "GlobalSecondaryIndexes":[{"IndexName":"gsi","Projection":{},
+        "KeySchema":[{"AttributeName":"g","KeyType":"HASH"}]}]})");
+  EXPECT_EQ(r.body, ValidationError("One or more parameter values were invalid: Unknown "
+                                    "ProjectionType: null"));
+}
+
+TEST_F(TableOpsTest, CreateTableEmptyIndexList) {
+  Reply r = Call("CreateTable", R"({
+    "TableName":"abc","BillingMode":"PAY_PER_REQUEST",
+    "AttributeDefinitions":[{"AttributeName":"a","AttributeType":"S"}],
+    "KeySchema":[{"AttributeName":"a","KeyType":"HASH"}],
+    "LocalSecondaryIndexes":[]})");
+  EXPECT_EQ(r.body, ValidationError("One or more parameter values were invalid: List of "
+                                    "LocalSecondaryIndexes is empty"));
+}
+
+TEST_F(TableOpsTest, CreatingThenActiveOnTheSimulatedClock) {
+  EngineOptions options = TestEngine::Options();
+  options.table_create_delay_micros = 1'000'000;
+  TestEngine slow(options);
+  Client client(slow.engine.get());
+  Response created = client.Call("CreateTable", kCreateOnDemand);
+  ASSERT_TRUE(created.ok()) << created.body;
+  EXPECT_EQ(json::parse(created.body)["TableDescription"]["TableStatus"], "CREATING");
+  slow.clock.Advance(1'000'000);
+  Response described = client.Call("DescribeTable", R"({"TableName":"t1"})");
+  EXPECT_EQ(json::parse(described.body)["Table"]["TableStatus"], "ACTIVE");
+}
+
+TEST_F(TableOpsTest, ListTablesPaginates) {
+  for (const char* name : {"ccc", "aaa", "bbb"}) CreateTable(name);
+  EXPECT_EQ(Call("ListTables", "{}").body, json::parse(R"({"TableNames":["aaa","bbb","ccc"]})"));
+  EXPECT_EQ(Call("ListTables", R"({"Limit":2})").body,
+            json::parse(R"({"TableNames":["aaa","bbb"],"LastEvaluatedTableName":"bbb"})"));
+  EXPECT_EQ(Call("ListTables", R"({"Limit":2,"ExclusiveStartTableName":"bbb"})").body,
+            json::parse(R"({"TableNames":["ccc"]})"));
+}
+
+TEST_F(TableOpsTest, ListTablesValidation) {
+  EXPECT_EQ(Call("ListTables", R"({"Limit":0})").body,
+            ValidationError("1 validation error detected: Value '0' at 'limit' failed to "
+                            "satisfy constraint: Member must have value greater than or "
+                            "equal to 1"));
+  EXPECT_EQ(Call("ListTables", R"({"Limit":101,"ExclusiveStartTableName":"a;"})").body,
+            ValidationError(
+                "3 validation errors detected: "
+                "Value 'a;' at 'exclusiveStartTableName' failed to satisfy constraint: "
+                "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+; "
+                "Value 'a;' at 'exclusiveStartTableName' failed to satisfy constraint: "
+                "Member must have length greater than or equal to 3; "
+                "Value '101' at 'limit' failed to satisfy constraint: Member must have "
+                "value less than or equal to 100"));
+  EXPECT_EQ(Call("ListTables", R"({"Limit":"1"})").body,
+            SerializationError("STRING_VALUE cannot be converted to Integer"));
+}
+
+TEST_F(TableOpsTest, UpdateTableToProvisionedAndBack) {
+  CreateTable("t1");
+  test_engine_.clock.Advance(5'000'000);
+  Reply r = Call("UpdateTable", R"({"TableName":"t1","BillingMode":"PROVISIONED",
+      "ProvisionedThroughput":{"ReadCapacityUnits":7,"WriteCapacityUnits":8},
+      "DeletionProtectionEnabled":true})");
+  ASSERT_EQ(r.http_status, 200) << r;
+  const json& d = r.body["TableDescription"];
+  EXPECT_EQ(d["ProvisionedThroughput"],
+            json::parse(R"({"NumberOfDecreasesToday":0,"ReadCapacityUnits":7,
+                            "WriteCapacityUnits":8,"LastIncreaseDateTime":1700000005.0})"));
+  EXPECT_EQ(d["BillingModeSummary"],
+            json::parse(R"({"BillingMode":"PROVISIONED",
+                            "LastUpdateToPayPerRequestDateTime":1700000000.0})"));
+  EXPECT_EQ(d["DeletionProtectionEnabled"], true);
+  EXPECT_EQ(Call("DeleteTable", R"({"TableName":"t1"})").body,
+            ValidationError("Resource cannot be deleted as it is currently protected "
+                            "against deletion. Disable deletion protection first."));
+}
+
+TEST_F(TableOpsTest, UpdateTableErrors) {
+  CreateTable("t1");
+  EXPECT_EQ(Call("UpdateTable", R"({"TableName":"t1","GlobalSecondaryIndexUpdates":[]})").body,
+            ValidationError("dynarock does not support the parameter "
+                            "GlobalSecondaryIndexUpdates yet"));
+  EXPECT_EQ(Call("UpdateTable", R"({"TableName":"t1","BillingMode":"FREE"})").body,
+            ValidationError("1 validation error detected: Value 'FREE' at 'billingMode' "
+                            "failed to satisfy constraint: Member must satisfy enum value "
+                            "set: [PROVISIONED, PAY_PER_REQUEST]"));
+  EXPECT_EQ(Call("UpdateTable", R"({"TableName":"missing","BillingMode":"PROVISIONED"})").body,
+            ErrorBody("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",
+                      "Requested resource not found: Table: missing not found"));
+}
+
+TEST_F(TableOpsTest, DeleteTable) {
+  CreateTable("t1");
+  Reply r = Call("DeleteTable", R"({"TableName":"t1"})");
+  ASSERT_EQ(r.http_status, 200) << r;
+  json& d = r.body["TableDescription"];
+  StripTableId(&d);
+  json expected = json::parse(kOnDemandTable);
+  expected["TableStatus"] = "DELETING";
+  EXPECT_EQ(d, expected);
+  EXPECT_EQ(Call("DescribeTable", R"({"TableName":"t1"})").http_status, 400);
+  EXPECT_EQ(Call("ListTables", "{}").body, json::parse(R"({"TableNames":[]})"));
+}
+
+TEST_F(TableOpsTest, TableNameOnOtherOperations) {
+  EXPECT_EQ(Call("DeleteTable", R"({"TableName":""})").body,
+            ValidationError("1 validation error detected: Value '' at 'tableName' failed "
+                            "to satisfy constraint: Member must have length greater than "
+                            "or equal to 1"));
+  EXPECT_EQ(Call("DescribeTable", "{}").body,
+            ValidationError("1 validation error detected: Value null at 'tableName' "
+                            "failed to satisfy constraint: Member must not be null"));
+  // Too short for CreateTable, but only "not found" elsewhere.
+  EXPECT_EQ(Call("DescribeTable", R"({"TableName":"ab"})").body,
+            ErrorBody("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",
+                      "Requested resource not found: Table: ab not found"));
+}
+
+}  // namespace
+}  // namespace dynarock::api
