@@ -207,7 +207,7 @@ TEST(JsonCodecTest, DeepNestingIsRejectedWithoutRecursingForever) {
                        Eq("Nesting Levels have exceeded supported limits: Attributes "
                           "in the item have nested levels beyond supported limit")));
   EXPECT_THAT(DecodeAttributeValue((*parsed)["v"]),
-              StatusIs(ErrorCode::kValidation, ::testing::HasPrefix("Nesting Levels")));
+              StatusIs(ErrorCode::kValidation, ::testing::StartsWith("Nesting Levels")));
 }
 
 TEST(JsonCodecTest, ParseRequestBody) {

@@ -22,7 +22,7 @@ void StripTableId(json* description) {
 
 const char* kOnDemandTable = R"({
   "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
-  "TableName":"t1",
+  "TableName":"tbl",
   "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
   "TableStatus":"ACTIVE",
   "CreationDateTime":1700000000.0,
@@ -30,14 +30,14 @@ const char* kOnDemandTable = R"({
                            "WriteCapacityUnits":0},
   "TableSizeBytes":0,
   "ItemCount":0,
-  "TableArn":"arn:aws:dynamodb:ddblocal:000000000000:table/t1",
+  "TableArn":"arn:aws:dynamodb:ddblocal:000000000000:table/tbl",
   "TableId":"ID",
   "BillingModeSummary":{"BillingMode":"PAY_PER_REQUEST",
                         "LastUpdateToPayPerRequestDateTime":1700000000.0},
   "DeletionProtectionEnabled":false})";
 
 const char* kCreateOnDemand = R"({
-  "TableName":"t1","BillingMode":"PAY_PER_REQUEST",
+  "TableName":"tbl","BillingMode":"PAY_PER_REQUEST",
   "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
   "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]})";
 
@@ -108,7 +108,7 @@ TEST_F(TableOpsTest, CreateProvisionedTableWithIndexes) {
 
 TEST_F(TableOpsTest, DescribeTableReturnsTheSameDescription) {
   ASSERT_EQ(Call("CreateTable", kCreateOnDemand).http_status, 200);
-  Reply r = Call("DescribeTable", R"({"TableName":"t1"})");
+  Reply r = Call("DescribeTable", R"({"TableName":"tbl"})");
   ASSERT_EQ(r.http_status, 200) << r;
   StripTableId(&r.body["Table"]);
   EXPECT_EQ(r.body, (json{{"Table", json::parse(kOnDemandTable)}}));
@@ -126,7 +126,7 @@ TEST_F(TableOpsTest, CreateExistingTable) {
   Reply r = Call("CreateTable", kCreateOnDemand);
   EXPECT_EQ(r.http_status, 400);
   EXPECT_EQ(r.body, ErrorBody("com.amazonaws.dynamodb.v20120810#ResourceInUseException",
-                              "Table already exists: t1"));
+                              "Table already exists: tbl"));
 }
 
 TEST_F(TableOpsTest, CreateTableMissingEverything) {
@@ -262,7 +262,7 @@ TEST_F(TableOpsTest, CreatingThenActiveOnTheSimulatedClock) {
   ASSERT_TRUE(created.ok()) << created.body;
   EXPECT_EQ(json::parse(created.body)["TableDescription"]["TableStatus"], "CREATING");
   slow.clock.Advance(1'000'000);
-  Response described = client.Call("DescribeTable", R"({"TableName":"t1"})");
+  Response described = client.Call("DescribeTable", R"({"TableName":"tbl"})");
   EXPECT_EQ(json::parse(described.body)["Table"]["TableStatus"], "ACTIVE");
 }
 
@@ -294,9 +294,9 @@ TEST_F(TableOpsTest, ListTablesValidation) {
 }
 
 TEST_F(TableOpsTest, UpdateTableToProvisionedAndBack) {
-  CreateTable("t1");
+  CreateTable("tbl");
   test_engine_.clock.Advance(5'000'000);
-  Reply r = Call("UpdateTable", R"({"TableName":"t1","BillingMode":"PROVISIONED",
+  Reply r = Call("UpdateTable", R"({"TableName":"tbl","BillingMode":"PROVISIONED",
       "ProvisionedThroughput":{"ReadCapacityUnits":7,"WriteCapacityUnits":8},
       "DeletionProtectionEnabled":true})");
   ASSERT_EQ(r.http_status, 200) << r;
@@ -308,17 +308,17 @@ TEST_F(TableOpsTest, UpdateTableToProvisionedAndBack) {
             json::parse(R"({"BillingMode":"PROVISIONED",
                             "LastUpdateToPayPerRequestDateTime":1700000000.0})"));
   EXPECT_EQ(d["DeletionProtectionEnabled"], true);
-  EXPECT_EQ(Call("DeleteTable", R"({"TableName":"t1"})").body,
+  EXPECT_EQ(Call("DeleteTable", R"({"TableName":"tbl"})").body,
             ValidationError("Resource cannot be deleted as it is currently protected "
                             "against deletion. Disable deletion protection first."));
 }
 
 TEST_F(TableOpsTest, UpdateTableErrors) {
-  CreateTable("t1");
-  EXPECT_EQ(Call("UpdateTable", R"({"TableName":"t1","GlobalSecondaryIndexUpdates":[]})").body,
+  CreateTable("tbl");
+  EXPECT_EQ(Call("UpdateTable", R"({"TableName":"tbl","GlobalSecondaryIndexUpdates":[]})").body,
             ValidationError("dynarock does not support the parameter "
                             "GlobalSecondaryIndexUpdates yet"));
-  EXPECT_EQ(Call("UpdateTable", R"({"TableName":"t1","BillingMode":"FREE"})").body,
+  EXPECT_EQ(Call("UpdateTable", R"({"TableName":"tbl","BillingMode":"FREE"})").body,
             ValidationError("1 validation error detected: Value 'FREE' at 'billingMode' "
                             "failed to satisfy constraint: Member must satisfy enum value "
                             "set: [PROVISIONED, PAY_PER_REQUEST]"));
@@ -328,15 +328,15 @@ TEST_F(TableOpsTest, UpdateTableErrors) {
 }
 
 TEST_F(TableOpsTest, DeleteTable) {
-  CreateTable("t1");
-  Reply r = Call("DeleteTable", R"({"TableName":"t1"})");
+  CreateTable("tbl");
+  Reply r = Call("DeleteTable", R"({"TableName":"tbl"})");
   ASSERT_EQ(r.http_status, 200) << r;
   json& d = r.body["TableDescription"];
   StripTableId(&d);
   json expected = json::parse(kOnDemandTable);
   expected["TableStatus"] = "DELETING";
   EXPECT_EQ(d, expected);
-  EXPECT_EQ(Call("DescribeTable", R"({"TableName":"t1"})").http_status, 400);
+  EXPECT_EQ(Call("DescribeTable", R"({"TableName":"tbl"})").http_status, 400);
   EXPECT_EQ(Call("ListTables", "{}").body, json::parse(R"({"TableNames":[]})"));
 }
 

@@ -1,0 +1,269 @@
+// tests/api/http/protocol_test.cc
+
+#include "api/http/protocol.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <set>
+#include <stdexcept>
+#include <string>
+
+namespace dynarock::api::http {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Optional;
+using ::testing::StartsWith;
+
+constexpr std::string_view kAuth =
+    "AWS4-HMAC-SHA256 Credential=AKID1/20250101/us-west-2/dynamodb/"
+    "aws4_request, SignedHeaders=host, Signature=00";
+
+// Records what the protocol handed over and answers with a fixed body.
+struct FakeHandler {
+  std::string operation;
+  std::string body;
+  CallerIdentity caller;
+  int calls = 0;
+
+  Handler AsHandler() {
+    return [this](std::string_view op, std::string_view json,
+                  const CallerIdentity& who) {
+      ++calls;
+      operation = op;
+      body = json;
+      caller = who;
+      Response r;
+      r.body = "{\"TableNames\":[]}";
+      return r;
+    };
+  }
+};
+
+HttpRequest Post(std::string_view target, std::string_view body = "{}") {
+  HttpRequest req;
+  req.method = "POST";
+  req.path = "/";
+  req.host = "127.0.0.1:8000";
+  req.content_type = "application/x-amz-json-1.0";
+  req.target = target;
+  req.authorization = kAuth;
+  req.body = body;
+  return req;
+}
+
+TEST(ProtocolTest, OperationFromTarget) {
+  EXPECT_THAT(OperationFromTarget("DynamoDB_20120810.PutItem"),
+              Optional(std::string_view("PutItem")));
+  EXPECT_THAT(OperationFromTarget("DynamoDB_20120810.NoSuchOp"),
+              Optional(std::string_view("NoSuchOp")));
+  for (std::string_view bad :
+       {"", "PutItem", "DynamoDB_20120810", "DynamoDB_20120810.",
+        "DynamoDB_20111205.PutItem", "dynamodb_20120810.PutItem",
+        "DynamoDB_20120810.Put.Item", "DynamoDB_20120810.Put Item",
+        "DynamoDB_20120810.PutItem\n", "DynamoDBStreams_20120810.ListStreams",
+        "xDynamoDB_20120810.PutItem"}) {
+    EXPECT_EQ(OperationFromTarget(bad), std::nullopt) << bad;
+  }
+  std::string long_op = "DynamoDB_20120810." + std::string(65, 'A');
+  EXPECT_EQ(OperationFromTarget(long_op), std::nullopt);
+}
+
+TEST(ProtocolTest, Crc32MatchesZlib) {
+  EXPECT_EQ(Crc32(""), 0u);
+  EXPECT_EQ(Crc32("123456789"), 0xCBF43926u);  // the standard check value
+  // What DynamoDB sends with its 404 body (as recorded by dynalite).
+  EXPECT_EQ(Crc32("<UnknownOperationException/>\n"), 3552371480u);
+}
+
+TEST(ProtocolTest, RequestIdsAreUuidShapedAndUnique) {
+  std::set<std::string> seen;
+  for (int i = 0; i < 1000; ++i) {
+    std::string id = NewRequestId();
+    ASSERT_EQ(id.size(), 36u);
+    EXPECT_EQ(id[8], '-');
+    EXPECT_EQ(id[13], '-');
+    EXPECT_EQ(id[14], '4');
+    EXPECT_EQ(id[18], '-');
+    EXPECT_EQ(id[23], '-');
+    EXPECT_TRUE(seen.insert(id).second);
+  }
+}
+
+TEST(ProtocolTest, PostCallsTheHandlerWithOperationBodyAndCaller) {
+  FakeHandler fake;
+  HttpResponse r = HandleRequest(
+      Post("DynamoDB_20120810.ListTables", "{\"Limit\":3}"), fake.AsHandler());
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(fake.calls, 1);
+  EXPECT_EQ(fake.operation, "ListTables");
+  EXPECT_EQ(fake.body, "{\"Limit\":3}");
+  EXPECT_EQ(fake.caller.access_key_id, "AKID1");
+  EXPECT_EQ(fake.caller.region, "us-west-2");
+  EXPECT_EQ(r.body, "{\"TableNames\":[]}");
+  EXPECT_THAT(r.Header("Content-Type"),
+              Optional(std::string_view("application/x-amz-json-1.0")));
+  EXPECT_THAT(r.Header("x-amz-crc32"),
+              Optional(std::string_view(std::to_string(Crc32(r.body)))));
+  ASSERT_TRUE(r.Header("x-amzn-RequestId").has_value());
+  EXPECT_EQ(r.Header("x-amzn-RequestId")->size(), 36u);
+}
+
+TEST(ProtocolTest, HandlerStatusAndBodyPassThrough) {
+  Handler handler = [](std::string_view, std::string_view,
+                       const CallerIdentity&) {
+    Response r;
+    r.http_status = 400;
+    r.body = "{\"__type\":\"x#ValidationException\",\"message\":\"m\"}";
+    return r;
+  };
+  HttpResponse r = HandleRequest(Post("DynamoDB_20120810.PutItem"), handler);
+  EXPECT_EQ(r.status, 400);
+  EXPECT_THAT(r.body, HasSubstr("ValidationException"));
+  EXPECT_THAT(r.Header("x-amz-crc32"),
+              Optional(std::string_view(std::to_string(Crc32(r.body)))));
+}
+
+TEST(ProtocolTest, AcceptsJsonContentTypes) {
+  for (std::string_view ct :
+       {"application/x-amz-json-1.0", "application/x-amz-json-1.1",
+        "application/json", "Application/X-Amz-Json-1.0; charset=utf-8", ""}) {
+    FakeHandler fake;
+    HttpRequest req = Post("DynamoDB_20120810.ListTables");
+    req.content_type = ct;
+    HttpResponse r = HandleRequest(req, fake.AsHandler());
+    EXPECT_EQ(r.status, 200) << ct;
+    EXPECT_EQ(fake.calls, 1) << ct;
+  }
+  FakeHandler fake;
+  HttpRequest req = Post("DynamoDB_20120810.ListTables");
+  req.content_type = std::nullopt;
+  EXPECT_EQ(HandleRequest(req, fake.AsHandler()).status, 200);
+}
+
+TEST(ProtocolTest, AnswersInTheJsonVersionAsked) {
+  FakeHandler fake;
+  HttpRequest req = Post("DynamoDB_20120810.ListTables");
+  req.content_type = "application/x-amz-json-1.1";
+  EXPECT_THAT(HandleRequest(req, fake.AsHandler()).Header("Content-Type"),
+              Optional(std::string_view("application/x-amz-json-1.1")));
+}
+
+TEST(ProtocolTest, OtherContentTypesAreNotOperations) {
+  FakeHandler fake;
+  HttpRequest req = Post("DynamoDB_20120810.ListTables");
+  req.content_type = "application/x-www-form-urlencoded";
+  HttpResponse r = HandleRequest(req, fake.AsHandler());
+  EXPECT_EQ(r.status, 404);
+  EXPECT_EQ(r.body, "<UnknownOperationException/>\n");
+  EXPECT_THAT(r.Header("x-amz-crc32"), Optional(std::string_view("3552371480")));
+  EXPECT_EQ(fake.calls, 0);
+}
+
+TEST(ProtocolTest, MissingOrGarbledTargetIsUnknownOperation) {
+  for (std::optional<std::string_view> target :
+       {std::optional<std::string_view>(), std::optional<std::string_view>(""),
+        std::optional<std::string_view>("ListTables"),
+        std::optional<std::string_view>("DynamoDB_20120810."),
+        std::optional<std::string_view>("\xff\xfe garbage")}) {
+    FakeHandler fake;
+    HttpRequest req = Post("");
+    req.target = target;
+    HttpResponse r = HandleRequest(req, fake.AsHandler());
+    EXPECT_EQ(r.status, 400);
+    EXPECT_THAT(r.body, HasSubstr("#UnknownOperationException"));
+    EXPECT_EQ(fake.calls, 0);
+  }
+}
+
+TEST(ProtocolTest, UnsignedRequestsAreAnonymous) {
+  FakeHandler fake;
+  HttpRequest req = Post("DynamoDB_20120810.ListTables");
+  req.authorization = std::nullopt;
+  EXPECT_EQ(HandleRequest(req, fake.AsHandler()).status, 200);
+  EXPECT_EQ(fake.calls, 1);
+  EXPECT_TRUE(fake.caller.access_key_id.empty());
+  EXPECT_TRUE(fake.caller.region.empty());
+}
+
+TEST(ProtocolTest, UnusableAuthorizationIsMissingAuthenticationToken) {
+  for (std::string_view auth :
+       {"", "Basic abc", "AWS4-HMAC-SHA256 Signature=1",
+        "AWS4-HMAC-SHA256 Credential=a/b"}) {
+    FakeHandler fake;
+    HttpRequest req = Post("DynamoDB_20120810.ListTables");
+    req.authorization = auth;
+    HttpResponse r = HandleRequest(req, fake.AsHandler());
+    EXPECT_EQ(r.status, 400) << auth;
+    EXPECT_THAT(r.body, HasSubstr("#MissingAuthenticationToken")) << auth;
+    EXPECT_EQ(fake.calls, 0);
+  }
+}
+
+TEST(ProtocolTest, HandlerExceptionsBecomeInternalServerError) {
+  Handler handler = [](std::string_view, std::string_view,
+                       const CallerIdentity&) -> Response {
+    throw std::runtime_error("boom");
+  };
+  HttpResponse r = HandleRequest(Post("DynamoDB_20120810.GetItem"), handler);
+  EXPECT_EQ(r.status, 500);
+  EXPECT_THAT(r.body, HasSubstr("InternalServerError"));
+}
+
+TEST(ProtocolTest, GetIsAHealthCheck) {
+  FakeHandler fake;
+  HttpRequest req;
+  req.method = "GET";
+  req.path = "/";
+  req.host = "localhost:8000";
+  HttpResponse r = HandleRequest(req, fake.AsHandler());
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, "healthy: localhost:8000");
+  EXPECT_EQ(fake.calls, 0);
+}
+
+TEST(ProtocolTest, OtherMethodsAreNotOperations) {
+  FakeHandler fake;
+  HttpRequest req = Post("DynamoDB_20120810.ListTables");
+  req.method = "PUT";
+  EXPECT_EQ(HandleRequest(req, fake.AsHandler()).status, 404);
+  req.method = "OPTIONS";  // without Origin: not a CORS preflight
+  EXPECT_EQ(HandleRequest(req, fake.AsHandler()).status, 404);
+  EXPECT_EQ(fake.calls, 0);
+}
+
+TEST(ProtocolTest, CorsPreflightAndHeaders) {
+  FakeHandler fake;
+  HttpRequest req;
+  req.method = "OPTIONS";
+  req.origin = "http://localhost:8001";
+  req.access_control_request_headers = "content-type,x-amz-target";
+  HttpResponse r = HandleRequest(req, fake.AsHandler());
+  EXPECT_EQ(r.status, 200);
+  EXPECT_THAT(r.Header("Access-Control-Allow-Origin"),
+              Optional(std::string_view("*")));
+  EXPECT_THAT(r.Header("Access-Control-Allow-Headers"),
+              Optional(std::string_view("content-type,x-amz-target")));
+
+  HttpRequest post = Post("DynamoDB_20120810.ListTables");
+  post.origin = "http://localhost:8001";
+  EXPECT_THAT(HandleRequest(post, fake.AsHandler())
+                  .Header("Access-Control-Allow-Origin"),
+              Optional(std::string_view("*")));
+  EXPECT_EQ(HandleRequest(Post("DynamoDB_20120810.ListTables"),
+                          fake.AsHandler())
+                .Header("Access-Control-Allow-Origin"),
+            std::nullopt);
+}
+
+TEST(ProtocolTest, EarlyRejections) {
+  HttpResponse too_large = PayloadTooLargeResponse();
+  EXPECT_EQ(too_large.status, 413);
+  EXPECT_THAT(too_large.Header("x-amz-crc32"), Optional(std::string_view("0")));
+  EXPECT_TRUE(too_large.Header("x-amzn-RequestId").has_value());
+  EXPECT_EQ(BadHttpRequestResponse().status, 400);
+}
+
+}  // namespace
+}  // namespace dynarock::api::http
