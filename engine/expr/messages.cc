@@ -242,11 +242,15 @@ Status OperandCount(ExpressionKind kind, std::string_view function, int n) {
 
 Status OperandType(ExpressionKind kind, std::string_view function,
                    AttrType type) {
+  return OperandTypeText(kind, function, AttrTypeName(type));
+}
+
+Status OperandTypeText(ExpressionKind kind, std::string_view function,
+                       std::string_view type) {
   return Invalid(kind,
                  "Incorrect operand type for operator or function; operator "
                  "or function: " +
-                     Str(function) + ", operand type: " +
-                     Str(AttrTypeName(type)));
+                     Str(function) + ", operand type: " + Str(type));
 }
 
 Status UpdateOperandType(UpdateClause clause, AttrType type) {

@@ -51,6 +51,10 @@ Status OperandCount(ExpressionKind kind, std::string_view function, int n);
 // `type` is a short type name ("S", "L", "BOOL").
 Status OperandType(ExpressionKind kind, std::string_view function,
                    AttrType type);
+// As OperandType, with the type as text: attribute_type() given a path as
+// its type operand names all types, "{NS,SS,L,BS,N,M,B,BOOL,NULL,S}".
+Status OperandTypeText(ExpressionKind kind, std::string_view function,
+                       std::string_view type);
 // ADD and DELETE name the operand type in words ("STRING", "NUMBER").
 Status UpdateOperandType(UpdateClause clause, AttrType type);
 Status RequiresPath(ExpressionKind kind, std::string_view function);
