@@ -6,7 +6,9 @@
 #include <cctype>
 #include <random>
 
+#include "api/error.h"
 #include "api/http/sigv4.h"
+#include "engine/status.h"
 
 namespace dynarock::api::http {
 namespace {
@@ -48,23 +50,13 @@ bool IsJsonMediaType(std::string_view media_type) {
          EqualsIgnoreCase(media_type, "application/json");
 }
 
-// A protocol-level error in the shape DynamoDB's front end uses: the
-// com.amazon.coral.service namespace, and no message when it sends none.
-// `message` must need no JSON escaping (all callers pass constants).
-HttpResponse CoralError(int status, std::string_view type,
-                        std::string_view message = {}) {
+// An error the protocol itself detects, formatted by api/error.
+HttpResponse ErrorResponse(const Status& status) {
+  Response error = FormatError(status);
   HttpResponse response;
-  response.status = status;
+  response.status = error.http_status;
   response.headers.emplace_back("Content-Type", std::string(kJson10));
-  response.body = "{\"__type\":\"com.amazon.coral.service#";
-  response.body += type;
-  response.body += '"';
-  if (!message.empty()) {
-    response.body += ",\"message\":\"";
-    response.body += message;
-    response.body += '"';
-  }
-  response.body += '}';
+  response.body = std::move(error.body);
   return response;
 }
 
@@ -102,20 +94,20 @@ HttpResponse CallOperation(const HttpRequest& request,
 
   std::optional<std::string_view> operation;
   if (request.target) operation = OperationFromTarget(*request.target);
-  if (!operation) return CoralError(400, "UnknownOperationException");
+  if (!operation) {
+    return ErrorResponse(Status(ErrorCode::kUnknownOperation, ""));
+  }
 
   CallerIdentity caller;
   if (request.authorization) {
     SigV4ParseResult parsed = ParseAuthorization(*request.authorization);
     if (!parsed.auth) {
-      if (parsed.error == SigV4Error::kNotSigV4) {
-        return CoralError(400, "MissingAuthenticationTokenException",
-                          "Request is missing Authentication Token");
-      }
-      return CoralError(400, "IncompleteSignatureException",
-                        "Authorization header requires a 'Credential' "
-                        "parameter of the form "
-                        "AccessKeyId/Date/Region/Service/aws4_request.");
+      return ErrorResponse(Status(
+          ErrorCode::kMissingAuthenticationToken,
+          parsed.error == SigV4Error::kNotSigV4
+              ? "Request is missing Authentication Token"
+              : "Authorization header requires a 'Credential' parameter of "
+                "the form AccessKeyId/Date/Region/Service/aws4_request."));
     }
     caller = CallerFromAuthorization(*parsed.auth);
   }
@@ -124,13 +116,7 @@ HttpResponse CallOperation(const HttpRequest& request,
   try {
     result = handler(*operation, request.body, caller);
   } catch (...) {
-    HttpResponse response;
-    response.status = 500;
-    response.headers.emplace_back("Content-Type", std::string(kJson10));
-    response.body =
-        "{\"__type\":\"com.amazonaws.dynamodb.v20120810#InternalServerError\","
-        "\"message\":\"Internal server error\"}";
-    return response;
+    return ErrorResponse(Status::Internal("Internal server error"));
   }
   HttpResponse response;
   response.status = result.http_status;

@@ -65,10 +65,10 @@ inline constexpr size_t kMaxRequestBodyBytes = 16 * 1024 * 1024;
 //    Content-Type (application/x-amz-json-1.0 or 1.1, application/json, or
 //    none) -> handler(Operation, body, caller); its status and body as is.
 //  - POST with a missing or garbled target -> 400 UnknownOperationException.
-//  - An Authorization header that is not SigV4 -> 400
-//    MissingAuthenticationTokenException; SigV4 without a usable
-//    Credential -> 400 IncompleteSignatureException. No header at all is
-//    accepted as an anonymous caller (a dynarock convenience for curl).
+//  - An Authorization header that is not SigV4, or SigV4 without a usable
+//    Credential -> 400 MissingAuthenticationTokenException. No header at
+//    all is accepted as an anonymous caller (a dynarock convenience for
+//    curl; DynamoDB Local rejects it).
 //  - GET/HEAD (health checks) -> 200 "healthy: <host>", as DynamoDB.
 //  - OPTIONS with an Origin -> a CORS preflight answer; other methods, or a
 //    POST with a non-JSON Content-Type -> 404 "<UnknownOperationException/>".

@@ -13,6 +13,7 @@
 #include <array>
 #include <atomic>
 #include <boost/asio/dispatch.hpp>
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
@@ -57,6 +58,7 @@ struct Shared {
   std::unordered_map<uint64_t, std::weak_ptr<Session>> sessions;  // mu
   uint64_t next_id = 0;                                           // mu
   bool stopping = false;                                          // mu
+  std::atomic<bool> stopping_now{false};  // `stopping`, readable without mu
   std::atomic<int> open{0};
 
   // Adds a session; false once shutdown has begun.
@@ -106,11 +108,11 @@ class Session : public std::enable_shared_from_this<Session> {
                                             shared_from_this()));
   }
 
-  // Runs on the session's strand: closes an idle connection now; a busy one
-  // closes after its current response.
+  // Runs on the session's strand: closes an idle or draining connection
+  // now; a busy one closes after its current response.
   void Stop() {
     stopping_ = true;
-    if (idle_ && buffer_.size() == 0) stream_.cancel();
+    if ((idle_ && buffer_.size() == 0) || draining_) stream_.cancel();
   }
 
   net::any_io_executor executor() { return stream_.get_executor(); }
@@ -177,7 +179,8 @@ class Session : public std::enable_shared_from_this<Session> {
     request.body = req.body();
     HttpResponse response = HandleRequest(request, shared_->handler);
     if (req.method() == bhttp::verb::head) response.body.clear();
-    bool keep_alive = req.keep_alive() && !stopping_;
+    bool keep_alive = req.keep_alive() && !stopping_ &&
+                      !shared_->stopping_now.load(std::memory_order_acquire);
     Respond(std::move(response), keep_alive, /*drain=*/false);
   }
 
@@ -185,7 +188,9 @@ class Session : public std::enable_shared_from_this<Session> {
     if (ec == bhttp::error::body_limit) {
       return Respond(PayloadTooLargeResponse(), false, /*drain=*/true);
     }
-    if (ec != bhttp::error::end_of_stream && IsHttpParseError(ec)) {
+    // A message cut short is a client that went away, not a bad request.
+    if (ec != bhttp::error::end_of_stream &&
+        ec != bhttp::error::partial_message && IsHttpParseError(ec)) {
       return Respond(BadHttpRequestResponse(), false, /*drain=*/true);
     }
     // End of stream, timeout, reset, cancelled by Stop(): nothing to say.
@@ -214,6 +219,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void DrainAndClose() {
+    draining_ = true;
     beast::error_code ec;
     stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
     buffer_.consume(buffer_.size());
@@ -248,6 +254,7 @@ class Session : public std::enable_shared_from_this<Session> {
   uint64_t id_ = 0;
   bool idle_ = true;       // waiting for a request's headers
   bool stopping_ = false;  // Stop() was called
+  bool draining_ = false;  // discarding input before a close
 };
 
 }  // namespace
@@ -256,6 +263,9 @@ struct Server::Impl {
   // Declared first: sessions destroyed with ioc unregister from it.
   Shared shared;
   net::io_context ioc;
+  // Keeps the threads in ioc.run() until Shutdown() is done, so that the
+  // handlers it posts run even when nothing else is pending.
+  net::executor_work_guard<net::io_context::executor_type> work;
   tcp::acceptor acceptor;
   net::steady_timer accept_retry;
   std::vector<std::thread> threads;
@@ -265,6 +275,7 @@ struct Server::Impl {
 
   explicit Impl(int thread_count)
       : ioc(thread_count),
+        work(net::make_work_guard(ioc)),
         acceptor(net::make_strand(ioc)),
         accept_retry(acceptor.get_executor()) {}
 
@@ -357,6 +368,7 @@ struct Server::Impl {
       {
         std::lock_guard<std::mutex> lock(shared.mu);
         shared.stopping = true;
+        shared.stopping_now.store(true, std::memory_order_release);
         for (auto& [id, weak] : shared.sessions) {
           if (auto s = weak.lock()) live.push_back(std::move(s));
         }
@@ -375,6 +387,7 @@ struct Server::Impl {
         shared.cv.wait_for(lock, shared.options.shutdown_grace,
                            [this] { return shared.sessions.empty(); });
       }
+      work.reset();
       ioc.stop();
       for (auto& t : threads) {
         if (t.joinable()) t.join();

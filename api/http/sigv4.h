@@ -34,13 +34,13 @@ struct SigV4Authorization {
   std::string signature;      // hex, unchecked
 };
 
-// Why a header could not be used; the server turns these into DynamoDB's
-// MissingAuthenticationToken / IncompleteSignature errors.
+// Why a header could not be used (the server answers both with
+// MissingAuthenticationTokenException, with different messages).
 enum class SigV4Error {
   // Not an "AWS4-..." header at all (empty, another scheme, garbage).
   kNotSigV4,
-  // "AWS4-..." but without a usable Credential=, SignedHeaders= or
-  // Signature=, or a Credential that is not key/date/region/service/term.
+  // "AWS4-..." but without a Credential=, or with one that is not
+  // key/date/region/service/terminator.
   kIncomplete,
 };
 
