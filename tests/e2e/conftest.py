@@ -1,0 +1,165 @@
+"""End-to-end fixtures: a real `dynarock serve` process and real clients.
+
+Builds nothing. The binary is $DYNAROCK_BIN, else build/dynarock in the
+repository (scripts/test.sh builds it). Each server listens on a free port
+(--port 0) and is found from its "dynarock listening on http://..." line.
+
+Run: /usr/bin/python3 -m pytest tests/e2e
+"""
+
+import itertools
+import os
+import re
+import select
+import signal
+import subprocess
+import time
+import uuid
+from pathlib import Path
+
+import boto3
+import pytest
+from botocore.config import Config
+
+REPO = Path(__file__).resolve().parents[2]
+LISTENING = re.compile(r"^dynarock listening on (http://\S+)")
+REGION = "us-east-1"
+
+
+def dynarock_bin():
+    path = Path(os.environ.get("DYNAROCK_BIN", REPO / "build" / "dynarock"))
+    if not path.is_file() or not os.access(path, os.X_OK):
+        pytest.fail(f"no dynarock binary at {path}: build it (scripts/setup.sh) "
+                    "or set DYNAROCK_BIN", pytrace=False)
+    return path
+
+
+class DynarockServer:
+    """One `dynarock serve` process on a free port."""
+
+    def __init__(self, *args):
+        self.args = [str(dynarock_bin()), "serve", "--port", "0", *args]
+        self.proc = None
+        self.url = None
+        self.start()
+
+    def start(self, timeout=10.0):
+        self.proc = subprocess.Popen(self.args, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                     text=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([self.proc.stdout], [], [], 0.1)
+            if ready:
+                line = self.proc.stdout.readline()
+                match = LISTENING.match(line)
+                if match:
+                    self.url = match.group(1)
+                    return
+            if self.proc.poll() is not None:
+                break
+        err = self.stop(kill=True)
+        raise RuntimeError(f"dynarock did not start: {' '.join(self.args)}\n{err}")
+
+    @property
+    def port(self):
+        return int(self.url.rsplit(":", 1)[1])
+
+    def stop(self, sig=signal.SIGTERM, kill=False, timeout=15.0):
+        """Stops the server; returns what it wrote to stderr."""
+        if self.proc is None:
+            return ""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL if kill else sig)
+        try:
+            _, err = self.proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            _, err = self.proc.communicate()
+        self.returncode = self.proc.returncode
+        self.proc = None
+        return err or ""
+
+    def client(self, key="AKIDE2E", region=REGION, service="dynamodb"):
+        return make_client(self.url, key=key, region=region, service=service)
+
+
+def make_client(url, key="AKIDE2E", region=REGION, service="dynamodb"):
+    return boto3.client(
+        service, endpoint_url=url, region_name=region,
+        aws_access_key_id=key, aws_secret_access_key="secret",
+        config=Config(retries={"max_attempts": 1, "mode": "standard"},
+                      connect_timeout=5, read_timeout=30))
+
+
+@pytest.fixture(scope="session")
+def server():
+    """An in-memory server shared by the whole session."""
+    s = DynarockServer("--in-memory")
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="session")
+def endpoint(server):
+    return server.url
+
+
+@pytest.fixture
+def ddb(server):
+    """A low-level boto3 client of the shared server."""
+    return server.client()
+
+
+@pytest.fixture
+def ddb_resource(server):
+    return boto3.resource(
+        "dynamodb", endpoint_url=server.url, region_name=REGION,
+        aws_access_key_id="AKIDE2E", aws_secret_access_key="secret")
+
+
+@pytest.fixture
+def start_server():
+    """Starts extra servers (flags as arguments); stops them at the end."""
+    started = []
+
+    def start(*args):
+        s = DynarockServer(*args)
+        started.append(s)
+        return s
+
+    yield start
+    for s in started:
+        s.stop()
+
+
+_counter = itertools.count()
+
+
+def unique_name(prefix="e2e"):
+    return f"{prefix}-{next(_counter)}-{uuid.uuid4().hex[:8]}"
+
+
+@pytest.fixture
+def table_name():
+    return unique_name()
+
+
+def create_simple_table(client, name, hash_type="S", range_key=None):
+    """Creates a PAY_PER_REQUEST table keyed on pk (and sk) and waits for it."""
+    keys = [{"AttributeName": "pk", "KeyType": "HASH"}]
+    attrs = [{"AttributeName": "pk", "AttributeType": hash_type}]
+    if range_key:
+        keys.append({"AttributeName": "sk", "KeyType": "RANGE"})
+        attrs.append({"AttributeName": "sk", "AttributeType": range_key})
+    client.create_table(TableName=name, KeySchema=keys, AttributeDefinitions=attrs,
+                        BillingMode="PAY_PER_REQUEST")
+    client.get_waiter("table_exists").wait(
+        TableName=name, WaiterConfig={"Delay": 0.05, "MaxAttempts": 200})
+    return name
+
+
+@pytest.fixture
+def table(ddb, table_name):
+    """A fresh ACTIVE table with a string hash key `pk`."""
+    return create_simple_table(ddb, table_name)

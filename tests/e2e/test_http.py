@@ -1,0 +1,215 @@
+"""The HTTP surface of `dynarock serve` with raw requests: protocol headers,
+protocol-level errors, and inputs no SDK would send."""
+
+import concurrent.futures
+import http.client
+import json
+import random
+import socket
+import time
+import zlib
+
+import pytest
+
+AUTH = ("AWS4-HMAC-SHA256 Credential=RAWKEY/20250101/us-east-1/dynamodb/aws4_request, "
+        "SignedHeaders=host;x-amz-date;x-amz-target, Signature=abc")
+
+
+def post(server, target, body, headers=None, conn=None):
+    h = {"Content-Type": "application/x-amz-json-1.0", "Authorization": AUTH,
+         "X-Amz-Date": "20250101T000000Z"}
+    if target is not None:
+        h["X-Amz-Target"] = target
+    h.update(headers or {})
+    own = conn is None
+    conn = conn or http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    conn.request("POST", "/", body=body, headers=h)
+    res = conn.getresponse()
+    data = res.read()
+    if own:
+        conn.close()
+    return res, data
+
+
+def raw(server, data, read_timeout=5.0, half_close=True):
+    """Sends bytes; returns all bytes received until the server closes."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=read_timeout) as s:
+        try:
+            s.sendall(data)
+            if half_close:
+                s.shutdown(socket.SHUT_WR)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        out = b""
+        try:
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                out += chunk
+        except (socket.timeout, ConnectionResetError):
+            pass
+        return out
+
+
+def assert_still_serving(server):
+    res, data = post(server, "DynamoDB_20120810.ListTables", b"{}")
+    assert res.status == 200, data
+    assert "TableNames" in json.loads(data)
+
+
+def test_protocol_headers(server):
+    res, data = post(server, "DynamoDB_20120810.ListTables", b"{}")
+    assert res.status == 200
+    assert res.getheader("Content-Type") == "application/x-amz-json-1.0"
+    assert int(res.getheader("x-amz-crc32")) == zlib.crc32(data)
+    request_id = res.getheader("x-amzn-RequestId")
+    assert request_id and len(request_id) == 36
+    res2, _ = post(server, "DynamoDB_20120810.ListTables", b"{}")
+    assert res2.getheader("x-amzn-RequestId") != request_id
+
+
+def test_json_1_1_is_accepted(server):
+    res, data = post(server, "DynamoDB_20120810.ListTables", b"{}",
+                     headers={"Content-Type": "application/x-amz-json-1.1"})
+    assert res.status == 200
+    assert res.getheader("Content-Type") == "application/x-amz-json-1.1"
+
+
+def test_keep_alive_connection_serves_many_requests(server):
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    for _ in range(50):
+        res, data = post(server, "DynamoDB_20120810.ListTables", b"{}", conn=conn)
+        assert res.status == 200
+        assert not res.will_close
+    conn.close()
+
+
+def test_malformed_json_is_serialization_exception(server):
+    for body in (b"{", b"{\"TableName\": }", b"not json", b"\xff\xfe", b"[1, 2"):
+        res, data = post(server, "DynamoDB_20120810.DescribeTable", body)
+        assert res.status == 400, body
+        err = json.loads(data)
+        assert err["__type"].endswith("#SerializationException"), (body, err)
+        assert int(res.getheader("x-amz-crc32")) == zlib.crc32(data)
+
+
+def test_unknown_operation(server):
+    res, data = post(server, "DynamoDB_20120810.NoSuchOperation", b"{}")
+    assert res.status == 400
+    assert json.loads(data)["__type"].endswith("#UnknownOperationException")
+
+
+@pytest.mark.parametrize("target", [None, "", "ListTables", "DynamoDB_20120810.",
+                                    "DynamoDB_20991231.ListTables", "x.y.z"])
+def test_missing_or_garbled_target(server, target):
+    res, data = post(server, target, b"{}")
+    assert res.status == 400
+    assert json.loads(data)["__type"].endswith("#UnknownOperationException")
+
+
+def test_unusable_authorization(server):
+    res, data = post(server, "DynamoDB_20120810.ListTables", b"{}",
+                     headers={"Authorization": "Basic Zm9vOmJhcg=="})
+    assert res.status == 400
+    assert json.loads(data)["__type"].endswith("#MissingAuthenticationTokenException")
+
+
+def test_unsigned_requests_are_accepted(server):
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    conn.request("POST", "/", body=b"{}", headers={
+        "Content-Type": "application/x-amz-json-1.0",
+        "X-Amz-Target": "DynamoDB_20120810.ListTables"})
+    res = conn.getresponse()
+    assert res.status == 200
+    assert "TableNames" in json.loads(res.read())
+    conn.close()
+
+
+def test_health_check(server):
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    conn.request("GET", "/")
+    res = conn.getresponse()
+    assert res.status == 200
+    assert res.read().startswith(b"healthy: ")
+    conn.close()
+
+
+def test_body_over_16_mb_is_rejected_with_413(server):
+    spaces = b" " * (16 * 1024 * 1024 + 1)
+    res, _ = post(server, "DynamoDB_20120810.ListTables", b"{" + spaces + b"}")
+    assert res.status == 413
+    assert_still_serving(server)
+
+
+def test_survives_random_bytes(server):
+    rng = random.Random(1234)
+    for i in range(40):
+        data = bytes(rng.getrandbits(8) for _ in range(rng.randint(1, 4000)))
+        if i % 4 == 0:
+            data = b"POST / HTTP/1.1\r\n" + data
+        out = raw(server, data)
+        assert out == b"" or out.startswith(b"HTTP/1.1 4"), out[:100]
+    assert_still_serving(server)
+
+
+def test_survives_huge_headers(server):
+    big = b"X-Big: " + b"a" * (1024 * 1024) + b"\r\n"
+    out = raw(server, b"POST / HTTP/1.1\r\nHost: x\r\n" + big + b"\r\n{}")
+    assert out.startswith(b"HTTP/1.1 400")
+    many = b"".join(b"X-H%d: v\r\n" % i for i in range(20000))
+    out = raw(server, b"POST / HTTP/1.1\r\nHost: x\r\n" + many + b"\r\n")
+    assert out.startswith(b"HTTP/1.1 400")
+    assert_still_serving(server)
+
+
+def test_survives_truncated_bodies(server):
+    for cut in (0, 1, 10, 30):
+        body = b'{"TableName": "truncated-table-name"}'
+        head = (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\n"
+                b"X-Amz-Target: DynamoDB_20120810.DescribeTable\r\n"
+                b"Content-Length: %d\r\n\r\n" % len(body))
+        assert raw(server, head + body[:cut]) == b""
+    assert_still_serving(server)
+
+
+def test_survives_bad_chunked_encoding_and_lengths(server):
+    for bad in (b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+                b"POST / HTTP/1.1\r\nContent-Length: -5\r\n\r\n",
+                b"POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n{}",
+                b"POST / HTTP/1.1\r\nContent-Length: 99999999999999999999999\r\n\r\n",
+                b"BREW /pot HTTP/1.1\r\n\r\n",
+                b"POST / HTTP/1.1\r\nNo-Colon-Here\r\n\r\n"):
+        out = raw(server, bad)
+        assert out.startswith(b"HTTP/1.1 4"), (bad, out[:80])
+    assert_still_serving(server)
+
+
+def test_slow_clients_do_not_block_others(server):
+    # Several connections that send half a request and stall.
+    stalled = []
+    for _ in range(20):
+        s = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+        s.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Le")
+        stalled.append(s)
+    try:
+        start = time.monotonic()
+        assert_still_serving(server)
+        assert time.monotonic() - start < 2.0
+    finally:
+        for s in stalled:
+            s.close()
+
+
+def test_concurrent_clients(server):
+    def work(i):
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        ok = 0
+        for _ in range(20):
+            res, _ = post(server, "DynamoDB_20120810.ListTables", b"{}", conn=conn)
+            ok += res.status == 200
+        conn.close()
+        return ok
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=16) as pool:
+        assert sum(pool.map(work, range(32))) == 32 * 20
