@@ -1,0 +1,254 @@
+// dynarock end to end with the AWS SDK for JavaScript v3.
+//
+// Starts `dynarock serve --in-memory --port 0` ($DYNAROCK_BIN, else
+// build/dynarock in the repository), or uses $DYNAROCK_ENDPOINT if set.
+// Run: cd tests/e2e/js && npm ci && node --test
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+import {
+  CreateTableCommand,
+  DeleteItemCommand,
+  DeleteTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  DynamoDBServiceException,
+  GetItemCommand,
+  PutItemCommand,
+  ResourceInUseException,
+  ResourceNotFoundException,
+  paginateListTables,
+  waitUntilTableExists,
+  waitUntilTableNotExists,
+} from "@aws-sdk/client-dynamodb";
+import {
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+} from "@aws-sdk/lib-dynamodb";
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+const WAIT = { minDelay: 1, maxDelay: 1, maxWaitTime: 30 };
+
+let server = null;
+let endpoint = process.env.DYNAROCK_ENDPOINT;
+
+async function startServer() {
+  const bin = process.env.DYNAROCK_BIN ?? resolve(repo, "build/dynarock");
+  assert.ok(existsSync(bin), `no dynarock binary at ${bin}: build it or set DYNAROCK_BIN`);
+  const proc = spawn(bin, ["serve", "--in-memory", "--port", "0"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const lines = createInterface({ input: proc.stdout });
+  const timeout = setTimeout(() => proc.kill("SIGKILL"), 10_000);
+  for await (const line of lines) {
+    const m = /^dynarock listening on (http:\/\/\S+)/.exec(line);
+    if (m) {
+      clearTimeout(timeout);
+      return { proc, url: m[1] };
+    }
+  }
+  throw new Error("dynarock exited before listening");
+}
+
+function makeClient(accessKeyId = "AKIDJS") {
+  return new DynamoDBClient({
+    endpoint,
+    region: "us-east-1",
+    credentials: { accessKeyId, secretAccessKey: "secret" },
+    maxAttempts: 1,
+  });
+}
+
+let counter = 0;
+function tableName(prefix = "js") {
+  counter += 1;
+  return `${prefix}-${counter}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+async function createTable(client, name, keyType = "S") {
+  await client.send(new CreateTableCommand({
+    TableName: name,
+    KeySchema: [{ AttributeName: "pk", KeyType: "HASH" }],
+    AttributeDefinitions: [{ AttributeName: "pk", AttributeType: keyType }],
+    BillingMode: "PAY_PER_REQUEST",
+  }));
+  await waitUntilTableExists({ client, ...WAIT }, { TableName: name });
+}
+
+before(async () => {
+  if (!endpoint) {
+    server = await startServer();
+    endpoint = server.url;
+  }
+});
+
+after(async () => {
+  if (server) {
+    server.proc.kill("SIGTERM");
+    const [code] = await once(server.proc, "exit");
+    assert.equal(code, 0);
+  }
+});
+
+describe("DynamoDBClient", () => {
+  test("creates, describes, lists and deletes a table", async () => {
+    const client = makeClient();
+    const name = tableName();
+    await createTable(client, name);
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+    assert.equal(Table.TableStatus, "ACTIVE");
+    assert.deepEqual(Table.KeySchema, [{ AttributeName: "pk", KeyType: "HASH" }]);
+
+    const names = [];
+    for await (const page of paginateListTables({ client, pageSize: 1 }, {})) {
+      names.push(...page.TableNames);
+    }
+    assert.ok(names.includes(name));
+
+    await client.send(new DeleteTableCommand({ TableName: name }));
+    await waitUntilTableNotExists({ client, ...WAIT }, { TableName: name });
+  });
+
+  test("puts and gets items of every type", async () => {
+    const client = makeClient();
+    const name = tableName();
+    await createTable(client, name);
+    const item = {
+      pk: { S: "every-type" },
+      s: { S: "héllo ✓" },
+      n: { N: "-12.5" },
+      big: { N: "12345678901234567890123456789012345678" },
+      b: { B: new Uint8Array([0, 1, 2, 255]) },
+      t: { BOOL: true },
+      nul: { NULL: true },
+      l: { L: [{ S: "a" }, { N: "1" }, { L: [] }, { M: {} }] },
+      m: { M: { inner: { M: { deep: { SS: ["x"] } } }, c: { N: "3" } } },
+      ss: { SS: ["a", "b", "c"] },
+      ns: { NS: ["1", "2", "3.5"] },
+      bs: { BS: [new Uint8Array([1]), new Uint8Array([2, 3])] },
+    };
+    const put = await client.send(new PutItemCommand({ TableName: name, Item: item }));
+    assert.equal(put.$metadata.httpStatusCode, 200);
+    const { Item } = await client.send(new GetItemCommand({
+      TableName: name, Key: { pk: { S: "every-type" } }, ConsistentRead: true,
+    }));
+    assert.deepEqual(Item.s, item.s);
+    assert.deepEqual(Item.n, item.n);
+    assert.deepEqual(Item.big, item.big);
+    assert.deepEqual([...Item.b.B], [0, 1, 2, 255]);
+    assert.deepEqual(Item.t, item.t);
+    assert.deepEqual(Item.nul, item.nul);
+    assert.deepEqual(Item.l, item.l);
+    assert.deepEqual(Item.m, item.m);
+    assert.deepEqual([...Item.ss.SS].sort(), ["a", "b", "c"]);
+    assert.deepEqual([...Item.ns.NS].map(Number).sort((a, b) => a - b), [1, 2, 3.5]);
+    assert.deepEqual(Item.bs.BS.map((b) => [...b]).sort(), [[1], [2, 3]]);
+
+    const old = await client.send(new DeleteItemCommand({
+      TableName: name, Key: { pk: { S: "every-type" } }, ReturnValues: "ALL_OLD",
+    }));
+    assert.deepEqual(old.Attributes.s, item.s);
+    const gone = await client.send(new GetItemCommand({
+      TableName: name, Key: { pk: { S: "every-type" } },
+    }));
+    assert.equal(gone.Item, undefined);
+  });
+
+  test("throws typed exceptions", async () => {
+    const client = makeClient();
+    const missing = tableName("missing");
+    await assert.rejects(
+      client.send(new DescribeTableCommand({ TableName: missing })),
+      (err) => {
+        assert.ok(err instanceof ResourceNotFoundException, `got ${err.name}`);
+        assert.equal(err.name, "ResourceNotFoundException");
+        assert.equal(err.$metadata.httpStatusCode, 400);
+        assert.match(err.message, /Requested resource not found/);
+        return true;
+      });
+
+    const name = tableName();
+    await createTable(client, name);
+    await assert.rejects(createTable(client, name), (err) => {
+      assert.ok(err instanceof ResourceInUseException, `got ${err.name}`);
+      assert.equal(err.$metadata.httpStatusCode, 400);
+      return true;
+    });
+
+    await assert.rejects(
+      client.send(new PutItemCommand({ TableName: name, Item: { pk: { N: "1" } } })),
+      (err) => {
+        assert.ok(err instanceof DynamoDBServiceException);
+        assert.equal(err.name, "ValidationException");
+        assert.equal(err.$metadata.httpStatusCode, 400);
+        return true;
+      });
+  });
+
+  test("keeps access keys apart", async () => {
+    const alice = makeClient("ALICEJS");
+    const bob = makeClient("BOBJS");
+    const name = tableName("ns");
+    await createTable(alice, name);
+    await assert.rejects(
+      bob.send(new DescribeTableCommand({ TableName: name })),
+      ResourceNotFoundException);
+  });
+});
+
+describe("DynamoDBDocumentClient", () => {
+  test("round-trips native JavaScript values", async () => {
+    const client = makeClient();
+    const doc = DynamoDBDocumentClient.from(client, {
+      marshallOptions: { removeUndefinedValues: true },
+    });
+    const name = tableName("doc");
+    await createTable(client, name);
+    const item = {
+      pk: "doc-1",
+      str: "text",
+      num: 42,
+      frac: -0.25,
+      yes: true,
+      no: false,
+      nothing: null,
+      bytes: new Uint8Array([9, 8, 7]),
+      list: [1, "two", [3], { four: 4 }],
+      map: { a: { b: { c: "deep" } }, empty: {} },
+      strings: new Set(["x", "y"]),
+      numbers: new Set([1, 2, 3]),
+      blobs: new Set([new Uint8Array([1]), new Uint8Array([2])]),
+    };
+    await doc.send(new PutCommand({ TableName: name, Item: item }));
+    const { Item } = await doc.send(new GetCommand({ TableName: name, Key: { pk: "doc-1" } }));
+    assert.equal(Item.str, "text");
+    assert.equal(Item.num, 42);
+    assert.equal(Item.frac, -0.25);
+    assert.equal(Item.yes, true);
+    assert.equal(Item.no, false);
+    assert.equal(Item.nothing, null);
+    assert.deepEqual([...Item.bytes], [9, 8, 7]);
+    assert.deepEqual(Item.list, [1, "two", [3], { four: 4 }]);
+    assert.deepEqual(Item.map, { a: { b: { c: "deep" } }, empty: {} });
+    assert.deepEqual([...Item.strings].sort(), ["x", "y"]);
+    assert.deepEqual([...Item.numbers].sort(), [1, 2, 3]);
+    assert.deepEqual([...Item.blobs].map((b) => [...b]).sort(), [[1], [2]]);
+
+    const old = await doc.send(new PutCommand({
+      TableName: name, Item: { pk: "doc-1", v: 2 }, ReturnValues: "ALL_OLD",
+    }));
+    assert.equal(old.Attributes.str, "text");
+    await doc.send(new DeleteCommand({ TableName: name, Key: { pk: "doc-1" } }));
+    const gone = await doc.send(new GetCommand({ TableName: name, Key: { pk: "doc-1" } }));
+    assert.equal(gone.Item, undefined);
+  });
+});

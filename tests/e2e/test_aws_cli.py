@@ -1,0 +1,108 @@
+"""The AWS CLI (`aws dynamodb ... --endpoint-url`) against a real server.
+
+Uses Debian's /usr/bin/aws when present (a pyenv shim may shadow it in PATH),
+isolated from any user configuration: credentials come from the
+environment, config and credential files point nowhere.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import unique_name
+
+
+def aws_binary():
+    if os.access("/usr/bin/aws", os.X_OK):
+        return "/usr/bin/aws"
+    found = shutil.which("aws")
+    if not found:
+        pytest.fail("the AWS CLI is not installed (scripts/setup.sh installs awscli)",
+                    pytrace=False)
+    return found
+
+
+@pytest.fixture
+def aws(server, tmp_path):
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(tmp_path),
+        "AWS_ACCESS_KEY_ID": "AKIDCLI",
+        "AWS_SECRET_ACCESS_KEY": "secret",
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_CONFIG_FILE": str(tmp_path / "no-config"),
+        "AWS_SHARED_CREDENTIALS_FILE": str(tmp_path / "no-credentials"),
+        "AWS_PAGER": "",
+        "AWS_EC2_METADATA_DISABLED": "true",
+        "AWS_MAX_ATTEMPTS": "1",
+    }
+    binary = aws_binary()
+
+    def run(*args, check=True):
+        proc = subprocess.run(
+            [binary, "dynamodb", *args, "--endpoint-url", server.url, "--output", "json"],
+            env=env, capture_output=True, text=True, timeout=120,
+            stdin=subprocess.DEVNULL)
+        if check:
+            assert proc.returncode == 0, f"aws dynamodb {' '.join(args)}:\n{proc.stderr}"
+        return proc
+
+    return run
+
+
+def test_table_and_item_lifecycle(aws):
+    name = unique_name("cli")
+    created = json.loads(aws(
+        "create-table", "--table-name", name,
+        "--attribute-definitions", "AttributeName=pk,AttributeType=S",
+        "AttributeName=sk,AttributeType=N",
+        "--key-schema", "AttributeName=pk,KeyType=HASH", "AttributeName=sk,KeyType=RANGE",
+        "--billing-mode", "PAY_PER_REQUEST").stdout)
+    assert created["TableDescription"]["TableName"] == name
+
+    aws("wait", "table-exists", "--table-name", name)
+    described = json.loads(aws("describe-table", "--table-name", name).stdout)
+    assert described["Table"]["TableStatus"] == "ACTIVE"
+
+    item = {"pk": {"S": "cli"}, "sk": {"N": "1"}, "tags": {"SS": ["a", "b"]},
+            "doc": {"M": {"nested": {"L": [{"BOOL": True}, {"NULL": True}]}}},
+            "blob": {"B": "AAEC"}}
+    aws("put-item", "--table-name", name, "--item", json.dumps(item))
+    got = json.loads(aws("get-item", "--table-name", name, "--key",
+                         json.dumps({"pk": {"S": "cli"}, "sk": {"N": "1"}})).stdout)
+    assert got["Item"]["doc"] == item["doc"]
+    assert sorted(got["Item"]["tags"]["SS"]) == ["a", "b"]
+    assert got["Item"]["blob"] == {"B": "AAEC"}
+
+    listed = json.loads(aws("list-tables").stdout)
+    assert name in listed["TableNames"]
+
+    aws("delete-item", "--table-name", name, "--key",
+        json.dumps({"pk": {"S": "cli"}, "sk": {"N": "1"}}))
+    empty = aws("get-item", "--table-name", name, "--key",
+                json.dumps({"pk": {"S": "cli"}, "sk": {"N": "1"}})).stdout
+    assert empty.strip() == "" or "Item" not in json.loads(empty)
+
+    aws("delete-table", "--table-name", name)
+    aws("wait", "table-not-exists", "--table-name", name)
+    assert name not in json.loads(aws("list-tables").stdout)["TableNames"]
+
+
+def test_missing_table_fails_with_message(aws):
+    proc = aws("describe-table", "--table-name", unique_name("nope"), check=False)
+    assert proc.returncode != 0
+    assert "ResourceNotFoundException" in proc.stderr
+    assert "Requested resource not found" in proc.stderr
+
+
+def test_validation_error_fails_with_message(aws):
+    name = unique_name("cli-bad")
+    proc = aws("create-table", "--table-name", name,
+               "--attribute-definitions", "AttributeName=other,AttributeType=S",
+               "--key-schema", "AttributeName=pk,KeyType=HASH",
+               "--billing-mode", "PAY_PER_REQUEST", check=False)
+    assert proc.returncode != 0
+    assert "ValidationException" in proc.stderr
