@@ -36,7 +36,7 @@ class Number {
   // decimal point, optional exponent (e/E, optional sign). Leading and
   // trailing zeros do not count as significant digits.
   // Errors (kValidation, DynamoDB's messages):
-  //   not a number text  -> "A value provided cannot be converted into a number"
+  //   not a number text  -> "The parameter cannot be converted to a numeric value: <text>"
   //   > 38 significant   -> "Attempting to store more than 38 significant digits in a Number"
   //   too large          -> "Number overflow. Attempting to store a number with magnitude larger than supported range"
   //   too small, nonzero -> "Number underflow. Attempting to store a number with magnitude smaller than supported range"
@@ -63,8 +63,9 @@ class Number {
   }
   bool operator<(const Number& other) const { return Compare(other) < 0; }
 
-  // Exact sum and difference. Errors as Parse() for results that leave the
-  // supported range or need more than 38 significant digits.
+  // Exact sum and difference. A result outside the supported range, or one
+  // that would need more than 38 significant digits, is the overflow or
+  // underflow error, as DynamoDB reports it (it does not round).
   static Result<Number> Add(const Number& a, const Number& b);
   static Result<Number> Subtract(const Number& a, const Number& b);
 
