@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# scripts/setup.sh: installs what dynarock needs and builds it.
+#
+# Idempotent. Installs the Debian (bookworm) packages that are missing, with
+# apt-get (as root, or through sudo), then configures and builds a Release
+# build with Ninja into build/ (build/dynarock is the binary).
+#
+#   scripts/setup.sh              install what is missing, then build
+#   scripts/setup.sh --no-build   only install
+#
+# Environment: BUILD_DIR (default build), JOBS (default 2), CMAKE_ARGS (extra
+# cmake -D flags, space-separated).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(
+  build-essential cmake ninja-build
+  librocksdb-dev nlohmann-json3-dev libxxhash-dev libboost-dev libcli11-dev libssl-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  python3-pytest python3-boto3 awscli nodejs npm wrk
+)
+
+installed() {
+  dpkg -s "$1" 2>/dev/null | grep -q '^Status: install ok installed'
+}
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  case "$p" in
+    # NodeSource's nodejs package ships npm itself and conflicts with
+    # Debian's npm: only ask for npm (or nodejs) when the command is absent.
+    npm) command -v npm >/dev/null 2>&1 && continue ;;
+    nodejs) command -v node >/dev/null 2>&1 && continue ;;
+  esac
+  installed "$p" || missing+=("$p")
+done
+
+if ((${#missing[@]} > 0)); then
+  echo "setup: installing ${missing[*]}"
+  sudo=()
+  if [[ "$(id -u)" -ne 0 ]]; then sudo=(sudo); fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo[@]}" apt-get update
+  "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+else
+  echo "setup: all packages present"
+fi
+
+if [[ "${1:-}" == "--no-build" ]]; then
+  exit 0
+fi
+
+BUILD_DIR="${BUILD_DIR:-build}"
+JOBS="${JOBS:-2}"
+# shellcheck disable=SC2086
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release ${CMAKE_ARGS:-}
+cmake --build "$BUILD_DIR" -j "$JOBS"
+echo "setup: built $BUILD_DIR/dynarock"

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# scripts/test.sh: setup + build + every test dynarock has.
+#
+#   1. scripts/setup.sh: missing Debian packages, Release build in build/
+#   2. ctest on build/ (unit, api and server tests)
+#   3. ASan + UBSan build in build-asan/ (benchmarks off) and ctest on it
+#   4. end to end against build/dynarock: pytest + boto3 (tests/e2e), the
+#      AWS CLI (tests/e2e/test_aws_cli.py), the AWS SDK for JavaScript v3
+#      (tests/e2e/js, node --test)
+#
+# Every step runs even when an earlier one failed (except that nothing runs
+# without a build). The last line is "N passed, N failed", counting tests
+# (a step that fails without reporting counts as one failure); the exit
+# status is non-zero when anything failed.
+#
+# Environment: JOBS (default 2), SKIP_ASAN=1 to leave out step 3 (a quicker
+# local loop; CI never sets it).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+JOBS="${JOBS:-2}"
+LOGS="$(mktemp -d "${TMPDIR:-/tmp}/dynarock-test.XXXXXX")"
+trap 'rm -rf "$LOGS"' EXIT
+PASSED=0
+FAILED=0
+STEPS=()
+START=$SECONDS
+
+banner() { printf '\n==== %s ====\n' "$*"; }
+
+# record NAME RC PASSED FAILED: adds a step's counts; a failed step that
+# counted no failure counts as one.
+record() {
+  local name=$1 rc=$2 p=$3 f=$4
+  if ((rc != 0 && f == 0)); then f=1; fi
+  PASSED=$((PASSED + p))
+  FAILED=$((FAILED + f))
+  STEPS+=("$(printf '%-28s %5d passed %4d failed  (exit %d)' "$name" "$p" "$f" "$rc")")
+}
+
+# run LOG CMD...: runs CMD with output to the terminal and to LOG; returns
+# CMD's exit status.
+run() {
+  local log=$1
+  shift
+  "$@" 2>&1 | tee "$log"
+  return "${PIPESTATUS[0]}"
+}
+
+# Counts from ctest's "NN% tests passed, F tests failed out of T".
+ctest_counts() {
+  local line total failed
+  line=$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' "$1" | tail -n 1)
+  if [[ -z "$line" ]]; then
+    echo "0 0"
+    return
+  fi
+  failed=$(sed -E 's/.* ([0-9]+) tests? failed out of.*/\1/' <<<"$line")
+  total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")
+  echo "$((total - failed)) $failed"
+}
+
+# Counts from pytest's closing line ("3 failed, 40 passed, 1 error in 2s").
+pytest_counts() {
+  local line p f e
+  line=$(grep -E '^=+ .*(passed|failed|error|no tests ran).* in [0-9.]+s' "$1" | tail -n 1)
+  p=$(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '[0-9]+' || true)
+  f=$(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+' || true)
+  e=$(grep -oE '[0-9]+ errors?' <<<"$line" | grep -oE '[0-9]+' || true)
+  echo "${p:-0} $((${f:-0} + ${e:-0}))"
+}
+
+# Counts from node --test's "# pass N" / "# fail N".
+node_counts() {
+  local p f
+  p=$(grep -E '^# pass [0-9]+' "$1" | tail -n 1 | grep -oE '[0-9]+' || true)
+  f=$(grep -E '^# fail [0-9]+' "$1" | tail -n 1 | grep -oE '[0-9]+' || true)
+  echo "${p:-0} ${f:-0}"
+}
+
+ctest_step() {
+  local name=$1 dir=$2 log="$LOGS/$1.log" rc
+  banner "$name: ctest --test-dir $dir"
+  run "$log" ctest --test-dir "$dir" -j "$JOBS" --output-on-failure --timeout 600
+  rc=$?
+  read -r p f < <(ctest_counts "$log")
+  record "$name" "$rc" "$p" "$f"
+}
+
+pytest_step() {
+  local name=$1 log="$LOGS/$1.log" rc
+  shift
+  banner "$name: pytest $*"
+  run "$log" env DYNAROCK_BIN="$PWD/build/dynarock" \
+    /usr/bin/python3 -m pytest -p no:cacheprovider -q -rfE "$@"
+  rc=$?
+  read -r p f < <(pytest_counts "$log")
+  record "$name" "$rc" "$p" "$f"
+}
+
+summary() {
+  banner "summary ($((SECONDS - START)) s)"
+  local s
+  for s in "${STEPS[@]}"; do echo "$s"; done
+  echo
+  echo "$PASSED passed, $FAILED failed"
+  if ((FAILED > 0)); then exit 1; fi
+  exit 0
+}
+
+# 1. Packages and the Release build.
+banner "setup + Release build (build/)"
+run "$LOGS/setup.log" env JOBS="$JOBS" scripts/setup.sh
+rc=$?
+record "setup + Release build" "$rc" 0 0
+if ((rc != 0)); then summary; fi
+
+# 2. Unit, api and server tests on the Release build.
+ctest_step "ctest (Release)" build
+
+# 3. The same under AddressSanitizer + UndefinedBehaviorSanitizer. -O1 keeps
+# it fast; asserts stay on (no NDEBUG).
+if [[ "${SKIP_ASAN:-0}" != "1" ]]; then
+  banner "ASan+UBSan build (build-asan/)"
+  run "$LOGS/asan-build.log" bash -c "
+    cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+      -DCMAKE_CXX_FLAGS_DEBUG='-O1 -g1' -DDYNAROCK_SANITIZE=ON \
+      -DDYNAROCK_BUILD_BENCHMARKS=OFF && cmake --build build-asan -j '$JOBS'"
+  rc=$?
+  record "ASan+UBSan build" "$rc" 0 0
+  if ((rc == 0)); then
+    export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
+    export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+    ctest_step "ctest (ASan+UBSan)" build-asan
+    unset ASAN_OPTIONS UBSAN_OPTIONS
+  fi
+fi
+
+# 4. End to end, against the Release binary.
+pytest_step "e2e boto3 + HTTP (pytest)" tests/e2e --ignore=tests/e2e/test_aws_cli.py
+pytest_step "e2e AWS CLI (pytest)" tests/e2e/test_aws_cli.py
+
+banner "e2e AWS SDK for JavaScript v3 (node --test)"
+js_log="$LOGS/js.log"
+(
+  cd tests/e2e/js &&
+    { npm ci --no-audit --no-fund || npm install --no-audit --no-fund; } &&
+    DYNAROCK_BIN="$PWD/../../../build/dynarock" node --test
+) 2>&1 | tee "$js_log"
+rc=${PIPESTATUS[0]}
+read -r p f < <(node_counts "$js_log")
+record "e2e JS SDK v3 (node --test)" "$rc" "$p" "$f"
+
+summary
