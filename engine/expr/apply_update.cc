@@ -78,8 +78,9 @@ AttributeValue SetUnion(const AttributeValue& a, const AttributeValue& b) {
     }
     return AttributeValue::NS(std::move(out));
   }
+  // The views point into `a` and `b`, which stay put while `out` grows.
+  std::set<std::string_view> seen(a.ss().begin(), a.ss().end());
   std::vector<std::string> out = a.ss();
-  std::set<std::string_view> seen(out.begin(), out.end());
   for (const std::string& s : b.ss()) {
     if (seen.insert(s).second) out.push_back(s);
   }

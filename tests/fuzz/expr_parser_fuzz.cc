@@ -77,11 +77,11 @@ AttributeValue ValueFor(std::string_view token) {
     case 6:
       return AttributeValue::M({{"e", Num("1")}});
     case 7:
-      return AttributeValue::SS({"x"});
+      return AttributeValue::SS({"x", "p", "q"});
     case 8:
       return AttributeValue::NS({Dec("3")});
     case 9:
-      return AttributeValue::BS({"y"});
+      return AttributeValue::BS({"y", "\x01", "z"});
     case 10:
       return AttributeValue::S("N");
     default:
