@@ -1,0 +1,122 @@
+# bench/http/lib.sh: shell helpers shared by run_http_bench.sh and
+# startup_and_memory.sh. Source it; it defines functions and these variables:
+#   ROOT      the repository root
+#   HTTP_DIR  this directory
+#   DYNAROCK  the dynarock binary ($DYNAROCK, else build/dynarock, else
+#             build-bench/dynarock)
+#   DYNALITE  the pinned dynalite (installed here by ensure_dynalite)
+
+HTTP_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HTTP_DIR/../.." && pwd)"
+DYNALITE="$HTTP_DIR/node_modules/.bin/dynalite"
+BENCH_ACCESS_KEY="${BENCH_ACCESS_KEY:-AKIDBENCH}"
+BENCH_REGION="${BENCH_REGION:-us-east-1}"
+BENCH_TABLE="${BENCH_TABLE:-Orders}"
+export BENCH_ACCESS_KEY BENCH_REGION BENCH_TABLE
+
+if [[ -z "${DYNAROCK:-}" ]]; then
+  for candidate in "$ROOT/build/dynarock" "$ROOT/build-bench/dynarock"; do
+    if [[ -x "$candidate" ]]; then DYNAROCK="$candidate"; break; fi
+  done
+fi
+
+die() { echo "error: $*" >&2; exit 1; }
+
+require_tools() {
+  local t
+  for t in "$@"; do
+    command -v "$t" >/dev/null || die "$t not found (scripts/setup.sh installs it)"
+  done
+}
+
+require_dynarock() {
+  [[ -n "${DYNAROCK:-}" && -x "$DYNAROCK" ]] ||
+    die "no dynarock binary: build it (cmake --build build --target dynarock) or set DYNAROCK"
+}
+
+# Installs dynalite at the version pinned by package-lock.json, once.
+ensure_dynalite() {
+  require_tools node npm
+  if [[ ! -x "$DYNALITE" ]]; then
+    (cd "$HTTP_DIR" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) ||
+      die "npm ci failed in $HTTP_DIR"
+  fi
+}
+
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+# call PORT OPERATION JSON: one DynamoDB request with the fake SigV4 headers
+# the wrk scripts send; prints the response body.
+call() {
+  curl -sS --max-time 10 -X POST "http://127.0.0.1:$1/" \
+    -H "Content-Type: application/x-amz-json-1.0" \
+    -H "X-Amz-Target: DynamoDB_20120810.$2" \
+    -H "X-Amz-Date: 20261121T120000Z" \
+    -H "Authorization: AWS4-HMAC-SHA256 Credential=$BENCH_ACCESS_KEY/20261121/$BENCH_REGION/dynamodb/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-amz-target, Signature=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" \
+    --data-binary "$3"
+}
+
+# wait_ready PORT PID: until ListTables answers (at most 30 s).
+wait_ready() {
+  local i
+  for ((i = 0; i < 3000; i++)); do
+    kill -0 "$2" 2>/dev/null || die "server on port $1 exited"
+    if call "$1" ListTables '{}' 2>/dev/null | grep -q TableNames; then return 0; fi
+    sleep 0.01
+  done
+  die "server on port $1 not ready after 30 s"
+}
+
+# create_table PORT: the Orders table (PK, SK), on demand; waits for ACTIVE.
+create_table() {
+  local out i
+  out=$(call "$1" CreateTable '{"TableName":"'"$BENCH_TABLE"'","AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"},{"AttributeName":"SK","AttributeType":"S"}],"KeySchema":[{"AttributeName":"PK","KeyType":"HASH"},{"AttributeName":"SK","KeyType":"RANGE"}],"BillingMode":"PAY_PER_REQUEST"}')
+  grep -q TableDescription <<<"$out" || die "CreateTable on port $1: $out"
+  for ((i = 0; i < 1000; i++)); do
+    if call "$1" DescribeTable '{"TableName":"'"$BENCH_TABLE"'"}' | grep -q '"TableStatus":"ACTIVE"'; then
+      return 0
+    fi
+    sleep 0.02
+  done
+  die "table on port $1 not ACTIVE after 20 s"
+}
+
+# load_items PORT N: PutItem of Order items 0..N-1 with wrk; prints wrk's
+# summary line and fails unless every answer was 200.
+load_items() {
+  local out
+  out=$(BENCH_ITEMS="$2" wrk -t1 -c8 -d600s --timeout 10s \
+          -s "$HTTP_DIR/load_items.lua" "http://127.0.0.1:$1/")
+  grep -q "load_items: .* 0 not 200" <<<"$out" || die "loading port $1: $out"
+  grep "load_items:" <<<"$out"
+}
+
+# check_item PORT I: GetItem of Order item I finds it.
+check_item() {
+  local out
+  out=$(call "$1" GetItem '{"TableName":"'"$BENCH_TABLE"'","Key":{"PK":{"S":"'"$(printf 'CUST#%08d' $(($2 / 4)))"'"},"SK":{"S":"'"$(printf 'ORDER#2026-%02d-%02d#%08d' $(($2 % 12 + 1)) $(($2 % 28 + 1)) "$2")"'"}}}')
+  grep -q '"Note"' <<<"$out" || die "item $2 missing on port $1: $out"
+}
+
+# wrk_rps PORT SCRIPT ITEMS: runs wrk -t2 -c16 -d$DURATION; prints requests/s.
+wrk_rps() {
+  local out
+  out=$(BENCH_ITEMS="$3" wrk -t2 -c16 -d"${DURATION:-10s}" --timeout 10s \
+          -s "$HTTP_DIR/$2" "http://127.0.0.1:$1/")
+  if grep -q "Non-2xx" <<<"$out"; then die "non-200 answers from port $1 ($2): $out"; fi
+  echo "$out" >>"${WRK_LOG:-/dev/null}"
+  awk '/^Requests\/sec:/ {print $2}' <<<"$out"
+}
+
+# vm_kib PID FIELD: a /proc/PID/status field (VmRSS, VmHWM) in KiB.
+vm_kib() { awk -v f="$2:" '$1 == f {print $2}' "/proc/$1/status"; }
+
+# stop PID: SIGTERM, then wait for it.
+stop() {
+  if kill -0 "$1" 2>/dev/null; then
+    kill "$1" 2>/dev/null || true
+    wait "$1" 2>/dev/null || true
+  fi
+}
