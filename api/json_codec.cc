@@ -20,6 +20,9 @@ namespace {
 // ones mhart/dynalite's tests recorded against DynamoDB (test/helpers.js,
 // assertType 'Blob'), including DynamoDB's spelling "dectected".
 // AttributeValue texts: dynalite validations/index.js and the brief.
+// Not verified against DynamoDB, extrapolated from the pattern above: the
+// Blob forms ("NUMBER_VALUE cannot be converted to Blob", "Unrecognized
+// collection type class java.nio.ByteBuffer").
 
 constexpr std::string_view kAttributeValueClass =
     "com.amazonaws.dynamodb.v20120810.AttributeValue";
