@@ -30,12 +30,12 @@ cleanup() { local p; for p in "${pids[@]}"; do stop "$p"; done; }
 trap cleanup EXIT
 
 dr_port=$(free_port)
-"$DYNAROCK" serve --in-memory --port "$dr_port" >/dev/null &
+"$DYNAROCK" serve --in-memory --port "$dr_port" >/dev/null 2>&1 &
 dr_pid=$!; pids+=("$dr_pid")
 wait_ready "$dr_port" "$dr_pid"
 
 dl_port=$(free_port)
-"$DYNALITE" --port "$dl_port" --createTableMs 0 >/dev/null &
+"$DYNALITE" --port "$dl_port" --createTableMs 0 >/dev/null 2>&1 &
 dl_pid=$!; pids+=("$dl_pid")
 wait_ready "$dl_port" "$dl_pid"
 
