@@ -5,9 +5,9 @@
 // keywords in upper case, and every AND, OR, NOT and arithmetic operation in
 // parentheses, so precedence is visible:
 //
-//   Render(ParseCondition("a<b or not c=:v and begins_with(d,:p)"))
+//   Render(ParseCondition("a<b or not c=:v and begins_with(d,:p)").value())
 //       == "(a < b OR ((NOT c = :v) AND begins_with(d, :p)))"
-//   Render(ParseUpdate("SET a = a + :v")) == "SET a = (a + :v)"
+//   Render(ParseUpdate("SET a = a + :v").value()) == "SET a = (a + :v)"
 //
 // Placeholders print as written (#n, :v). RenderResolved() prints what a
 // resolved tree holds instead: attribute names and values ({N:5}, {S:x},

@@ -13,8 +13,11 @@ namespace {
 
 using namespace testing;  // NOLINT: value builders
 
-TEST(RenderTest, TheExampleFromTheBrief) {
+TEST(RenderTest, TheExamplesOfTheHeader) {
   EXPECT_EQ("SET a = (a + :v)", Render(ParseUpdate("SET a = a + :v").value()));
+  EXPECT_EQ("(a < b OR ((NOT c = :v) AND begins_with(d, :p)))",
+            Render(ParseCondition("a<b or not c=:v and begins_with(d,:p)")
+                       .value()));
 }
 
 TEST(RenderTest, HandBuiltTrees) {
