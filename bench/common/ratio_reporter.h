@@ -20,47 +20,60 @@
 
 namespace dynarock::bench {
 
-// Console output as usual, plus the real time per operation (ns) of every
-// benchmark: the median when it ran with repetitions, else the mean of its
-// runs.
+// Console output as usual, plus the real and CPU time per operation (ns)
+// of every benchmark: the median when it ran with repetitions, else the
+// mean of its runs.
 class RatioReporter : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& reports) override {
     for (const Run& run : reports) {
       if (run.error_occurred) continue;
       const std::string& name = run.run_name.function_name;
-      const double ns = run.GetAdjustedRealTime() *
-                        1e9 / benchmark::GetTimeUnitMultiplier(run.time_unit);
+      const double to_ns = 1e9 / benchmark::GetTimeUnitMultiplier(run.time_unit);
+      const Times t{run.GetAdjustedRealTime() * to_ns,
+                    run.GetAdjustedCPUTime() * to_ns};
       if (run.run_type == Run::RT_Aggregate) {
-        if (run.aggregate_name == "median") median_ns_[name] = ns;
+        if (run.aggregate_name == "median") median_[name] = t;
       } else {
-        sum_ns_[name] += ns;
+        Times& sum = sum_[name];
+        sum.real_ns += t.real_ns;
+        sum.cpu_ns += t.cpu_ns;
         ++count_[name];
       }
     }
     ConsoleReporter::ReportRuns(reports);
   }
 
-  // Nanoseconds per operation of `name`; 0 if it did not run.
-  double NsPerOp(const std::string& name) const {
-    if (auto it = median_ns_.find(name); it != median_ns_.end()) {
-      return it->second;
+  struct Times {
+    double real_ns = 0;
+    double cpu_ns = 0;
+  };
+
+  // Time per operation of `name`; zeros if it did not run.
+  Times PerOp(const std::string& name) const {
+    if (auto it = median_.find(name); it != median_.end()) return it->second;
+    if (auto it = sum_.find(name); it != sum_.end()) {
+      const int n = count_.at(name);
+      return {it->second.real_ns / n, it->second.cpu_ns / n};
     }
-    if (auto it = sum_ns_.find(name); it != sum_ns_.end()) {
-      return it->second / count_.at(name);
-    }
-    return 0;
+    return {};
   }
 
-  // Prints "label: subject ops/s / baseline ops/s = ratio (target >= t)"
-  // when both ran. Returns false when a target was missed.
+  // Prints, when both ran,
+  //   label  subject ops/s / baseline ops/s = ratio  [cpu: ratio]  (target)
+  // where ops/s and the first ratio are by wall-clock time (what a caller
+  // sees) and the cpu ratio by the benchmark thread's CPU time (steadier
+  // when other processes share the cores). The target applies to the
+  // wall-clock ratio. Returns false when it was missed.
   bool PrintRatio(const std::string& label, const std::string& subject,
                   const std::string& baseline, double target) const {
-    const double s = NsPerOp(subject), b = NsPerOp(baseline);
-    if (s == 0 || b == 0) return true;
-    const double ratio = b / s;  // throughput ratio = inverse time ratio
-    std::printf("%-34s %10.0f ops/s / %10.0f ops/s = %5.2f", label.c_str(),
-                1e9 / s, 1e9 / b, ratio);
+    const Times s = PerOp(subject), b = PerOp(baseline);
+    if (s.real_ns == 0 || b.real_ns == 0) return true;
+    const double ratio = b.real_ns / s.real_ns;  // throughput ratio
+    const double cpu_ratio = s.cpu_ns > 0 ? b.cpu_ns / s.cpu_ns : 0;
+    std::printf("%-30s %8.0f ops/s / %8.0f ops/s = %5.2f  [cpu: %5.2f]",
+                label.c_str(), 1e9 / s.real_ns, 1e9 / b.real_ns, ratio,
+                cpu_ratio);
     if (target > 0) {
       std::printf("  (target >= %.2f: %s)", target,
                   ratio >= target ? "met" : "NOT MET");
@@ -70,8 +83,8 @@ class RatioReporter : public benchmark::ConsoleReporter {
   }
 
  private:
-  std::map<std::string, double> median_ns_;
-  std::map<std::string, double> sum_ns_;
+  std::map<std::string, Times> median_;
+  std::map<std::string, Times> sum_;
   std::map<std::string, int> count_;
 };
 
