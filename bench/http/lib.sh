@@ -100,14 +100,24 @@ check_item() {
   grep -q '"Note"' <<<"$out" || die "item $2 missing on port $1: $out"
 }
 
-# wrk_rps PORT SCRIPT ITEMS: runs wrk -t2 -c16 -d$DURATION; prints requests/s.
+# cpu_ticks PID: user + system CPU time of a process, all its threads, in
+# clock ticks (getconf CLK_TCK, 100 per second on Linux).
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
+# wrk_rps PORT PID SCRIPT ITEMS: runs wrk -t2 -c16 -d$DURATION; prints
+# "requests/s server-CPU-microseconds-per-request".
 wrk_rps() {
-  local out
-  out=$(BENCH_ITEMS="$3" wrk -t2 -c16 -d"${DURATION:-10s}" --timeout 10s \
-          -s "$HTTP_DIR/$2" "http://127.0.0.1:$1/")
-  if grep -q "Non-2xx" <<<"$out"; then die "non-200 answers from port $1 ($2): $out"; fi
+  local out t0 t1 rps
+  t0=$(cpu_ticks "$2")
+  out=$(BENCH_ITEMS="$4" wrk -t2 -c16 -d"${DURATION:-10s}" --timeout 10s \
+          -s "$HTTP_DIR/$3" "http://127.0.0.1:$1/")
+  t1=$(cpu_ticks "$2")
+  if grep -q "Non-2xx" <<<"$out"; then die "non-200 answers from port $1 ($3): $out"; fi
   echo "$out" >>"${WRK_LOG:-/dev/null}"
-  awk '/^Requests\/sec:/ {print $2}' <<<"$out"
+  rps=$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")
+  local requests
+  requests=$(awk '/requests in/ {print $1}' <<<"$out")
+  python3 -c "print($rps, round(($t1 - $t0) * 1e6 / $(getconf CLK_TCK) / $requests, 1))"
 }
 
 # vm_kib PID FIELD: a /proc/PID/status field (VmRSS, VmHWM) in KiB.

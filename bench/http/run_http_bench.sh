@@ -10,7 +10,10 @@
 # (250 bytes) into each, then for each round runs, alternating servers,
 # wrk -t2 -c16 -d$DURATION with get_item.lua and put_item.lua (random keys
 # among the preloaded ones). Prints requests/s (median of the rounds) and
-# the ratio dynarock / dynalite; the target is >= 10 for both.
+# the ratio dynarock / dynalite; the target is >= 10 for both. Also prints
+# each server's CPU time per request (user + system, all threads, from
+# /proc/PID/stat): on a shared machine a server gets only a share of the
+# cores, and CPU per request is the steadier measure of its cost.
 #
 # Environment: DYNAROCK (binary; default build/dynarock, else
 # build-bench/dynarock), BENCH_ITEMS (default 20000), DURATION (default
@@ -53,27 +56,34 @@ for port in "$dr_port" "$dl_port"; do
   echo "  ($(python3 -c "print(round($(date +%s.%N) - $start, 1))") s)"
 done
 
-declare -A rps
+declare -A rps cpu
 for ((r = 1; r <= ROUNDS; r++)); do
   for op in get put; do
     for server in dynarock dynalite; do
-      port=$dr_port; [[ $server == dynalite ]] && port=$dl_port
-      v=$(wrk_rps "$port" "${op}_item.lua" "$ITEMS")
+      port=$dr_port; pid=$dr_pid
+      [[ $server == dynalite ]] && port=$dl_port && pid=$dl_pid
+      read -r v us < <(wrk_rps "$port" "$pid" "${op}_item.lua" "$ITEMS")
       rps[$server.$op]+="$v "
-      echo "round $r: $server ${op^}Item $v requests/s"
+      cpu[$server.$op]+="$us "
+      echo "round $r: $server ${op^}Item $v requests/s, $us us server CPU/request"
     done
   done
 done
 
 median() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-echo
-printf "%-8s %14s %14s %10s %s\n" op dynarock dynalite ratio "(target >= 10)"
+echo "Medians of $ROUNDS round(s):"
+printf "%-8s %10s %10s %7s %-16s %12s %12s %7s\n" op "dynarock" "dynalite" ratio "(target >= 10)" \
+  "dr us/req" "dl us/req" "cpu x"
 for op in get put; do
-  a=$(median "${rps[dynarock.$op]}"); b=$(median "${rps[dynalite.$op]}")
-  python3 - "$op" "$a" "$b" <<'PY'
+  python3 - "$op" "$(median "${rps[dynarock.$op]}")" "$(median "${rps[dynalite.$op]}")" \
+    "$(median "${cpu[dynarock.$op]}")" "$(median "${cpu[dynalite.$op]}")" <<'PY'
 import sys
-op, a, b = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+op = sys.argv[1]
+a, b, ca, cb = map(float, sys.argv[2:])
 r = a / b
-print(f"{op.capitalize() + 'Item':<8} {a:14.0f} {b:14.0f} {r:10.1f} {'met' if r >= 10 else 'NOT MET'}")
+print(f"{op.capitalize() + 'Item':<8} {a:10.0f} {b:10.0f} {r:7.1f} {'met' if r >= 10 else 'NOT MET':<16} "
+      f"{ca:12.1f} {cb:12.1f} {cb / ca:7.1f}")
 PY
 done
+echo "(ratio: requests/s dynarock / dynalite; us/req: server CPU per request;"
+echo " cpu x: dynalite CPU per request / dynarock CPU per request)"
