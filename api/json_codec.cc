@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "engine/value/attribute_value_validation.h"
+
 namespace dynarock::api {
 
 namespace {
@@ -145,14 +147,9 @@ Status NullSetElement() {
       "not contain null");
 }
 
-// The engine owns the 32-level rule and its message
-// (engine/value/attribute_value_validation.cc, kNestingTooDeep); this guard
-// only protects the decoder's stack on hostile input and must say the same.
-Status TooDeep() {
-  return Status::Validation(
-      "Nesting Levels have exceeded supported limits: Attributes in the item "
-      "have nested levels beyond supported limit");
-}
+// The engine owns the 32-level rule and its message; this guard only
+// protects the decoder's stack on hostile input and says the same.
+Status TooDeep() { return NestingTooDeep(); }
 
 // --- Base64 ---------------------------------------------------------------
 
@@ -532,4 +529,5 @@ Result<std::string> Base64Decode(std::string_view text) {
   return out;
 }
 
-}  // namespace dynarock::api
+}  // namespace dynarock::api#include "engine/value/attribute_value_validation.h"
+

@@ -323,10 +323,6 @@ std::string ConstraintViolation(std::string_view rendered_value,
   return out;
 }
 
-Status ReturnValuesInvalid() {
-  return Status::Validation("Return values set to invalid value");
-}
-
 Status UnsupportedParameter(std::string_view name) {
   std::string m = "dynarock does not support the parameter ";
   m += name;

@@ -97,8 +97,6 @@ Status ValidationErrors(const std::vector<std::string>& errors);
 std::string ConstraintViolation(std::string_view rendered_value,
                                 std::string_view path,
                                 std::string_view constraint);
-// PutItem and DeleteItem accept only NONE and ALL_OLD.
-Status ReturnValuesInvalid();
 // A parameter dynarock accepts in DynamoDB's model but does not implement
 // yet; refused rather than silently ignored. Not a DynamoDB message.
 Status UnsupportedParameter(std::string_view name);

@@ -26,6 +26,11 @@ Status DataTableNotFound() {
   return Status::ResourceNotFound("Requested resource not found");
 }
 
+// PutItem and DeleteItem take NONE or ALL_OLD only.
+Status ReturnValuesInvalid() {
+  return Status::Validation("Return values set to invalid value");
+}
+
 Status InUse(std::string_view what, std::string_view name) {
   return Status::ResourceInUse(
       "Attempt to change a resource which is still in use: Table is being " +
@@ -333,8 +338,7 @@ Result<TableDescription> EngineImpl::DeleteTable(const DeleteTableRequest& req) 
 Result<PutItemResult> EngineImpl::PutItem(const PutItemRequest& req) {
   if (req.return_values != ReturnValues::kNone &&
       req.return_values != ReturnValues::kAllOld) {
-    return Status::Validation(
-        "ReturnValues can only be ALL_OLD or NONE");
+    return ReturnValuesInvalid();
   }
   DR_ASSIGN_OR_RETURN(auto table, DataTable(req.scope, req.table_name));
   DR_ASSIGN_OR_RETURN(PrimaryKey pk, KeyOfItem(table->key, req.item));
@@ -362,8 +366,7 @@ Result<GetItemResult> EngineImpl::GetItem(const GetItemRequest& req) {
 Result<DeleteItemResult> EngineImpl::DeleteItem(const DeleteItemRequest& req) {
   if (req.return_values != ReturnValues::kNone &&
       req.return_values != ReturnValues::kAllOld) {
-    return Status::Validation(
-        "ReturnValues can only be ALL_OLD or NONE");
+    return ReturnValuesInvalid();
   }
   DR_ASSIGN_OR_RETURN(auto table, DataTable(req.scope, req.table_name));
   DR_ASSIGN_OR_RETURN(PrimaryKey pk, KeyOfKeyParameter(table->key, req.key));

@@ -100,12 +100,15 @@ Status RefuseUnsupported(const Json& request, const std::string_view (&members)[
   return Status::OK();
 }
 
-// PutItem and DeleteItem take NONE (the default) or ALL_OLD.
-Result<ReturnValues> DecodeWriteReturnValues(const Json& request) {
+// The member's enum constraint has already admitted the text; which values
+// an operation accepts is the engine's rule.
+ReturnValues DecodeReturnValues(const Json& request) {
   const std::string rv = StringOr(request, "ReturnValues", "NONE");
-  if (rv == "NONE") return ReturnValues::kNone;
   if (rv == "ALL_OLD") return ReturnValues::kAllOld;
-  return ReturnValuesInvalid();
+  if (rv == "UPDATED_OLD") return ReturnValues::kUpdatedOld;
+  if (rv == "ALL_NEW") return ReturnValues::kAllNew;
+  if (rv == "UPDATED_NEW") return ReturnValues::kUpdatedNew;
+  return ReturnValues::kNone;
 }
 
 Json AttributesResponse(const std::optional<Item>& attributes) {
@@ -123,7 +126,7 @@ Result<Json> PutItem(const RequestContext& ctx, const Json& request) {
   req.scope = ctx.scope;
   req.table_name = StringOr(request, "TableName");
   DR_ASSIGN_OR_RETURN(req.item, DecodeItem(*Field(request, "Item")));
-  DR_ASSIGN_OR_RETURN(req.return_values, DecodeWriteReturnValues(request));
+  req.return_values = DecodeReturnValues(request);
   DR_ASSIGN_OR_RETURN(PutItemResult result, ctx.engine->PutItem(req));
   return AttributesResponse(result.attributes);
 }
@@ -149,7 +152,7 @@ Result<Json> DeleteItem(const RequestContext& ctx, const Json& request) {
   req.scope = ctx.scope;
   req.table_name = StringOr(request, "TableName");
   DR_ASSIGN_OR_RETURN(req.key, DecodeItem(*Field(request, "Key")));
-  DR_ASSIGN_OR_RETURN(req.return_values, DecodeWriteReturnValues(request));
+  req.return_values = DecodeReturnValues(request);
   DR_ASSIGN_OR_RETURN(DeleteItemResult result, ctx.engine->DeleteItem(req));
   return AttributesResponse(result.attributes);
 }

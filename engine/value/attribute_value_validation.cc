@@ -122,7 +122,7 @@ bool HasDuplicateNumbers(const std::vector<Number>& members) {
 // the one reported.
 Status Validate(const AttributeValue& value, int level) {
   if (level > kMaxNestingDepth) {
-    return Status::Validation(std::string(kNestingTooDeep));
+    return NestingTooDeep();
   }
   switch (value.type()) {
     case AttrType::kSS:
@@ -177,6 +177,10 @@ Status ValidateItem(const Item& item) {
     return Status::Validation(std::string(kItemTooLarge));
   }
   return Status::OK();
+}
+
+Status NestingTooDeep() {
+  return Status::Validation(std::string(kNestingTooDeep));
 }
 
 }  // namespace dynarock

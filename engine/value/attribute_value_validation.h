@@ -16,6 +16,11 @@ namespace dynarock {
 // 32: the deepest nesting of lists and maps DynamoDB accepts.
 inline constexpr int kMaxNestingDepth = 32;
 
+// DynamoDB's error for values nested deeper than kMaxNestingDepth; exported
+// so that api/'s decoder, which refuses absurd depths before building
+// values, says exactly the same.
+Status NestingTooDeep();
+
 // Checks one value (recursively). Errors: kValidation.
 Status ValidateAttributeValue(const AttributeValue& value);
 

@@ -89,7 +89,7 @@ TEST_F(EngineTest, PutReturnsOldItemOnlyWhenAsked) {
   ASSERT_OK_AND_ASSIGN(PutItemResult third, Put(MakeItem("a", "1", "v3")));
   EXPECT_FALSE(third.attributes.has_value());
   EXPECT_THAT(Put(MakeItem("a", "1"), ReturnValues::kAllNew),
-              StatusIs(ErrorCode::kValidation, "ReturnValues can only be ALL_OLD or NONE"));
+              StatusIs(ErrorCode::kValidation, "Return values set to invalid value"));
 }
 
 TEST_F(EngineTest, DeleteRemovesAndReturnsOldItem) {
