@@ -1,0 +1,139 @@
+#include "engine/table/query_scan.h"
+
+#include "engine/expr/evaluate.h"
+#include "engine/keys/key_codec.h"
+#include "engine/util/coding.h"
+#include "engine/value/item_codec.h"
+#include "engine/value/item_size.h"
+
+namespace dynarock {
+namespace {
+
+// The encoded partition prefix: table id | hash | ordered(pk).
+std::string PartitionPrefix(uint32_t table_id, const AttributeValue& pk) {
+  return keys::ItemKey(table_id, pk, nullptr);
+}
+
+// Ordered encodings are prefix-free, so every key greater than `key` that
+// does not start with it is also greater than key + "\0": this is the first
+// key after `key` itself.
+std::string JustAfter(std::string key) {
+  key.push_back('\0');
+  return key;
+}
+
+std::string WithSortKey(const std::string& prefix, const AttributeValue& sk) {
+  std::string key = prefix;
+  keys::AppendOrdered(sk, &key);
+  return key;
+}
+
+// The encoded prefix shared by every sort key that begins with `v`: the
+// escaped bytes without the terminator.
+std::string BeginsWithPrefix(const std::string& prefix, const AttributeValue& v) {
+  std::string key = WithSortKey(prefix, v);
+  key.resize(key.size() - 2);  // drop the 00 01 terminator of S / B
+  return key;
+}
+
+}  // namespace
+
+std::string PrefixSuccessor(std::string prefix) {
+  while (!prefix.empty() && static_cast<unsigned char>(prefix.back()) == 0xff) {
+    prefix.pop_back();
+  }
+  if (!prefix.empty()) prefix.back() = static_cast<char>(prefix.back() + 1);
+  return prefix;
+}
+
+KeyRange QueryRange(uint32_t table_id, const AttributeValue& pk,
+                    const expr::KeyConditionTerm* sort) {
+  const std::string prefix = PartitionPrefix(table_id, pk);
+  KeyRange all{prefix, PrefixSuccessor(prefix)};
+  if (sort == nullptr) return all;
+  const AttributeValue& v = sort->values[0];
+  switch (sort->op) {
+    case expr::KeyOp::kEq: {
+      std::string key = WithSortKey(prefix, v);
+      return {key, JustAfter(key)};
+    }
+    case expr::KeyOp::kLt:
+      return {all.lower, WithSortKey(prefix, v)};
+    case expr::KeyOp::kLe:
+      return {all.lower, JustAfter(WithSortKey(prefix, v))};
+    case expr::KeyOp::kGt:
+      return {JustAfter(WithSortKey(prefix, v)), all.upper};
+    case expr::KeyOp::kGe:
+      return {WithSortKey(prefix, v), all.upper};
+    case expr::KeyOp::kBetween:
+      return {WithSortKey(prefix, v),
+              JustAfter(WithSortKey(prefix, sort->values[1]))};
+    case expr::KeyOp::kBeginsWith: {
+      std::string begin = BeginsWithPrefix(prefix, v);
+      std::string end = PrefixSuccessor(begin);
+      return {std::move(begin), end.empty() ? all.upper : std::move(end)};
+    }
+  }
+  return all;
+}
+
+KeyRange SegmentRange(uint32_t table_id, int64_t segment,
+                      int64_t total_segments) {
+  // Segment i covers hashes [i * 2^64 / n, (i + 1) * 2^64 / n).
+  auto boundary = [&](int64_t i) {
+    return static_cast<uint64_t>(
+        (static_cast<unsigned __int128>(i) << 64) /
+        static_cast<unsigned __int128>(total_segments));
+  };
+  KeyRange r;
+  r.lower = keys::TablePrefix(table_id);
+  PutFixed64BE(&r.lower, boundary(segment));
+  if (segment + 1 == total_segments) {
+    r.upper = keys::TableEnd(table_id);
+  } else {
+    r.upper = keys::TablePrefix(table_id);
+    PutFixed64BE(&r.upper, boundary(segment + 1));
+  }
+  return r;
+}
+
+Result<Page> ReadPage(const Store& store, const PageRequest& request) {
+  std::string lower = request.range.lower;
+  std::string upper = request.range.upper;
+  if (request.exclusive_start) {
+    if (request.forward) {
+      lower = std::max(lower, JustAfter(*request.exclusive_start));
+    } else {
+      upper = std::min(upper, *request.exclusive_start);
+    }
+  }
+  Page page;
+  if (lower >= upper) return page;
+  auto it = store.NewIterator(Cf::kItems, lower, upper);
+  if (request.forward) {
+    it->SeekToFirst();
+  } else {
+    it->SeekToLast();
+  }
+  for (; it->Valid(); request.forward ? it->Next() : it->Prev()) {
+    DR_ASSIGN_OR_RETURN(Item item, DecodeItem(it->value()));
+    ++page.scanned_count;
+    page.read_bytes += ItemSize(item);
+    const bool full =
+        (request.limit && page.scanned_count >= *request.limit) ||
+        page.read_bytes >= request.max_bytes;
+    if (full) {
+      page.last_evaluated_storage_key = std::string(it->key());
+      page.last_evaluated_item = item;
+    }
+    if (request.filter == nullptr ||
+        expr::EvaluateCondition(*request.filter, &item)) {
+      page.items.push_back(std::move(item));
+    }
+    if (full) break;
+  }
+  DR_RETURN_IF_ERROR(it->status());
+  return page;
+}
+
+}  // namespace dynarock
