@@ -1,5 +1,7 @@
 #include "engine/table/write_path.h"
 
+#include <algorithm>
+
 #include "engine/value/item_codec.h"
 #include "engine/value/item_size.h"
 
@@ -13,33 +15,75 @@ Result<std::optional<Item>> ReadItem(const Store& store,
   return std::optional<Item>(std::move(item));
 }
 
-Result<std::optional<Item>> WritePath::Apply(const TableInfo& table,
+Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
                                              const std::string& item_key,
-                                             const ItemMutation& mutation) {
-  std::lock_guard<std::mutex> lock(locks_->For(item_key));
+                                             const ItemMutation& mutation,
+                                             WriteBatch* batch,
+                                             std::vector<StatsDelta>* stats) {
   DR_ASSIGN_OR_RETURN(std::optional<Item> old_item, ReadItem(*store_, item_key));
   DR_ASSIGN_OR_RETURN(ItemChange change, mutation(old_item));
   if (change.unchanged) return old_item;
+  if (!change.new_item && !old_item) return old_item;  // nothing to delete
 
   const int64_t old_size = old_item ? ItemSize(*old_item) : 0;
   int64_t new_size = 0;
-  WriteBatch batch;
   if (change.new_item) {
     new_size = ItemSize(*change.new_item);
     std::string value;
     EncodeItem(*change.new_item, &value);
-    batch.Put(Cf::kItems, item_key, value);
-  } else if (old_item) {
-    batch.Delete(Cf::kItems, item_key);
+    batch->Put(Cf::kItems, item_key, value);
   } else {
-    return old_item;  // deleting an absent item changes nothing
+    batch->Delete(Cf::kItems, item_key);
   }
-  const int64_t item_delta =
-      (change.new_item ? 1 : 0) - (old_item ? 1 : 0);
-  Catalog::AddStats(table.id, item_delta, new_size - old_size, &batch);
-  DR_RETURN_IF_ERROR(store_->Write(&batch));
-  Catalog::ApplyStats(table, item_delta, new_size - old_size);
+  const int64_t item_delta = (change.new_item ? 1 : 0) - (old_item ? 1 : 0);
+  Catalog::AddStats(table.id, item_delta, new_size - old_size, batch);
+  stats->push_back({&table, item_delta, new_size - old_size});
   return old_item;
+}
+
+Result<std::optional<Item>> WritePath::Apply(const TableInfo& table,
+                                             const std::string& item_key,
+                                             const ItemMutation& mutation) {
+  std::lock_guard<std::mutex> lock(locks_->For(item_key));
+  WriteBatch batch;
+  std::vector<StatsDelta> stats;
+  DR_ASSIGN_OR_RETURN(std::optional<Item> old_item,
+                      Stage(table, item_key, mutation, &batch, &stats));
+  if (batch.empty()) return old_item;
+  DR_RETURN_IF_ERROR(store_->Write(&batch));
+  for (const StatsDelta& d : stats) Catalog::ApplyStats(*d.table, d.items, d.bytes);
+  return old_item;
+}
+
+Result<std::vector<std::optional<Item>>> WritePath::ApplyMany(
+    const std::vector<ItemWrite>& writes) {
+  // Distinct stripes in address order: a total order every writer shares.
+  std::vector<std::mutex*> stripes;
+  for (const ItemWrite& w : writes) stripes.push_back(&locks_->For(w.item_key));
+  std::sort(stripes.begin(), stripes.end());
+  stripes.erase(std::unique(stripes.begin(), stripes.end()), stripes.end());
+  for (std::mutex* m : stripes) m->lock();
+  struct Unlock {
+    std::vector<std::mutex*>& stripes;
+    ~Unlock() {
+      for (auto it = stripes.rbegin(); it != stripes.rend(); ++it) (*it)->unlock();
+    }
+  } unlock{stripes};
+
+  WriteBatch batch;
+  std::vector<StatsDelta> stats;
+  std::vector<std::optional<Item>> old_items;
+  old_items.reserve(writes.size());
+  for (const ItemWrite& w : writes) {
+    DR_ASSIGN_OR_RETURN(std::optional<Item> old_item,
+                        Stage(*w.table, w.item_key, w.mutation, &batch, &stats));
+    old_items.push_back(std::move(old_item));
+  }
+  if (!batch.empty()) {
+    DR_RETURN_IF_ERROR(store_->Write(&batch));
+    for (const StatsDelta& d : stats) Catalog::ApplyStats(*d.table, d.items, d.bytes);
+  }
+  return old_items;
 }
 
 }  // namespace dynarock

@@ -12,6 +12,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
@@ -43,7 +44,34 @@ class WritePath {
                                     const std::string& item_key,
                                     const ItemMutation& mutation);
 
+  // One item of a multi-item write.
+  struct ItemWrite {
+    const TableInfo* table;  // not owned
+    std::string item_key;
+    ItemMutation mutation;
+  };
+
+  // Applies every mutation in ONE WriteBatch: all take effect or none does.
+  // Locks are taken in a fixed order (by stripe), so concurrent multi-item
+  // writes cannot deadlock. REQUIRES: no two writes name the same item.
+  // Returns the old items, in the order of `writes`.
+  Result<std::vector<std::optional<Item>>> ApplyMany(
+      const std::vector<ItemWrite>& writes);
+
  private:
+  // Reads the old item, runs the mutation and adds the change (item and
+  // counters) to `batch`; `stats` collects the in-memory counter deltas.
+  struct StatsDelta {
+    const TableInfo* table;
+    int64_t items;
+    int64_t bytes;
+  };
+  Result<std::optional<Item>> Stage(const TableInfo& table,
+                                    const std::string& item_key,
+                                    const ItemMutation& mutation,
+                                    WriteBatch* batch,
+                                    std::vector<StatsDelta>* stats);
+
   Store* store_;
   ItemLocks* locks_;
 };
