@@ -26,7 +26,11 @@ FAILED=0
 STEPS=()
 START=$SECONDS
 
-banner() { printf '\n==== %s ====\n' "$*"; }
+STEP_START=$SECONDS
+banner() {
+  STEP_START=$SECONDS
+  printf '\n==== %s ====\n' "$*"
+}
 
 # record NAME RC PASSED FAILED: adds a step's counts; a failed step that
 # counted no failure counts as one.
@@ -35,7 +39,8 @@ record() {
   if ((rc != 0 && f == 0)); then f=1; fi
   PASSED=$((PASSED + p))
   FAILED=$((FAILED + f))
-  STEPS+=("$(printf '%-28s %5d passed %4d failed  (exit %d)' "$name" "$p" "$f" "$rc")")
+  STEPS+=("$(printf '%-28s %5d passed %4d failed  (exit %d, %d s)' \
+    "$name" "$p" "$f" "$rc" $((SECONDS - STEP_START)))")
 }
 
 # run LOG CMD...: runs CMD with output to the terminal and to LOG; returns
@@ -63,7 +68,7 @@ ctest_counts() {
 # Counts from pytest's closing line ("3 failed, 40 passed, 1 error in 2s").
 pytest_counts() {
   local line p f e
-  line=$(grep -E '^=+ .*(passed|failed|error|no tests ran).* in [0-9.]+s' "$1" | tail -n 1)
+  line=$(grep -E '(passed|failed|errors?|no tests ran).* in [0-9.]+s' "$1" | tail -n 1)
   p=$(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '[0-9]+' || true)
   f=$(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+' || true)
   e=$(grep -oE '[0-9]+ errors?' <<<"$line" | grep -oE '[0-9]+' || true)
@@ -99,7 +104,7 @@ pytest_step() {
 }
 
 summary() {
-  banner "summary ($((SECONDS - START)) s)"
+  printf '\n==== summary (%d s) ====\n' $((SECONDS - START))
   local s
   for s in "${STEPS[@]}"; do echo "$s"; done
   echo

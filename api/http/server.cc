@@ -57,14 +57,14 @@ struct Shared {
   std::condition_variable cv;  // signalled when a session goes away
   std::unordered_map<uint64_t, std::weak_ptr<Session>> sessions;  // mu
   uint64_t next_id = 0;                                           // mu
-  bool stopping = false;                                          // mu
-  std::atomic<bool> stopping_now{false};  // `stopping`, readable without mu
+  // Set once, under mu, when shutdown begins; read without it too.
+  std::atomic<bool> stopping{false};
   std::atomic<int> open{0};
 
   // Adds a session; false once shutdown has begun.
   bool Register(const std::shared_ptr<Session>& session, uint64_t* id) {
     std::lock_guard<std::mutex> lock(mu);
-    if (stopping) return false;
+    if (stopping.load(std::memory_order_relaxed)) return false;
     *id = ++next_id;
     sessions.emplace(*id, session);
     open.fetch_add(1, std::memory_order_relaxed);
@@ -180,7 +180,7 @@ class Session : public std::enable_shared_from_this<Session> {
     HttpResponse response = HandleRequest(request, shared_->handler);
     if (req.method() == bhttp::verb::head) response.body.clear();
     bool keep_alive = req.keep_alive() && !stopping_ &&
-                      !shared_->stopping_now.load(std::memory_order_acquire);
+                      !shared_->stopping.load(std::memory_order_acquire);
     Respond(std::move(response), keep_alive, /*drain=*/false);
   }
 
@@ -367,8 +367,7 @@ struct Server::Impl {
       std::vector<std::shared_ptr<Session>> live;
       {
         std::lock_guard<std::mutex> lock(shared.mu);
-        shared.stopping = true;
-        shared.stopping_now.store(true, std::memory_order_release);
+        shared.stopping.store(true, std::memory_order_release);
         for (auto& [id, weak] : shared.sessions) {
           if (auto s = weak.lock()) live.push_back(std::move(s));
         }
