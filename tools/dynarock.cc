@@ -34,7 +34,7 @@ CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {
                   "One set of tables for all credentials and regions "
                   "(otherwise each access key id + region has its own)");
   serve->add_option("--threads", opts->threads,
-                    "HTTP worker threads; 0 = one per core, at least 2")
+                    "HTTP worker threads; 0 = two per core, at least 4")
       ->capture_default_str()
       ->check(CLI::Range(0, 256));
   return serve;

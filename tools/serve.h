@@ -18,7 +18,7 @@ struct ServeOptions {
   std::string db_path = "./dynarock-data";
   bool in_memory = false;  // nothing survives the process
   bool shared_db = false;  // one set of tables for every access key + region
-  int threads = 0;         // HTTP threads; 0 = one per core, at least 2
+  int threads = 0;         // HTTP threads; 0 = two per core, at least 4
 };
 
 // Runs the server until a signal stops it; returns the process exit code

@@ -399,7 +399,8 @@ Result<std::unique_ptr<Server>> Server::Start(Handler handler,
                                               const ServerOptions& options) {
   int threads = options.threads;
   if (threads <= 0) {
-    threads = std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
+    threads = std::max(
+        4, 2 * static_cast<int>(std::thread::hardware_concurrency()));
   }
   auto impl = std::make_unique<Impl>(threads);
   impl->shared.handler = std::move(handler);

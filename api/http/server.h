@@ -33,7 +33,8 @@ struct ServerOptions {
   std::string host = "127.0.0.1";
   // 0 picks a free port; Server::port() tells which.
   uint16_t port = 8000;
-  // Threads serving connections; 0 means one per core, at least 2.
+  // Threads serving connections (and running the Handler, which blocks on
+  // the engine); 0 means two per core, at least 4.
   int threads = 0;
   // Larger bodies are answered with 413 (see kMaxRequestBodyBytes).
   size_t max_body_bytes = kMaxRequestBodyBytes;

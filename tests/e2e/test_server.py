@@ -72,6 +72,54 @@ def test_data_survives_restart(tmp_path):
     assert s2.returncode == 0
 
 
+def test_sigterm_during_writes_loses_no_acknowledged_write(tmp_path):
+    """Writers keep going while SIGTERM arrives: every PutItem that was
+    answered 200 must be there after a restart."""
+    import threading
+    import time
+
+    db = tmp_path / "db"
+    s = DynarockServer("--db-path", str(db))
+    name = unique_name("sigterm")
+    create_simple_table(s.client(), name)
+    acknowledged = [[] for _ in range(4)]
+    errors = []
+
+    def writer(i):
+        c = s.client()
+        n = 0
+        while True:
+            key = f"w{i}-{n}"
+            try:
+                c.put_item(TableName=name, Item={"pk": {"S": key}, "v": {"N": str(n)}})
+            except Exception as e:  # the server went away: stop writing
+                errors.append(type(e).__name__)
+                return
+            acknowledged[i].append(key)
+            n += 1
+
+    threads = [threading.Thread(target=writer, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    time.sleep(0.5)
+    err = s.stop(signal.SIGTERM)
+    for t in threads:
+        t.join(timeout=30)
+    assert s.returncode == 0, err
+    assert len(errors) == 4
+    keys = [k for per_writer in acknowledged for k in per_writer]
+    assert len(keys) > 20, "the writers barely ran"
+
+    s2 = DynarockServer("--db-path", str(db))
+    try:
+        c = s2.client()
+        missing = [k for k in keys
+                   if "Item" not in c.get_item(TableName=name, Key={"pk": {"S": k}})]
+        assert missing == []
+    finally:
+        s2.stop()
+
+
 def test_a_second_server_on_the_same_port_fails_cleanly(server):
     import subprocess
 
