@@ -97,7 +97,9 @@ def server():
     """An in-memory server shared by the whole session."""
     s = DynarockServer("--in-memory")
     yield s
-    s.stop()
+    err = s.stop()
+    # A crash, or a sanitizer report at exit, fails the session.
+    assert s.returncode == 0, f"dynarock exited with {s.returncode}:\n{err}"
 
 
 @pytest.fixture(scope="session")
@@ -130,7 +132,8 @@ def start_server():
 
     yield start
     for s in started:
-        s.stop()
+        err = s.stop()
+        assert s.returncode == 0, f"dynarock exited with {s.returncode}:\n{err}"
 
 
 _counter = itertools.count()
