@@ -33,8 +33,9 @@ CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {
   serve->add_flag("--shared-db", opts->shared_db,
                   "One set of tables for all credentials and regions "
                   "(otherwise each access key id + region has its own)");
-  serve->add_option("--threads", opts->threads,
-                    "HTTP worker threads; 0 = two per core, at least 4")
+  serve
+      ->add_option("--threads", opts->threads,
+                   "HTTP worker threads; 0 = two per core, at least 4")
       ->capture_default_str()
       ->check(CLI::Range(0, 256));
   return serve;

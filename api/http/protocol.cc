@@ -19,7 +19,8 @@ constexpr std::string_view kJson11 = "application/x-amz-json-1.1";
 
 // The body DynamoDB's front end sends for requests that are not an API call
 // (wrong method or Content-Type), with HTTP 404.
-constexpr std::string_view kNotAnOperationBody = "<UnknownOperationException/>\n";
+constexpr std::string_view kNotAnOperationBody =
+    "<UnknownOperationException/>\n";
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -87,8 +88,7 @@ HttpResponse Preflight(const HttpRequest& request) {
   return response;
 }
 
-HttpResponse CallOperation(const HttpRequest& request,
-                           const Handler& handler) {
+HttpResponse CallOperation(const HttpRequest& request, const Handler& handler) {
   std::string_view media_type = MediaType(request.content_type.value_or(""));
   if (!IsJsonMediaType(media_type)) return NotAnOperation();
 
@@ -145,8 +145,7 @@ std::optional<std::string_view> HttpResponse::Header(
   return std::nullopt;
 }
 
-HttpResponse HandleRequest(const HttpRequest& request,
-                           const Handler& handler) {
+HttpResponse HandleRequest(const HttpRequest& request, const Handler& handler) {
   HttpResponse response;
   if (request.method == "POST") {
     response = CallOperation(request, handler);

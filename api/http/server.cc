@@ -103,9 +103,9 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void Start(uint64_t id) {
     id_ = id;
-    net::dispatch(stream_.get_executor(),
-                  beast::bind_front_handler(&Session::ReadHeader,
-                                            shared_from_this()));
+    net::dispatch(
+        stream_.get_executor(),
+        beast::bind_front_handler(&Session::ReadHeader, shared_from_this()));
   }
 
   // Runs on the session's strand: closes an idle or draining connection
@@ -124,9 +124,8 @@ class Session : public std::enable_shared_from_this<Session> {
     if (stopping_) return Close();
     idle_ = true;
     parser_.emplace();
-    parser_->header_limit(
-        static_cast<uint32_t>(std::min<size_t>(options().max_header_bytes,
-                                               UINT32_MAX)));
+    parser_->header_limit(static_cast<uint32_t>(
+        std::min<size_t>(options().max_header_bytes, UINT32_MAX)));
     parser_->body_limit(options().max_body_bytes);
     stream_.expires_after(options().idle_timeout);
     bhttp::async_read_header(
@@ -207,15 +206,14 @@ class Session : public std::enable_shared_from_this<Session> {
     response_.keep_alive(keep_alive);
     response_.prepare_payload();
     stream_.expires_after(options().request_timeout);
-    bhttp::async_write(
-        stream_, response_,
-        [self = shared_from_this(), keep_alive, drain](beast::error_code ec,
-                                                       size_t) {
-          if (ec) return self->Close();
-          if (drain) return self->DrainAndClose();
-          if (!keep_alive) return self->Close();
-          self->ReadHeader();
-        });
+    bhttp::async_write(stream_, response_,
+                       [self = shared_from_this(), keep_alive, drain](
+                           beast::error_code ec, size_t) {
+                         if (ec) return self->Close();
+                         if (drain) return self->DrainAndClose();
+                         if (!keep_alive) return self->Close();
+                         self->ReadHeader();
+                       });
   }
 
   void DrainAndClose() {
@@ -289,8 +287,8 @@ struct Server::Impl {
     } else {
       net::io_context resolver_ioc;
       tcp::resolver resolver(resolver_ioc);
-      auto results = resolver.resolve(options.host,
-                                      std::to_string(options.port), ec);
+      auto results =
+          resolver.resolve(options.host, std::to_string(options.port), ec);
       if (ec || results.empty()) {
         return Status::IOError("cannot resolve host '" + options.host +
                                "': " + ec.message());
@@ -299,8 +297,8 @@ struct Server::Impl {
     }
     auto fail = [&](const char* what) {
       return Status::IOError(std::string("cannot listen on ") + options.host +
-                             ":" + std::to_string(options.port) + " (" +
-                             what + "): " + ec.message());
+                             ":" + std::to_string(options.port) + " (" + what +
+                             "): " + ec.message());
     };
     acceptor.open(endpoint.protocol(), ec);
     if (ec) return fail("open");
@@ -318,21 +316,20 @@ struct Server::Impl {
   }
 
   void Accept() {
-    acceptor.async_accept(
-        net::make_strand(ioc),
-        [this](beast::error_code ec, tcp::socket socket) {
-          if (!acceptor.is_open()) return;
-          if (ec) {
-            // Out of descriptors and the like: back off instead of spinning.
-            accept_retry.expires_after(std::chrono::milliseconds(50));
-            accept_retry.async_wait([this](beast::error_code wec) {
-              if (!wec && acceptor.is_open()) Accept();
-            });
-            return;
-          }
-          OnAccept(std::move(socket));
-          Accept();
+    acceptor.async_accept(net::make_strand(ioc), [this](beast::error_code ec,
+                                                        tcp::socket socket) {
+      if (!acceptor.is_open()) return;
+      if (ec) {
+        // Out of descriptors and the like: back off instead of spinning.
+        accept_retry.expires_after(std::chrono::milliseconds(50));
+        accept_retry.async_wait([this](beast::error_code wec) {
+          if (!wec && acceptor.is_open()) Accept();
         });
+        return;
+      }
+      OnAccept(std::move(socket));
+      Accept();
+    });
   }
 
   void OnAccept(tcp::socket socket) {
@@ -399,8 +396,8 @@ Result<std::unique_ptr<Server>> Server::Start(Handler handler,
                                               const ServerOptions& options) {
   int threads = options.threads;
   if (threads <= 0) {
-    threads = std::max(
-        4, 2 * static_cast<int>(std::thread::hardware_concurrency()));
+    threads =
+        std::max(4, 2 * static_cast<int>(std::thread::hardware_concurrency()));
   }
   auto impl = std::make_unique<Impl>(threads);
   impl->shared.handler = std::move(handler);

@@ -24,14 +24,14 @@ namespace dynarock::api::http {
 
 // The parts of an Authorization header.
 struct SigV4Authorization {
-  std::string algorithm;      // "AWS4-HMAC-SHA256"
-  std::string access_key_id;  // "AKIDEXAMPLE"
-  std::string date;           // "20250101"
-  std::string region;         // "us-east-1"
-  std::string service;        // "dynamodb"
-  std::string terminator;     // "aws4_request"
+  std::string algorithm;                    // "AWS4-HMAC-SHA256"
+  std::string access_key_id;                // "AKIDEXAMPLE"
+  std::string date;                         // "20250101"
+  std::string region;                       // "us-east-1"
+  std::string service;                      // "dynamodb"
+  std::string terminator;                   // "aws4_request"
   std::vector<std::string> signed_headers;  // "host", "x-amz-date", ...
-  std::string signature;      // hex, unchecked
+  std::string signature;                    // hex, unchecked
 };
 
 // Why a header could not be used (the server answers both with
@@ -45,7 +45,7 @@ enum class SigV4Error {
 };
 
 struct SigV4ParseResult {
-  std::optional<SigV4Authorization> auth;  // set on success
+  std::optional<SigV4Authorization> auth;    // set on success
   SigV4Error error = SigV4Error::kNotSigV4;  // meaningful only without auth
 };
 

@@ -157,7 +157,8 @@ TEST(ProtocolTest, OtherContentTypesAreNotOperations) {
   HttpResponse r = HandleRequest(req, fake.AsHandler());
   EXPECT_EQ(r.status, 404);
   EXPECT_EQ(r.body, "<UnknownOperationException/>\n");
-  EXPECT_THAT(r.Header("x-amz-crc32"), Optional(std::string_view("3552371480")));
+  EXPECT_THAT(r.Header("x-amz-crc32"),
+              Optional(std::string_view("3552371480")));
   EXPECT_EQ(fake.calls, 0);
 }
 
@@ -188,9 +189,8 @@ TEST(ProtocolTest, UnsignedRequestsAreAnonymous) {
 }
 
 TEST(ProtocolTest, UnusableAuthorizationIsMissingAuthenticationToken) {
-  for (std::string_view auth :
-       {"", "Basic abc", "AWS4-HMAC-SHA256 Signature=1",
-        "AWS4-HMAC-SHA256 Credential=a/b"}) {
+  for (std::string_view auth : {"", "Basic abc", "AWS4-HMAC-SHA256 Signature=1",
+                                "AWS4-HMAC-SHA256 Credential=a/b"}) {
     FakeHandler fake;
     HttpRequest req = Post("DynamoDB_20120810.ListTables");
     req.authorization = auth;
@@ -251,10 +251,10 @@ TEST(ProtocolTest, CorsPreflightAndHeaders) {
   EXPECT_THAT(HandleRequest(post, fake.AsHandler())
                   .Header("Access-Control-Allow-Origin"),
               Optional(std::string_view("*")));
-  EXPECT_EQ(HandleRequest(Post("DynamoDB_20120810.ListTables"),
-                          fake.AsHandler())
-                .Header("Access-Control-Allow-Origin"),
-            std::nullopt);
+  EXPECT_EQ(
+      HandleRequest(Post("DynamoDB_20120810.ListTables"), fake.AsHandler())
+          .Header("Access-Control-Allow-Origin"),
+      std::nullopt);
 }
 
 TEST(ProtocolTest, EarlyRejections) {

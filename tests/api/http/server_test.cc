@@ -53,8 +53,8 @@ class ServerTest : public ::testing::Test {
           if (op == "Slow") std::this_thread::sleep_for(slow_);
           Response r;
           r.body = "{\"op\":\"" + std::string(op) + "\",\"key\":\"" +
-                   caller.access_key_id + "\",\"len\":" +
-                   std::to_string(body.size()) + "}";
+                   caller.access_key_id +
+                   "\",\"len\":" + std::to_string(body.size()) + "}";
           return r;
         },
         options);
@@ -102,7 +102,9 @@ class ServerTest : public ::testing::Test {
   }
 
   static std::string ReadUntilClosed(tcp::socket& socket) {
-    struct timeval tv{5, 0};
+    struct timeval tv {
+      5, 0
+    };
     setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv,
                sizeof(tv));
     std::string out;
@@ -215,7 +217,8 @@ TEST_F(ServerTest, RejectsTooLargeChunkedBody) {
   StartServer(options);
   std::string chunk(600, 'x');
   std::string req =
-      "POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: DynamoDB_20120810.PutItem\r\n"
+      "POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: "
+      "DynamoDB_20120810.PutItem\r\n"
       "Transfer-Encoding: chunked\r\n\r\n";
   for (int i = 0; i < 3; ++i) req += "258\r\n" + chunk + "\r\n";
   req += "0\r\n\r\n";
@@ -228,7 +231,8 @@ TEST_F(ServerTest, TheDefaultLimitIs16MB) {
   StartServer();
   tcp::socket socket = Connect();
   auto res = RoundTrip(
-      socket, ApiRequest("PutItem", std::string(kMaxRequestBodyBytes + 1, ' ')));
+      socket,
+      ApiRequest("PutItem", std::string(kMaxRequestBodyBytes + 1, ' ')));
   EXPECT_EQ(res.result_int(), 413);
   EXPECT_EQ(calls_.load(), 0);
   ExpectStillServing();
@@ -238,8 +242,9 @@ TEST_F(ServerTest, SurvivesHugeHeaders) {
   ServerOptions options;
   options.max_header_bytes = 8 * 1024;
   StartServer(options);
-  std::string req = "POST / HTTP/1.1\r\nHost: x\r\nX-Big: " +
-                    std::string(100 * 1024, 'a') + "\r\n\r\n";
+  std::string req =
+      "POST / HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(100 * 1024, 'a') +
+      "\r\n\r\n";
   std::string out = RawExchange(req);
   EXPECT_THAT(out, StartsWith("HTTP/1.1 400"));
   ExpectStillServing();
@@ -294,9 +299,8 @@ TEST_F(ServerTest, ClosesIdleAndSlowConnections) {
   net::write(slow, net::buffer(std::string_view("POST / HTTP/1.1\r\nHo")));
   EXPECT_EQ(ReadUntilClosed(slow), "");
   tcp::socket slow_body = Connect();
-  net::write(slow_body,
-             net::buffer(std::string_view(
-                 "POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\n{")));
+  net::write(slow_body, net::buffer(std::string_view(
+                            "POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\n{")));
   EXPECT_EQ(ReadUntilClosed(slow_body), "");
   EXPECT_LT(std::chrono::steady_clock::now() - start, 3s);
   ExpectStillServing();
@@ -350,11 +354,9 @@ TEST_F(ServerTest, ReportsAPortInUse) {
   StartServer();
   ServerOptions options;
   options.port = server_->port();
-  auto second = Server::Start(
-      [](std::string_view, std::string_view, const CallerIdentity&) {
-        return Response{};
-      },
-      options);
+  auto second = Server::Start([](std::string_view, std::string_view,
+                                 const CallerIdentity&) { return Response{}; },
+                              options);
   ASSERT_FALSE(second.ok());
   EXPECT_EQ(second.status().code(), ErrorCode::kIOError);
   EXPECT_THAT(second.status().message(), HasSubstr("cannot listen"));
@@ -371,7 +373,8 @@ TEST_F(ServerTest, ManyConcurrentClients) {
       socket.connect(
           tcp::endpoint(net::ip::make_address("127.0.0.1"), server_->port()));
       for (int i = 0; i < 50; ++i) {
-        if (RoundTrip(socket, ApiRequest("PutItem", "{}")).result_int() == 200) {
+        if (RoundTrip(socket, ApiRequest("PutItem", "{}")).result_int() ==
+            200) {
           ok.fetch_add(1);
         }
       }

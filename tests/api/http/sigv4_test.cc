@@ -17,7 +17,8 @@ constexpr std::string_view kBotoHeader =
     "AWS4-HMAC-SHA256 "
     "Credential=AKIDEXAMPLE/20250101/us-east-1/dynamodb/aws4_request, "
     "SignedHeaders=content-type;host;x-amz-date;x-amz-target, "
-    "Signature=5d672d79c15b13162d9279b0855cfba6789a8edb4c82c400e06b5924a6f2b5d7";
+    "Signature="
+    "5d672d79c15b13162d9279b0855cfba6789a8edb4c82c400e06b5924a6f2b5d7";
 
 TEST(SigV4Test, ParsesWhatSdksSend) {
   SigV4ParseResult r = ParseAuthorization(kBotoHeader);
@@ -28,8 +29,9 @@ TEST(SigV4Test, ParsesWhatSdksSend) {
   EXPECT_EQ(r.auth->region, "us-east-1");
   EXPECT_EQ(r.auth->service, "dynamodb");
   EXPECT_EQ(r.auth->terminator, "aws4_request");
-  EXPECT_THAT(r.auth->signed_headers,
-              ElementsAre("content-type", "host", "x-amz-date", "x-amz-target"));
+  EXPECT_THAT(
+      r.auth->signed_headers,
+      ElementsAre("content-type", "host", "x-amz-date", "x-amz-target"));
   EXPECT_EQ(r.auth->signature.substr(0, 8), "5d672d79");
 
   CallerIdentity caller = CallerFromAuthorization(*r.auth);
@@ -126,9 +128,15 @@ TEST(SigV4Test, SurvivesGarbage) {
     for (int e = 0; e < edits; ++e) {
       size_t pos = rng() % s.size();
       switch (rng() % 3) {
-        case 0: s[pos] = static_cast<char>(rng() & 0xFF); break;
-        case 1: s.erase(pos, 1 + rng() % 10); break;
-        case 2: s.insert(pos, 1, alphabet[rng() % alphabet.size()]); break;
+        case 0:
+          s[pos] = static_cast<char>(rng() & 0xFF);
+          break;
+        case 1:
+          s.erase(pos, 1 + rng() % 10);
+          break;
+        case 2:
+          s.insert(pos, 1, alphabet[rng() % alphabet.size()]);
+          break;
       }
       if (s.empty()) s = "x";
     }
