@@ -3,10 +3,12 @@
 #include <algorithm>
 
 #include "engine/clock.h"
+#include "engine/expr/evaluate.h"
 #include "engine/keys/key_codec.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"
 #include "engine/table/item_locks.h"
+#include "engine/table/item_requests.h"
 #include "engine/table/schema.h"
 #include "engine/table/write_path.h"
 #include "engine/util/uuid.h"
@@ -24,11 +26,6 @@ Status TableNotFound(std::string_view name) {
 // table get DynamoDB's shorter message.
 Status DataTableNotFound() {
   return Status::ResourceNotFound("Requested resource not found");
-}
-
-// PutItem and DeleteItem take NONE or ALL_OLD only.
-Status ReturnValuesInvalid() {
-  return Status::Validation("Return values set to invalid value");
 }
 
 Status InUse(std::string_view what, std::string_view name) {
@@ -76,6 +73,7 @@ class EngineImpl final : public Engine {
   Result<PutItemResult> PutItem(const PutItemRequest& req) override;
   Result<GetItemResult> GetItem(const GetItemRequest& req) override;
   Result<DeleteItemResult> DeleteItem(const DeleteItemRequest& req) override;
+  Result<UpdateItemResult> UpdateItem(const UpdateItemRequest& req) override;
 
  private:
   // The table's status now; a table whose DELETING delay has passed is
@@ -336,17 +334,17 @@ Result<TableDescription> EngineImpl::DeleteTable(const DeleteTableRequest& req) 
 // --- Items --------------------------------------------------------------
 
 Result<PutItemResult> EngineImpl::PutItem(const PutItemRequest& req) {
-  if (req.return_values != ReturnValues::kNone &&
-      req.return_values != ReturnValues::kAllOld) {
-    return ReturnValuesInvalid();
-  }
+  DR_ASSIGN_OR_RETURN(const PreparedWrite write, PreparePutItem(req));
   DR_ASSIGN_OR_RETURN(auto table, DataTable(req.scope, req.table_name));
   DR_ASSIGN_OR_RETURN(PrimaryKey pk, KeyOfItem(table->key, req.item));
   DR_RETURN_IF_ERROR(ValidateItem(req.item));
   const std::string key = keys::ItemKey(table->id, *pk.hash, pk.range);
   DR_ASSIGN_OR_RETURN(
       std::optional<Item> old,
-      write_path_.Apply(*table, key, [&](const std::optional<Item>&) {
+      write_path_.Apply(
+          *table, key,
+          [&](const std::optional<Item>& stored) -> Result<ItemChange> {
+        DR_RETURN_IF_ERROR(CheckCondition(write, stored));
         return Result<ItemChange>(ItemChange{req.item, false});
       }));
   PutItemResult result;
@@ -355,29 +353,57 @@ Result<PutItemResult> EngineImpl::PutItem(const PutItemRequest& req) {
 }
 
 Result<GetItemResult> EngineImpl::GetItem(const GetItemRequest& req) {
+  DR_ASSIGN_OR_RETURN(const std::optional<expr::ProjectionExpression> projection,
+                      PrepareGetItem(req));
   DR_ASSIGN_OR_RETURN(auto table, DataTable(req.scope, req.table_name));
   DR_ASSIGN_OR_RETURN(PrimaryKey pk, KeyOfKeyParameter(table->key, req.key));
   const std::string key = keys::ItemKey(table->id, *pk.hash, pk.range);
   GetItemResult result;
   DR_ASSIGN_OR_RETURN(result.item, ReadItem(*store_, key));
+  if (result.item && projection) {
+    result.item = expr::ProjectItem(*result.item, *projection);
+  }
   return result;
 }
 
 Result<DeleteItemResult> EngineImpl::DeleteItem(const DeleteItemRequest& req) {
-  if (req.return_values != ReturnValues::kNone &&
-      req.return_values != ReturnValues::kAllOld) {
-    return ReturnValuesInvalid();
-  }
+  DR_ASSIGN_OR_RETURN(const PreparedWrite write, PrepareDeleteItem(req));
   DR_ASSIGN_OR_RETURN(auto table, DataTable(req.scope, req.table_name));
   DR_ASSIGN_OR_RETURN(PrimaryKey pk, KeyOfKeyParameter(table->key, req.key));
   const std::string key = keys::ItemKey(table->id, *pk.hash, pk.range);
   DR_ASSIGN_OR_RETURN(
       std::optional<Item> old,
-      write_path_.Apply(*table, key, [](const std::optional<Item>&) {
+      write_path_.Apply(
+          *table, key,
+          [&](const std::optional<Item>& stored) -> Result<ItemChange> {
+        DR_RETURN_IF_ERROR(CheckCondition(write, stored));
         return Result<ItemChange>(ItemChange{std::nullopt, false});
       }));
   DeleteItemResult result;
   if (req.return_values == ReturnValues::kAllOld) result.attributes = std::move(old);
+  return result;
+}
+
+Result<UpdateItemResult> EngineImpl::UpdateItem(const UpdateItemRequest& req) {
+  DR_ASSIGN_OR_RETURN(const PreparedWrite write, PrepareUpdateItem(req));
+  DR_ASSIGN_OR_RETURN(auto table, DataTable(req.scope, req.table_name));
+  DR_ASSIGN_OR_RETURN(PrimaryKey pk, KeyOfKeyParameter(table->key, req.key));
+  if (write.update) DR_RETURN_IF_ERROR(CheckKeyNotUpdated(*write.update, table->key));
+  const std::string key = keys::ItemKey(table->id, *pk.hash, pk.range);
+  Item new_item;
+  DR_ASSIGN_OR_RETURN(
+      std::optional<Item> old,
+      write_path_.Apply(
+          *table, key,
+          [&](const std::optional<Item>& stored) -> Result<ItemChange> {
+        DR_RETURN_IF_ERROR(CheckCondition(write, stored));
+        DR_ASSIGN_OR_RETURN(new_item, UpdatedItem(write, req.key, stored));
+        // The item is written even when nothing changed: an update that
+        // leaves only the key still creates the item.
+        return Result<ItemChange>(ItemChange{new_item, false});
+      }));
+  UpdateItemResult result;
+  result.attributes = UpdateReturnValues(req.return_values, write, old, new_item);
   return result;
 }
 

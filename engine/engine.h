@@ -46,10 +46,23 @@ class Engine {
   virtual Result<TableDescription> DeleteTable(const DeleteTableRequest& req) = 0;
 
   // --- Items ---
-  // Errors: kValidation (item or key invalid), kResourceNotFound.
+  // Expressions arrive as text with their ExpressionAttributeNames/Values;
+  // the engine parses, resolves and evaluates them (and translates the
+  // legacy parameters into the same trees). Every request is checked whole
+  // before any table is read. A write's condition is evaluated against the
+  // item as stored, under the item's lock, so check-and-write is atomic.
+  //
+  // Errors of every item operation: kValidation (DynamoDB's messages for
+  // the item, key, expressions and legacy parameters), kResourceNotFound.
+  // Writes with a condition also: kConditionalCheckFailed, nothing written
+  // (Status::item() is the old item when the request asked for ALL_OLD).
   virtual Result<PutItemResult> PutItem(const PutItemRequest& req) = 0;
+  // ProjectionExpression / AttributesToGet select what Item holds.
   virtual Result<GetItemResult> GetItem(const GetItemRequest& req) = 0;
   virtual Result<DeleteItemResult> DeleteItem(const DeleteItemRequest& req) = 0;
+  // Creates the item from its key when missing (upsert). Key attributes
+  // cannot be updated; the new item is validated whole (400 KB, nesting).
+  virtual Result<UpdateItemResult> UpdateItem(const UpdateItemRequest& req) = 0;
 
  protected:
   Engine() = default;

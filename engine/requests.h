@@ -8,9 +8,11 @@
 #define DYNAROCK_ENGINE_REQUESTS_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/types.h"
@@ -28,6 +30,77 @@ struct Scope {
 
 // ReturnValues. UPDATED_* only apply to UpdateItem.
 enum class ReturnValues { kNone, kAllOld, kUpdatedOld, kAllNew, kUpdatedNew };
+
+// ReturnValuesOnConditionCheckFailure: ALL_OLD attaches the item as it was
+// to the ConditionalCheckFailed status (Status::item()).
+enum class ReturnValuesOnConditionCheckFailure { kNone, kAllOld };
+
+// --- Expression parameters ----------------------------------------------
+//
+// Requests carry expressions as TEXT; the engine parses, resolves and
+// evaluates them. An unset optional means the request did not carry the
+// parameter; DynamoDB treats an empty map or string differently from an
+// absent one ("ExpressionAttributeValues must not be empty").
+
+// ExpressionAttributeNames: "#n" -> attribute name.
+using ExpressionAttributeNames = std::map<std::string, std::string>;
+// ExpressionAttributeValues: ":v" -> value.
+using ExpressionAttributeValues = std::map<std::string, AttributeValue>;
+
+// --- Legacy (non-expression) parameters ----------------------------------
+//
+// Older clients and SDK mappers still send these. The engine translates
+// them into the same trees as the expressions (engine/expr/legacy.h), with
+// DynamoDB's validation messages. Maps are vectors of (name, value) so that
+// the first offending entry is the first in the caller's order.
+
+// Comparison operators of Expected, KeyConditions, QueryFilter, ScanFilter.
+enum class ComparisonOperator : uint8_t {
+  kEq,
+  kNe,
+  kLe,
+  kLt,
+  kGe,
+  kGt,
+  kNotNull,
+  kNull,
+  kContains,
+  kNotContains,
+  kBeginsWith,
+  kIn,
+  kBetween,
+};
+
+// ConditionalOperator: how several Expected / filter conditions combine.
+enum class ConditionalOperator : uint8_t { kAnd, kOr };
+
+// One entry of Expected: either Value and/or Exists, or ComparisonOperator
+// with AttributeValueList (or Value). Unset members were absent.
+struct ExpectedAttributeValue {
+  std::optional<AttributeValue> value;
+  std::optional<bool> exists;
+  std::optional<ComparisonOperator> comparison_operator;
+  std::optional<std::vector<AttributeValue>> attribute_value_list;
+};
+using ExpectedConditions =
+    std::vector<std::pair<std::string, ExpectedAttributeValue>>;
+
+// One entry of KeyConditions, QueryFilter or ScanFilter (DynamoDB's
+// "Condition" shape).
+struct LegacyCondition {
+  ComparisonOperator comparison_operator = ComparisonOperator::kEq;
+  std::vector<AttributeValue> attribute_value_list;
+};
+using LegacyConditions = std::vector<std::pair<std::string, LegacyCondition>>;
+
+// One entry of AttributeUpdates. DynamoDB's default action is PUT.
+enum class AttributeAction : uint8_t { kPut, kAdd, kDelete };
+struct AttributeValueUpdate {
+  std::optional<AttributeValue> value;
+  AttributeAction action = AttributeAction::kPut;
+};
+using AttributeUpdates =
+    std::vector<std::pair<std::string, AttributeValueUpdate>>;
 
 // --- Tables -----------------------------------------------------------
 
@@ -77,11 +150,27 @@ struct DeleteTableRequest {
 
 // --- Items ------------------------------------------------------------
 
+// The condition members shared by PutItem, UpdateItem and DeleteItem: a
+// ConditionExpression, or the legacy Expected (+ ConditionalOperator). The
+// condition is evaluated against the item as stored, under the item's lock;
+// when it is false nothing is written and the call fails with
+// kConditionalCheckFailed.
+struct WriteCondition {
+  std::optional<std::string> condition_expression;
+  std::optional<ExpectedConditions> expected;
+  std::optional<ConditionalOperator> conditional_operator;
+  ReturnValuesOnConditionCheckFailure return_values_on_condition_check_failure =
+      ReturnValuesOnConditionCheckFailure::kNone;
+};
+
 struct PutItemRequest {
   Scope scope;
   std::string table_name;
   Item item;
   ReturnValues return_values = ReturnValues::kNone;  // NONE or ALL_OLD
+  WriteCondition condition;
+  std::optional<ExpressionAttributeNames> expression_attribute_names;
+  std::optional<ExpressionAttributeValues> expression_attribute_values;
 };
 
 struct PutItemResult {
@@ -93,6 +182,11 @@ struct GetItemRequest {
   std::string table_name;
   Item key;
   bool consistent_read = false;
+  // Which attributes to return: a ProjectionExpression, or the legacy
+  // AttributesToGet; all of them when neither is set.
+  std::optional<std::string> projection_expression;
+  std::optional<std::vector<std::string>> attributes_to_get;
+  std::optional<ExpressionAttributeNames> expression_attribute_names;
 };
 
 struct GetItemResult {
@@ -104,10 +198,36 @@ struct DeleteItemRequest {
   std::string table_name;
   Item key;
   ReturnValues return_values = ReturnValues::kNone;  // NONE or ALL_OLD
+  WriteCondition condition;
+  std::optional<ExpressionAttributeNames> expression_attribute_names;
+  std::optional<ExpressionAttributeValues> expression_attribute_values;
 };
 
 struct DeleteItemResult {
   std::optional<Item> attributes;  // the old item, for ALL_OLD
+};
+
+// UpdateItem: an UpdateExpression, or the legacy AttributeUpdates, applied
+// to the item with `key`; a missing item is created from the key first
+// (upsert). With neither, the item is written with what it has (only its
+// key when it was missing).
+struct UpdateItemRequest {
+  Scope scope;
+  std::string table_name;
+  Item key;
+  std::optional<std::string> update_expression;
+  std::optional<AttributeUpdates> attribute_updates;
+  WriteCondition condition;
+  std::optional<ExpressionAttributeNames> expression_attribute_names;
+  std::optional<ExpressionAttributeValues> expression_attribute_values;
+  ReturnValues return_values = ReturnValues::kNone;  // any of the five
+};
+
+struct UpdateItemResult {
+  // ALL_OLD / ALL_NEW: the whole item before / after; UPDATED_OLD /
+  // UPDATED_NEW: only the updated paths. Unset when there is nothing to
+  // return (no old item, or none of the paths present).
+  std::optional<Item> attributes;
 };
 
 }  // namespace dynarock

@@ -36,6 +36,10 @@ constexpr std::string_view kNestingTooDeep =
     "have nested levels beyond supported limit";
 constexpr std::string_view kItemTooLarge =
     "Item size has exceeded the maximum allowed size";
+// UpdateItem's wording (DynamoDB's UpdateItem API reference lists it; also
+// dynalite's updateItem, written against DynamoDB).
+constexpr std::string_view kUpdatedItemTooLarge =
+    "Item size to update has exceeded the maximum allowed size";
 
 Status Invalid(std::string_view detail) {
   std::string message(kInvalidPrefix);
@@ -167,16 +171,28 @@ Status ValidateAttributeValue(const AttributeValue& value) {
   return Validate(value, /*level=*/1);
 }
 
-Status ValidateItem(const Item& item) {
+namespace {
+
+Status ValidateItemWith(const Item& item, std::string_view too_large) {
   for (const auto& [name, value] : item) {
     DR_RETURN_IF_ERROR(Validate(value, /*level=*/1));
   }
   // Size last, as DynamoDB does: a malformed value is reported as such even
   // in an oversized item.
   if (ItemSize(item) > kMaxItemBytes) {
-    return Status::Validation(std::string(kItemTooLarge));
+    return Status::Validation(std::string(too_large));
   }
   return Status::OK();
+}
+
+}  // namespace
+
+Status ValidateItem(const Item& item) {
+  return ValidateItemWith(item, kItemTooLarge);
+}
+
+Status ValidateUpdatedItem(const Item& item) {
+  return ValidateItemWith(item, kUpdatedItemTooLarge);
 }
 
 Status NestingTooDeep() {

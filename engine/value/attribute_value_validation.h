@@ -28,6 +28,11 @@ Status ValidateAttributeValue(const AttributeValue& value);
 // Errors: kValidation.
 Status ValidateItem(const Item& item);
 
+// As ValidateItem, for the item an UpdateItem produced; DynamoDB words the
+// size error differently then ("Item size to update has exceeded the
+// maximum allowed size").
+Status ValidateUpdatedItem(const Item& item);
+
 }  // namespace dynarock
 
 #endif  // DYNAROCK_ENGINE_VALUE_ATTRIBUTE_VALUE_VALIDATION_H_
