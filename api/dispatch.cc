@@ -22,6 +22,7 @@ constexpr std::array kOperations = {
     Operation{"GetItem", &ops::GetItem},
     Operation{"ListTables", &ops::ListTables},
     Operation{"PutItem", &ops::PutItem},
+    Operation{"UpdateItem", &ops::UpdateItem},
     Operation{"UpdateTable", &ops::UpdateTable},
 };
 

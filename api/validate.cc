@@ -249,6 +249,17 @@ void CheckMemberConstraints(const Json* v, const Member& m,
   }
   if (m.shape->kind == Shape::Kind::kStructure) {
     CheckStructureConstraints(*v, *m.shape, path + ".", errors);
+  } else if (m.shape->kind == Shape::Kind::kMap &&
+             m.shape->element->kind == Shape::Kind::kStructure &&
+             v->is_object()) {
+    // Map entries are reported as "<map>.<key>.member.<field>", the last
+    // key first (the order dynalite recorded from DynamoDB).
+    for (auto it = v->end(); it != v->begin();) {
+      --it;
+      if (!it->is_object()) continue;
+      CheckStructureConstraints(*it, *m.shape->element,
+                                path + "." + it.key() + ".member.", errors);
+    }
   } else if (m.shape->kind == Shape::Kind::kList &&
              m.shape->element->kind == Shape::Kind::kStructure) {
     for (size_t i = 0; i < v->size(); ++i) {

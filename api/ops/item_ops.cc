@@ -1,13 +1,24 @@
-// PutItem, GetItem, DeleteItem.
+// PutItem, GetItem, UpdateItem, DeleteItem.
+//
+// Each handler fills the engine request in DynamoDB's order of checks: the
+// request's shape (api/validate), then which expression and legacy
+// parameters it carries (CheckParameterUse, before any AttributeValue is
+// decoded, because DynamoDB reports a mix of the two first), then the
+// AttributeValues (Key or Item, AttributeUpdates, Expected,
+// ExpressionAttributeValues). The engine parses, resolves and evaluates the
+// expressions; nothing here interprets them.
 
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "api/ops/fields.h"
 #include "api/ops/ops.h"
 #include "api/validate.h"
+#include "engine/expr/request_expressions.h"
+#include "engine/table/item_requests.h"
 
 namespace dynarock::api::ops {
 
@@ -16,7 +27,7 @@ namespace {
 using Kind = Shape::Kind;
 
 // --- Input shapes (DynamoDB's model; enum orders as DynamoDB prints them,
-// mhart/dynalite validations/putItem.js) -----------------------------------
+// mhart/dynalite validations/*.js) ------------------------------------------
 
 Member ReturnValuesMember() {
   return Member{.name = "ReturnValues", .shape = &kStringShape,
@@ -36,19 +47,34 @@ Member ReturnValuesOnConditionCheckFailureMember() {
                 .shape = &kStringShape, .enum_values = {"ALL_OLD", "NONE"}};
 }
 
+const Shape kAttributeValueListShape{.kind = Kind::kList,
+                                     .element = &kAttributeValueShape};
+
 const Shape kExpectedAttributeValueShape{
     .kind = Kind::kStructure,
-    .java_class = "com.amazonaws.dynamodb.v20120810.ExpectedAttributeValue"};
+    .java_class = "com.amazonaws.dynamodb.v20120810.ExpectedAttributeValue",
+    .members = {
+        Member{.name = "AttributeValueList", .shape = &kAttributeValueListShape},
+        Member{.name = "ComparisonOperator", .shape = &kStringShape,
+               .enum_values = {"IN", "NULL", "BETWEEN", "LT", "NOT_CONTAINS",
+                               "EQ", "GT", "NOT_NULL", "NE", "LE",
+                               "BEGINS_WITH", "GE", "CONTAINS"}},
+        Member{.name = "Exists", .shape = &kBooleanShape},
+        Member{.name = "Value", .shape = &kAttributeValueShape},
+    }};
 const Shape kExpectedShape{.kind = Kind::kMap,
                            .element = &kExpectedAttributeValueShape};
 
-// Conditions arrive with the expression issue; until then a request that
-// carries one is refused, never run unconditionally.
-const std::string_view kConditionMembers[] = {
-    "ConditionExpression", "Expected", "ConditionalOperator",
-    "ExpressionAttributeNames", "ExpressionAttributeValues"};
-const std::string_view kProjectionMembers[] = {
-    "ProjectionExpression", "AttributesToGet", "ExpressionAttributeNames"};
+const Shape kAttributeValueUpdateShape{
+    .kind = Kind::kStructure,
+    .java_class = "com.amazonaws.dynamodb.v20120810.AttributeValueUpdate",
+    .members = {
+        Member{.name = "Action", .shape = &kStringShape,
+               .enum_values = {"ADD", "PUT", "DELETE"}},
+        Member{.name = "Value", .shape = &kAttributeValueShape},
+    }};
+const Shape kAttributeUpdatesShape{.kind = Kind::kMap,
+                                   .element = &kAttributeValueUpdateShape};
 
 std::vector<Member> ConditionMembers() {
   return {
@@ -79,6 +105,28 @@ Shape WriteInput(std::string_view item_member) {
 const Shape kPutItemInput = WriteInput("Item");
 const Shape kDeleteItemInput = WriteInput("Key");
 
+// In the order dynalite recorded DynamoDB's constraint messages for
+// UpdateItem (test/updateItem.js).
+Shape UpdateInput() {
+  Shape s{.kind = Kind::kStructure,
+          .members = {
+              ReturnConsumedCapacityMember(),
+              TableNameMember(),
+              ReturnItemCollectionMetricsMember(),
+              ReturnValuesMember(),
+              Member{.name = "Key", .shape = &kAttributeMapShape,
+                     .required = true},
+              Member{.name = "AttributeUpdates",
+                     .shape = &kAttributeUpdatesShape},
+              Member{.name = "UpdateExpression", .shape = &kStringShape},
+              ReturnValuesOnConditionCheckFailureMember(),
+          }};
+  for (Member& m : ConditionMembers()) s.members.push_back(std::move(m));
+  return s;
+}
+
+const Shape kUpdateItemInput = UpdateInput();
+
 const Shape kGetItemInput{
     .kind = Kind::kStructure,
     .members = {
@@ -92,13 +140,7 @@ const Shape kGetItemInput{
         Member{.name = "ExpressionAttributeNames", .shape = &kStringMapShape},
     }};
 
-template <size_t N>
-Status RefuseUnsupported(const Json& request, const std::string_view (&members)[N]) {
-  for (std::string_view m : members) {
-    if (Field(request, m) != nullptr) return UnsupportedParameter(m);
-  }
-  return Status::OK();
-}
+// --- Decoding (the members' JSON types were checked by ValidateRequest) ---
 
 // The member's enum constraint has already admitted the text; which values
 // an operation accepts is the engine's rule.
@@ -111,6 +153,117 @@ ReturnValues DecodeReturnValues(const Json& request) {
   return ReturnValues::kNone;
 }
 
+ComparisonOperator DecodeComparisonOperator(std::string_view name) {
+  static constexpr std::pair<std::string_view, ComparisonOperator> kNames[] = {
+      {"EQ", ComparisonOperator::kEq},
+      {"NE", ComparisonOperator::kNe},
+      {"LE", ComparisonOperator::kLe},
+      {"LT", ComparisonOperator::kLt},
+      {"GE", ComparisonOperator::kGe},
+      {"GT", ComparisonOperator::kGt},
+      {"NOT_NULL", ComparisonOperator::kNotNull},
+      {"NULL", ComparisonOperator::kNull},
+      {"CONTAINS", ComparisonOperator::kContains},
+      {"NOT_CONTAINS", ComparisonOperator::kNotContains},
+      {"BEGINS_WITH", ComparisonOperator::kBeginsWith},
+      {"IN", ComparisonOperator::kIn},
+      {"BETWEEN", ComparisonOperator::kBetween},
+  };
+  for (const auto& [n, op] : kNames) {
+    if (n == name) return op;
+  }
+  return ComparisonOperator::kEq;  // unreachable: the enum was validated
+}
+
+// Fills the members that hold no AttributeValue: the expressions, the
+// names, ConditionalOperator, ReturnValuesOnConditionCheckFailure. Expected
+// is marked present; its values come later (DecodeExpectedValues).
+void DecodeConditionShape(const Json& request, WriteCondition* c) {
+  c->condition_expression = OptionalString(request, "ConditionExpression");
+  if (Field(request, "Expected") != nullptr) c->expected.emplace();
+  if (std::optional<std::string> op =
+          OptionalString(request, "ConditionalOperator")) {
+    c->conditional_operator =
+        *op == "OR" ? ConditionalOperator::kOr : ConditionalOperator::kAnd;
+  }
+  if (StringOr(request, "ReturnValuesOnConditionCheckFailure") == "ALL_OLD") {
+    c->return_values_on_condition_check_failure =
+        ReturnValuesOnConditionCheckFailure::kAllOld;
+  }
+}
+
+std::optional<ExpressionAttributeNames> DecodeNames(const Json& request) {
+  const Json* names = Field(request, "ExpressionAttributeNames");
+  if (names == nullptr) return std::nullopt;
+  ExpressionAttributeNames out;
+  for (const auto& [key, value] : names->items()) {
+    if (value.is_string()) out.emplace(key, value.get<std::string>());
+  }
+  return out;
+}
+
+Result<std::vector<AttributeValue>> DecodeValueList(const Json& list) {
+  std::vector<AttributeValue> out;
+  out.reserve(list.size());
+  for (const Json& v : list) {
+    DR_ASSIGN_OR_RETURN(AttributeValue value, DecodeAttributeValue(v));
+    out.push_back(std::move(value));
+  }
+  return out;
+}
+
+Status DecodeExpectedValues(const Json& request, WriteCondition* c) {
+  const Json* expected = Field(request, "Expected");
+  if (expected == nullptr) return Status::OK();
+  for (const auto& [name, e] : expected->items()) {
+    ExpectedAttributeValue out;
+    if (const Json* v = Field(e, "Value")) {
+      DR_ASSIGN_OR_RETURN(out.value, DecodeAttributeValue(*v));
+    }
+    out.exists = OptionalBool(e, "Exists");
+    if (std::optional<std::string> op = OptionalString(e, "ComparisonOperator")) {
+      out.comparison_operator = DecodeComparisonOperator(*op);
+    }
+    if (const Json* list = Field(e, "AttributeValueList")) {
+      DR_ASSIGN_OR_RETURN(out.attribute_value_list, DecodeValueList(*list));
+    }
+    c->expected->emplace_back(name, std::move(out));
+  }
+  return Status::OK();
+}
+
+Result<AttributeUpdates> DecodeAttributeUpdates(const Json& updates) {
+  AttributeUpdates out;
+  for (const auto& [name, u] : updates.items()) {
+    AttributeValueUpdate update;
+    if (const Json* v = Field(u, "Value")) {
+      DR_ASSIGN_OR_RETURN(update.value, DecodeAttributeValue(*v));
+    }
+    const std::string action = StringOr(u, "Action", "PUT");
+    if (action == "ADD") update.action = AttributeAction::kAdd;
+    if (action == "DELETE") update.action = AttributeAction::kDelete;
+    out.emplace_back(name, std::move(update));
+  }
+  return out;
+}
+
+// A malformed value is reported as DynamoDB reports it: "ExpressionAttribute
+// Values contains invalid value: <why> for key :v".
+Result<std::optional<ExpressionAttributeValues>> DecodeValues(
+    const Json& request) {
+  const Json* values = Field(request, "ExpressionAttributeValues");
+  if (values == nullptr) return std::optional<ExpressionAttributeValues>();
+  ExpressionAttributeValues out;
+  for (const auto& [key, v] : values->items()) {
+    Result<AttributeValue> value = DecodeAttributeValue(v);
+    if (!value.ok()) {
+      return expr::InvalidExpressionAttributeValue(key, value.status());
+    }
+    out.emplace(key, std::move(value).value());
+  }
+  return std::optional<ExpressionAttributeValues>(std::move(out));
+}
+
 Json AttributesResponse(const std::optional<Item>& attributes) {
   Json out = Json::object();
   if (attributes) out["Attributes"] = EncodeItem(*attributes);
@@ -121,38 +274,85 @@ Json AttributesResponse(const std::optional<Item>& attributes) {
 
 Result<Json> PutItem(const RequestContext& ctx, const Json& request) {
   DR_RETURN_IF_ERROR(ValidateRequest(request, kPutItemInput));
-  DR_RETURN_IF_ERROR(RefuseUnsupported(request, kConditionMembers));
   PutItemRequest req;
   req.scope = ctx.scope;
   req.table_name = StringOr(request, "TableName");
-  DR_ASSIGN_OR_RETURN(req.item, DecodeItem(*Field(request, "Item")));
   req.return_values = DecodeReturnValues(request);
+  DecodeConditionShape(request, &req.condition);
+  req.expression_attribute_names = DecodeNames(request);
+  if (Field(request, "ExpressionAttributeValues") != nullptr) {
+    req.expression_attribute_values.emplace();
+  }
+  DR_RETURN_IF_ERROR(CheckParameterUse(req));
+  DR_ASSIGN_OR_RETURN(req.item, DecodeItem(*Field(request, "Item")));
+  DR_RETURN_IF_ERROR(DecodeExpectedValues(request, &req.condition));
+  DR_ASSIGN_OR_RETURN(req.expression_attribute_values, DecodeValues(request));
   DR_ASSIGN_OR_RETURN(PutItemResult result, ctx.engine->PutItem(req));
   return AttributesResponse(result.attributes);
 }
 
 Result<Json> GetItem(const RequestContext& ctx, const Json& request) {
   DR_RETURN_IF_ERROR(ValidateRequest(request, kGetItemInput));
-  DR_RETURN_IF_ERROR(RefuseUnsupported(request, kProjectionMembers));
   GetItemRequest req;
   req.scope = ctx.scope;
   req.table_name = StringOr(request, "TableName");
-  DR_ASSIGN_OR_RETURN(req.key, DecodeItem(*Field(request, "Key")));
   req.consistent_read = OptionalBool(request, "ConsistentRead").value_or(false);
+  req.projection_expression = OptionalString(request, "ProjectionExpression");
+  if (const Json* names = Field(request, "AttributesToGet")) {
+    req.attributes_to_get.emplace();
+    for (const Json& n : *names) {
+      if (n.is_string()) req.attributes_to_get->push_back(n.get<std::string>());
+    }
+  }
+  req.expression_attribute_names = DecodeNames(request);
+  DR_RETURN_IF_ERROR(CheckParameterUse(req));
+  DR_ASSIGN_OR_RETURN(req.key, DecodeItem(*Field(request, "Key")));
   DR_ASSIGN_OR_RETURN(GetItemResult result, ctx.engine->GetItem(req));
   Json out = Json::object();
   if (result.item) out["Item"] = EncodeItem(*result.item);
   return out;
 }
 
+Result<Json> UpdateItem(const RequestContext& ctx, const Json& request) {
+  DR_RETURN_IF_ERROR(ValidateRequest(request, kUpdateItemInput));
+  UpdateItemRequest req;
+  req.scope = ctx.scope;
+  req.table_name = StringOr(request, "TableName");
+  req.return_values = DecodeReturnValues(request);
+  req.update_expression = OptionalString(request, "UpdateExpression");
+  const Json* updates = Field(request, "AttributeUpdates");
+  if (updates != nullptr) req.attribute_updates.emplace();
+  DecodeConditionShape(request, &req.condition);
+  req.expression_attribute_names = DecodeNames(request);
+  if (Field(request, "ExpressionAttributeValues") != nullptr) {
+    req.expression_attribute_values.emplace();
+  }
+  DR_RETURN_IF_ERROR(CheckParameterUse(req));
+  DR_ASSIGN_OR_RETURN(req.key, DecodeItem(*Field(request, "Key")));
+  if (updates != nullptr) {
+    DR_ASSIGN_OR_RETURN(req.attribute_updates, DecodeAttributeUpdates(*updates));
+  }
+  DR_RETURN_IF_ERROR(DecodeExpectedValues(request, &req.condition));
+  DR_ASSIGN_OR_RETURN(req.expression_attribute_values, DecodeValues(request));
+  DR_ASSIGN_OR_RETURN(UpdateItemResult result, ctx.engine->UpdateItem(req));
+  return AttributesResponse(result.attributes);
+}
+
 Result<Json> DeleteItem(const RequestContext& ctx, const Json& request) {
   DR_RETURN_IF_ERROR(ValidateRequest(request, kDeleteItemInput));
-  DR_RETURN_IF_ERROR(RefuseUnsupported(request, kConditionMembers));
   DeleteItemRequest req;
   req.scope = ctx.scope;
   req.table_name = StringOr(request, "TableName");
-  DR_ASSIGN_OR_RETURN(req.key, DecodeItem(*Field(request, "Key")));
   req.return_values = DecodeReturnValues(request);
+  DecodeConditionShape(request, &req.condition);
+  req.expression_attribute_names = DecodeNames(request);
+  if (Field(request, "ExpressionAttributeValues") != nullptr) {
+    req.expression_attribute_values.emplace();
+  }
+  DR_RETURN_IF_ERROR(CheckParameterUse(req));
+  DR_ASSIGN_OR_RETURN(req.key, DecodeItem(*Field(request, "Key")));
+  DR_RETURN_IF_ERROR(DecodeExpectedValues(request, &req.condition));
+  DR_ASSIGN_OR_RETURN(req.expression_attribute_values, DecodeValues(request));
   DR_ASSIGN_OR_RETURN(DeleteItemResult result, ctx.engine->DeleteItem(req));
   return AttributesResponse(result.attributes);
 }

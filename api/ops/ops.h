@@ -22,6 +22,7 @@ Result<Json> DeleteTable(const RequestContext& ctx, const Json& request);
 Result<Json> PutItem(const RequestContext& ctx, const Json& request);
 Result<Json> GetItem(const RequestContext& ctx, const Json& request);
 Result<Json> DeleteItem(const RequestContext& ctx, const Json& request);
+Result<Json> UpdateItem(const RequestContext& ctx, const Json& request);
 
 }  // namespace dynarock::api::ops
 
