@@ -204,6 +204,9 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
     }
   }
   rep->write_options.sync = options.sync_writes;
+  // An in-memory database dies with the process, so a WAL (itself held in
+  // memory there) protects nothing and doubles the memory every write costs.
+  rep->write_options.disableWAL = options.in_memory;
   return std::unique_ptr<Store>(new Store(std::move(rep)));
 }
 
