@@ -14,6 +14,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
 import {
+  ConditionalCheckFailedException,
   CreateTableCommand,
   DeleteItemCommand,
   DeleteTableCommand,
@@ -23,6 +24,7 @@ import {
   GetItemCommand,
   PutItemCommand,
   ResourceInUseException,
+  UpdateItemCommand,
   ResourceNotFoundException,
   paginateListTables,
   waitUntilTableExists,
@@ -33,6 +35,7 @@ import {
   DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
+  UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -250,5 +253,71 @@ describe("DynamoDBDocumentClient", () => {
     await doc.send(new DeleteCommand({ TableName: name, Key: { pk: "doc-1" } }));
     const gone = await doc.send(new GetCommand({ TableName: name, Key: { pk: "doc-1" } }));
     assert.equal(gone.Item, undefined);
+  });
+});
+
+describe("UpdateItem", () => {
+  test("UpdateCommand updates, returns values and fails conditions", async () => {
+    const client = makeClient();
+    const doc = DynamoDBDocumentClient.from(client);
+    const name = tableName("upd");
+    await createTable(client, name);
+
+    const created = await doc.send(new UpdateCommand({
+      TableName: name,
+      Key: { pk: "u-1" },
+      UpdateExpression: "SET #n = :n, tags = :t ADD visits :one",
+      ExpressionAttributeNames: { "#n": "name" },
+      ExpressionAttributeValues: { ":n": "first", ":t": ["a"], ":one": 1 },
+      ReturnValues: "ALL_NEW",
+    }));
+    assert.deepEqual(created.Attributes, { pk: "u-1", name: "first", tags: ["a"], visits: 1 });
+
+    const changed = await doc.send(new UpdateCommand({
+      TableName: name,
+      Key: { pk: "u-1" },
+      UpdateExpression: "SET tags = list_append(tags, :more), visits = visits + :one",
+      ConditionExpression: "attribute_exists(pk) AND visits < :max",
+      ExpressionAttributeValues: { ":more": ["b"], ":one": 1, ":max": 10 },
+      ReturnValues: "UPDATED_NEW",
+    }));
+    assert.deepEqual(changed.Attributes, { tags: ["a", "b"], visits: 2 });
+
+    // A false condition: the typed exception, with the old item when asked.
+    await assert.rejects(
+      client.send(new UpdateItemCommand({
+        TableName: name,
+        Key: { pk: { S: "u-1" } },
+        UpdateExpression: "REMOVE tags",
+        ConditionExpression: "visits > :v",
+        ExpressionAttributeValues: { ":v": { N: "5" } },
+        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+      })),
+      (err) => {
+        assert.ok(err instanceof ConditionalCheckFailedException);
+        assert.equal(err.message, "The conditional request failed");
+        assert.deepEqual(err.Item.visits, { N: "2" });
+        return true;
+      },
+    );
+    const { Item } = await doc.send(new GetCommand({ TableName: name, Key: { pk: "u-1" } }));
+    assert.deepEqual(Item.tags, ["a", "b"]);
+
+    // Key attributes cannot be updated.
+    await assert.rejects(
+      doc.send(new UpdateCommand({
+        TableName: name,
+        Key: { pk: "u-1" },
+        UpdateExpression: "SET pk = :p",
+        ExpressionAttributeValues: { ":p": "other" },
+      })),
+      (err) => {
+        assert.equal(err.name, "ValidationException");
+        assert.equal(err.message, "One or more parameter values were invalid: "
+          + "Cannot update attribute pk. This attribute is part of the key");
+        return true;
+      },
+    );
+    await client.send(new DeleteTableCommand({ TableName: name }));
   });
 });
