@@ -17,6 +17,7 @@ PACKAGES=(
   build-essential cmake ninja-build
   librocksdb-dev nlohmann-json3-dev libxxhash-dev libboost-dev libcli11-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  clang libclang-rt-14-dev
   python3-pytest python3-boto3 awscli nodejs npm wrk
 )
 

@@ -7,14 +7,19 @@
 #   4. end to end against build/dynarock: pytest + boto3 (tests/e2e), the
 #      AWS CLI (tests/e2e/test_aws_cli.py), the AWS SDK for JavaScript v3
 #      (tests/e2e/js, node --test)
+#   5. the libFuzzer targets (tests/fuzz), built with clang in build-fuzz/,
+#      each run for FUZZ_SECONDS over a copy of its committed corpus; a
+#      crash, leak or sanitizer report fails the step (the input is kept in
+#      build-fuzz/artifacts/)
 #
 # Every step runs even when an earlier one failed (except that nothing runs
 # without a build). The last line is "N passed, N failed", counting tests
 # (a step that fails without reporting counts as one failure); the exit
 # status is non-zero when anything failed.
 #
-# Environment: JOBS (default 2), SKIP_ASAN=1 to leave out step 3 (a quicker
-# local loop; CI never sets it).
+# Environment: JOBS (default 2), SKIP_ASAN=1 / SKIP_FUZZ=1 to leave out step
+# 3 / step 5 (a quicker local loop; CI never sets them), FUZZ_SECONDS
+# (default 60).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -155,5 +160,46 @@ js_log="$LOGS/js.log"
 rc=${PIPESTATUS[0]}
 read -r p f < <(node_counts "$js_log")
 record "e2e JS SDK v3 (node --test)" "$rc" "$p" "$f"
+
+# 5. Fuzzers: clang + libFuzzer + ASan/UBSan, asserts on (Debug, -O1).
+if [[ "${SKIP_FUZZ:-0}" != "1" ]]; then
+  banner "fuzzers build (build-fuzz/, clang)"
+  # A build-fuzz/ configured with another compiler cannot be reused.
+  if [[ -f build-fuzz/CMakeCache.txt ]] &&
+    ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang' build-fuzz/CMakeCache.txt; then
+    rm -rf build-fuzz
+  fi
+  run "$LOGS/fuzz-build.log" bash -c "
+    CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja \
+      -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG='-O1 -g1' \
+      -DDYNAROCK_BUILD_FUZZERS=ON -DDYNAROCK_BUILD_TESTS=OFF \
+      -DDYNAROCK_BUILD_BENCHMARKS=OFF -DDYNAROCK_BUILD_SERVER=OFF &&
+    cmake --build build-fuzz -j '$JOBS' --target dynarock_fuzzers"
+  rc=$?
+  record "fuzzers build" "$rc" 0 0
+  if ((rc == 0)); then
+    for corpus_dir in tests/fuzz/corpus/*/; do
+      name=$(basename "$corpus_dir")
+      bin="build-fuzz/tests/fuzz/${name}_fuzz"
+      log="$LOGS/fuzz-$name.log"
+      banner "fuzz $name (${FUZZ_SECONDS:-60} s)"
+      work=$(mktemp -d "$LOGS/corpus-$name.XXXXXX")
+      cp "$corpus_dir"* "$work"/
+      dict=()
+      [[ -f "tests/fuzz/$name.dict" ]] && dict=("-dict=tests/fuzz/$name.dict")
+      mkdir -p build-fuzz/artifacts
+      run "$log" env ASAN_OPTIONS=detect_leaks=1 \
+        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        "$bin" -max_total_time="${FUZZ_SECONDS:-60}" -print_final_stats=1 \
+        -artifact_prefix="build-fuzz/artifacts/$name-" "${dict[@]}" "$work"
+      rc=$?
+      if ((rc == 0)) && ! grep -qE '^(==[0-9]+==ERROR|SUMMARY: |.*runtime error: )' "$log"; then
+        record "fuzz $name" 0 1 0
+      else
+        record "fuzz $name" "$rc" 0 1
+      fi
+    done
+  fi
+fi
 
 summary
