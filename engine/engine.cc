@@ -337,7 +337,6 @@ Result<PutItemResult> EngineImpl::PutItem(const PutItemRequest& req) {
   DR_ASSIGN_OR_RETURN(const PreparedWrite write, PreparePutItem(req));
   DR_ASSIGN_OR_RETURN(auto table, DataTable(req.scope, req.table_name));
   DR_ASSIGN_OR_RETURN(PrimaryKey pk, KeyOfItem(table->key, req.item));
-  DR_RETURN_IF_ERROR(ValidateItem(req.item));
   const std::string key = keys::ItemKey(table->id, *pk.hash, pk.range);
   DR_ASSIGN_OR_RETURN(
       std::optional<Item> old,

@@ -80,6 +80,10 @@ Result<PreparedWrite> PrepareConditionalWrite(
 }  // namespace
 
 Result<PreparedWrite> PreparePutItem(const PutItemRequest& req) {
+  // The item's values and size come right after the parameter mix, as on
+  // DynamoDB (its key attributes are checked against the table later).
+  DR_RETURN_IF_ERROR(CheckParameterUse(req));
+  DR_RETURN_IF_ERROR(ValidateItem(req.item));
   return PrepareConditionalWrite(req.condition, req.return_values,
                                  req.expression_attribute_names,
                                  req.expression_attribute_values);

@@ -40,7 +40,7 @@ struct PreparedWrite {
 };
 
 // Each checks, in DynamoDB's order: the mix of expression and legacy
-// parameters, ReturnValues (Put and Delete: NONE or ALL_OLD, "Return values
+// parameters, (PutItem) the item's values and size, ReturnValues (Put and Delete: NONE or ALL_OLD, "Return values
 // set to invalid value"), the legacy parameters, ExpressionAttributeNames
 // and ExpressionAttributeValues, then parses and resolves the expressions
 // and checks that every name and value is used. Errors: kValidation.

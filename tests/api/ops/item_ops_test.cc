@@ -402,6 +402,18 @@ TEST_F(ItemOpsTest, ExpressionAndLegacyParameterErrors) {
                       "Requested resource not found"));
 }
 
+TEST_F(ItemOpsTest, PutItemValuesAreCheckedBeforeItsExpressions) {
+  json item = json::parse(kKey);
+  item["s"] = {{"SS", json::array()}};
+  EXPECT_EQ(Put(item, {{"ConditionExpression", "whatever"}}).body,
+            ValidationError("One or more parameter values were invalid: An string set  may "
+                            "not be empty"));
+  item.erase("s");
+  EXPECT_EQ(Put(item, {{"ConditionExpression", "whatever"}}).body,
+            ValidationError("Invalid ConditionExpression: Syntax error; token: \"<EOF>\", "
+                            "near: \"whatever\""));
+}
+
 TEST_F(ItemOpsTest, LegacyMemberConstraints) {
   EXPECT_EQ(Update({{"Expected", {{"a", {{"ComparisonOperator", "XX"}}}}}}).body,
             ValidationError("1 validation error detected: Value 'XX' at "
