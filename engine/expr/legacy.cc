@@ -586,6 +586,15 @@ Result<UpdateExpression> TranslateAttributeUpdates(
   return out;
 }
 
+Status AttributeUpdatesError(const Status& apply_error) {
+  // dynalite's AttributeUpdates code (written against DynamoDB) and the
+  // UpdateItem API reference's list of ValidationException messages.
+  if (apply_error.message() == msg::IncorrectOperandType().message()) {
+    return Status::Validation("Type mismatch for attribute to update");
+  }
+  return apply_error;
+}
+
 Result<ProjectionExpression> TranslateAttributesToGet(
     const std::vector<std::string>& names) {
   std::set<std::string_view> seen;

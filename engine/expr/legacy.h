@@ -104,6 +104,12 @@ Result<KeyQuery> BindKeyConditions(const LegacyConditions& key_conditions,
 Result<UpdateExpression> TranslateAttributeUpdates(
     const AttributeUpdates& updates);
 
+// The error of applying an AttributeUpdates translation, as DynamoDB words
+// it for the legacy parameter: a type mismatch ("An operand in the update
+// expression has an incorrect data type" for UpdateExpression) is "Type
+// mismatch for attribute to update". Other errors pass through.
+Status AttributeUpdatesError(const Status& apply_error);
+
 // AttributesToGet. Errors: "One or more parameter values were invalid:
 // Duplicate value in attribute name: a".
 Result<ProjectionExpression> TranslateAttributesToGet(

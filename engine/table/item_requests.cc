@@ -1,5 +1,6 @@
 #include "engine/table/item_requests.h"
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 
@@ -135,6 +136,7 @@ Result<PreparedWrite> PrepareUpdateItem(const UpdateItemRequest& req) {
   if (req.attribute_updates.has_value()) {
     DR_ASSIGN_OR_RETURN(
         out.update, expr::TranslateAttributeUpdates(*req.attribute_updates));
+    out.legacy_update = true;
   }
   DR_ASSIGN_OR_RETURN(out.condition, expr::TranslateExpected(
                                          c.expected, c.conditional_operator));
@@ -205,20 +207,36 @@ Status CheckCondition(const PreparedWrite& write,
   return Status::ConditionalCheckFailed(std::move(returned));
 }
 
-Result<Item> UpdatedItem(const PreparedWrite& write, const Item& key,
-                         const std::optional<Item>& old_item) {
+Result<std::optional<Item>> UpdatedItem(const PreparedWrite& write,
+                                        const Item& key,
+                                        const std::optional<Item>& old_item) {
+  if (!old_item.has_value() && write.update.has_value() &&
+      !write.update->actions.empty() &&
+      std::all_of(write.update->actions.begin(), write.update->actions.end(),
+                  [](const expr::UpdateAction& a) {
+                    return a.clause == expr::UpdateClause::kRemove ||
+                           a.clause == expr::UpdateClause::kDelete;
+                  })) {
+    return std::optional<Item>();
+  }
   const Item& base = old_item.has_value() ? *old_item : key;
-  if (!write.update.has_value()) return base;
-  DR_ASSIGN_OR_RETURN(
-      Item next, expr::ApplyUpdate(*write.update, base, old_item.has_value()));
-  DR_RETURN_IF_ERROR(ValidateUpdatedItem(next));
-  return next;
+  if (!write.update.has_value()) return std::optional<Item>(base);
+  Result<Item> next =
+      expr::ApplyUpdate(*write.update, base, old_item.has_value());
+  if (!next.ok()) {
+    if (write.legacy_update) {
+      return expr::AttributeUpdatesError(next.status());
+    }
+    return next.status();
+  }
+  DR_RETURN_IF_ERROR(ValidateUpdatedItem(*next));
+  return std::optional<Item>(std::move(next).value());
 }
 
 std::optional<Item> UpdateReturnValues(ReturnValues rv,
                                        const PreparedWrite& write,
                                        const std::optional<Item>& old_item,
-                                       const Item& new_item) {
+                                       const std::optional<Item>& new_item) {
   switch (rv) {
     case ReturnValues::kNone:
       return std::nullopt;
@@ -228,10 +246,11 @@ std::optional<Item> UpdateReturnValues(ReturnValues rv,
       return new_item;
     case ReturnValues::kUpdatedOld:
     case ReturnValues::kUpdatedNew: {
-      const Item* source = rv == ReturnValues::kUpdatedOld
-                               ? (old_item.has_value() ? &*old_item : nullptr)
-                               : &new_item;
-      if (source == nullptr || !write.update.has_value()) return std::nullopt;
+      const std::optional<Item>& source =
+          rv == ReturnValues::kUpdatedOld ? old_item : new_item;
+      if (!source.has_value() || !write.update.has_value()) {
+        return std::nullopt;
+      }
       Item projected =
           expr::ProjectItem(*source, expr::UpdatedPaths(*write.update));
       if (projected.empty()) return std::nullopt;

@@ -37,13 +37,16 @@ struct PreparedWrite {
   std::optional<expr::UpdateExpression> update;
   // ReturnValuesOnConditionCheckFailure = ALL_OLD.
   bool return_old_item_on_failure = false;
+  // `update` came from AttributeUpdates (its type errors are worded apart).
+  bool legacy_update = false;
 };
 
 // Each checks, in DynamoDB's order: the mix of expression and legacy
-// parameters, (PutItem) the item's values and size, ReturnValues (Put and Delete: NONE or ALL_OLD, "Return values
-// set to invalid value"), the legacy parameters, ExpressionAttributeNames
-// and ExpressionAttributeValues, then parses and resolves the expressions
-// and checks that every name and value is used. Errors: kValidation.
+// parameters, (PutItem) the item's values and size, ReturnValues (Put and
+// Delete: NONE or ALL_OLD, "Return values set to invalid value"), the legacy
+// parameters, ExpressionAttributeNames and ExpressionAttributeValues, then
+// parses and resolves the expressions and checks that every name and value is
+// used. Errors: kValidation.
 Result<PreparedWrite> PreparePutItem(const PutItemRequest& req);
 Result<PreparedWrite> PrepareDeleteItem(const DeleteItemRequest& req);
 Result<PreparedWrite> PrepareUpdateItem(const UpdateItemRequest& req);
@@ -84,19 +87,24 @@ Status CheckKeyNotUpdated(const expr::UpdateExpression& update,
 Status CheckCondition(const PreparedWrite& write,
                       const std::optional<Item>& old_item);
 
-// Inside UpdateItem's mutation: the item after the update. A missing item
-// starts as `key` (upsert). The result is validated as a whole (sets,
+// Inside UpdateItem's mutation: the item after the update, or nullopt when
+// there is none. A missing item starts as `key` (upsert) — except that an
+// update made only of removals (REMOVE, DELETE from a set, AttributeUpdates
+// DELETE) leaves a missing item missing, as DynamoDB does; an update with no
+// action at all still creates it. The result is validated as a whole (sets,
 // nesting, "Item size to update has exceeded the maximum allowed size").
-// Errors: kValidation from ApplyUpdate and the validation.
-Result<Item> UpdatedItem(const PreparedWrite& write, const Item& key,
-                         const std::optional<Item>& old_item);
+// Errors: kValidation from ApplyUpdate (for AttributeUpdates, a type
+// mismatch is "Type mismatch for attribute to update") and the validation.
+Result<std::optional<Item>> UpdatedItem(const PreparedWrite& write,
+                                        const Item& key,
+                                        const std::optional<Item>& old_item);
 
 // What UpdateItem returns for `rv`: the old or new item, or (UPDATED_*)
 // their parts at the updated paths; nullopt when that is nothing.
 std::optional<Item> UpdateReturnValues(ReturnValues rv,
                                        const PreparedWrite& write,
                                        const std::optional<Item>& old_item,
-                                       const Item& new_item);
+                                       const std::optional<Item>& new_item);
 
 }  // namespace dynarock
 

@@ -84,14 +84,68 @@ TEST_F(EngineExpressionsTest, UpdateCreatesTheItemFromTheKey) {
 }
 
 TEST_F(EngineExpressionsTest, UpdateThatLeavesOnlyTheKeyStillWritesTheItem) {
-  ASSERT_OK(db_->UpdateItem(Update("REMOVE nothing")).status());
+  Put(Item{{"pk", S("a")}, {"sk", N("1")}, {"x", N("1")}, {"y", S("y")}});
+  ASSERT_OK(db_->UpdateItem(Update("REMOVE x, y")).status());
   EXPECT_EQ(Stored(), "{pk:{S:a}, sk:{N:1}}");
-  // No update at all: the item is written with what it has.
+  // No update at all: the item is written with what it has (created from
+  // its key when missing).
   UpdateItemRequest bare;
   bare.table_name = "Tab";
   bare.key = Key("b");
   ASSERT_OK(db_->UpdateItem(bare).status());
   EXPECT_EQ(Stored("b"), "{pk:{S:b}, sk:{N:1}}");
+  bare.key = Key("c");
+  bare.attribute_updates = AttributeUpdates{};
+  bare.return_values = ReturnValues::kAllNew;
+  ASSERT_OK_AND_ASSIGN(UpdateItemResult r, db_->UpdateItem(bare));
+  ASSERT_TRUE(r.attributes.has_value());
+  EXPECT_EQ(RenderItem(*r.attributes), "{pk:{S:c}, sk:{N:1}}");
+}
+
+TEST_F(EngineExpressionsTest, RemovalsAloneDoNotCreateAMissingItem) {
+  UpdateItemRequest remove = Update("REMOVE x");
+  remove.key = Key("gone");
+  remove.return_values = ReturnValues::kAllNew;
+  ASSERT_OK_AND_ASSIGN(UpdateItemResult r, db_->UpdateItem(remove));
+  EXPECT_FALSE(r.attributes.has_value());
+  UpdateItemRequest del = Update("DELETE s :x REMOVE y", {{":x", SS({"x"})}});
+  del.key = Key("gone");
+  ASSERT_OK(db_->UpdateItem(del).status());
+  UpdateItemRequest legacy;
+  legacy.table_name = "Tab";
+  legacy.key = Key("gone");
+  legacy.attribute_updates =
+      AttributeUpdates{{"a", {std::nullopt, AttributeAction::kDelete}},
+                       {"s", {NS({"1"}), AttributeAction::kDelete}}};
+  ASSERT_OK(db_->UpdateItem(legacy).status());
+  EXPECT_EQ(Stored("gone"), "<none>");
+  // One writing action is enough to create it.
+  UpdateItemRequest mixed = Update("SET a = :v REMOVE x", {{":v", N("1")}});
+  mixed.key = Key("gone");
+  ASSERT_OK(db_->UpdateItem(mixed).status());
+  EXPECT_EQ(Stored("gone"), "{a:{N:1}, pk:{S:gone}, sk:{N:1}}");
+}
+
+TEST_F(EngineExpressionsTest, LegacyTypeMismatchIsWordedForAttributeUpdates) {
+  Put(Item{{"pk", S("a")}, {"sk", N("1")}, {"s", NS({"1"})}, {"str", S("x")}});
+  UpdateItemRequest req;
+  req.table_name = "Tab";
+  req.key = Key();
+  req.attribute_updates =
+      AttributeUpdates{{"s", {SS({"x"}), AttributeAction::kDelete}}};
+  EXPECT_THAT(db_->UpdateItem(req),
+              StatusIs(ErrorCode::kValidation,
+                       "Type mismatch for attribute to update"));
+  req.attribute_updates =
+      AttributeUpdates{{"str", {L({N("1")}), AttributeAction::kAdd}}};
+  EXPECT_THAT(db_->UpdateItem(req),
+              StatusIs(ErrorCode::kValidation,
+                       "Type mismatch for attribute to update"));
+  // The expression's own wording is unchanged.
+  EXPECT_THAT(db_->UpdateItem(Update("DELETE s :x", {{":x", SS({"x"})}})),
+              StatusIs(ErrorCode::kValidation,
+                       "An operand in the update expression has an incorrect "
+                       "data type"));
 }
 
 TEST_F(EngineExpressionsTest, UpdateActionsOfEveryKind) {
