@@ -38,9 +38,21 @@ def test_update_creates_item_from_key(ddb, table):
 def test_update_without_changes_still_creates_item(ddb, table):
     ddb.update_item(TableName=table, Key={"pk": {"S": "bare"}})
     assert get(ddb, table, "bare") == {"pk": {"S": "bare"}}
-    ddb.update_item(TableName=table, Key={"pk": {"S": "bare2"}},
-                    UpdateExpression="REMOVE nothing_here")
+    ddb.update_item(TableName=table, Key={"pk": {"S": "bare1"}}, AttributeUpdates={})
+    assert get(ddb, table, "bare1") == {"pk": {"S": "bare1"}}
+    # Removing everything but the key keeps the item.
+    ddb.put_item(TableName=table, Item={"pk": {"S": "bare2"}, "a": {"N": "1"}})
+    ddb.update_item(TableName=table, Key={"pk": {"S": "bare2"}}, UpdateExpression="REMOVE a")
     assert get(ddb, table, "bare2") == {"pk": {"S": "bare2"}}
+
+
+def test_removals_alone_do_not_create_an_item(ddb, table):
+    out = ddb.update_item(TableName=table, Key={"pk": {"S": "ghost"}},
+                          UpdateExpression="REMOVE a", ReturnValues="ALL_NEW")
+    assert "Attributes" not in out
+    ddb.update_item(TableName=table, Key={"pk": {"S": "ghost"}},
+                    AttributeUpdates={"a": {"Action": "DELETE"}})
+    assert get(ddb, table, "ghost") is None
 
 
 def test_update_expressions_of_every_kind(ddb, table):
