@@ -111,6 +111,13 @@ Status RequestExpressions::CheckAttributeMaps() const {
       if (!IsPlaceholderKey(key, '#')) {
         return InvalidKey("ExpressionAttributeNames", key);
       }
+      // Quoted from DynamoDB in application code that handles it.
+      if (name.empty()) {
+        return Status::Validation(
+            "ExpressionAttributeNames contains invalid value: Empty attribute "
+            "name for key " +
+            key);
+      }
     }
   }
   if (values_ != nullptr) {

@@ -77,6 +77,8 @@ class RequestExpressions {
   // Step 3. Errors (kValidation):
   //   "ExpressionAttributeNames must not be empty"
   //   "ExpressionAttributeNames contains invalid key: Syntax error; key: \"a\""
+  //   "ExpressionAttributeNames contains invalid value: Empty attribute name
+  //    for key #a"
   //   "ExpressionAttributeValues must not be empty"
   //   "ExpressionAttributeValues contains invalid key: Syntax error; key:
   //   \"b\"" InvalidExpressionAttributeValue (empty sets, duplicates, nesting)

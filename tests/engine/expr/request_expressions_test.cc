@@ -94,6 +94,9 @@ TEST(RequestExpressionsTest, AttributeMapChecks) {
   EXPECT_EQ(check(NameMap{{"#a-b", "a"}}, std::nullopt),
             "ExpressionAttributeNames contains invalid key: Syntax error; key: "
             "\"#a-b\"");
+  EXPECT_EQ(check(NameMap{{"#a", ""}}, std::nullopt),
+            "ExpressionAttributeNames contains invalid value: Empty attribute "
+            "name for key #a");
   EXPECT_EQ(check(std::nullopt, ValueMap{}),
             "ExpressionAttributeValues must not be empty");
   EXPECT_EQ(
