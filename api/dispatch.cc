@@ -15,6 +15,8 @@ struct Operation {
 };
 
 constexpr std::array kOperations = {
+    Operation{"BatchGetItem", &ops::BatchGetItem},
+    Operation{"BatchWriteItem", &ops::BatchWriteItem},
     Operation{"CreateTable", &ops::CreateTable},
     Operation{"DeleteItem", &ops::DeleteItem},
     Operation{"DeleteTable", &ops::DeleteTable},
@@ -22,6 +24,8 @@ constexpr std::array kOperations = {
     Operation{"GetItem", &ops::GetItem},
     Operation{"ListTables", &ops::ListTables},
     Operation{"PutItem", &ops::PutItem},
+    Operation{"Query", &ops::Query},
+    Operation{"Scan", &ops::Scan},
     Operation{"UpdateItem", &ops::UpdateItem},
     Operation{"UpdateTable", &ops::UpdateTable},
 };

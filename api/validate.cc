@@ -119,6 +119,19 @@ std::string ValueAtLeast(int64_t n) {
   return "Member must have value greater than or equal to " + std::to_string(n);
 }
 
+std::string MapKeysMustBeTableNames() {
+  return "Map keys must satisfy constraint: [" + LengthAtMost(255) + ", " +
+         LengthAtLeast(3) + ", " + MustSatisfyPattern() + "]";
+}
+
+std::string MapValueLength(std::optional<int64_t> min, std::optional<int64_t> max) {
+  std::string out = "Map value must satisfy constraint: [";
+  if (max) out += LengthAtMost(*max);
+  if (max && min) out += ", ";
+  if (min) out += LengthAtLeast(*min);
+  return out + "]";
+}
+
 std::string ValueAtMost(int64_t n) {
   return "Member must have value less than or equal to " + std::to_string(n);
 }
@@ -199,6 +212,9 @@ Status CheckStructureTypes(const Json& object, const Shape& shape) {
 void CheckStructureConstraints(const Json& object, const Shape& shape,
                                const std::string& prefix,
                                std::vector<std::string>* errors);
+void CheckNestedConstraints(const Json& v, const Shape& shape,
+                            const std::string& path,
+                            std::vector<std::string>* errors);
 
 // Phase 2 for one member; `v` may be null (absent).
 void CheckMemberConstraints(const Json* v, const Member& m,
@@ -247,27 +263,64 @@ void CheckMemberConstraints(const Json* v, const Member& m,
       errors->push_back(ConstraintViolation(value, path, ValueAtMost(*m.max_value)));
     }
   }
-  if (m.shape->kind == Shape::Kind::kStructure) {
-    CheckStructureConstraints(*v, *m.shape, path + ".", errors);
-  } else if (m.shape->kind == Shape::Kind::kMap &&
-             m.shape->element->kind == Shape::Kind::kStructure &&
-             v->is_object()) {
-    // Map entries are reported as "<map>.<key>.member.<field>", the last
-    // key first (the order dynalite recorded from DynamoDB).
-    for (auto it = v->end(); it != v->begin();) {
-      --it;
-      if (!it->is_object()) continue;
-      CheckStructureConstraints(*it, *m.shape->element,
-                                path + "." + it.key() + ".member.", errors);
+  if (v->is_object() && m.map_keys_table_names) {
+    for (const auto& [key, e] : v->items()) {
+      const int64_t length = CharLength(key);
+      if (length < 3 || length > 255 || !MatchesNamePattern(key)) {
+        errors->push_back(ConstraintViolation(value, path, MapKeysMustBeTableNames()));
+      }
     }
-  } else if (m.shape->kind == Shape::Kind::kList &&
-             m.shape->element->kind == Shape::Kind::kStructure) {
-    for (size_t i = 0; i < v->size(); ++i) {
-      const Json& e = (*v)[i];
-      if (!e.is_object()) continue;
-      CheckStructureConstraints(
-          e, *m.shape->element, path + "." + std::to_string(i + 1) + ".member.",
-          errors);
+  }
+  if (v->is_object() && (m.map_value_min_length || m.map_value_max_length)) {
+    for (const auto& [key, e] : v->items()) {
+      if (!e.is_array() && !e.is_object()) continue;
+      const int64_t n = static_cast<int64_t>(e.size());
+      if ((m.map_value_min_length && n < *m.map_value_min_length) ||
+          (m.map_value_max_length && n > *m.map_value_max_length)) {
+        errors->push_back(ConstraintViolation(
+            value, path, MapValueLength(m.map_value_min_length, m.map_value_max_length)));
+      }
+    }
+  }
+  CheckNestedConstraints(*v, *m.shape, path, errors);
+}
+
+// True if values of `shape` contain structures, whose members may carry
+// constraints (so that plain item maps are not walked).
+bool HasStructure(const Shape& shape) {
+  switch (shape.kind) {
+    case Shape::Kind::kStructure:
+      return true;
+    case Shape::Kind::kMap:
+    case Shape::Kind::kList:
+      return HasStructure(*shape.element);
+    default:
+      return false;
+  }
+}
+
+// The members of structures inside `v`, reported at paths such as
+// "requestItems.<table>.member.1.member.putRequest.item": map entries as
+// "<map>.<key>.member", the last key first (the order dynalite recorded
+// from DynamoDB), list elements as "<list>.<n>.member", from 1.
+void CheckNestedConstraints(const Json& v, const Shape& shape,
+                            const std::string& path,
+                            std::vector<std::string>* errors) {
+  if (!HasStructure(shape)) return;
+  if (shape.kind == Shape::Kind::kStructure) {
+    if (v.is_object()) CheckStructureConstraints(v, shape, path + ".", errors);
+  } else if (shape.kind == Shape::Kind::kMap && v.is_object()) {
+    for (auto it = v.end(); it != v.begin();) {
+      --it;
+      if (it->is_null()) continue;
+      CheckNestedConstraints(*it, *shape.element, path + "." + it.key() + ".member",
+                             errors);
+    }
+  } else if (shape.kind == Shape::Kind::kList && v.is_array()) {
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (v[i].is_null()) continue;
+      CheckNestedConstraints(v[i], *shape.element,
+                             path + "." + std::to_string(i + 1) + ".member", errors);
     }
   }
 }

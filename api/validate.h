@@ -42,6 +42,14 @@ struct Member {
   std::optional<int64_t> max_length;
   std::optional<int64_t> min_value;  // integers
   std::optional<int64_t> max_value;
+  // Maps (BatchGetItem / BatchWriteItem RequestItems): every key must be a
+  // table name (3..255 characters of [a-zA-Z0-9_.-]) and every value a list
+  // or map of map_value_min_length..map_value_max_length entries. Each
+  // offending entry is one error: "Map keys must satisfy constraint: [...]",
+  // "Map value must satisfy constraint: [...]".
+  bool map_keys_table_names = false;
+  std::optional<int64_t> map_value_min_length;
+  std::optional<int64_t> map_value_max_length;
 };
 
 // A node of DynamoDB's input model.

@@ -1,18 +1,23 @@
 #include "engine/engine.h"
 
 #include <algorithm>
+#include <set>
 
 #include "engine/clock.h"
 #include "engine/expr/evaluate.h"
 #include "engine/keys/key_codec.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"
+#include "engine/table/batch_requests.h"
 #include "engine/table/item_locks.h"
 #include "engine/table/item_requests.h"
+#include "engine/table/query_requests.h"
+#include "engine/table/query_scan.h"
 #include "engine/table/schema.h"
 #include "engine/table/write_path.h"
 #include "engine/util/uuid.h"
 #include "engine/value/attribute_value_validation.h"
+#include "engine/value/item_size.h"
 
 namespace dynarock {
 namespace {
@@ -74,6 +79,11 @@ class EngineImpl final : public Engine {
   Result<GetItemResult> GetItem(const GetItemRequest& req) override;
   Result<DeleteItemResult> DeleteItem(const DeleteItemRequest& req) override;
   Result<UpdateItemResult> UpdateItem(const UpdateItemRequest& req) override;
+  Result<QueryResult> Query(const QueryRequest& req) override;
+  Result<ScanResult> Scan(const ScanRequest& req) override;
+  Result<BatchGetItemResult> BatchGetItem(const BatchGetItemRequest& req) override;
+  Result<BatchWriteItemResult> BatchWriteItem(
+      const BatchWriteItemRequest& req) override;
 
  private:
   // The table's status now; a table whose DELETING delay has passed is
@@ -405,6 +415,106 @@ Result<UpdateItemResult> EngineImpl::UpdateItem(const UpdateItemRequest& req) {
   UpdateItemResult result;
   result.attributes = UpdateReturnValues(req.return_values, write, old, new_item);
   return result;
+}
+
+// --- Query, Scan ----------------------------------------------------------
+
+Result<QueryResult> EngineImpl::Query(const QueryRequest& req) {
+  DR_ASSIGN_OR_RETURN(const PreparedRead prepared, PrepareQuery(req));
+  DR_ASSIGN_OR_RETURN(auto table, DataTable(req.scope, req.table_name));
+  DR_ASSIGN_OR_RETURN(const PageRequest page_request,
+                      PlanQuery(*table, req, prepared));
+  DR_ASSIGN_OR_RETURN(Page page, ReadPage(*store_, page_request));
+  return FinishPage(*table, prepared, std::move(page));
+}
+
+Result<ScanResult> EngineImpl::Scan(const ScanRequest& req) {
+  DR_ASSIGN_OR_RETURN(const PreparedRead prepared, PrepareScan(req));
+  DR_ASSIGN_OR_RETURN(auto table, DataTable(req.scope, req.table_name));
+  DR_ASSIGN_OR_RETURN(const PageRequest page_request,
+                      PlanScan(*table, req, prepared));
+  DR_ASSIGN_OR_RETURN(Page page, ReadPage(*store_, page_request));
+  return FinishPage(*table, prepared, std::move(page));
+}
+
+// --- Batches ----------------------------------------------------------------
+
+Result<BatchGetItemResult> EngineImpl::BatchGetItem(
+    const BatchGetItemRequest& req) {
+  DR_ASSIGN_OR_RETURN(const PreparedBatchGet projections,
+                      PrepareBatchGetItem(req));
+  // Every table and every key is checked before anything is read.
+  std::vector<std::shared_ptr<const TableInfo>> tables;
+  std::vector<std::vector<std::string>> storage_keys;
+  for (const auto& [name, t] : req.request_items) {
+    DR_ASSIGN_OR_RETURN(auto table, DataTable(req.scope, name));
+    std::vector<std::string>& keys = storage_keys.emplace_back();
+    for (const Item& key : t.keys) {
+      DR_ASSIGN_OR_RETURN(PrimaryKey pk, KeyOfKeyParameter(table->key, key));
+      keys.push_back(keys::ItemKey(table->id, *pk.hash, pk.range));
+    }
+    tables.push_back(std::move(table));
+  }
+  BatchGetItemResult result;
+  int64_t response_bytes = 0;
+  bool full = false;
+  for (size_t i = 0; i < req.request_items.size(); ++i) {
+    const auto& [name, t] = req.request_items[i];
+    std::vector<Item>& items =
+        result.responses.emplace_back(name, std::vector<Item>()).second;
+    KeysAndAttributes unprocessed;
+    for (size_t k = 0; k < t.keys.size(); ++k) {
+      if (!full) {
+        DR_ASSIGN_OR_RETURN(std::optional<Item> item,
+                            ReadItem(*store_, storage_keys[i][k]));
+        if (!item) continue;
+        if (projections[i]) *item = expr::ProjectItem(*item, *projections[i]);
+        const int64_t size = ItemSize(*item);
+        if (response_bytes + size <= kMaxBatchGetResponseBytes) {
+          response_bytes += size;
+          items.push_back(std::move(*item));
+          continue;
+        }
+        full = true;
+      }
+      unprocessed.keys.push_back(t.keys[k]);
+    }
+    if (!unprocessed.keys.empty()) {
+      unprocessed.projection_expression = t.projection_expression;
+      unprocessed.attributes_to_get = t.attributes_to_get;
+      unprocessed.expression_attribute_names = t.expression_attribute_names;
+      unprocessed.consistent_read = t.consistent_read;
+      result.unprocessed_keys.emplace_back(name, std::move(unprocessed));
+    }
+  }
+  return result;
+}
+
+Result<BatchWriteItemResult> EngineImpl::BatchWriteItem(
+    const BatchWriteItemRequest& req) {
+  DR_RETURN_IF_ERROR(PrepareBatchWriteItem(req));
+  std::vector<std::shared_ptr<const TableInfo>> tables;
+  for (const auto& [name, writes] : req.request_items) {
+    DR_ASSIGN_OR_RETURN(auto table, DataTable(req.scope, name));
+    tables.push_back(std::move(table));
+  }
+  std::vector<WritePath::ItemWrite> item_writes;
+  std::set<std::string> seen;  // storage keys carry the table id
+  for (size_t i = 0; i < req.request_items.size(); ++i) {
+    for (const WriteRequest& w : req.request_items[i].second) {
+      DR_ASSIGN_OR_RETURN(std::string key, StorageKeyOfWrite(*tables[i], w));
+      if (!seen.insert(key).second) return DuplicateItemKeys();
+      std::optional<Item> new_item = w.put_item;
+      item_writes.push_back(
+          {tables[i].get(), std::move(key),
+           [new_item = std::move(new_item)](const std::optional<Item>&)
+               -> Result<ItemChange> {
+             return Result<ItemChange>(ItemChange{new_item, false});
+           }});
+    }
+  }
+  DR_RETURN_IF_ERROR(write_path_.ApplyMany(item_writes).status());
+  return BatchWriteItemResult{};
 }
 
 }  // namespace

@@ -64,6 +64,28 @@ class Engine {
   // cannot be updated; the new item is validated whole (400 KB, nesting).
   virtual Result<UpdateItemResult> UpdateItem(const UpdateItemRequest& req) = 0;
 
+  // --- Reads of many items ---
+  // One page of an item collection (Query) or of the table in hash order
+  // (Scan): at most Limit items and 1 MB of item data read, both counted
+  // before the filter; LastEvaluatedKey whenever the page stopped early
+  // (even when no item follows). Secondary indexes are not maintained yet:
+  // an existing IndexName is refused (kValidation), a missing one gets
+  // DynamoDB's message. Errors: kValidation, kResourceNotFound.
+  virtual Result<QueryResult> Query(const QueryRequest& req) = 0;
+  virtual Result<ScanResult> Scan(const ScanRequest& req) = 0;
+
+  // --- Batches ---
+  // Up to 100 keys over several tables; every table and key is checked
+  // before anything is read. Items past 16 MB of response come back as
+  // UnprocessedKeys. Errors: kValidation, kResourceNotFound.
+  virtual Result<BatchGetItemResult> BatchGetItem(
+      const BatchGetItemRequest& req) = 0;
+  // Up to 25 puts and deletes over several tables, applied all together in
+  // one WriteBatch after every request is checked: a bad request writes
+  // nothing. Errors: kValidation, kResourceNotFound.
+  virtual Result<BatchWriteItemResult> BatchWriteItem(
+      const BatchWriteItemRequest& req) = 0;
+
  protected:
   Engine() = default;
 };

@@ -230,6 +230,122 @@ struct UpdateItemResult {
   std::optional<Item> attributes;
 };
 
+// --- Query and Scan -------------------------------------------------------
+
+// Select: what a Query or Scan returns. Unset means ALL_ATTRIBUTES, or
+// SPECIFIC_ATTRIBUTES when the request carries a projection.
+enum class Select : uint8_t {
+  kAllAttributes,
+  kAllProjectedAttributes,
+  kSpecificAttributes,
+  kCount,
+};
+
+// The parameters Query and Scan share. Both read one page: at most `limit`
+// items and at most 1 MB of item data (both counted before the filter),
+// resuming strictly after `exclusive_start_key`.
+struct ReadPageParameters {
+  std::optional<std::string> index_name;
+  // FilterExpression, or the legacy QueryFilter / ScanFilter (+
+  // ConditionalOperator): applied to the items read.
+  std::optional<std::string> filter_expression;
+  std::optional<LegacyConditions> legacy_filter;
+  std::optional<ConditionalOperator> conditional_operator;
+  // Which attributes to return: ProjectionExpression or AttributesToGet.
+  std::optional<std::string> projection_expression;
+  std::optional<std::vector<std::string>> attributes_to_get;
+  std::optional<Select> select;
+  std::optional<ExpressionAttributeNames> expression_attribute_names;
+  std::optional<ExpressionAttributeValues> expression_attribute_values;
+  // Reads are always strongly consistent in dynarock; accepted as given.
+  bool consistent_read = false;
+  std::optional<int64_t> limit;  // >= 1 (the api's shape check)
+  // The LastEvaluatedKey of the previous page.
+  std::optional<Item> exclusive_start_key;
+};
+
+// Query: the items of one item collection (partition key), narrowed by a
+// sort-key condition, in sort-key order (reversed when !scan_index_forward).
+struct QueryRequest {
+  Scope scope;
+  std::string table_name;
+  ReadPageParameters read;
+  // KeyConditionExpression, or the legacy KeyConditions.
+  std::optional<std::string> key_condition_expression;
+  std::optional<LegacyConditions> key_conditions;
+  bool scan_index_forward = true;
+};
+
+// Scan: the whole table in hash order, or one segment of it.
+struct ScanRequest {
+  Scope scope;
+  std::string table_name;
+  ReadPageParameters read;
+  // Parallel scan: segment `segment` of `total_segments` (both or neither).
+  std::optional<int64_t> segment;
+  std::optional<int64_t> total_segments;
+};
+
+// One page of a Query or Scan.
+struct ReadPageResult {
+  // The items read that passed the filter, projected; empty for COUNT.
+  std::vector<Item> items;
+  // Select = COUNT: Items is not returned at all.
+  bool count_only = false;
+  int64_t count = 0;          // items that passed the filter
+  int64_t scanned_count = 0;  // items read
+  // Set when the page stopped early (Limit or 1 MB): the key attributes of
+  // the last item read. Pass it as exclusive_start_key for the next page.
+  std::optional<Item> last_evaluated_key;
+};
+using QueryResult = ReadPageResult;
+using ScanResult = ReadPageResult;
+
+// --- Batches --------------------------------------------------------------
+
+// The keys BatchGetItem reads from one table, and how (DynamoDB's
+// KeysAndAttributes).
+struct KeysAndAttributes {
+  std::vector<Item> keys;
+  std::optional<std::string> projection_expression;
+  std::optional<std::vector<std::string>> attributes_to_get;
+  std::optional<ExpressionAttributeNames> expression_attribute_names;
+  bool consistent_read = false;
+};
+
+// Tables in the order given; each table once (a JSON object's keys).
+struct BatchGetItemRequest {
+  Scope scope;
+  std::vector<std::pair<std::string, KeysAndAttributes>> request_items;
+};
+
+struct BatchGetItemResult {
+  // Every requested table, with the items found (projected), in request
+  // order; missing items are simply absent.
+  std::vector<std::pair<std::string, std::vector<Item>>> responses;
+  // Keys not read because the response reached 16 MB, with each table's
+  // projection and ConsistentRead, ready to be sent again.
+  std::vector<std::pair<std::string, KeysAndAttributes>> unprocessed_keys;
+};
+
+// One request of BatchWriteItem: exactly one of PutRequest (the item) and
+// DeleteRequest (the key).
+struct WriteRequest {
+  std::optional<Item> put_item;
+  std::optional<Item> delete_key;
+};
+
+struct BatchWriteItemRequest {
+  Scope scope;
+  std::vector<std::pair<std::string, std::vector<WriteRequest>>> request_items;
+};
+
+struct BatchWriteItemResult {
+  // Requests not applied (throttling, the capacity issue); empty for now.
+  std::vector<std::pair<std::string, std::vector<WriteRequest>>>
+      unprocessed_items;
+};
+
 }  // namespace dynarock
 
 #endif  // DYNAROCK_ENGINE_REQUESTS_H_

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/ops/decode.h"
 #include "api/ops/fields.h"
 #include "api/ops/ops.h"
 #include "api/validate.h"
@@ -34,21 +35,11 @@ Member ReturnValuesMember() {
                 .enum_values = {"ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE",
                                 "UPDATED_NEW"}};
 }
-Member ReturnConsumedCapacityMember() {
-  return Member{.name = "ReturnConsumedCapacity", .shape = &kStringShape,
-                .enum_values = {"INDEXES", "TOTAL", "NONE"}};
-}
-Member ReturnItemCollectionMetricsMember() {
-  return Member{.name = "ReturnItemCollectionMetrics", .shape = &kStringShape,
-                .enum_values = {"SIZE", "NONE"}};
-}
 Member ReturnValuesOnConditionCheckFailureMember() {
   return Member{.name = "ReturnValuesOnConditionCheckFailure",
                 .shape = &kStringShape, .enum_values = {"ALL_OLD", "NONE"}};
 }
 
-const Shape kAttributeValueListShape{.kind = Kind::kList,
-                                     .element = &kAttributeValueShape};
 
 const Shape kExpectedAttributeValueShape{
     .kind = Kind::kStructure,
@@ -153,28 +144,6 @@ ReturnValues DecodeReturnValues(const Json& request) {
   return ReturnValues::kNone;
 }
 
-ComparisonOperator DecodeComparisonOperator(std::string_view name) {
-  static constexpr std::pair<std::string_view, ComparisonOperator> kNames[] = {
-      {"EQ", ComparisonOperator::kEq},
-      {"NE", ComparisonOperator::kNe},
-      {"LE", ComparisonOperator::kLe},
-      {"LT", ComparisonOperator::kLt},
-      {"GE", ComparisonOperator::kGe},
-      {"GT", ComparisonOperator::kGt},
-      {"NOT_NULL", ComparisonOperator::kNotNull},
-      {"NULL", ComparisonOperator::kNull},
-      {"CONTAINS", ComparisonOperator::kContains},
-      {"NOT_CONTAINS", ComparisonOperator::kNotContains},
-      {"BEGINS_WITH", ComparisonOperator::kBeginsWith},
-      {"IN", ComparisonOperator::kIn},
-      {"BETWEEN", ComparisonOperator::kBetween},
-  };
-  for (const auto& [n, op] : kNames) {
-    if (n == name) return op;
-  }
-  return ComparisonOperator::kEq;  // unreachable: the enum was validated
-}
-
 // Fills the members that hold no AttributeValue: the expressions, the
 // names, ConditionalOperator, ReturnValuesOnConditionCheckFailure. Expected
 // is marked present; its values come later (DecodeExpectedValues).
@@ -190,26 +159,6 @@ void DecodeConditionShape(const Json& request, WriteCondition* c) {
     c->return_values_on_condition_check_failure =
         ReturnValuesOnConditionCheckFailure::kAllOld;
   }
-}
-
-std::optional<ExpressionAttributeNames> DecodeNames(const Json& request) {
-  const Json* names = Field(request, "ExpressionAttributeNames");
-  if (names == nullptr) return std::nullopt;
-  ExpressionAttributeNames out;
-  for (const auto& [key, value] : names->items()) {
-    if (value.is_string()) out.emplace(key, value.get<std::string>());
-  }
-  return out;
-}
-
-Result<std::vector<AttributeValue>> DecodeValueList(const Json& list) {
-  std::vector<AttributeValue> out;
-  out.reserve(list.size());
-  for (const Json& v : list) {
-    DR_ASSIGN_OR_RETURN(AttributeValue value, DecodeAttributeValue(v));
-    out.push_back(std::move(value));
-  }
-  return out;
 }
 
 Status DecodeExpectedValues(const Json& request, WriteCondition* c) {
@@ -245,23 +194,6 @@ Result<AttributeUpdates> DecodeAttributeUpdates(const Json& updates) {
     out.emplace_back(name, std::move(update));
   }
   return out;
-}
-
-// A malformed value is reported as DynamoDB reports it: "ExpressionAttribute
-// Values contains invalid value: <why> for key :v".
-Result<std::optional<ExpressionAttributeValues>> DecodeValues(
-    const Json& request) {
-  const Json* values = Field(request, "ExpressionAttributeValues");
-  if (values == nullptr) return std::optional<ExpressionAttributeValues>();
-  ExpressionAttributeValues out;
-  for (const auto& [key, v] : values->items()) {
-    Result<AttributeValue> value = DecodeAttributeValue(v);
-    if (!value.ok()) {
-      return expr::InvalidExpressionAttributeValue(key, value.status());
-    }
-    out.emplace(key, std::move(value).value());
-  }
-  return std::optional<ExpressionAttributeValues>(std::move(out));
 }
 
 Json AttributesResponse(const std::optional<Item>& attributes) {

@@ -24,6 +24,14 @@ Result<Json> GetItem(const RequestContext& ctx, const Json& request);
 Result<Json> DeleteItem(const RequestContext& ctx, const Json& request);
 Result<Json> UpdateItem(const RequestContext& ctx, const Json& request);
 
+// query_ops.cc
+Result<Json> Query(const RequestContext& ctx, const Json& request);
+Result<Json> Scan(const RequestContext& ctx, const Json& request);
+
+// batch_ops.cc
+Result<Json> BatchGetItem(const RequestContext& ctx, const Json& request);
+Result<Json> BatchWriteItem(const RequestContext& ctx, const Json& request);
+
 }  // namespace dynarock::api::ops
 
 #endif  // DYNAROCK_API_OPS_OPS_H_

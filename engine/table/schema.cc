@@ -256,17 +256,20 @@ Result<PrimaryKey> KeyOfItem(const KeyDef& key, const Item& item) {
   return pk;
 }
 
+Status KeyElementMismatch() {
+  return Status::Validation(
+      "The provided key element does not match the schema");
+}
+
 Result<PrimaryKey> KeyOfKeyParameter(const KeyDef& key, const Item& key_param) {
-  static constexpr std::string_view kMismatch =
-      "The provided key element does not match the schema";
   const size_t expected = key.range_name ? 2 : 1;
-  if (key_param.size() != expected) return Status::Validation(std::string(kMismatch));
+  if (key_param.size() != expected) return KeyElementMismatch();
   PrimaryKey pk;
   auto find = [&](const std::string& name, AttrType type, bool is_hash,
                   const AttributeValue** out) -> Status {
     auto it = key_param.find(name);
     if (it == key_param.end() || it->second.type() != type) {
-      return Status::Validation(std::string(kMismatch));
+      return KeyElementMismatch();
     }
     DR_RETURN_IF_ERROR(ValidateKeyValue(it->second, name, is_hash));
     *out = &it->second;

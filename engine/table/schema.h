@@ -49,6 +49,11 @@ Result<PrimaryKey> KeyOfItem(const KeyDef& key, const Item& item);
 // not match the schema" and the empty-value and size messages).
 Result<PrimaryKey> KeyOfKeyParameter(const KeyDef& key, const Item& key_param);
 
+// "The provided key element does not match the schema": a key (Key
+// parameter, start key, BatchWriteItem item) whose attributes are not the
+// key schema's or not of its types.
+Status KeyElementMismatch();
+
 }  // namespace dynarock
 
 #endif  // DYNAROCK_ENGINE_TABLE_SCHEMA_H_

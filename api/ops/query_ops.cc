@@ -1,0 +1,205 @@
+// Query, Scan.
+//
+// As the item handlers: the request's shape (api/validate), then which
+// expression and legacy parameters it carries and Select
+// (CheckParameterUse, before any AttributeValue is decoded), then the
+// AttributeValues in DynamoDB's order (the legacy filter, ExclusiveStartKey,
+// ExpressionAttributeValues, KeyConditions). The engine checks, plans and
+// reads the page; nothing here interprets an expression.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "api/ops/decode.h"
+#include "api/ops/fields.h"
+#include "api/ops/ops.h"
+#include "api/validate.h"
+#include "engine/table/query_requests.h"
+
+namespace dynarock::api::ops {
+
+namespace {
+
+using Kind = Shape::Kind;
+
+// --- Input shapes -----------------------------------------------------------
+//
+// Constraint members first, in the order dynalite recorded DynamoDB's
+// aggregated messages for Query (test/query.js "incorrect attributes") and
+// Scan (test/scan.js); Limit and TotalSegments at least 1, TotalSegments
+// at most 1,000,000 and Segment 0..999,999 (DynamoDB's API reference).
+
+Member LimitMember() {
+  return Member{.name = "Limit", .shape = &kIntegerShape, .min_value = 1};
+}
+Member ConditionalOperatorMember() {
+  return Member{.name = "ConditionalOperator", .shape = &kStringShape,
+                .enum_values = {"OR", "AND"}};
+}
+Member AttributesToGetMember() {
+  return Member{.name = "AttributesToGet", .shape = &kStringListShape,
+                .min_length = 1, .max_length = 255};
+}
+Member IndexNameMember() { return CreateTableNameMember("IndexName", false); }
+
+// The members without constraints that Query and Scan share.
+void AddReadMembers(std::vector<Member>* members) {
+  for (Member m : {
+           Member{.name = "ExclusiveStartKey", .shape = &kAttributeMapShape},
+           Member{.name = "ConsistentRead", .shape = &kBooleanShape},
+           Member{.name = "FilterExpression", .shape = &kStringShape},
+           Member{.name = "ProjectionExpression", .shape = &kStringShape},
+           Member{.name = "ExpressionAttributeNames", .shape = &kStringMapShape},
+           Member{.name = "ExpressionAttributeValues",
+                  .shape = &kAttributeMapShape},
+       }) {
+    members->push_back(std::move(m));
+  }
+}
+
+Shape QueryInput() {
+  Shape s{.kind = Kind::kStructure,
+          .members = {
+              LimitMember(),
+              Member{.name = "KeyConditions", .shape = &kConditionMapShape},
+              Member{.name = "QueryFilter", .shape = &kConditionMapShape},
+              ConditionalOperatorMember(),
+              ReturnConsumedCapacityMember(),
+              AttributesToGetMember(),
+              TableNameMember(),
+              SelectMember(),
+              IndexNameMember(),
+              Member{.name = "ScanIndexForward", .shape = &kBooleanShape},
+              Member{.name = "KeyConditionExpression", .shape = &kStringShape},
+          }};
+  AddReadMembers(&s.members);
+  return s;
+}
+
+Shape ScanInput() {
+  Shape s{.kind = Kind::kStructure,
+          .members = {
+              SelectMember(),
+              IndexNameMember(),
+              Member{.name = "TotalSegments", .shape = &kIntegerShape,
+                     .min_value = 1, .max_value = 1000000},
+              ReturnConsumedCapacityMember(),
+              TableNameMember(),
+              ConditionalOperatorMember(),
+              Member{.name = "ScanFilter", .shape = &kConditionMapShape},
+              Member{.name = "Segment", .shape = &kIntegerShape,
+                     .min_value = 0, .max_value = 999999},
+              AttributesToGetMember(),
+              LimitMember(),
+          }};
+  AddReadMembers(&s.members);
+  return s;
+}
+
+const Shape kQueryInput = QueryInput();
+const Shape kScanInput = ScanInput();
+
+// --- Decoding ---------------------------------------------------------------
+
+// The members that hold no AttributeValue; the legacy filter is marked
+// present, its values come later (DecodeReadValues).
+void DecodeReadShape(const Json& request, std::string_view filter_name,
+                     ReadPageParameters* p) {
+  p->index_name = OptionalString(request, "IndexName");
+  p->filter_expression = OptionalString(request, "FilterExpression");
+  if (Field(request, filter_name) != nullptr) p->legacy_filter.emplace();
+  if (std::optional<std::string> op =
+          OptionalString(request, "ConditionalOperator")) {
+    p->conditional_operator =
+        *op == "OR" ? ConditionalOperator::kOr : ConditionalOperator::kAnd;
+  }
+  p->projection_expression = OptionalString(request, "ProjectionExpression");
+  p->attributes_to_get = DecodeStringList(request, "AttributesToGet");
+  if (std::optional<std::string> select = OptionalString(request, "Select")) {
+    p->select = DecodeSelect(*select);
+  }
+  p->expression_attribute_names = DecodeNames(request);
+  if (Field(request, "ExpressionAttributeValues") != nullptr) {
+    p->expression_attribute_values.emplace();
+  }
+  p->consistent_read = OptionalBool(request, "ConsistentRead").value_or(false);
+  p->limit = OptionalInt(request, "Limit");
+  if (Field(request, "ExclusiveStartKey") != nullptr) {
+    p->exclusive_start_key.emplace();
+  }
+}
+
+// A malformed start-key value is reported with the start-key prefix.
+Result<std::optional<Item>> DecodeStartKey(const Json& request) {
+  const Json* key = Field(request, "ExclusiveStartKey");
+  if (key == nullptr) return std::optional<Item>();
+  Item out;
+  for (const auto& [name, v] : key->items()) {
+    Result<AttributeValue> value = DecodeAttributeValue(v);
+    if (!value.ok()) return InvalidStartKeyValue(value.status());
+    out.emplace(name, std::move(value).value());
+  }
+  return std::optional<Item>(std::move(out));
+}
+
+Status DecodeReadValues(const Json& request, std::string_view filter_name,
+                        ReadPageParameters* p) {
+  DR_ASSIGN_OR_RETURN(p->legacy_filter, DecodeConditions(request, filter_name));
+  DR_ASSIGN_OR_RETURN(p->exclusive_start_key, DecodeStartKey(request));
+  DR_ASSIGN_OR_RETURN(p->expression_attribute_values, DecodeValues(request));
+  return Status::OK();
+}
+
+Json PageResponse(const ReadPageResult& r) {
+  Json out = Json::object();
+  out["Count"] = r.count;
+  if (!r.count_only) {
+    Json items = Json::array();
+    for (const Item& item : r.items) items.push_back(EncodeItem(item));
+    out["Items"] = std::move(items);
+  }
+  out["ScannedCount"] = r.scanned_count;
+  if (r.last_evaluated_key) {
+    out["LastEvaluatedKey"] = EncodeItem(*r.last_evaluated_key);
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<Json> Query(const RequestContext& ctx, const Json& request) {
+  DR_RETURN_IF_ERROR(ValidateRequest(request, kQueryInput));
+  QueryRequest req;
+  req.scope = ctx.scope;
+  req.table_name = StringOr(request, "TableName");
+  DecodeReadShape(request, "QueryFilter", &req.read);
+  req.key_condition_expression =
+      OptionalString(request, "KeyConditionExpression");
+  if (Field(request, "KeyConditions") != nullptr) req.key_conditions.emplace();
+  req.scan_index_forward =
+      OptionalBool(request, "ScanIndexForward").value_or(true);
+  DR_RETURN_IF_ERROR(CheckParameterUse(req));
+  DR_RETURN_IF_ERROR(DecodeReadValues(request, "QueryFilter", &req.read));
+  DR_ASSIGN_OR_RETURN(req.key_conditions,
+                      DecodeConditions(request, "KeyConditions"));
+  DR_ASSIGN_OR_RETURN(QueryResult result, ctx.engine->Query(req));
+  return PageResponse(result);
+}
+
+Result<Json> Scan(const RequestContext& ctx, const Json& request) {
+  DR_RETURN_IF_ERROR(ValidateRequest(request, kScanInput));
+  ScanRequest req;
+  req.scope = ctx.scope;
+  req.table_name = StringOr(request, "TableName");
+  DecodeReadShape(request, "ScanFilter", &req.read);
+  req.segment = OptionalInt(request, "Segment");
+  req.total_segments = OptionalInt(request, "TotalSegments");
+  DR_RETURN_IF_ERROR(CheckParameterUse(req));
+  DR_RETURN_IF_ERROR(DecodeReadValues(request, "ScanFilter", &req.read));
+  DR_ASSIGN_OR_RETURN(ScanResult result, ctx.engine->Scan(req));
+  return PageResponse(result);
+}
+
+}  // namespace dynarock::api::ops
