@@ -5,6 +5,8 @@
 
 #include "engine/clock.h"
 #include "engine/expr/evaluate.h"
+#include "engine/index/index_entry.h"
+#include "engine/index/secondary_indexes.h"
 #include "engine/keys/key_codec.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"
@@ -57,18 +59,27 @@ ProvisionedThroughputDescription ToDescription(
 class EngineImpl final : public Engine {
  public:
   EngineImpl(const EngineOptions& options, Clock* clock,
-             std::unique_ptr<Store> store, std::unique_ptr<Catalog> catalog)
+             std::unique_ptr<Store> store, std::unique_ptr<Catalog> catalog,
+             std::unique_ptr<SecondaryIndexes> indexes)
       : options_(options),
         clock_(clock),
         store_(std::move(store)),
         catalog_(std::move(catalog)),
-        write_path_(store_.get(), &locks_) {}
+        indexes_(std::move(indexes)),
+        write_path_(store_.get(), &locks_, indexes_->writer()) {}
 
   ~EngineImpl() override {
+    // The propagation thread first: nothing writes after it stops.
+    indexes_->Stop();
     // Flush so that a reopened database does not need to replay the WAL;
     // the WAL alone already guarantees nothing is lost.
     if (!options_.in_memory) store_->Flush().ok();
   }
+
+  Status WaitUntilIndexesCaughtUp() override;
+  Status PropagateIndexes() override;
+  Status SetIndexLag(const SetIndexLagRequest& req) override;
+  IndexPropagationStats GetIndexPropagationStats() override;
 
   Result<TableDescription> CreateTable(const CreateTableRequest& req) override;
   Result<TableDescription> DescribeTable(const DescribeTableRequest& req) override;
@@ -101,6 +112,7 @@ class EngineImpl final : public Engine {
   Clock* const clock_;
   std::unique_ptr<Store> store_;
   std::unique_ptr<Catalog> catalog_;
+  std::unique_ptr<SecondaryIndexes> indexes_;
   ItemLocks locks_;
   WritePath write_path_;
 };
@@ -120,6 +132,8 @@ TableStatus EngineImpl::StatusOf(const TableInfo& t, int64_t now) const {
 std::shared_ptr<const TableInfo> EngineImpl::Live(const Scope& scope,
                                                   std::string_view name,
                                                   TableStatus* status) {
+  // Deterministic propagation moves with the calls (and the clock).
+  indexes_->Pump();
   auto table = catalog_->Find(scope.ns, name);
   if (!table) return nullptr;
   const int64_t now = clock_->NowMicros();
@@ -140,6 +154,7 @@ TableDescription EngineImpl::Describe(const TableInfo& t,
   d.table_status = status;
   d.item_count = t.stats->item_count.load(std::memory_order_relaxed);
   d.table_size_bytes = t.stats->size_bytes.load(std::memory_order_relaxed);
+  indexes_->Describe(t, &d);
   for (auto& g : d.global_secondary_indexes) {
     if (status == TableStatus::kCreating) g.index_status = TableStatus::kCreating;
     if (status == TableStatus::kDeleting) g.index_status = TableStatus::kDeleting;
@@ -151,6 +166,8 @@ Result<std::shared_ptr<const TableInfo>> EngineImpl::DataTable(
     const Scope& scope, std::string_view name) {
   TableStatus status;
   auto table = Live(scope, name, &status);
+  // A failed GSI propagation is reported by every data-plane call.
+  DR_RETURN_IF_ERROR(indexes_->status());
   if (!table || status == TableStatus::kCreating ||
       status == TableStatus::kDeleting) {
     return DataTableNotFound();
@@ -200,6 +217,7 @@ Result<TableDescription> EngineImpl::CreateTable(const CreateTableRequest& req) 
     d.local_secondary_indexes.push_back(std::move(l));
   }
   DR_ASSIGN_OR_RETURN(auto created, catalog_->Create(std::move(info)));
+  indexes_->TableCreated(*created);
   return Describe(*created, StatusOf(*created, now));
 }
 
@@ -242,7 +260,9 @@ Result<TableDescription> EngineImpl::UpdateTable(const UpdateTableRequest& req) 
   if (status == TableStatus::kDeleting) return InUse("deleted", req.table_name);
   if (status == TableStatus::kUpdating) return InUse("updated", req.table_name);
   if (!req.billing_mode && !req.provisioned_throughput &&
-      !req.deletion_protection_enabled) {
+      !req.deletion_protection_enabled &&
+      (!req.global_secondary_index_updates ||
+       req.global_secondary_index_updates->empty())) {
     return Status::Validation(
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
         "GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
@@ -307,9 +327,13 @@ Result<TableDescription> EngineImpl::UpdateTable(const UpdateTableRequest& req) 
   if (req.deletion_protection_enabled) {
     d.deletion_protection_enabled = *req.deletion_protection_enabled;
   }
-  if (changes_capacity) next->updating_since_micros = now;
+  GsiChanges gsi_changes;
+  DR_RETURN_IF_ERROR(indexes_->PlanGsiUpdates(req, *table, now, next.get(), &gsi_changes));
+  if (changes_capacity || gsi_changes.changes_index_set()) {
+    next->updating_since_micros = now;
+  }
   WriteBatch batch;
-  DR_RETURN_IF_ERROR(catalog_->Replace(next, &batch));
+  DR_RETURN_IF_ERROR(indexes_->Publish(*table, next, gsi_changes, &batch));
   return Describe(*next, StatusOf(*next, now));
 }
 
@@ -336,9 +360,46 @@ Result<TableDescription> EngineImpl::DeleteTable(const DeleteTableRequest& req) 
   const int64_t bytes = table->stats->size_bytes.load();
   Catalog::AddStats(table->id, -items, -bytes, &batch);
   TableDescription before = Describe(*table, TableStatus::kDeleting);
-  DR_RETURN_IF_ERROR(catalog_->Replace(next, &batch));
+  // The index entries and GSI log records go in the same batch.
+  DR_RETURN_IF_ERROR(indexes_->PublishTableDeletion(*table, next, &batch));
   Catalog::ApplyStats(*table, -items, -bytes);
   return before;
+}
+
+// --- Secondary-index extensions ------------------------------------------
+
+Status EngineImpl::WaitUntilIndexesCaughtUp() {
+  return indexes_->WaitUntilCaughtUp();
+}
+
+Status EngineImpl::PropagateIndexes() { return indexes_->PropagateDue(); }
+
+Status EngineImpl::SetIndexLag(const SetIndexLagRequest& req) {
+  TableStatus status;
+  auto table = Live(req.scope, req.table_name, &status);
+  if (!table) return TableNotFound(req.table_name);
+  return indexes_->SetLag(*table, req.index_name, req.lag_micros);
+}
+
+IndexPropagationStats EngineImpl::GetIndexPropagationStats() {
+  return indexes_->Stats();
+}
+
+// ReturnItemCollectionMetrics = SIZE: reported for tables with LSIs only, as
+// DynamoDB does, with the size counted after the write.
+Result<std::optional<ItemCollectionMetrics>> CollectionMetrics(
+    const IndexWriter& writer, const TableInfo& table, ReturnItemCollectionMetrics what,
+    const AttributeValue& pk) {
+  if (what != ReturnItemCollectionMetrics::kSize || !table.has_lsi()) {
+    return std::optional<ItemCollectionMetrics>();
+  }
+  DR_ASSIGN_OR_RETURN(int64_t bytes, writer.ItemCollectionSize(table.id, pk));
+  ItemCollectionMetrics m;
+  m.item_collection_key[table.key.hash_name] = pk;
+  const double gb = static_cast<double>(bytes) / static_cast<double>(int64_t{1} << 30);
+  m.size_estimate_lower_gb = static_cast<double>(static_cast<int64_t>(gb));
+  m.size_estimate_upper_gb = m.size_estimate_lower_gb + 1;
+  return std::optional<ItemCollectionMetrics>(std::move(m));
 }
 
 // --- Items --------------------------------------------------------------
@@ -347,6 +408,7 @@ Result<PutItemResult> EngineImpl::PutItem(const PutItemRequest& req) {
   DR_ASSIGN_OR_RETURN(const PreparedWrite write, PreparePutItem(req));
   DR_ASSIGN_OR_RETURN(auto table, DataTable(req.scope, req.table_name));
   DR_ASSIGN_OR_RETURN(PrimaryKey pk, KeyOfItem(table->key, req.item));
+  DR_RETURN_IF_ERROR(CheckIndexKeys(*table, req.item));
   const std::string key = keys::ItemKey(table->id, *pk.hash, pk.range);
   DR_ASSIGN_OR_RETURN(
       std::optional<Item> old,
@@ -358,6 +420,9 @@ Result<PutItemResult> EngineImpl::PutItem(const PutItemRequest& req) {
       }));
   PutItemResult result;
   if (req.return_values == ReturnValues::kAllOld) result.attributes = std::move(old);
+  DR_ASSIGN_OR_RETURN(result.item_collection_metrics,
+                      CollectionMetrics(*indexes_->writer(), *table,
+                                        req.return_item_collection_metrics, *pk.hash));
   return result;
 }
 
@@ -390,6 +455,9 @@ Result<DeleteItemResult> EngineImpl::DeleteItem(const DeleteItemRequest& req) {
       }));
   DeleteItemResult result;
   if (req.return_values == ReturnValues::kAllOld) result.attributes = std::move(old);
+  DR_ASSIGN_OR_RETURN(result.item_collection_metrics,
+                      CollectionMetrics(*indexes_->writer(), *table,
+                                        req.return_item_collection_metrics, *pk.hash));
   return result;
 }
 
@@ -414,6 +482,9 @@ Result<UpdateItemResult> EngineImpl::UpdateItem(const UpdateItemRequest& req) {
       }));
   UpdateItemResult result;
   result.attributes = UpdateReturnValues(req.return_values, write, old, new_item);
+  DR_ASSIGN_OR_RETURN(result.item_collection_metrics,
+                      CollectionMetrics(*indexes_->writer(), *table,
+                                        req.return_item_collection_metrics, *pk.hash));
   return result;
 }
 
@@ -527,8 +598,20 @@ Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
   store_options.sync_writes = options.sync_writes;
   DR_ASSIGN_OR_RETURN(std::unique_ptr<Store> store, Store::Open(store_options));
   DR_ASSIGN_OR_RETURN(std::unique_ptr<Catalog> catalog, Catalog::Load(store.get()));
-  return std::unique_ptr<Engine>(
-      new EngineImpl(options, clock, std::move(store), std::move(catalog)));
+  SecondaryIndexOptions index_options;
+  index_options.gsi_lag_micros = options.gsi_lag_micros;
+  index_options.deterministic =
+      options.gsi_propagation == GsiPropagation::kDeterministic ||
+      (options.gsi_propagation == GsiPropagation::kAuto &&
+       dynamic_cast<SimulatedClock*>(clock) != nullptr);
+  index_options.backfill_chunk_items = options.gsi_backfill_chunk_items;
+  index_options.item_collection_size_limit_bytes =
+      options.item_collection_size_limit_bytes;
+  DR_ASSIGN_OR_RETURN(
+      std::unique_ptr<SecondaryIndexes> indexes,
+      SecondaryIndexes::Open(store.get(), catalog.get(), clock, index_options));
+  return std::unique_ptr<Engine>(new EngineImpl(options, clock, std::move(store),
+                                                std::move(catalog), std::move(indexes)));
 }
 
 }  // namespace dynarock

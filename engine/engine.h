@@ -86,6 +86,23 @@ class Engine {
   virtual Result<BatchWriteItemResult> BatchWriteItem(
       const BatchWriteItemRequest& req) = 0;
 
+  // --- Secondary indexes (dynarock extensions, no DynamoDB operation) ---
+  // GSIs are updated asynchronously, after a lag (EngineOptions), as in
+  // DynamoDB; these calls let tests and simulations control that.
+  //
+  // Applies every GSI change committed before the call, ignoring lags, and
+  // finishes every GSI backfill: afterwards a GSI read sees every earlier
+  // write. Errors: the sticky propagation error (kIOError, kCorruption).
+  virtual Status WaitUntilIndexesCaughtUp() = 0;
+  // Applies the GSI changes due at the clock's current time (and runs one
+  // step of each backfill): what kDeterministic propagation does at the
+  // start of every call. Errors: the sticky propagation error.
+  virtual Status PropagateIndexes() = 0;
+  // Sets one GSI's lag. Errors: kResourceNotFound (table or index),
+  // kValidation (an LSI: always synchronous).
+  virtual Status SetIndexLag(const SetIndexLagRequest& req) = 0;
+  virtual IndexPropagationStats GetIndexPropagationStats() = 0;
+
  protected:
   Engine() = default;
 };

@@ -13,6 +13,19 @@ namespace dynarock {
 
 class Clock;
 
+// How GSI log records reach their indexes (engine/index/propagator.h).
+enum class GsiPropagation {
+  // kDeterministic when `clock` is a SimulatedClock, else kBackground.
+  kAuto,
+  // A background thread applies each record once its lag has passed.
+  kBackground,
+  // No thread: every engine call first applies what is due at the clock's
+  // current time (and runs one step of each backfill), so a simulation on a
+  // SimulatedClock is reproducible. Engine::PropagateIndexes does the same
+  // on demand.
+  kDeterministic,
+};
+
 struct EngineOptions {
   // Directory of the RocksDB database; created if missing. Ignored when
   // in_memory is set.
@@ -32,6 +45,18 @@ struct EngineOptions {
   // default: the WAL is still written, so a process crash loses nothing;
   // only a machine crash can lose the last writes.
   bool sync_writes = false;
+
+  // --- Secondary indexes ---
+  // How long after a write its changes become visible in a GSI, on `clock`;
+  // 0 = as fast as propagation goes. Engine::SetIndexLag overrides it per
+  // index at runtime.
+  int64_t gsi_lag_micros = 0;
+  GsiPropagation gsi_propagation = GsiPropagation::kAuto;
+  // Items an UpdateTable-created GSI's backfill reads per step.
+  int64_t gsi_backfill_chunk_items = 1000;
+  // The item-collection limit of tables with LSIs (DynamoDB: 10 GB); lower
+  // it to make tests reach ItemCollectionSizeLimitExceededException.
+  int64_t item_collection_size_limit_bytes = int64_t{10} << 30;
 };
 
 }  // namespace dynarock

@@ -31,6 +31,18 @@ struct Scope {
 // ReturnValues. UPDATED_* only apply to UpdateItem.
 enum class ReturnValues { kNone, kAllOld, kUpdatedOld, kAllNew, kUpdatedNew };
 
+// ReturnItemCollectionMetrics: SIZE returns the item collection's size on
+// writes to tables with local secondary indexes.
+enum class ReturnItemCollectionMetrics { kNone, kSize };
+
+// DynamoDB's ItemCollectionMetrics: the collection's partition key and an
+// estimate of its size in GB (a lower and an upper bound).
+struct ItemCollectionMetrics {
+  Item item_collection_key;
+  double size_estimate_lower_gb = 0;
+  double size_estimate_upper_gb = 0;
+};
+
 // ReturnValuesOnConditionCheckFailure: ALL_OLD attaches the item as it was
 // to the ConditionalCheckFailed status (Status::item()).
 enum class ReturnValuesOnConditionCheckFailure { kNone, kAllOld };
@@ -133,14 +145,32 @@ struct ListTablesResult {
   std::optional<std::string> last_evaluated_table_name;
 };
 
+// One entry of UpdateTable's GlobalSecondaryIndexUpdates. DynamoDB wants
+// exactly one action per entry; the engine reports none or several.
+struct GlobalSecondaryIndexUpdate {
+  struct UpdateAction {
+    std::string index_name;
+    ProvisionedThroughput provisioned_throughput;
+  };
+  struct DeleteAction {
+    std::string index_name;
+  };
+  std::optional<GlobalSecondaryIndexDef> create;
+  std::optional<UpdateAction> update;
+  std::optional<DeleteAction> del;
+};
+
 struct UpdateTableRequest {
   Scope scope;
   std::string table_name;
   std::optional<BillingMode> billing_mode;
   std::optional<ProvisionedThroughput> provisioned_throughput;
   std::optional<bool> deletion_protection_enabled;
-  // AttributeDefinitions accompany index changes (secondary-index issue).
+  // AttributeDefinitions accompany an index Create: the new key attributes.
   std::vector<AttributeDefinition> attribute_definitions;
+  // Unset when the request has no GlobalSecondaryIndexUpdates member (an
+  // empty list is an error of its own).
+  std::optional<std::vector<GlobalSecondaryIndexUpdate>> global_secondary_index_updates;
 };
 
 struct DeleteTableRequest {
@@ -171,10 +201,14 @@ struct PutItemRequest {
   WriteCondition condition;
   std::optional<ExpressionAttributeNames> expression_attribute_names;
   std::optional<ExpressionAttributeValues> expression_attribute_values;
+  ReturnItemCollectionMetrics return_item_collection_metrics =
+      ReturnItemCollectionMetrics::kNone;
 };
 
 struct PutItemResult {
   std::optional<Item> attributes;  // the old item, for ALL_OLD
+  // SIZE on a table with local secondary indexes.
+  std::optional<ItemCollectionMetrics> item_collection_metrics;
 };
 
 struct GetItemRequest {
@@ -201,10 +235,14 @@ struct DeleteItemRequest {
   WriteCondition condition;
   std::optional<ExpressionAttributeNames> expression_attribute_names;
   std::optional<ExpressionAttributeValues> expression_attribute_values;
+  ReturnItemCollectionMetrics return_item_collection_metrics =
+      ReturnItemCollectionMetrics::kNone;
 };
 
 struct DeleteItemResult {
   std::optional<Item> attributes;  // the old item, for ALL_OLD
+  // SIZE on a table with local secondary indexes.
+  std::optional<ItemCollectionMetrics> item_collection_metrics;
 };
 
 // UpdateItem: an UpdateExpression, or the legacy AttributeUpdates, applied
@@ -221,6 +259,8 @@ struct UpdateItemRequest {
   std::optional<ExpressionAttributeNames> expression_attribute_names;
   std::optional<ExpressionAttributeValues> expression_attribute_values;
   ReturnValues return_values = ReturnValues::kNone;  // any of the five
+  ReturnItemCollectionMetrics return_item_collection_metrics =
+      ReturnItemCollectionMetrics::kNone;
 };
 
 struct UpdateItemResult {
@@ -228,6 +268,8 @@ struct UpdateItemResult {
   // UPDATED_NEW: only the updated paths. Unset when there is nothing to
   // return (no old item, or none of the paths present).
   std::optional<Item> attributes;
+  // SIZE on a table with local secondary indexes.
+  std::optional<ItemCollectionMetrics> item_collection_metrics;
 };
 
 // --- Query and Scan -------------------------------------------------------
@@ -344,6 +386,29 @@ struct BatchWriteItemResult {
   // Requests not applied (throttling, the capacity issue); empty for now.
   std::vector<std::pair<std::string, std::vector<WriteRequest>>>
       unprocessed_items;
+};
+
+// --- Secondary-index extensions (dynarock only) ----------------------------
+
+// Sets how long after a write its changes reach one GSI (0: as fast as
+// possible; negative: back to EngineOptions::gsi_lag_micros). Runtime only,
+// not persisted.
+struct SetIndexLagRequest {
+  Scope scope;
+  std::string table_name;
+  std::string index_name;
+  int64_t lag_micros = 0;
+};
+
+// How GSI propagation is doing, over the most recent records applied when
+// due (records forced by WaitUntilIndexesCaughtUp are not counted).
+struct IndexPropagationStats {
+  int64_t applied_records = 0;
+  int64_t pending_records = 0;
+  int64_t lag_p50_micros = 0;
+  int64_t lag_p99_micros = 0;
+  int64_t lag_max_micros = 0;
+  int64_t samples = 0;
 };
 
 }  // namespace dynarock

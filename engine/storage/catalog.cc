@@ -13,7 +13,8 @@ namespace {
 //   "c" id(4 BE) "b"   -> size-in-bytes counter
 constexpr char kTablePrefix = 't';
 constexpr char kNextIdKey[] = "n";
-constexpr uint8_t kRecordVersion = 1;
+// Version 1: no index ids. Version 2 appends the index ids (name, id).
+constexpr uint8_t kRecordVersion = 2;
 
 std::string TableKey(std::string_view ns, std::string_view name) {
   std::string key(1, kTablePrefix);
@@ -103,6 +104,12 @@ std::string EncodeTable(const TableInfo& t) {
   out.push_back(d.deletion_protection_enabled ? 1 : 0);
   PutOptional(&out, t.updating_since_micros);
   PutOptional(&out, t.deleting_since_micros);
+  // Version 2.
+  PutVarint64(&out, t.index_ids.size());
+  for (const auto& [name, id] : t.index_ids) {
+    PutLengthPrefixed(&out, name);
+    PutVarint64(&out, id);
+  }
   return out;
 }
 
@@ -174,7 +181,8 @@ struct Reader {
 
 Result<TableInfo> DecodeTable(std::string_view bytes) {
   Reader r{bytes};
-  if (r.Byte() != kRecordVersion) {
+  const uint8_t version = r.Byte();
+  if (version != 1 && version != kRecordVersion) {
     return Status::Corruption("unknown table record version");
   }
   TableInfo t;
@@ -220,12 +228,57 @@ Result<TableInfo> DecodeTable(std::string_view bytes) {
   d.deletion_protection_enabled = r.Byte() != 0;
   t.updating_since_micros = r.Optional();
   t.deleting_since_micros = r.Optional();
+  if (version >= 2) {
+    const uint64_t n = r.Count();
+    for (uint64_t i = 0; i < n && r.ok; ++i) {
+      std::string name = r.String();
+      t.index_ids[std::move(name)] = static_cast<uint32_t>(r.Varint());
+    }
+  } else {
+    t.needs_index_rebuild = !d.global_secondary_indexes.empty() ||
+                            !d.local_secondary_indexes.empty();
+  }
   if (!r.ok) return Status::Corruption("truncated table record");
   t.key = ResolveKeyDef(d.key_schema, d.attribute_definitions);
+  ResolveIndexes(&t);
   return t;
 }
 
 }  // namespace
+
+const IndexInfo* TableInfo::FindIndex(std::string_view name) const {
+  for (const IndexInfo& index : indexes) {
+    if (index.name == name) return &index;
+  }
+  return nullptr;
+}
+
+void ResolveIndexes(TableInfo* info) {
+  const TableDescription& d = info->desc;
+  info->indexes.clear();
+  auto id_of = [&](const std::string& name) -> uint32_t {
+    auto it = info->index_ids.find(name);
+    return it == info->index_ids.end() ? 0 : it->second;
+  };
+  for (const auto& g : d.global_secondary_indexes) {
+    IndexInfo index;
+    index.id = id_of(g.def.index_name);
+    index.name = g.def.index_name;
+    index.global = true;
+    index.key = ResolveKeyDef(g.def.key_schema, d.attribute_definitions);
+    index.projection = g.def.projection;
+    info->indexes.push_back(std::move(index));
+  }
+  for (const auto& l : d.local_secondary_indexes) {
+    IndexInfo index;
+    index.id = id_of(l.def.index_name);
+    index.name = l.def.index_name;
+    index.global = false;
+    index.key = ResolveKeyDef(l.def.key_schema, d.attribute_definitions);
+    index.projection = l.def.projection;
+    info->indexes.push_back(std::move(index));
+  }
+}
 
 Result<std::unique_ptr<Catalog>> Catalog::Load(Store* store) {
   std::unique_ptr<Catalog> catalog(new Catalog(store));
@@ -239,6 +292,9 @@ Result<std::unique_ptr<Catalog>> Catalog::Load(Store* store) {
     info.stats->item_count = items;
     info.stats->size_bytes = bytes;
     catalog->next_id_ = std::max(catalog->next_id_, info.id + 1);
+    for (const auto& [name, id] : info.index_ids) {
+      catalog->next_id_ = std::max(catalog->next_id_, id + 1);
+    }
     NameKey name{info.ns, info.desc.table_name};
     catalog->tables_[std::move(name)] =
         std::make_shared<const TableInfo>(std::move(info));
@@ -269,21 +325,38 @@ std::vector<std::shared_ptr<const TableInfo>> Catalog::List(
   return out;
 }
 
+std::vector<std::shared_ptr<const TableInfo>> Catalog::All() const {
+  std::vector<std::shared_ptr<const TableInfo>> out;
+  std::shared_lock lock(mu_);
+  for (const auto& [name, table] : tables_) out.push_back(table);
+  return out;
+}
+
 Result<std::shared_ptr<const TableInfo>> Catalog::Create(TableInfo info) {
   std::unique_lock lock(mu_);
   NameKey name{info.ns, info.desc.table_name};
   if (tables_.count(name)) {
     return Status::ResourceInUse("Table already exists: " + info.desc.table_name);
   }
-  info.id = next_id_;
+  uint32_t next_id = next_id_;
+  info.id = next_id++;
+  info.index_ids.clear();
+  for (const auto& g : info.desc.global_secondary_indexes) {
+    info.index_ids[g.def.index_name] = next_id++;
+  }
+  for (const auto& l : info.desc.local_secondary_indexes) {
+    info.index_ids[l.def.index_name] = next_id++;
+  }
+  info.needs_index_rebuild = false;
+  ResolveIndexes(&info);
   info.stats = std::make_shared<TableStats>();
   WriteBatch batch;
   batch.Put(Cf::kMeta, TableKey(info.ns, info.desc.table_name), EncodeTable(info));
   std::string next;
-  PutFixed32BE(&next, next_id_ + 1);
+  PutFixed32BE(&next, next_id);
   batch.Put(Cf::kMeta, kNextIdKey, next);
   DR_RETURN_IF_ERROR(store_->Write(&batch));
-  ++next_id_;
+  next_id_ = next_id;
   auto published = std::make_shared<const TableInfo>(std::move(info));
   tables_[std::move(name)] = published;
   return published;
@@ -295,6 +368,16 @@ Status Catalog::Replace(std::shared_ptr<const TableInfo> info, WriteBatch* batch
   DR_RETURN_IF_ERROR(store_->Write(batch));
   tables_[NameKey{info->ns, info->desc.table_name}] = std::move(info);
   return Status::OK();
+}
+
+Result<uint32_t> Catalog::ReserveId() {
+  std::unique_lock lock(mu_);
+  WriteBatch batch;
+  std::string next;
+  PutFixed32BE(&next, next_id_ + 1);
+  batch.Put(Cf::kMeta, kNextIdKey, next);
+  DR_RETURN_IF_ERROR(store_->Write(&batch));
+  return next_id_++;
 }
 
 Status Catalog::Remove(const TableInfo& info, WriteBatch* batch) {

@@ -22,6 +22,7 @@
 #include <optional>
 #include <shared_mutex>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -36,6 +37,19 @@ struct TableStats {
   std::atomic<int64_t> size_bytes{0};
 };
 
+// A secondary index as the write and read paths use it, resolved from the
+// table's definition. `id` prefixes its entries in the indexes column family
+// (and a GSI's records in gsi_log); ids come from the same sequence as table
+// ids and are never reused, so a deleted index's leftovers can never be read
+// as another index's entries.
+struct IndexInfo {
+  uint32_t id = 0;
+  std::string name;
+  bool global = false;
+  KeyDef key;            // the index's own partition and sort key
+  Projection projection;
+};
+
 struct TableInfo {
   uint32_t id = 0;   // key prefix of the table's items; never reused
   std::string ns;    // the Scope namespace the table lives in
@@ -47,7 +61,23 @@ struct TableInfo {
   std::optional<int64_t> deleting_since_micros;
   // Shared by every version of one table's TableInfo.
   std::shared_ptr<TableStats> stats;
+  // The persisted id of every index of `desc`, by index name.
+  std::map<std::string, uint32_t, std::less<>> index_ids;
+  // `desc`'s indexes resolved (GSIs, then LSIs); see ResolveIndexes.
+  std::vector<IndexInfo> indexes;
+  // Loaded from a record written before index ids existed (version 1): the
+  // indexes have no ids and no entries yet; Engine::Open rebuilds them.
+  bool needs_index_rebuild = false;
+
+  // The index named `name`, or null.
+  const IndexInfo* FindIndex(std::string_view name) const;
+  bool has_lsi() const { return !desc.local_secondary_indexes.empty(); }
+  bool has_gsi() const { return !desc.global_secondary_indexes.empty(); }
 };
+
+// Fills `info->indexes` from `info->desc` and `info->index_ids` (an index
+// without an id gets id 0).
+void ResolveIndexes(TableInfo* info);
 
 class Catalog {
  public:
@@ -59,13 +89,19 @@ class Catalog {
                                         std::string_view name) const;
   // Every table of a namespace, in ascending name order.
   std::vector<std::shared_ptr<const TableInfo>> List(std::string_view ns) const;
+  // Every table of every namespace.
+  std::vector<std::shared_ptr<const TableInfo>> All() const;
 
-  // Assigns `info` an id, persists it and publishes it.
+  // Assigns `info` an id (and every index of it an id), persists it and
+  // publishes it.
   // Errors: kResourceInUse ("Table already exists: <name>").
   Result<std::shared_ptr<const TableInfo>> Create(TableInfo info);
   // Persists and publishes a new version of an existing table; `batch`
   // carries other changes to commit with it (may be empty).
   Status Replace(std::shared_ptr<const TableInfo> info, WriteBatch* batch);
+  // A fresh id for a new index (UpdateTable): never handed out before and
+  // never again, persisted before it is returned. Errors: kIOError.
+  Result<uint32_t> ReserveId();
   // Forgets the table and its counters; `batch` carries other changes.
   Status Remove(const TableInfo& info, WriteBatch* batch);
 

@@ -215,6 +215,13 @@ Status ValidateCreateTable(const CreateTableRequest& req) {
   return Status::OK();
 }
 
+Status ValidateGlobalSecondaryIndexKeys(
+    const GlobalSecondaryIndexDef& gsi,
+    const std::vector<AttributeDefinition>& definitions) {
+  DR_RETURN_IF_ERROR(ValidateKeySchema(gsi.key_schema, definitions));
+  return ValidateProjection(gsi.projection);
+}
+
 KeyDef ResolveKeyDef(const std::vector<KeySchemaElement>& key_schema,
                      const std::vector<AttributeDefinition>& definitions) {
   KeyDef key;

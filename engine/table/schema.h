@@ -29,6 +29,12 @@ bool IsValidTableName(std::string_view name);
 // Checks a CreateTable request as DynamoDB does. Errors: kValidation.
 Status ValidateCreateTable(const CreateTableRequest& req);
 
+// The checks CreateTable makes on one GSI's key schema and projection,
+// against `definitions` (UpdateTable's index Create). Errors: kValidation.
+Status ValidateGlobalSecondaryIndexKeys(
+    const GlobalSecondaryIndexDef& gsi,
+    const std::vector<AttributeDefinition>& definitions);
+
 // The key of a table or index from its key schema and the table's attribute
 // definitions. REQUIRES: the schema passed ValidateCreateTable.
 KeyDef ResolveKeyDef(const std::vector<KeySchemaElement>& key_schema,

@@ -18,6 +18,7 @@ Result<std::optional<Item>> ReadItem(const Store& store,
 Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
                                              const std::string& item_key,
                                              const ItemMutation& mutation,
+                                             IndexWriter::Txn* txn,
                                              WriteBatch* batch,
                                              std::vector<StatsDelta>* stats) {
   DR_ASSIGN_OR_RETURN(std::optional<Item> old_item, ReadItem(*store_, item_key));
@@ -26,9 +27,12 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
   if (!change.new_item && !old_item) return old_item;  // nothing to delete
 
   const int64_t old_size = old_item ? ItemSize(*old_item) : 0;
-  int64_t new_size = 0;
+  const int64_t new_size = change.new_item ? ItemSize(*change.new_item) : 0;
+  if (indexes_ != nullptr) {
+    DR_RETURN_IF_ERROR(indexes_->Stage(txn, table.id, old_item, change.new_item,
+                                       old_size, new_size, batch));
+  }
   if (change.new_item) {
-    new_size = ItemSize(*change.new_item);
     std::string value;
     EncodeItem(*change.new_item, &value);
     batch->Put(Cf::kItems, item_key, value);
@@ -45,12 +49,14 @@ Result<std::optional<Item>> WritePath::Apply(const TableInfo& table,
                                              const std::string& item_key,
                                              const ItemMutation& mutation) {
   std::lock_guard<std::mutex> lock(locks_->For(item_key));
+  IndexWriter::Txn txn(indexes_);
   WriteBatch batch;
   std::vector<StatsDelta> stats;
   DR_ASSIGN_OR_RETURN(std::optional<Item> old_item,
-                      Stage(table, item_key, mutation, &batch, &stats));
+                      Stage(table, item_key, mutation, &txn, &batch, &stats));
   if (batch.empty()) return old_item;
   DR_RETURN_IF_ERROR(store_->Write(&batch));
+  txn.Committed();
   for (const StatsDelta& d : stats) Catalog::ApplyStats(*d.table, d.items, d.bytes);
   return old_item;
 }
@@ -70,17 +76,19 @@ Result<std::vector<std::optional<Item>>> WritePath::ApplyMany(
     }
   } unlock{stripes};
 
+  IndexWriter::Txn txn(indexes_);
   WriteBatch batch;
   std::vector<StatsDelta> stats;
   std::vector<std::optional<Item>> old_items;
   old_items.reserve(writes.size());
   for (const ItemWrite& w : writes) {
     DR_ASSIGN_OR_RETURN(std::optional<Item> old_item,
-                        Stage(*w.table, w.item_key, w.mutation, &batch, &stats));
+                        Stage(*w.table, w.item_key, w.mutation, &txn, &batch, &stats));
     old_items.push_back(std::move(old_item));
   }
   if (!batch.empty()) {
     DR_RETURN_IF_ERROR(store_->Write(&batch));
+    txn.Committed();
     for (const StatsDelta& d : stats) Catalog::ApplyStats(*d.table, d.items, d.bytes);
   }
   return old_items;

@@ -2,9 +2,10 @@
 //
 // The one way an item changes: under the item's lock, read the old item,
 // let the caller compute the new one (or a deletion, or a refusal), then
-// commit ONE WriteBatch holding the item and the table's counters. Later
-// additions (LSI entries, GSI log records) join the same batch, so a
-// request takes effect whole or not at all.
+// commit ONE WriteBatch holding the item, the table's counters and the
+// item's index changes (LSI entries and GSI log records, from
+// engine/index/index_writer.h), so a request takes effect whole or not at
+// all.
 
 #ifndef DYNAROCK_ENGINE_TABLE_WRITE_PATH_H_
 #define DYNAROCK_ENGINE_TABLE_WRITE_PATH_H_
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/index/index_writer.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"
@@ -36,7 +38,9 @@ using ItemMutation =
 
 class WritePath {
  public:
-  WritePath(Store* store, ItemLocks* locks) : store_(store), locks_(locks) {}
+  // `indexes` (not owned) maintains secondary indexes; null: none.
+  WritePath(Store* store, ItemLocks* locks, IndexWriter* indexes = nullptr)
+      : store_(store), locks_(locks), indexes_(indexes) {}
 
   // Applies `mutation` to the item stored at `item_key` of `table`.
   // Returns the old item (nullopt when there was none).
@@ -59,8 +63,9 @@ class WritePath {
       const std::vector<ItemWrite>& writes);
 
  private:
-  // Reads the old item, runs the mutation and adds the change (item and
-  // counters) to `batch`; `stats` collects the in-memory counter deltas.
+  // Reads the old item, runs the mutation and adds the change (item,
+  // counters, index changes) to `batch`; `stats` collects the in-memory
+  // counter deltas.
   struct StatsDelta {
     const TableInfo* table;
     int64_t items;
@@ -69,11 +74,12 @@ class WritePath {
   Result<std::optional<Item>> Stage(const TableInfo& table,
                                     const std::string& item_key,
                                     const ItemMutation& mutation,
-                                    WriteBatch* batch,
+                                    IndexWriter::Txn* txn, WriteBatch* batch,
                                     std::vector<StatsDelta>* stats);
 
   Store* store_;
   ItemLocks* locks_;
+  IndexWriter* indexes_;
 };
 
 // Reads and decodes the item at `item_key`; nullopt when absent.

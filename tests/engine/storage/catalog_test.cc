@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "engine/table/schema.h"
 #include "tests/testutil/status_matchers.h"
 
@@ -89,6 +91,76 @@ TEST(CatalogTest, NamesAreUniquePerNamespaceAndIdsNeverRepeat) {
   EXPECT_GT(d->id, c->id);
   EXPECT_EQ(reloaded->List("n1").size(), 1u);
   EXPECT_EQ(reloaded->List("n").size(), 0u);
+}
+
+}  // namespace
+}  // namespace dynarock
+
+namespace dynarock {
+namespace {
+
+TEST(CatalogIndexTest, IndexesGetIdsThatSurviveReloadAndNeverRepeat) {
+  StoreOptions o;
+  o.in_memory = true;
+  ASSERT_OK_AND_ASSIGN(auto store, Store::Open(o));
+  uint32_t reserved;
+  {
+    ASSERT_OK_AND_ASSIGN(auto catalog, Catalog::Load(store.get()));
+    ASSERT_OK_AND_ASSIGN(auto t, catalog->Create(MakeTable("ns", "Orders")));
+    ASSERT_EQ(t->indexes.size(), 2u);
+    EXPECT_EQ(t->indexes[0].name, "gsi");
+    EXPECT_TRUE(t->indexes[0].global);
+    EXPECT_EQ(t->indexes[0].key.hash_name, "g");
+    EXPECT_EQ(t->indexes[0].key.hash_type, AttrType::kB);
+    EXPECT_EQ(t->indexes[1].name, "lsi");
+    EXPECT_FALSE(t->indexes[1].global);
+    EXPECT_EQ(t->indexes[1].key.range_name, std::optional<std::string>("g"));
+    std::set<uint32_t> ids = {t->id, t->indexes[0].id, t->indexes[1].id};
+    EXPECT_EQ(ids.size(), 3u);
+    EXPECT_EQ(t->FindIndex("lsi"), &t->indexes[1]);
+    EXPECT_EQ(t->FindIndex("nope"), nullptr);
+    ASSERT_OK_AND_ASSIGN(reserved, catalog->ReserveId());
+    EXPECT_FALSE(ids.count(reserved));
+  }
+  ASSERT_OK_AND_ASSIGN(auto catalog, Catalog::Load(store.get()));
+  auto t = catalog->Find("ns", "Orders");
+  ASSERT_NE(t, nullptr);
+  EXPECT_FALSE(t->needs_index_rebuild);
+  ASSERT_EQ(t->indexes.size(), 2u);
+  EXPECT_NE(t->indexes[0].id, 0u);
+  EXPECT_EQ(t->index_ids.at("gsi"), t->indexes[0].id);
+  ASSERT_OK_AND_ASSIGN(auto next, catalog->Create(MakeTable("ns", "Other")));
+  EXPECT_GT(next->id, reserved);
+  ASSERT_OK_AND_ASSIGN(uint32_t again, catalog->ReserveId());
+  EXPECT_GT(again, next->indexes[1].id);
+}
+
+TEST(CatalogIndexTest, VersionOneRecordsLoadWithIndexesToRebuild) {
+  StoreOptions o;
+  o.in_memory = true;
+  ASSERT_OK_AND_ASSIGN(auto store, Store::Open(o));
+  {
+    ASSERT_OK_AND_ASSIGN(auto catalog, Catalog::Load(store.get()));
+    ASSERT_OK(catalog->Create(MakeTable("ns", "Old")).status());
+  }
+  // Rewrite the record as version 1 wrote it: no trailing index ids.
+  const std::string key = std::string("tns") + '\0' + "Old";
+  ASSERT_OK_AND_ASSIGN(auto bytes, store->Get(Cf::kMeta, key));
+  ASSERT_TRUE(bytes.has_value());
+  std::string v1 = *bytes;
+  v1[0] = 1;
+  // count (1) + "gsi" (1 + 3) + id (1) + "lsi" (1 + 3) + id (1)
+  v1.resize(v1.size() - 11);
+  WriteBatch b;
+  b.Put(Cf::kMeta, key, v1);
+  ASSERT_OK(store->Write(&b));
+  ASSERT_OK_AND_ASSIGN(auto catalog, Catalog::Load(store.get()));
+  auto t = catalog->Find("ns", "Old");
+  ASSERT_NE(t, nullptr);
+  EXPECT_TRUE(t->needs_index_rebuild);
+  ASSERT_EQ(t->indexes.size(), 2u);
+  EXPECT_EQ(t->indexes[0].id, 0u);
+  EXPECT_EQ(t->desc.global_secondary_indexes.size(), 1u);
 }
 
 }  // namespace

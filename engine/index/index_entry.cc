@@ -1,0 +1,200 @@
+#include "engine/index/index_entry.h"
+
+#include <algorithm>
+
+#include "engine/keys/key_codec.h"
+#include "engine/table/schema.h"
+#include "engine/util/coding.h"
+#include "engine/value/item_codec.h"
+#include "engine/value/item_size.h"
+
+namespace dynarock {
+namespace {
+
+// The checks of one present index key attribute.
+Status CheckIndexKeyValue(const IndexInfo& index, const std::string& name,
+                          AttrType want, const AttributeValue& v, bool is_hash) {
+  if (v.type() != want) {
+    return Status::Validation(
+        "One or more parameter values were invalid: Type mismatch for Index Key " +
+        name + " Expected: " + std::string(AttrTypeName(want)) +
+        " Actual: " + std::string(AttrTypeName(v.type())) +
+        " IndexName: " + index.name);
+  }
+  if (v.type() == AttrType::kN) return Status::OK();
+  const std::string& bytes = v.s();  // S and B share storage
+  if (bytes.empty()) {
+    return Status::Validation(
+        "One or more parameter values are not valid. A value specified for a "
+        "secondary index key is not supported. The AttributeValue for a key "
+        "attribute cannot contain an empty " +
+        std::string(v.type() == AttrType::kB ? "binary" : "string") +
+        " value. IndexName: " + index.name + ", IndexKey: " + name);
+  }
+  if (is_hash && bytes.size() > kMaxPartitionKeyBytes) {
+    return Status::Validation(
+        "One or more parameter values were invalid: Size of hashkey has "
+        "exceeded the maximum size limit of2048 bytes");
+  }
+  if (!is_hash && bytes.size() > kMaxSortKeyBytes) {
+    return Status::Validation(
+        "One or more parameter values were invalid: Aggregated size of all "
+        "range keys has exceeded the size limit of 1024 bytes");
+  }
+  return Status::OK();
+}
+
+void AddIfPresent(const Item& item, const std::string& name, Item* out) {
+  auto it = item.find(name);
+  if (it != item.end()) (*out)[name] = it->second;
+}
+
+// First key after every key that starts with `key` (see PrefixSuccessor); the
+// index layout appends the table key after the sort key, so an inclusive
+// bound on the sort key must cover every such suffix.
+std::string PastPrefix(const std::string& key) {
+  std::string next = PrefixSuccessor(key);
+  // Only empty for all-0xff keys, which an index id prefix never is.
+  return next;
+}
+
+std::string WithSortKey(const std::string& prefix, const AttributeValue& sk) {
+  std::string key = prefix;
+  keys::AppendOrdered(sk, &key);
+  return key;
+}
+
+}  // namespace
+
+Status CheckIndexKeys(const TableInfo& table, const Item& item) {
+  return CheckIndexKeys(table.indexes, item);
+}
+
+Status CheckIndexKeys(const std::vector<IndexInfo>& indexes, const Item& item) {
+  for (const IndexInfo& index : indexes) {
+    DR_RETURN_IF_ERROR(CheckIndexKeysOf(index, item));
+  }
+  return Status::OK();
+}
+
+Status CheckIndexKeysOf(const IndexInfo& index, const Item& item) {
+  {
+    auto hash = item.find(index.key.hash_name);
+    if (hash != item.end()) {
+      DR_RETURN_IF_ERROR(CheckIndexKeyValue(index, index.key.hash_name,
+                                            index.key.hash_type, hash->second,
+                                            /*is_hash=*/true));
+    }
+    if (index.key.range_name) {
+      auto range = item.find(*index.key.range_name);
+      if (range != item.end()) {
+        DR_RETURN_IF_ERROR(CheckIndexKeyValue(index, *index.key.range_name,
+                                              index.key.range_type,
+                                              range->second, /*is_hash=*/false));
+      }
+    }
+  }
+  return Status::OK();
+}
+
+bool HasIndexKey(const IndexInfo& index, const Item& item) {
+  auto hash = item.find(index.key.hash_name);
+  if (hash == item.end() || hash->second.type() != index.key.hash_type) {
+    return false;
+  }
+  if (index.key.range_name) {
+    auto range = item.find(*index.key.range_name);
+    if (range == item.end() || range->second.type() != index.key.range_type) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::vector<std::string> IndexKeyAttributes(const IndexInfo& index,
+                                            const KeyDef& table_key) {
+  std::vector<std::string> names = {table_key.hash_name};
+  if (table_key.range_name) names.push_back(*table_key.range_name);
+  names.push_back(index.key.hash_name);
+  if (index.key.range_name) names.push_back(*index.key.range_name);
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+Item ProjectForIndex(const IndexInfo& index, const KeyDef& table_key,
+                     const Item& item) {
+  if (index.projection.type == ProjectionType::kAll) return item;
+  Item out;
+  for (const std::string& name : IndexKeyAttributes(index, table_key)) {
+    AddIfPresent(item, name, &out);
+  }
+  if (index.projection.type == ProjectionType::kInclude) {
+    for (const std::string& name : index.projection.non_key_attributes) {
+      AddIfPresent(item, name, &out);
+    }
+  }
+  return out;
+}
+
+std::string IndexEntryKey(const IndexInfo& index, const KeyDef& table_key,
+                          const Item& item) {
+  const AttributeValue& pk = item.at(index.key.hash_name);
+  std::string key = keys::ItemKey(index.id, pk, nullptr);
+  if (index.key.range_name) keys::AppendOrdered(item.at(*index.key.range_name), &key);
+  // The table's primary key makes the entry unique. An LSI shares the
+  // table's partition key, which is already in the prefix.
+  if (index.global) keys::AppendOrdered(item.at(table_key.hash_name), &key);
+  if (table_key.range_name) keys::AppendOrdered(item.at(*table_key.range_name), &key);
+  return key;
+}
+
+std::optional<IndexEntry> EntryOf(const IndexInfo& index,
+                                  const KeyDef& table_key, const Item& item) {
+  if (!HasIndexKey(index, item)) return std::nullopt;
+  IndexEntry entry;
+  entry.key = IndexEntryKey(index, table_key, item);
+  if (index.projection.type == ProjectionType::kAll) {
+    EncodeItem(item, &entry.value);
+    entry.size = ItemSize(item) + kIndexEntryOverheadBytes;
+  } else {
+    const Item projected = ProjectForIndex(index, table_key, item);
+    EncodeItem(projected, &entry.value);
+    entry.size = ItemSize(projected) + kIndexEntryOverheadBytes;
+  }
+  return entry;
+}
+
+KeyRange IndexQueryRange(uint32_t index_id, const AttributeValue& pk,
+                         const expr::KeyConditionTerm* sort) {
+  const std::string prefix = keys::ItemKey(index_id, pk, nullptr);
+  KeyRange all{prefix, PastPrefix(prefix)};
+  if (sort == nullptr) return all;
+  const AttributeValue& v = sort->values[0];
+  switch (sort->op) {
+    case expr::KeyOp::kEq: {
+      std::string key = WithSortKey(prefix, v);
+      return {key, PastPrefix(key)};
+    }
+    case expr::KeyOp::kLt:
+      return {all.lower, WithSortKey(prefix, v)};
+    case expr::KeyOp::kLe:
+      return {all.lower, PastPrefix(WithSortKey(prefix, v))};
+    case expr::KeyOp::kGt:
+      return {PastPrefix(WithSortKey(prefix, v)), all.upper};
+    case expr::KeyOp::kGe:
+      return {WithSortKey(prefix, v), all.upper};
+    case expr::KeyOp::kBetween:
+      return {WithSortKey(prefix, v),
+              PastPrefix(WithSortKey(prefix, sort->values[1]))};
+    case expr::KeyOp::kBeginsWith: {
+      std::string begin = WithSortKey(prefix, v);
+      begin.resize(begin.size() - 2);  // drop the 00 01 terminator of S / B
+      std::string end = PrefixSuccessor(begin);
+      return {std::move(begin), end.empty() ? all.upper : std::move(end)};
+    }
+  }
+  return all;
+}
+
+}  // namespace dynarock

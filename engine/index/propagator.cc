@@ -1,0 +1,429 @@
+#include "engine/index/propagator.h"
+
+#include <algorithm>
+#include <cassert>
+#include <chrono>
+#include <limits>
+
+#include "engine/clock.h"
+#include "engine/index/index_entry.h"
+#include "engine/keys/key_codec.h"
+#include "engine/util/coding.h"
+#include "engine/value/item_codec.h"
+
+namespace dynarock {
+namespace {
+
+constexpr size_t kLagSamples = 1 << 16;
+// The background thread re-reads the clock at least this often while
+// records wait, so that a simulated clock driving it is noticed too.
+constexpr int64_t kMaxWaitMicros = 10'000;
+
+std::string JustAfter(std::string_view key) {
+  std::string next(key);
+  next.push_back('\0');
+  return next;
+}
+
+}  // namespace
+
+std::string BackfillCursorKey(uint32_t index_id) {
+  std::string key(1, 'x');
+  PutFixed32BE(&key, index_id);
+  return key;
+}
+
+Propagator::Propagator(Store* store, Clock* clock, PropagatorOptions options)
+    : store_(store), clock_(clock), options_(options) {}
+
+Propagator::~Propagator() { Stop(); }
+
+Status Propagator::Recover() {
+  auto it = store_->NewIterator(Cf::kGsiLog, std::string(), std::string(12, '\xff'));
+  uint64_t last_seq = 0;
+  int64_t records = 0;
+  std::set<uint32_t> pending;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    uint32_t id;
+    uint64_t seq;
+    DR_RETURN_IF_ERROR(ParseGsiLogKey(it->key(), &id, &seq));
+    last_seq = std::max(last_seq, seq);
+    pending.insert(id);
+    ++records;
+  }
+  DR_RETURN_IF_ERROR(it->status());
+  sequences_.Reset(last_seq);
+  std::lock_guard<std::mutex> lock(state_mu_);
+  dirty_.insert(pending.begin(), pending.end());
+  committed_hint_ += records;
+  return Status::OK();
+}
+
+void Propagator::Start() {
+  thread_ = std::thread([this] { Run(); });
+}
+
+void Propagator::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(state_mu_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void Propagator::Notify(const std::vector<uint32_t>& index_ids) {
+  if (index_ids.empty()) return;
+  {
+    std::lock_guard<std::mutex> lock(state_mu_);
+    dirty_.insert(index_ids.begin(), index_ids.end());
+    committed_hint_ += static_cast<int64_t>(index_ids.size());
+    signaled_ = true;
+  }
+  wake_.notify_one();
+}
+
+void Propagator::SetLag(uint32_t index_id, int64_t lag_micros) {
+  {
+    std::lock_guard<std::mutex> lock(state_mu_);
+    if (lag_micros < 0) {
+      lags_.erase(index_id);
+    } else {
+      lags_[index_id] = lag_micros;
+    }
+    // Waiting records may be due now (or later): look again.
+    dirty_.insert(index_id);
+    signaled_ = true;
+    idle_known_ = false;
+  }
+  wake_.notify_one();
+}
+
+int64_t Propagator::LagOf(uint32_t index_id) const {
+  std::lock_guard<std::mutex> lock(state_mu_);
+  auto it = lags_.find(index_id);
+  return it == lags_.end() ? options_.default_lag_micros : it->second;
+}
+
+std::unique_lock<std::mutex> Propagator::PauseApply() {
+  return std::unique_lock<std::mutex>(apply_mu_);
+}
+
+void Propagator::StartBackfill(const std::unique_lock<std::mutex>& paused,
+                               BackfillTask task) {
+  assert(paused.owns_lock() && paused.mutex() == &apply_mu_);
+  (void)paused;
+  const uint32_t id = task.index.id;
+  Backfill b;
+  b.task = std::move(task);
+  // Resume where a previous run stopped (the cursor is committed with the
+  // entries it covers); an unreadable cursor only means starting over.
+  auto cursor = store_->Get(Cf::kMeta, BackfillCursorKey(id));
+  if (cursor.ok() && cursor->has_value()) b.cursor = **cursor;
+  backfills_[id] = std::move(b);
+  std::lock_guard<std::mutex> lock(state_mu_);
+  backfilling_.insert(id);
+  signaled_ = true;
+  idle_known_ = false;
+  wake_.notify_one();
+}
+
+void Propagator::ForgetIndex(const std::unique_lock<std::mutex>& paused,
+                             uint32_t index_id) {
+  assert(paused.owns_lock() && paused.mutex() == &apply_mu_);
+  (void)paused;
+  floors_.erase(index_id);
+  backfills_.erase(index_id);
+  waiting_.erase(index_id);
+  std::lock_guard<std::mutex> lock(state_mu_);
+  dirty_.erase(index_id);
+  lags_.erase(index_id);
+  backfilling_.erase(index_id);
+}
+
+bool Propagator::Backfilling(uint32_t index_id) const {
+  std::lock_guard<std::mutex> lock(state_mu_);
+  return backfilling_.count(index_id) != 0;
+}
+
+Status Propagator::status() const {
+  std::lock_guard<std::mutex> lock(state_mu_);
+  return bg_error_;
+}
+
+void Propagator::SetError(const Status& s) {
+  std::lock_guard<std::mutex> lock(state_mu_);
+  if (bg_error_.ok()) bg_error_ = s;
+}
+
+void Propagator::TEST_FailWrites(Status s) {
+  std::lock_guard<std::mutex> lock(state_mu_);
+  fail_writes_ = std::move(s);
+}
+
+Status Propagator::WriteBatchChecked(WriteBatch* batch) {
+  {
+    std::lock_guard<std::mutex> lock(state_mu_);
+    if (!fail_writes_.ok()) return fail_writes_;
+  }
+  return store_->Write(batch);
+}
+
+Result<int64_t> Propagator::TEST_LogRecords() const {
+  auto it = store_->NewIterator(Cf::kGsiLog, std::string(), std::string(12, '\xff'));
+  int64_t n = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) ++n;
+  DR_RETURN_IF_ERROR(it->status());
+  return n;
+}
+
+PropagationStats Propagator::Stats() const {
+  std::lock_guard<std::mutex> lock(state_mu_);
+  PropagationStats s;
+  s.applied_records = applied_;
+  s.pending_records = std::max<int64_t>(0, committed_hint_ - applied_);
+  std::vector<int64_t> lags = lag_samples_;
+  s.samples = static_cast<int64_t>(lags.size());
+  if (!lags.empty()) {
+    std::sort(lags.begin(), lags.end());
+    auto at = [&](double q) {
+      size_t i = static_cast<size_t>(q * static_cast<double>(lags.size() - 1) + 0.5);
+      return lags[std::min(i, lags.size() - 1)];
+    };
+    s.lag_p50_micros = at(0.50);
+    s.lag_p99_micros = at(0.99);
+    s.lag_max_micros = lags.back();
+  }
+  return s;
+}
+
+Propagator::Outcome Propagator::ApplyIndex(uint32_t index_id, int64_t now,
+                                           bool force,
+                                           std::optional<int64_t>* due,
+                                           Status* status) {
+  const int64_t lag = LagOf(index_id);
+  // Every sequence number below the watermark has committed or given up, so
+  // its records are visible to the iterator created after this read.
+  const uint64_t watermark = sequences_.Watermark();
+  const uint64_t floor = floors_[index_id];
+  auto it = store_->NewIterator(Cf::kGsiLog, GsiLogKey(index_id, floor),
+                                keys::TableEnd(index_id));
+  WriteBatch batch;
+  int64_t applied = 0;
+  std::vector<int64_t> lags;
+  Outcome outcome = Outcome::kDone;
+  std::optional<uint64_t> stop_seq;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    uint32_t id;
+    uint64_t seq;
+    if (Status s = ParseGsiLogKey(it->key(), &id, &seq); !s.ok()) {
+      *status = s;
+      return outcome;
+    }
+    Result<GsiLogRecord> record = DecodeGsiLogRecord(it->value());
+    if (!record.ok()) {
+      *status = record.status();
+      return outcome;
+    }
+    if (!force && record->time_micros + lag > now) {
+      outcome = Outcome::kWaiting;
+      *due = record->time_micros + lag;
+      stop_seq = seq;
+      break;
+    }
+    if (applied == options_.apply_batch_records) {
+      outcome = Outcome::kMore;
+      stop_seq = seq;
+      break;
+    }
+    if (record->delete_key) batch.Delete(Cf::kIndexes, *record->delete_key);
+    if (record->put_key) batch.Put(Cf::kIndexes, *record->put_key, record->put_value);
+    batch.Delete(Cf::kGsiLog, it->key());
+    ++applied;
+    if (!force) lags.push_back(now - record->time_micros);
+  }
+  if (Status s = it->status(); !s.ok()) {
+    *status = s;
+    return outcome;
+  }
+  if (applied > 0) {
+    if (Status s = WriteBatchChecked(&batch); !s.ok()) {
+      *status = s;
+      return outcome;
+    }
+  }
+  floors_[index_id] = stop_seq ? std::min(*stop_seq, watermark) : watermark;
+  std::lock_guard<std::mutex> lock(state_mu_);
+  applied_ += applied;
+  for (int64_t l : lags) {
+    if (lag_samples_.size() < kLagSamples) {
+      lag_samples_.push_back(l);
+    } else {
+      lag_samples_[lag_next_] = l;
+      lag_next_ = (lag_next_ + 1) % kLagSamples;
+    }
+  }
+  return outcome;
+}
+
+Status Propagator::BackfillStep(Backfill* b, bool* done) {
+  const uint32_t table_id = b->task.table_id;
+  const IndexInfo& index = b->task.index;
+  const std::string lower = b->cursor.empty() ? keys::TablePrefix(table_id) : b->cursor;
+  auto it = store_->NewIterator(Cf::kItems, lower, keys::TableEnd(table_id));
+  WriteBatch batch;
+  int64_t read = 0;
+  std::string last;
+  for (it->SeekToFirst(); it->Valid() && read < options_.backfill_chunk_items;
+       it->Next()) {
+    DR_ASSIGN_OR_RETURN(Item item, DecodeItem(it->value()));
+    ++read;
+    last.assign(it->key());
+    // Items written before the index existed may hold a key attribute of
+    // another type (or an empty string): DynamoDB leaves them out of the
+    // index (a backfill "violation"), and so do we.
+    if (!CheckIndexKeysOf(index, item).ok()) continue;
+    if (std::optional<IndexEntry> entry = EntryOf(index, b->task.table_key, item)) {
+      batch.Put(Cf::kIndexes, entry->key, entry->value);
+    }
+  }
+  DR_RETURN_IF_ERROR(it->status());
+  *done = !it->Valid();
+  if (*done) {
+    batch.Delete(Cf::kMeta, BackfillCursorKey(index.id));
+  } else {
+    b->cursor = JustAfter(last);
+    batch.Put(Cf::kMeta, BackfillCursorKey(index.id), b->cursor);
+  }
+  return WriteBatchChecked(&batch);
+}
+
+Status Propagator::Pass(bool force, bool backfill_step, PassResult* result) {
+  std::set<uint32_t> work;
+  {
+    std::lock_guard<std::mutex> lock(state_mu_);
+    work.swap(dirty_);
+    idle_known_ = false;
+  }
+  work.insert(waiting_.begin(), waiting_.end());
+  const int64_t now = clock_->NowMicros();
+  std::vector<uint32_t> again;
+  for (uint32_t id : work) {
+    // A backfilling index's records wait for the backfill (backfill.h);
+    // they are looked at again when it is done.
+    if (backfills_.count(id)) {
+      waiting_.erase(id);
+      continue;
+    }
+    std::optional<int64_t> due;
+    Status s;
+    const Outcome outcome = ApplyIndex(id, now, force, &due, &s);
+    if (!s.ok()) {
+      SetError(s);
+      return s;
+    }
+    switch (outcome) {
+      case Outcome::kDone:
+        waiting_.erase(id);
+        break;
+      case Outcome::kWaiting:
+        waiting_.insert(id);
+        if (!result->next_due || *due < *result->next_due) result->next_due = due;
+        break;
+      case Outcome::kMore:
+        waiting_.erase(id);
+        again.push_back(id);
+        result->more_records = true;
+        break;
+    }
+  }
+  if (backfill_step) {
+    for (auto it = backfills_.begin(); it != backfills_.end();) {
+      bool done = false;
+      Status s = BackfillStep(&it->second, &done);
+      if (!s.ok()) {
+        SetError(s);
+        return s;
+      }
+      if (!done) {
+        ++it;
+        continue;
+      }
+      // The held records now apply, on top of what the backfill wrote.
+      const uint32_t id = it->first;
+      it = backfills_.erase(it);
+      std::lock_guard<std::mutex> lock(state_mu_);
+      backfilling_.erase(id);
+      again.push_back(id);
+      result->more_records = true;
+    }
+  }
+  result->backfills_left = !backfills_.empty();
+  std::lock_guard<std::mutex> lock(state_mu_);
+  dirty_.insert(again.begin(), again.end());
+  if (dirty_.empty() && !result->backfills_left) {
+    idle_known_ = true;
+    idle_until_ = result->next_due.value_or(std::numeric_limits<int64_t>::max());
+  }
+  return Status::OK();
+}
+
+Status Propagator::RunDue() {
+  {
+    std::lock_guard<std::mutex> lock(state_mu_);
+    if (!bg_error_.ok()) return bg_error_;
+    // Nothing was written, no lag changed and nothing falls due yet.
+    if (idle_known_ && dirty_.empty() && clock_->NowMicros() < idle_until_) {
+      return Status::OK();
+    }
+  }
+  std::lock_guard<std::mutex> apply(apply_mu_);
+  bool backfill_step = true;
+  PassResult result;
+  do {
+    result = PassResult();
+    DR_RETURN_IF_ERROR(Pass(/*force=*/false, backfill_step, &result));
+    backfill_step = false;
+  } while (result.more_records);
+  return Status::OK();
+}
+
+Status Propagator::CatchUp() {
+  DR_RETURN_IF_ERROR(status());
+  std::lock_guard<std::mutex> apply(apply_mu_);
+  PassResult result;
+  do {
+    result = PassResult();
+    DR_RETURN_IF_ERROR(Pass(/*force=*/true, /*backfill_step=*/true, &result));
+  } while (result.more_records || result.backfills_left);
+  return Status::OK();
+}
+
+void Propagator::Run() {
+  PassResult last;
+  bool busy = true;  // look at the log once at start
+  while (true) {
+    {
+      std::unique_lock<std::mutex> lock(state_mu_);
+      if (!busy && !signaled_ && !stop_) {
+        if (last.next_due) {
+          const int64_t wait = std::clamp<int64_t>(
+              *last.next_due - clock_->NowMicros(), 0, kMaxWaitMicros);
+          wake_.wait_for(lock, std::chrono::microseconds(wait),
+                         [&] { return stop_ || signaled_; });
+        } else {
+          wake_.wait(lock, [&] { return stop_ || signaled_; });
+        }
+      }
+      if (stop_) return;
+      signaled_ = false;
+      if (!bg_error_.ok()) return;
+    }
+    std::lock_guard<std::mutex> apply(apply_mu_);
+    last = PassResult();
+    if (!Pass(/*force=*/false, /*backfill_step=*/true, &last).ok()) return;
+    busy = last.more_records || last.backfills_left;
+  }
+}
+
+}  // namespace dynarock

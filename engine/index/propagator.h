@@ -1,0 +1,193 @@
+// engine/index/propagator.h
+//
+// The Propagator applies the GSI log (gsi_log.h) to the indexes column
+// family and runs GSI backfills (backfill.h).
+//
+// Log records of one index are applied in sequence order, each once the
+// index's lag has passed since its write (time_micros + lag <= clock now),
+// in batches that write the index entries AND delete the applied records:
+// after a crash the remaining records are exactly the unapplied ones
+// (Recover), so an index never loses nor duplicates an entry.
+//
+// Two ways to run:
+//   - background (Start): a thread applies records as they fall due, waking
+//     when writers commit records (Notify) or when the next record is due;
+//   - deterministic (no thread): nothing moves until the owner calls
+//     RunDue(), which applies exactly what is due at the clock's now and
+//     runs one step of each backfill. On a SimulatedClock a run is then
+//     reproducible.
+// CatchUp() applies everything committed so far, ignoring the lag, and
+// finishes every backfill (both modes).
+//
+// A failure to apply (a storage error) is sticky, like leveldb's bg_error_:
+// propagation stops and status() returns it from then on.
+//
+// Lock order: the apply lock (PauseApply) before IndexWriter::ExcludeWriters
+// before the catalog's lock. Thread-safe.
+
+#ifndef DYNAROCK_ENGINE_INDEX_PROPAGATOR_H_
+#define DYNAROCK_ENGINE_INDEX_PROPAGATOR_H_
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/index/gsi_log.h"
+#include "engine/requests.h"
+#include "engine/status.h"
+#include "engine/storage/catalog.h"
+#include "engine/storage/store.h"
+
+namespace dynarock {
+
+class Clock;
+
+// The meta-column-family key of a backfill's resume point.
+std::string BackfillCursorKey(uint32_t index_id);
+
+struct PropagatorOptions {
+  // Lag of every GSI unless SetLag says otherwise; 0 = as fast as possible.
+  int64_t default_lag_micros = 0;
+  // Records applied per WriteBatch.
+  int64_t apply_batch_records = 512;
+  // Items a backfill reads per step (and per WriteBatch).
+  int64_t backfill_chunk_items = 1000;
+};
+
+// A GSI being filled from its table's existing items.
+struct BackfillTask {
+  uint32_t table_id = 0;
+  KeyDef table_key;
+  IndexInfo index;
+};
+
+// Observed propagation delays (time applied - time written) of records
+// applied when due (CatchUp's forced applications are not counted), over
+// the most recent records.
+using PropagationStats = IndexPropagationStats;
+
+class Propagator {
+ public:
+  Propagator(Store* store, Clock* clock, PropagatorOptions options);
+  // Stops the background thread, if any.
+  ~Propagator();
+  Propagator(const Propagator&) = delete;
+  Propagator& operator=(const Propagator&) = delete;
+
+  // Reads the log left by a previous run: the next sequence number and
+  // which indexes have pending records. Call once, before any write.
+  // Errors: kCorruption, kIOError.
+  Status Recover();
+  // Starts the background thread. REQUIRES: not started.
+  void Start();
+  // Stops and joins the background thread (idempotent).
+  void Stop();
+
+  SequenceTracker* sequences() { return &sequences_; }
+  // Writers committed records for these indexes.
+  void Notify(const std::vector<uint32_t>& index_ids);
+
+  // Sets one index's lag (runtime only; not persisted); negative = the
+  // default again.
+  void SetLag(uint32_t index_id, int64_t lag_micros);
+  int64_t LagOf(uint32_t index_id) const;
+
+  // Holds the apply lock: no record is applied and no backfill step runs
+  // while the caller keeps it.
+  std::unique_lock<std::mutex> PauseApply();
+  // Starts filling an index from its table's items, or resumes a backfill
+  // that a previous run left unfinished (its cursor is in the meta column
+  // family, see BackfillCursorKey). The index's log records are held (not
+  // applied) until the backfill is done; they then apply on top of what it
+  // wrote. REQUIRES: `paused` from PauseApply().
+  void StartBackfill(const std::unique_lock<std::mutex>& paused,
+                     BackfillTask task);
+  // Forgets an index: its backfill, lag and pending state. The caller
+  // deletes its entries and records in the same pause. REQUIRES: `paused`.
+  void ForgetIndex(const std::unique_lock<std::mutex>& paused,
+                   uint32_t index_id);
+  // Whether `index_id` is being backfilled.
+  bool Backfilling(uint32_t index_id) const;
+
+  // Deterministic mode: applies every record due at the clock's now and
+  // runs one step of every backfill. Returns the sticky error, if any.
+  Status RunDue();
+  // Applies every committed record now (ignoring lags) and finishes every
+  // backfill. Returns the sticky error, if any.
+  Status CatchUp();
+
+  // The sticky background error (OK when none).
+  Status status() const;
+  PropagationStats Stats() const;
+
+  // Test hooks.
+  // Every later apply write fails with `s` (OK clears it).
+  void TEST_FailWrites(Status s);
+  // Records in the log, counted by reading it.
+  Result<int64_t> TEST_LogRecords() const;
+
+ private:
+  enum class Outcome { kDone, kWaiting, kMore };
+  struct Backfill {
+    BackfillTask task;
+    std::string cursor;  // next item key to read
+  };
+
+  // What a pass leaves behind.
+  struct PassResult {
+    bool more_records = false;  // records due now remain (batch budget)
+    bool backfills_left = false;
+    std::optional<int64_t> next_due;  // earliest due time of waiting records
+  };
+  // One pass over the indexes with pending records, and one step of every
+  // backfill when `backfill_step`. `force`: ignore lags. REQUIRES: apply_mu_.
+  Status Pass(bool force, bool backfill_step, PassResult* result);
+  Outcome ApplyIndex(uint32_t index_id, int64_t now, bool force,
+                     std::optional<int64_t>* due, Status* status);
+  Status BackfillStep(Backfill* backfill, bool* done);
+  Status WriteBatchChecked(WriteBatch* batch);
+  void SetError(const Status& s);
+  void Run();
+
+  Store* const store_;
+  Clock* const clock_;
+  const PropagatorOptions options_;
+  SequenceTracker sequences_;
+
+  // Held while applying; guards the members below it.
+  mutable std::mutex apply_mu_;
+  std::map<uint32_t, uint64_t> floors_;          // scan start per index
+  std::map<uint32_t, Backfill> backfills_;       // by index id
+  std::set<uint32_t> waiting_;                   // records not yet due
+
+  // Guards the members below it; never held while taking apply_mu_.
+  mutable std::mutex state_mu_;
+  std::condition_variable wake_;
+  std::set<uint32_t> dirty_;                     // records may be pending
+  std::map<uint32_t, int64_t> lags_;
+  std::set<uint32_t> backfilling_;
+  Status bg_error_;
+  Status fail_writes_;
+  bool stop_ = false;
+  bool signaled_ = false;
+  // No work before this time unless signaled (RunDue's quick exit).
+  int64_t idle_until_ = 0;
+  bool idle_known_ = false;
+  int64_t applied_ = 0;
+  int64_t committed_hint_ = 0;  // records notified, for pending_records
+  std::vector<int64_t> lag_samples_;  // ring of recent lags
+  size_t lag_next_ = 0;
+
+  std::thread thread_;
+};
+
+}  // namespace dynarock
+
+#endif  // DYNAROCK_ENGINE_INDEX_PROPAGATOR_H_

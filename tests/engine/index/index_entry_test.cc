@@ -1,0 +1,209 @@
+#include "engine/index/index_entry.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "engine/value/item_codec.h"
+#include "tests/testutil/status_matchers.h"
+
+namespace dynarock {
+namespace {
+
+AttributeValue S(std::string s) { return AttributeValue::S(std::move(s)); }
+AttributeValue N(const std::string& n) { return AttributeValue::N(*Number::Parse(n)); }
+
+// Table pk (S) + sk (N); GSI on g (S) + gr (N); LSI on pk + l (S).
+class IndexEntryTest : public ::testing::Test {
+ protected:
+  IndexEntryTest() {
+    table_key_.hash_name = "pk";
+    table_key_.hash_type = AttrType::kS;
+    table_key_.range_name = "sk";
+    table_key_.range_type = AttrType::kN;
+    gsi_.id = 7;
+    gsi_.name = "byG";
+    gsi_.global = true;
+    gsi_.key.hash_name = "g";
+    gsi_.key.hash_type = AttrType::kS;
+    gsi_.key.range_name = "gr";
+    gsi_.key.range_type = AttrType::kN;
+    gsi_.projection.type = ProjectionType::kKeysOnly;
+    lsi_.id = 8;
+    lsi_.name = "byL";
+    lsi_.key.hash_name = "pk";
+    lsi_.key.hash_type = AttrType::kS;
+    lsi_.key.range_name = "l";
+    lsi_.key.range_type = AttrType::kS;
+    lsi_.projection.type = ProjectionType::kInclude;
+    lsi_.projection.non_key_attributes = {"inc", "absent"};
+    table_.indexes = {gsi_, lsi_};
+  }
+
+  Item MakeItem(const std::string& pk, const std::string& sk, const std::string& g,
+                const std::string& gr) {
+    Item item;
+    item["pk"] = S(pk);
+    item["sk"] = N(sk);
+    item["g"] = S(g);
+    item["gr"] = N(gr);
+    item["l"] = S("lsi-" + sk);
+    item["inc"] = S("included");
+    item["other"] = S("not projected");
+    return item;
+  }
+
+  KeyDef table_key_;
+  IndexInfo gsi_;
+  IndexInfo lsi_;
+  TableInfo table_;
+};
+
+TEST_F(IndexEntryTest, KeysOnlyProjectsTableAndIndexKeys) {
+  const Item item = MakeItem("p", "1", "G", "5");
+  Item projected = ProjectForIndex(gsi_, table_key_, item);
+  EXPECT_EQ(projected.size(), 4u);
+  EXPECT_TRUE(projected.count("pk") && projected.count("sk") && projected.count("g") &&
+              projected.count("gr"));
+}
+
+TEST_F(IndexEntryTest, IncludeAddsPresentNonKeyAttributes) {
+  const Item item = MakeItem("p", "1", "G", "5");
+  Item projected = ProjectForIndex(lsi_, table_key_, item);
+  EXPECT_EQ(projected.size(), 4u);  // pk, sk, l, inc ("absent" is absent)
+  EXPECT_EQ(projected.at("inc"), S("included"));
+  EXPECT_FALSE(projected.count("other"));
+}
+
+TEST_F(IndexEntryTest, AllProjectsTheWholeItem) {
+  IndexInfo all = gsi_;
+  all.projection.type = ProjectionType::kAll;
+  const Item item = MakeItem("p", "1", "G", "5");
+  ASSERT_OK_AND_ASSIGN(Item decoded, DecodeItem(EntryOf(all, table_key_, item)->value));
+  EXPECT_EQ(decoded, item);
+}
+
+TEST_F(IndexEntryTest, ItemWithoutAnIndexKeyAttributeHasNoEntry) {
+  Item item = MakeItem("p", "1", "G", "5");
+  item.erase("gr");
+  EXPECT_FALSE(EntryOf(gsi_, table_key_, item).has_value());
+  EXPECT_TRUE(EntryOf(lsi_, table_key_, item).has_value());
+  item.erase("l");
+  EXPECT_FALSE(EntryOf(lsi_, table_key_, item).has_value());
+  EXPECT_OK(CheckIndexKeys(table_, item));  // sparse is fine
+}
+
+TEST_F(IndexEntryTest, WrongTypeIsRefusedWithDynamoDbsMessage) {
+  Item item = MakeItem("p", "1", "G", "5");
+  item["g"] = N("3");
+  EXPECT_THAT(CheckIndexKeys(table_, item),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values were invalid: Type mismatch for Index "
+                       "Key g Expected: S Actual: N IndexName: byG"));
+  item["g"] = AttributeValue::Null();
+  EXPECT_THAT(CheckIndexKeys(table_, item),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values were invalid: Type mismatch for Index "
+                       "Key g Expected: S Actual: NULL IndexName: byG"));
+}
+
+TEST_F(IndexEntryTest, EmptyStringOrBinaryIndexKeyIsRefused) {
+  Item item = MakeItem("p", "1", "G", "5");
+  item["l"] = S("");
+  EXPECT_THAT(CheckIndexKeys(table_, item),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values are not valid. A value specified for a "
+                       "secondary index key is not supported. The AttributeValue for a key "
+                       "attribute cannot contain an empty string value. IndexName: byL, "
+                       "IndexKey: l"));
+  IndexInfo binary = gsi_;
+  binary.key.hash_type = AttrType::kB;
+  item = MakeItem("p", "1", "G", "5");
+  item["g"] = AttributeValue::B("");
+  EXPECT_THAT(CheckIndexKeysOf(binary, item),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values are not valid. A value specified for a "
+                       "secondary index key is not supported. The AttributeValue for a key "
+                       "attribute cannot contain an empty binary value. IndexName: byG, "
+                       "IndexKey: g"));
+}
+
+TEST_F(IndexEntryTest, GsiEntriesAreNonUniqueAndSortedByIndexSortKeyThenTableKey) {
+  // Same index key, two items: two entries. Sorted by gr, then pk, sk.
+  std::map<std::string, std::string> entries;  // key -> label
+  auto add = [&](const char* label, const Item& item) {
+    entries[EntryOf(gsi_, table_key_, item)->key] = label;
+  };
+  add("G/5/b/1", MakeItem("b", "1", "G", "5"));
+  add("G/5/a/2", MakeItem("a", "2", "G", "5"));
+  add("G/5/a/1", MakeItem("a", "1", "G", "5"));
+  add("G/-3/z/9", MakeItem("z", "9", "G", "-3"));
+  add("G/10/a/1", MakeItem("a", "1", "G", "10"));
+  add("H/5/a/1", MakeItem("a", "1", "H", "5"));
+  EXPECT_EQ(entries.size(), 6u);
+  std::vector<std::string> in_g;
+  KeyRange g = IndexQueryRange(7, S("G"), nullptr);
+  for (const auto& [key, label] : entries) {
+    if (key >= g.lower && key < g.upper) in_g.push_back(label);
+  }
+  EXPECT_EQ(in_g, (std::vector<std::string>{"G/-3/z/9", "G/5/a/1", "G/5/a/2", "G/5/b/1",
+                                            "G/10/a/1"}));
+}
+
+TEST_F(IndexEntryTest, SortKeyRangesCoverEveryTableKeySuffix) {
+  std::map<std::string, std::string> entries;
+  for (const char* gr : {"4", "5", "6"}) {
+    for (const char* pk : {"a", "b"}) {
+      entries[EntryOf(gsi_, table_key_, MakeItem(pk, "1", "G", gr))->key] =
+          std::string(gr) + pk;
+    }
+  }
+  auto labels = [&](expr::KeyOp op, std::vector<AttributeValue> values) {
+    expr::KeyConditionTerm term{"gr", op, std::move(values)};
+    KeyRange r = IndexQueryRange(7, S("G"), &term);
+    std::string out;
+    for (const auto& [key, label] : entries) {
+      if (key >= r.lower && key < r.upper) out += label + " ";
+    }
+    return out;
+  };
+  EXPECT_EQ(labels(expr::KeyOp::kEq, {N("5")}), "5a 5b ");
+  EXPECT_EQ(labels(expr::KeyOp::kLe, {N("5")}), "4a 4b 5a 5b ");
+  EXPECT_EQ(labels(expr::KeyOp::kLt, {N("5")}), "4a 4b ");
+  EXPECT_EQ(labels(expr::KeyOp::kGt, {N("5")}), "6a 6b ");
+  EXPECT_EQ(labels(expr::KeyOp::kGe, {N("5")}), "5a 5b 6a 6b ");
+  EXPECT_EQ(labels(expr::KeyOp::kBetween, {N("4"), N("5")}), "4a 4b 5a 5b ");
+}
+
+TEST_F(IndexEntryTest, BeginsWithOnAnIndexSortKey) {
+  IndexInfo s = gsi_;
+  s.key.range_type = AttrType::kS;
+  std::map<std::string, std::string> entries;
+  for (const char* gr : {"ab", "abc", "abd", "b"}) {
+    Item item = MakeItem("p", "1", "G", "0");
+    item["gr"] = S(gr);
+    entries[EntryOf(s, table_key_, item)->key] = gr;
+  }
+  expr::KeyConditionTerm term{"gr", expr::KeyOp::kBeginsWith, {S("ab")}};
+  KeyRange r = IndexQueryRange(7, S("G"), &term);
+  std::string out;
+  for (const auto& [key, label] : entries) {
+    if (key >= r.lower && key < r.upper) out += label + " ";
+  }
+  EXPECT_EQ(out, "ab abc abd ");
+}
+
+TEST_F(IndexEntryTest, LsiKeyKeepsThePartitionAndEndsWithTheTableSortKey) {
+  const Item a = MakeItem("p", "2", "G", "5");
+  Item b = MakeItem("p", "1", "G", "5");
+  b["l"] = a.at("l");  // same LSI sort key, different table sort key
+  const std::string ka = EntryOf(lsi_, table_key_, a)->key;
+  const std::string kb = EntryOf(lsi_, table_key_, b)->key;
+  EXPECT_NE(ka, kb);
+  EXPECT_LT(kb, ka);
+  KeyRange p = IndexQueryRange(8, S("p"), nullptr);
+  EXPECT_TRUE(ka >= p.lower && ka < p.upper && kb >= p.lower && kb < p.upper);
+}
+
+}  // namespace
+}  // namespace dynarock
