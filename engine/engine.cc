@@ -5,6 +5,7 @@
 
 #include "engine/clock.h"
 #include "engine/expr/evaluate.h"
+#include "engine/index/consistency_checker.h"
 #include "engine/index/index_entry.h"
 #include "engine/index/secondary_indexes.h"
 #include "engine/keys/key_codec.h"
@@ -80,6 +81,7 @@ class EngineImpl final : public Engine {
   Status PropagateIndexes() override;
   Status SetIndexLag(const SetIndexLagRequest& req) override;
   IndexPropagationStats GetIndexPropagationStats() override;
+  Status VerifyIndexes(const Scope& scope, const std::string& table_name) override;
 
   Result<TableDescription> CreateTable(const CreateTableRequest& req) override;
   Result<TableDescription> DescribeTable(const DescribeTableRequest& req) override;
@@ -385,6 +387,18 @@ IndexPropagationStats EngineImpl::GetIndexPropagationStats() {
   return indexes_->Stats();
 }
 
+Status EngineImpl::VerifyIndexes(const Scope& scope, const std::string& table_name) {
+  TableStatus status;
+  auto table = Live(scope, table_name, &status);
+  if (!table) return TableNotFound(table_name);
+  DR_ASSIGN_OR_RETURN(std::vector<IndexDifference> diffs,
+                      CheckTableIndexes(*store_, *table));
+  if (diffs.empty()) return Status::OK();
+  std::string report;
+  for (const IndexDifference& d : diffs) report += d.ToString();
+  return Status::Internal(report);
+}
+
 // ReturnItemCollectionMetrics = SIZE: reported for tables with LSIs only, as
 // DynamoDB does, with the size counted after the write.
 Result<std::optional<ItemCollectionMetrics>> CollectionMetrics(
@@ -495,8 +509,9 @@ Result<QueryResult> EngineImpl::Query(const QueryRequest& req) {
   DR_ASSIGN_OR_RETURN(auto table, DataTable(req.scope, req.table_name));
   DR_ASSIGN_OR_RETURN(const PageRequest page_request,
                       PlanQuery(*table, req, prepared));
+  DR_RETURN_IF_ERROR(indexes_->CheckReadable(*table, page_request.index));
   DR_ASSIGN_OR_RETURN(Page page, ReadPage(*store_, page_request));
-  return FinishPage(*table, prepared, std::move(page));
+  return FinishPage(*table, prepared, std::move(page), page_request.index);
 }
 
 Result<ScanResult> EngineImpl::Scan(const ScanRequest& req) {
@@ -504,8 +519,9 @@ Result<ScanResult> EngineImpl::Scan(const ScanRequest& req) {
   DR_ASSIGN_OR_RETURN(auto table, DataTable(req.scope, req.table_name));
   DR_ASSIGN_OR_RETURN(const PageRequest page_request,
                       PlanScan(*table, req, prepared));
+  DR_RETURN_IF_ERROR(indexes_->CheckReadable(*table, page_request.index));
   DR_ASSIGN_OR_RETURN(Page page, ReadPage(*store_, page_request));
-  return FinishPage(*table, prepared, std::move(page));
+  return FinishPage(*table, prepared, std::move(page), page_request.index);
 }
 
 // --- Batches ----------------------------------------------------------------

@@ -102,6 +102,12 @@ class Engine {
   // kValidation (an LSI: always synchronous).
   virtual Status SetIndexLag(const SetIndexLagRequest& req) = 0;
   virtual IndexPropagationStats GetIndexPropagationStats() = 0;
+  // The consistency checker: rebuilds every index of the table from its
+  // items and compares the result with the stored entries. OK when they
+  // agree; kInternal describing the differences otherwise. Pending GSI
+  // changes count as differences: call WaitUntilIndexesCaughtUp first.
+  // Errors also: kResourceNotFound.
+  virtual Status VerifyIndexes(const Scope& scope, const std::string& table_name) = 0;
 
  protected:
   Engine() = default;

@@ -76,6 +76,9 @@ class SecondaryIndexes {
   void TableCreated(const TableInfo& table);
   // A GSI being backfilled shows IndexStatus CREATING and Backfilling.
   void Describe(const TableInfo& table, TableDescription* d) const;
+  // Query and Scan on `index` (null: the table). Errors: kValidation
+  // ("Cannot read from backfilling global secondary index").
+  Status CheckReadable(const TableInfo& table, const IndexInfo* index) const;
 
   // UpdateTable: checks `req`'s GlobalSecondaryIndexUpdates (and what a
   // billing-mode switch requires of the GSIs) against `current` with

@@ -9,6 +9,7 @@
 #include "engine/expr/legacy.h"
 #include "engine/expr/messages.h"
 #include "engine/expr/request_expressions.h"
+#include "engine/index/index_entry.h"
 #include "engine/keys/key_codec.h"
 #include "engine/table/item_requests.h"
 #include "engine/table/schema.h"
@@ -100,15 +101,19 @@ Status IndexNotFound(std::string_view index) {
                             std::string(index));
 }
 
-// Not a DynamoDB message: GSIs and LSIs are defined and described, but not
-// maintained until the secondary-index issue; refusing is better than
-// answering from the base table (docs/compatibility.md).
-Status IndexReadsNotSupported(std::string_view operation,
-                              std::string_view index) {
-  return Status::Validation("dynarock does not support " +
-                            std::string(operation) +
-                            " on secondary indexes yet: IndexName " +
-                            std::string(index));
+// Index reads: dynalite's actions/query.js and scan.js (recorded against
+// DynamoDB); the ALL_ATTRIBUTES text is also in getmoto/moto's
+// aws_verified tests.
+Status GsiConsistentRead() {
+  return Status::Validation(
+      "Consistent reads are not supported on global secondary indexes");
+}
+
+Status AllAttributesOnPartialGsi(std::string_view index) {
+  return Status::Validation(
+      "One or more parameter values were invalid: Select type ALL_ATTRIBUTES "
+      "is not supported for global secondary index " +
+      std::string(index) + " because its projection type is not ALL");
 }
 
 constexpr std::string_view kStartKeyInvalid =
@@ -205,6 +210,8 @@ Select EffectiveSelect(const ReadPageParameters& p) {
   if (p.projection_expression || p.attributes_to_get) {
     return Select::kSpecificAttributes;
   }
+  // An index read returns what the index holds unless asked otherwise.
+  if (p.index_name) return Select::kAllProjectedAttributes;
   return Select::kAllAttributes;
 }
 
@@ -283,22 +290,76 @@ std::vector<const expr::Path*> FilterPaths(const PreparedRead& prepared) {
   return out;
 }
 
-// IndexName: DynamoDB's message for a missing index; an existing one is
-// refused until indexes are maintained.
-Status CheckIndex(const TableInfo& table, const ReadPageParameters& p,
-                  std::string_view operation) {
-  if (!p.index_name) return Status::OK();
-  for (const auto& g : table.desc.global_secondary_indexes) {
-    if (g.def.index_name == *p.index_name) {
-      return IndexReadsNotSupported(operation, *p.index_name);
+// IndexName: the index read (null without one), or DynamoDB's message for
+// a missing index (Scan with a start key says the key is invalid) and for a
+// strongly consistent GSI read.
+Result<const IndexInfo*> FindReadIndex(const TableInfo& table,
+                                       const ReadPageParameters& p,
+                                       bool is_query) {
+  if (!p.index_name) return static_cast<const IndexInfo*>(nullptr);
+  const IndexInfo* index = table.FindIndex(*p.index_name);
+  if (index == nullptr) {
+    if (!is_query && p.exclusive_start_key) return StartKeyInvalid();
+    return IndexNotFound(*p.index_name);
+  }
+  if (index->global && p.consistent_read) return GsiConsistentRead();
+  return index;
+}
+
+// The attributes an index read's start key holds: the table key, then the
+// index key attributes it does not share.
+size_t IndexStartKeySize(const TableInfo& table, const IndexInfo& index) {
+  return IndexKeyAttributes(index, table.key).size();
+}
+
+// The table key part of an index read's start key, as a Key parameter.
+Item TableKeyPart(const TableInfo& table, const Item& start) {
+  Item key;
+  for (const std::string& name : TableKeyNames(table)) {
+    auto it = start.find(name);
+    if (it != start.end()) key.emplace(name, it->second);
+  }
+  return key;
+}
+
+bool Projected(const IndexInfo& index, const KeyDef& table_key,
+               std::string_view name) {
+  if (index.projection.type == ProjectionType::kAll) return true;
+  for (const std::string& k : IndexKeyAttributes(index, table_key)) {
+    if (k == name) return true;
+  }
+  for (const std::string& a : index.projection.non_key_attributes) {
+    if (a == name) return true;
+  }
+  return false;
+}
+
+// How an index read gets attributes its index does not project: a GSI
+// cannot (ALL_ATTRIBUTES is refused; a projection or filter naming them
+// finds them absent, as the GSI holds no more); an LSI reads each item from
+// the table, as DynamoDB does.
+Status PlanIndexAttributes(const TableInfo& table, const IndexInfo& index,
+                           const PreparedRead& prepared, PageRequest* page) {
+  if (index.projection.type == ProjectionType::kAll) return Status::OK();
+  bool needs_table = prepared.select == Select::kAllAttributes;
+  if (prepared.select != Select::kCount) {
+    for (const expr::Path* path : ProjectionPaths(prepared)) {
+      needs_table = needs_table || !Projected(index, table.key, path->top());
     }
   }
-  for (const auto& l : table.desc.local_secondary_indexes) {
-    if (l.def.index_name == *p.index_name) {
-      return IndexReadsNotSupported(operation, *p.index_name);
-    }
+  for (const expr::Path* path : FilterPaths(prepared)) {
+    needs_table = needs_table || !Projected(index, table.key, path->top());
   }
-  return IndexNotFound(*p.index_name);
+  if (!needs_table) return Status::OK();
+  if (index.global) {
+    if (prepared.select == Select::kAllAttributes) {
+      return AllAttributesOnPartialGsi(index.name);
+    }
+    return Status::OK();
+  }
+  page->fetch_table_key = &table.key;
+  page->fetch_table_id = table.id;
+  return Status::OK();
 }
 
 // One key attribute of a Query's start key: present, of the schema's type.
@@ -452,13 +513,16 @@ Result<PreparedRead> PrepareScan(const ScanRequest& req) {
 Result<PageRequest> PlanQuery(const TableInfo& table, const QueryRequest& req,
                               const PreparedRead& prepared) {
   const ReadPageParameters& p = req.read;
-  DR_RETURN_IF_ERROR(CheckIndex(table, p, "Query"));
-  const KeyDef& key = table.key;
+  DR_ASSIGN_OR_RETURN(const IndexInfo* index, FindReadIndex(table, p, true));
+  // The key the query runs on: the index's for an IndexName read.
+  const KeyDef& key = index ? index->key : table.key;
   const Item* start = OrNull(p.exclusive_start_key);
   // DynamoDB checks the start key's schema one key attribute at a time,
   // partition key first, interleaved with the key condition's own checks.
   if (start != nullptr) {
-    if (start->size() != (key.range_name ? 2u : 1u)) return StartKeyInvalid();
+    const size_t want = index ? IndexStartKeySize(table, *index)
+                              : (key.range_name ? 2u : 1u);
+    if (start->size() != want) return StartKeyInvalid();
     DR_RETURN_IF_ERROR(
         CheckStartKeyAttribute(*start, key.hash_name, key.hash_type));
   }
@@ -474,28 +538,42 @@ Result<PageRequest> PlanQuery(const TableInfo& table, const QueryRequest& req,
       DR_RETURN_IF_ERROR(
           CheckStartKeyAttribute(*start, *key.range_name, key.range_type));
     }
-    Result<PrimaryKey> pk = KeyOfKeyParameter(key, *start);
+    // An index start key holds the table key too; it is checked as one.
+    const Item table_part = index ? TableKeyPart(table, *start) : Item();
+    Result<PrimaryKey> pk = KeyOfKeyParameter(table.key, index ? table_part : *start);
     if (!pk.ok()) return StartKeyInvalidBecause(pk.status());
+    const AttributeValue& start_partition =
+        index ? start->at(key.hash_name) : *pk->hash;
+    const AttributeValue* start_sort =
+        !index ? pk->range : key.range_name ? &start->at(*key.range_name) : nullptr;
     if (!q.sort) {
-      if (*pk->hash != q.partition) return StartKeyOutsideBoundaries();
+      if (start_partition != q.partition) return StartKeyOutsideBoundaries();
     } else {
-      if (!expr::MatchesSortCondition(*q.sort, *pk->range)) {
+      if (!expr::MatchesSortCondition(*q.sort, *start_sort)) {
         return StartKeyNotInRange();
       }
-      if (*pk->hash != q.partition) return StartKeyOnOtherPartitionWithRange();
+      if (start_partition != q.partition) return StartKeyOnOtherPartitionWithRange();
     }
-    page.exclusive_start = keys::ItemKey(table.id, *pk->hash, pk->range);
+    page.exclusive_start = index ? IndexEntryKey(*index, table.key, *start)
+                                 : keys::ItemKey(table.id, *pk->hash, pk->range);
   }
   const std::vector<const expr::Path*> filter_paths = FilterPaths(prepared);
   DR_RETURN_IF_ERROR(CheckKeyPaths(table, ProjectionPaths(prepared), true));
-  for (const std::string& k : TableKeyNames(table)) {
+  std::vector<std::string> query_keys = {key.hash_name};
+  if (key.range_name) query_keys.push_back(*key.range_name);
+  for (const std::string& k : query_keys) {
     if (NamedTop(filter_paths, k, false)) {
       return FilterNamesKeyAttribute(prepared.legacy_filter, k);
     }
   }
+  if (index) DR_RETURN_IF_ERROR(PlanIndexAttributes(table, *index, prepared, &page));
   DR_RETURN_IF_ERROR(CheckKeyPaths(table, filter_paths, false));
 
-  page.range = QueryRange(table.id, q.partition, q.sort ? &*q.sort : nullptr);
+  const expr::KeyConditionTerm* sort = q.sort ? &*q.sort : nullptr;
+  page.range = index ? IndexQueryRange(index->id, q.partition, sort)
+                     : QueryRange(table.id, q.partition, sort);
+  page.cf = index ? Cf::kIndexes : Cf::kItems;
+  page.index = index;
   page.forward = req.scan_index_forward;
   page.limit = p.limit;
   page.filter = prepared.filter ? &*prepared.filter : nullptr;
@@ -505,24 +583,44 @@ Result<PageRequest> PlanQuery(const TableInfo& table, const QueryRequest& req,
 Result<PageRequest> PlanScan(const TableInfo& table, const ScanRequest& req,
                              const PreparedRead& prepared) {
   const ReadPageParameters& p = req.read;
-  DR_RETURN_IF_ERROR(CheckIndex(table, p, "Scan"));
+  DR_ASSIGN_OR_RETURN(const IndexInfo* index, FindReadIndex(table, p, false));
   PageRequest page;
   const int64_t total = req.total_segments.value_or(1);
   const int64_t segment = req.segment.value_or(0);
-  page.range = SegmentRange(table.id, segment, total);
+  // A GSI has its own hash ring (its partition key's); an LSI shares the
+  // table's.
+  page.range = SegmentRange(index ? index->id : table.id, segment, total);
+  if (index) {
+    page.cf = Cf::kIndexes;
+    page.index = index;
+  }
   if (p.exclusive_start_key) {
     const Item& start = *p.exclusive_start_key;
-    if (start.size() != (table.key.range_name ? 2u : 1u)) {
+    if (index) {
+      if (start.size() != IndexStartKeySize(table, *index)) return StartKeyInvalid();
+      DR_RETURN_IF_ERROR(
+          CheckStartKeyAttribute(start, index->key.hash_name, index->key.hash_type));
+      if (index->key.range_name) {
+        DR_RETURN_IF_ERROR(CheckStartKeyAttribute(start, *index->key.range_name,
+                                                  index->key.range_type));
+      }
+      DR_RETURN_IF_ERROR(PlanIndexAttributes(table, *index, prepared, &page));
+    } else if (start.size() != (table.key.range_name ? 2u : 1u)) {
       return StartKeyInvalidBecause(KeyElementMismatch());
     }
-    Result<PrimaryKey> pk = KeyOfKeyParameter(table.key, start);
+    Result<PrimaryKey> pk =
+        KeyOfKeyParameter(table.key, index ? TableKeyPart(table, start) : start);
     if (!pk.ok()) return StartKeyInvalidBecause(pk.status());
-    std::string start_key = keys::ItemKey(table.id, *pk->hash, pk->range);
+    std::string start_key = index ? IndexEntryKey(*index, table.key, start)
+                                  : keys::ItemKey(table.id, *pk->hash, pk->range);
     if (total > 1 &&
         (start_key < page.range.lower || start_key >= page.range.upper)) {
       return StartKeyInOtherSegment(total, segment);
     }
     page.exclusive_start = std::move(start_key);
+  }
+  if (index && !p.exclusive_start_key) {
+    DR_RETURN_IF_ERROR(PlanIndexAttributes(table, *index, prepared, &page));
   }
   DR_RETURN_IF_ERROR(CheckKeyPaths(table, ProjectionPaths(prepared), true));
   DR_RETURN_IF_ERROR(CheckKeyPaths(table, FilterPaths(prepared), true));
@@ -533,7 +631,7 @@ Result<PageRequest> PlanScan(const TableInfo& table, const ScanRequest& req,
 }
 
 ReadPageResult FinishPage(const TableInfo& table, const PreparedRead& prepared,
-                          Page page) {
+                          Page page, const IndexInfo* index) {
   ReadPageResult out;
   out.count = static_cast<int64_t>(page.items.size());
   out.scanned_count = page.scanned_count;
@@ -551,7 +649,10 @@ ReadPageResult FinishPage(const TableInfo& table, const PreparedRead& prepared,
   if (page.last_evaluated_item) {
     Item key;
     const Item& last = *page.last_evaluated_item;
-    for (const std::string& name : TableKeyNames(table)) {
+    // An index read resumes from an entry: the index key and the table key.
+    const std::vector<std::string> names =
+        index ? IndexKeyAttributes(*index, table.key) : TableKeyNames(table);
+    for (const std::string& name : names) {
       auto it = last.find(name);
       if (it != last.end()) key.emplace(name, it->second);
     }

@@ -77,9 +77,10 @@ Result<PageRequest> PlanQuery(const TableInfo& table, const QueryRequest& req,
 Result<PageRequest> PlanScan(const TableInfo& table, const ScanRequest& req,
                              const PreparedRead& prepared);
 
-// Step 3.
+// Step 3. `index` is the PageRequest's (null for the table): an index
+// read's LastEvaluatedKey holds the index key and the table key.
 ReadPageResult FinishPage(const TableInfo& table, const PreparedRead& prepared,
-                          Page page);
+                          Page page, const IndexInfo* index = nullptr);
 
 }  // namespace dynarock
 

@@ -109,7 +109,7 @@ Result<Page> ReadPage(const Store& store, const PageRequest& request) {
   }
   Page page;
   if (lower >= upper) return page;
-  auto it = store.NewIterator(Cf::kItems, lower, upper);
+  auto it = store.NewIterator(request.cf, lower, upper);
   if (request.forward) {
     it->SeekToFirst();
   } else {
@@ -119,6 +119,20 @@ Result<Page> ReadPage(const Store& store, const PageRequest& request) {
     DR_ASSIGN_OR_RETURN(Item item, DecodeItem(it->value()));
     ++page.scanned_count;
     page.read_bytes += ItemSize(item);
+    if (request.fetch_table_key != nullptr) {
+      // The entry's item, from the table (an LSI entry never outlives its
+      // item: both change in one batch).
+      const KeyDef& k = *request.fetch_table_key;
+      const AttributeValue* sk = k.range_name ? &item.at(*k.range_name) : nullptr;
+      DR_ASSIGN_OR_RETURN(
+          auto bytes, store.Get(Cf::kItems, keys::ItemKey(request.fetch_table_id,
+                                                          item.at(k.hash_name), sk)));
+      if (bytes) {
+        DR_ASSIGN_OR_RETURN(item, DecodeItem(*bytes));
+        ++page.fetched_count;
+        page.fetched_bytes += ItemSize(item);
+      }
+    }
     const bool full =
         (request.limit && page.scanned_count >= *request.limit) ||
         page.read_bytes >= request.max_bytes;

@@ -50,8 +50,21 @@ KeyRange QueryRange(uint32_t table_id, const AttributeValue& pk,
 KeyRange SegmentRange(uint32_t table_id, int64_t segment,
                       int64_t total_segments);
 
+struct IndexInfo;
+
 struct PageRequest {
   KeyRange range;
+  // The column family read: the items, or the indexes for an IndexName
+  // read (whose entries are projected items).
+  Cf cf = Cf::kItems;
+  // The index read, or null for the table. Not owned (points into the
+  // TableInfo the request planned against).
+  const IndexInfo* index = nullptr;
+  // An LSI read that needs attributes the index does not project: each
+  // entry read is replaced by its item, read from table `fetch_table_id`
+  // (whose key is `*fetch_table_key`), as DynamoDB fetches from the table.
+  const KeyDef* fetch_table_key = nullptr;
+  uint32_t fetch_table_id = 0;
   bool forward = true;
   // Resume strictly after (forward) or before (backward) this storage key.
   std::optional<std::string> exclusive_start;
@@ -69,6 +82,10 @@ struct Page {
   // Query or Scan is metered on).
   int64_t scanned_count = 0;
   int64_t read_bytes = 0;
+  // Items fetched from the base table for an LSI read (metered as extra
+  // reads by DynamoDB), and their sizes.
+  int64_t fetched_count = 0;
+  int64_t fetched_bytes = 0;
   // Set when the page stopped at `limit` or `max_bytes`: the storage key of
   // the last item read, to resume after (DynamoDB returns LastEvaluatedKey
   // then even when no item follows).
