@@ -28,6 +28,12 @@ constexpr std::array kOperations = {
     Operation{"Scan", &ops::Scan},
     Operation{"UpdateItem", &ops::UpdateItem},
     Operation{"UpdateTable", &ops::UpdateTable},
+    // Extensions: their names carry their own target prefix, so that no
+    // DynamoDB SDK reaches them by accident (api/ops/index_ops.cc).
+    Operation{"DynamoRock_20251121.DescribeIndexPropagation",
+              &ops::DescribeIndexPropagation},
+    Operation{"DynamoRock_20251121.SetIndexLag", &ops::SetIndexLag},
+    Operation{"DynamoRock_20251121.WaitForIndexes", &ops::WaitForIndexes},
 };
 
 // DynamoDB answers an unknown X-Amz-Target operation with a bare

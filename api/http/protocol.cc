@@ -14,6 +14,9 @@ namespace dynarock::api::http {
 namespace {
 
 constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
+// dynarock's own operations (api/ops/index_ops.cc): the operation name is
+// the whole target, so a DynamoDB target never reaches them.
+constexpr std::string_view kExtensionPrefix = "DynamoRock_20251121.";
 constexpr std::string_view kJson10 = "application/x-amz-json-1.0";
 constexpr std::string_view kJson11 = "application/x-amz-json-1.1";
 
@@ -178,15 +181,18 @@ HttpResponse BadHttpRequestResponse() {
 }
 
 std::optional<std::string_view> OperationFromTarget(std::string_view target) {
-  if (target.substr(0, kTargetPrefix.size()) != kTargetPrefix) {
+  const bool extension =
+      target.substr(0, kExtensionPrefix.size()) == kExtensionPrefix;
+  if (!extension && target.substr(0, kTargetPrefix.size()) != kTargetPrefix) {
     return std::nullopt;
   }
-  std::string_view operation = target.substr(kTargetPrefix.size());
+  std::string_view operation =
+      target.substr(extension ? kExtensionPrefix.size() : kTargetPrefix.size());
   if (operation.empty() || operation.size() > 64) return std::nullopt;
   for (char c : operation) {
     if (!std::isalnum(static_cast<unsigned char>(c))) return std::nullopt;
   }
-  return operation;
+  return extension ? target : operation;
 }
 
 uint32_t Crc32(std::string_view data) {

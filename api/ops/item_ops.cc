@@ -196,9 +196,22 @@ Result<AttributeUpdates> DecodeAttributeUpdates(const Json& updates) {
   return out;
 }
 
-Json AttributesResponse(const std::optional<Item>& attributes) {
+ReturnItemCollectionMetrics DecodeCollectionMetrics(const Json& request) {
+  return StringOr(request, "ReturnItemCollectionMetrics") == "SIZE"
+             ? ReturnItemCollectionMetrics::kSize
+             : ReturnItemCollectionMetrics::kNone;
+}
+
+Json AttributesResponse(const std::optional<Item>& attributes,
+                        const std::optional<ItemCollectionMetrics>& metrics) {
   Json out = Json::object();
   if (attributes) out["Attributes"] = EncodeItem(*attributes);
+  if (metrics) {
+    out["ItemCollectionMetrics"] = {
+        {"ItemCollectionKey", EncodeItem(metrics->item_collection_key)},
+        {"SizeEstimateRangeGB",
+         Json::array({metrics->size_estimate_lower_gb, metrics->size_estimate_upper_gb})}};
+  }
   return out;
 }
 
@@ -219,8 +232,9 @@ Result<Json> PutItem(const RequestContext& ctx, const Json& request) {
   DR_ASSIGN_OR_RETURN(req.item, DecodeItem(*Field(request, "Item")));
   DR_RETURN_IF_ERROR(DecodeExpectedValues(request, &req.condition));
   DR_ASSIGN_OR_RETURN(req.expression_attribute_values, DecodeValues(request));
+  req.return_item_collection_metrics = DecodeCollectionMetrics(request);
   DR_ASSIGN_OR_RETURN(PutItemResult result, ctx.engine->PutItem(req));
-  return AttributesResponse(result.attributes);
+  return AttributesResponse(result.attributes, result.item_collection_metrics);
 }
 
 Result<Json> GetItem(const RequestContext& ctx, const Json& request) {
@@ -266,8 +280,9 @@ Result<Json> UpdateItem(const RequestContext& ctx, const Json& request) {
   }
   DR_RETURN_IF_ERROR(DecodeExpectedValues(request, &req.condition));
   DR_ASSIGN_OR_RETURN(req.expression_attribute_values, DecodeValues(request));
+  req.return_item_collection_metrics = DecodeCollectionMetrics(request);
   DR_ASSIGN_OR_RETURN(UpdateItemResult result, ctx.engine->UpdateItem(req));
-  return AttributesResponse(result.attributes);
+  return AttributesResponse(result.attributes, result.item_collection_metrics);
 }
 
 Result<Json> DeleteItem(const RequestContext& ctx, const Json& request) {
@@ -285,8 +300,9 @@ Result<Json> DeleteItem(const RequestContext& ctx, const Json& request) {
   DR_ASSIGN_OR_RETURN(req.key, DecodeItem(*Field(request, "Key")));
   DR_RETURN_IF_ERROR(DecodeExpectedValues(request, &req.condition));
   DR_ASSIGN_OR_RETURN(req.expression_attribute_values, DecodeValues(request));
+  req.return_item_collection_metrics = DecodeCollectionMetrics(request);
   DR_ASSIGN_OR_RETURN(DeleteItemResult result, ctx.engine->DeleteItem(req));
-  return AttributesResponse(result.attributes);
+  return AttributesResponse(result.attributes, result.item_collection_metrics);
 }
 
 }  // namespace dynarock::api::ops

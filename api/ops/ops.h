@@ -32,6 +32,12 @@ Result<Json> Scan(const RequestContext& ctx, const Json& request);
 Result<Json> BatchGetItem(const RequestContext& ctx, const Json& request);
 Result<Json> BatchWriteItem(const RequestContext& ctx, const Json& request);
 
+// index_ops.cc: dynarock extensions, dispatched as
+// "DynamoRock_20251121.<name>" (never a DynamoDB_20120810 operation).
+Result<Json> WaitForIndexes(const RequestContext& ctx, const Json& request);
+Result<Json> SetIndexLag(const RequestContext& ctx, const Json& request);
+Result<Json> DescribeIndexPropagation(const RequestContext& ctx, const Json& request);
+
 }  // namespace dynarock::api::ops
 
 #endif  // DYNAROCK_API_OPS_OPS_H_

@@ -121,9 +121,37 @@ const Shape kListTablesInput{
                .max_value = 100},
     }};
 
+const Shape kUpdateGlobalSecondaryIndexActionShape{
+    .kind = Kind::kStructure,
+    .java_class = "com.amazonaws.dynamodb.v20120810.UpdateGlobalSecondaryIndexAction",
+    .members = {
+        CreateTableNameMember("IndexName", /*required=*/true),
+        Member{.name = "ProvisionedThroughput", .shape = &kProvisionedThroughputShape,
+               .required = true},
+    }};
+const Shape kCreateGlobalSecondaryIndexActionShape{
+    .kind = Kind::kStructure,
+    .java_class = "com.amazonaws.dynamodb.v20120810.CreateGlobalSecondaryIndexAction",
+    .members = {
+        CreateTableNameMember("IndexName", /*required=*/true),
+        KeySchemaMember(),
+        Member{.name = "Projection", .shape = &kProjectionShape, .required = true},
+        Member{.name = "ProvisionedThroughput", .shape = &kProvisionedThroughputShape},
+    }};
+const Shape kDeleteGlobalSecondaryIndexActionShape{
+    .kind = Kind::kStructure,
+    .java_class = "com.amazonaws.dynamodb.v20120810.DeleteGlobalSecondaryIndexAction",
+    .members = {
+        CreateTableNameMember("IndexName", /*required=*/true),
+    }};
 const Shape kGlobalSecondaryIndexUpdateShape{
     .kind = Kind::kStructure,
-    .java_class = "com.amazonaws.dynamodb.v20120810.GlobalSecondaryIndexUpdate"};
+    .java_class = "com.amazonaws.dynamodb.v20120810.GlobalSecondaryIndexUpdate",
+    .members = {
+        Member{.name = "Update", .shape = &kUpdateGlobalSecondaryIndexActionShape},
+        Member{.name = "Create", .shape = &kCreateGlobalSecondaryIndexActionShape},
+        Member{.name = "Delete", .shape = &kDeleteGlobalSecondaryIndexActionShape},
+    }};
 const Shape kGlobalSecondaryIndexUpdatesShape{
     .kind = Kind::kList, .element = &kGlobalSecondaryIndexUpdateShape};
 
@@ -388,9 +416,6 @@ Result<Json> ListTables(const RequestContext& ctx, const Json& request) {
 
 Result<Json> UpdateTable(const RequestContext& ctx, const Json& request) {
   DR_RETURN_IF_ERROR(ValidateRequest(request, kUpdateTableInput));
-  if (Field(request, "GlobalSecondaryIndexUpdates") != nullptr) {
-    return UnsupportedParameter("GlobalSecondaryIndexUpdates");
-  }
   UpdateTableRequest req;
   req.scope = ctx.scope;
   req.table_name = StringOr(request, "TableName");
@@ -399,6 +424,32 @@ Result<Json> UpdateTable(const RequestContext& ctx, const Json& request) {
   req.deletion_protection_enabled = OptionalBool(request, "DeletionProtectionEnabled");
   req.attribute_definitions =
       DecodeAttributeDefinitions(Field(request, "AttributeDefinitions"));
+  if (const Json* updates = Field(request, "GlobalSecondaryIndexUpdates")) {
+    // The engine reports an empty list and entries with no or several
+    // actions, with DynamoDB's messages.
+    auto& out = req.global_secondary_index_updates.emplace();
+    for (const Json& u : *updates) {
+      GlobalSecondaryIndexUpdate update;
+      if (const Json* create = Field(u, "Create")) {
+        GlobalSecondaryIndexDef def;
+        def.index_name = StringOr(*create, "IndexName");
+        def.key_schema = DecodeKeySchema(Field(*create, "KeySchema"));
+        DR_ASSIGN_OR_RETURN(def.projection, DecodeProjection(Field(*create, "Projection")));
+        def.provisioned_throughput = DecodeThroughput(*create);
+        update.create = std::move(def);
+      }
+      if (const Json* change = Field(u, "Update")) {
+        GlobalSecondaryIndexUpdate::UpdateAction action;
+        action.index_name = StringOr(*change, "IndexName");
+        action.provisioned_throughput = DecodeThroughput(*change).value_or(ProvisionedThroughput{});
+        update.update = std::move(action);
+      }
+      if (const Json* del = Field(u, "Delete")) {
+        update.del = GlobalSecondaryIndexUpdate::DeleteAction{StringOr(*del, "IndexName")};
+      }
+      out.push_back(std::move(update));
+    }
+  }
   DR_ASSIGN_OR_RETURN(TableDescription d, ctx.engine->UpdateTable(req));
   return Json{{"TableDescription", EncodeTableDescription(d)}};
 }

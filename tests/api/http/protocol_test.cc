@@ -70,6 +70,13 @@ TEST(ProtocolTest, OperationFromTarget) {
   EXPECT_EQ(OperationFromTarget(long_op), std::nullopt);
 }
 
+TEST(ProtocolTest, ExtensionTargetsKeepTheirPrefix) {
+  EXPECT_THAT(OperationFromTarget("DynamoRock_20251121.WaitForIndexes"),
+              Optional(std::string_view("DynamoRock_20251121.WaitForIndexes")));
+  EXPECT_EQ(OperationFromTarget("DynamoRock_20251121."), std::nullopt);
+  EXPECT_EQ(OperationFromTarget("DynamoRock_20251121.Wait.For"), std::nullopt);
+}
+
 TEST(ProtocolTest, Crc32MatchesZlib) {
   EXPECT_EQ(Crc32(""), 0u);
   EXPECT_EQ(Crc32("123456789"), 0xCBF43926u);  // the standard check value
