@@ -38,6 +38,12 @@ CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {
                    "HTTP worker threads; 0 = two per core, at least 4")
       ->capture_default_str()
       ->check(CLI::Range(0, 256));
+  serve
+      ->add_option("--gsi-lag-ms", opts->gsi_lag_ms,
+                   "Milliseconds before a write reaches the global secondary "
+                   "indexes (asynchronous, as in DynamoDB); 0 = as fast as possible")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{0}, int64_t{86'400'000}));
   return serve;
 }
 

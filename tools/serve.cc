@@ -48,6 +48,7 @@ int RunServe(const ServeOptions& options) {
   EngineOptions engine_options;
   engine_options.path = options.db_path;
   engine_options.in_memory = options.in_memory;
+  engine_options.gsi_lag_micros = options.gsi_lag_ms * 1000;
   Result<std::unique_ptr<Engine>> engine = Engine::Open(engine_options);
   if (!engine.ok()) {
     std::fprintf(stderr, "dynarock: cannot open the database at %s: %s\n",

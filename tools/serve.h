@@ -8,6 +8,7 @@
 #ifndef DYNAROCK_TOOLS_SERVE_H_
 #define DYNAROCK_TOOLS_SERVE_H_
 
+#include <cstdint>
 #include <string>
 
 namespace dynarock::tools {
@@ -19,6 +20,9 @@ struct ServeOptions {
   bool in_memory = false;  // nothing survives the process
   bool shared_db = false;  // one set of tables for every access key + region
   int threads = 0;         // HTTP threads; 0 = two per core, at least 4
+  // How long after a write its changes reach the GSIs (0: at once, on a
+  // background thread); SetIndexLag changes it per index at runtime.
+  int64_t gsi_lag_ms = 0;
 };
 
 // Runs the server until a signal stops it; returns the process exit code
