@@ -90,6 +90,11 @@ void SequenceTracker::Release(uint64_t seq) {
   if (it != in_flight_.end()) in_flight_.erase(it);
 }
 
+uint64_t SequenceTracker::Next() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return next_;
+}
+
 uint64_t SequenceTracker::Watermark() const {
   std::lock_guard<std::mutex> lock(mu_);
   return in_flight_.empty() ? next_ : *in_flight_.begin();

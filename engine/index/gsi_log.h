@@ -82,6 +82,9 @@ class SequenceTracker {
   // Every sequence number below the watermark is settled: its records, if
   // any were committed, are visible to an iterator created after this call.
   uint64_t Watermark() const;
+  // The next sequence number to be handed out: every write reserved before
+  // this call holds a lower one.
+  uint64_t Next() const;
 
  private:
   mutable std::mutex mu_;

@@ -198,7 +198,7 @@ PropagationStats Propagator::Stats() const {
 }
 
 Propagator::Outcome Propagator::ApplyIndex(uint32_t index_id, int64_t now,
-                                           bool force,
+                                           bool force, uint64_t force_below,
                                            std::optional<int64_t>* due,
                                            Status* status) {
   const int64_t lag = LagOf(index_id);
@@ -224,6 +224,11 @@ Propagator::Outcome Propagator::ApplyIndex(uint32_t index_id, int64_t now,
     if (!record.ok()) {
       *status = record.status();
       return outcome;
+    }
+    if (force && seq >= force_below) {
+      outcome = Outcome::kLater;  // written after CatchUp began
+      stop_seq = seq;
+      break;
     }
     if (!force && record->time_micros + lag > now) {
       outcome = Outcome::kWaiting;
@@ -298,7 +303,8 @@ Status Propagator::BackfillStep(Backfill* b, bool* done) {
   return WriteBatchChecked(&batch);
 }
 
-Status Propagator::Pass(bool force, bool backfill_step, PassResult* result) {
+Status Propagator::Pass(bool force, uint64_t force_below, bool backfill_step,
+                        PassResult* result) {
   std::set<uint32_t> work;
   {
     std::lock_guard<std::mutex> lock(state_mu_);
@@ -317,7 +323,7 @@ Status Propagator::Pass(bool force, bool backfill_step, PassResult* result) {
     }
     std::optional<int64_t> due;
     Status s;
-    const Outcome outcome = ApplyIndex(id, now, force, &due, &s);
+    const Outcome outcome = ApplyIndex(id, now, force, force_below, &due, &s);
     if (!s.ok()) {
       SetError(s);
       return s;
@@ -334,6 +340,10 @@ Status Propagator::Pass(bool force, bool backfill_step, PassResult* result) {
         waiting_.erase(id);
         again.push_back(id);
         result->more_records = true;
+        break;
+      case Outcome::kLater:
+        waiting_.erase(id);
+        again.push_back(id);  // for the next pass, not this CatchUp
         break;
     }
   }
@@ -382,7 +392,7 @@ Status Propagator::RunDue() {
   PassResult result;
   do {
     result = PassResult();
-    DR_RETURN_IF_ERROR(Pass(/*force=*/false, backfill_step, &result));
+    DR_RETURN_IF_ERROR(Pass(/*force=*/false, 0, backfill_step, &result));
     backfill_step = false;
   } while (result.more_records);
   return Status::OK();
@@ -391,10 +401,11 @@ Status Propagator::RunDue() {
 Status Propagator::CatchUp() {
   DR_RETURN_IF_ERROR(status());
   std::lock_guard<std::mutex> apply(apply_mu_);
+  const uint64_t below = sequences_.Next();
   PassResult result;
   do {
     result = PassResult();
-    DR_RETURN_IF_ERROR(Pass(/*force=*/true, /*backfill_step=*/true, &result));
+    DR_RETURN_IF_ERROR(Pass(/*force=*/true, below, /*backfill_step=*/true, &result));
   } while (result.more_records || result.backfills_left);
   return Status::OK();
 }
@@ -421,7 +432,7 @@ void Propagator::Run() {
     }
     std::lock_guard<std::mutex> apply(apply_mu_);
     last = PassResult();
-    if (!Pass(/*force=*/false, /*backfill_step=*/true, &last).ok()) return;
+    if (!Pass(/*force=*/false, 0, /*backfill_step=*/true, &last).ok()) return;
     busy = last.more_records || last.backfills_left;
   }
 }

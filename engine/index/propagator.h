@@ -134,7 +134,9 @@ class Propagator {
   Result<int64_t> TEST_LogRecords() const;
 
  private:
-  enum class Outcome { kDone, kWaiting, kMore };
+  // kDone: nothing left; kWaiting: records not due yet; kMore: the batch
+  // budget ran out; kLater: records newer than CatchUp's start remain.
+  enum class Outcome { kDone, kWaiting, kMore, kLater };
   struct Backfill {
     BackfillTask task;
     std::string cursor;  // next item key to read
@@ -148,8 +150,11 @@ class Propagator {
   };
   // One pass over the indexes with pending records, and one step of every
   // backfill when `backfill_step`. `force`: ignore lags. REQUIRES: apply_mu_.
-  Status Pass(bool force, bool backfill_step, PassResult* result);
-  Outcome ApplyIndex(uint32_t index_id, int64_t now, bool force,
+  // `force_below`: with `force`, records numbered from it on are left for
+  // later (CatchUp applies what was committed before it was called, so
+  // that it ends under a sustained write load).
+  Status Pass(bool force, uint64_t force_below, bool backfill_step, PassResult* result);
+  Outcome ApplyIndex(uint32_t index_id, int64_t now, bool force, uint64_t force_below,
                      std::optional<int64_t>* due, Status* status);
   Status BackfillStep(Backfill* backfill, bool* done);
   Status WriteBatchChecked(WriteBatch* batch);
