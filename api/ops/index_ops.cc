@@ -33,7 +33,9 @@ const Shape kSetIndexLagInput{
     .members = {
         TableNameMember(),
         CreateTableNameMember("IndexName", /*required=*/true),
-        Member{.name = "LagMillis", .shape = &kLongShape, .required = true,
+        Member{.name = "LagMillis",
+               .shape = &kLongShape,
+               .required = true,
                .min_value = -1},
     }};
 
@@ -57,12 +59,16 @@ Result<Json> SetIndexLag(const RequestContext& ctx, const Json& request) {
   return Json::object();
 }
 
-Result<Json> DescribeIndexPropagation(const RequestContext& ctx, const Json& request) {
+Result<Json> DescribeIndexPropagation(const RequestContext& ctx,
+                                      const Json& request) {
   DR_RETURN_IF_ERROR(ValidateRequest(request, kEmptyInput));
   const IndexPropagationStats s = ctx.engine->GetIndexPropagationStats();
-  return Json{{"AppliedRecords", s.applied_records}, {"PendingRecords", s.pending_records},
-              {"LagP50Micros", s.lag_p50_micros},   {"LagP99Micros", s.lag_p99_micros},
-              {"LagMaxMicros", s.lag_max_micros},   {"Samples", s.samples}};
+  return Json{{"AppliedRecords", s.applied_records},
+              {"PendingRecords", s.pending_records},
+              {"LagP50Micros", s.lag_p50_micros},
+              {"LagP99Micros", s.lag_p99_micros},
+              {"LagMaxMicros", s.lag_max_micros},
+              {"Samples", s.samples}};
 }
 
 }  // namespace dynarock::api::ops

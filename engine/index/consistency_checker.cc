@@ -20,7 +20,8 @@ std::string Hex(std::string_view bytes) {
   return out;
 }
 
-void Report(std::vector<std::string>* list, int64_t* count, std::string_view key) {
+void Report(std::vector<std::string>* list, int64_t* count,
+            std::string_view key) {
   ++*count;
   if (list->size() < IndexDifference::kMaxReported) list->push_back(Hex(key));
 }
@@ -41,7 +42,8 @@ std::string IndexDifference::ToString() const {
 }
 
 Result<IndexDifference> CheckIndex(const Store& store, uint32_t table_id,
-                                   const KeyDef& table_key, const IndexInfo& index) {
+                                   const KeyDef& table_key,
+                                   const IndexInfo& index) {
   IndexDifference diff;
   diff.index_name = index.name;
   std::map<std::string, std::string> expected;
@@ -90,7 +92,8 @@ Result<std::vector<IndexDifference>> CheckTableIndexes(const Store& store,
   std::vector<IndexDifference> out;
   for (const IndexInfo& index : table.indexes) {
     if (index.id == 0) continue;
-    DR_ASSIGN_OR_RETURN(IndexDifference d, CheckIndex(store, table.id, table.key, index));
+    DR_ASSIGN_OR_RETURN(IndexDifference d,
+                        CheckIndex(store, table.id, table.key, index));
     if (!d.empty()) out.push_back(std::move(d));
   }
   return out;

@@ -39,7 +39,8 @@ struct IndexDifference {
 
   static constexpr size_t kMaxReported = 10;
   bool empty() const {
-    return missing_count == 0 && unexpected_count == 0 && wrong_value_count == 0;
+    return missing_count == 0 && unexpected_count == 0 &&
+           wrong_value_count == 0;
   }
   // One line per difference, for test failure messages.
   std::string ToString() const;
@@ -47,7 +48,8 @@ struct IndexDifference {
 
 // Compares one index of a table. Errors: kCorruption, kIOError.
 Result<IndexDifference> CheckIndex(const Store& store, uint32_t table_id,
-                                   const KeyDef& table_key, const IndexInfo& index);
+                                   const KeyDef& table_key,
+                                   const IndexInfo& index);
 
 // Compares every index of `table` (those with an id); returns only the
 // indexes that differ (empty: all consistent).

@@ -51,7 +51,8 @@ Result<GsiLogRecord> DecodeGsiLogRecord(std::string_view in) {
   }
   in.remove_prefix(1);
   GsiLogRecord record;
-  if (!GetSignedVarint64(&in, &record.time_micros) || in.empty()) return Corrupt();
+  if (!GetSignedVarint64(&in, &record.time_micros) || in.empty())
+    return Corrupt();
   const uint8_t flags = static_cast<uint8_t>(in[0]);
   in.remove_prefix(1);
   std::string_view s;

@@ -88,8 +88,8 @@ class SequenceTracker {
 
  private:
   mutable std::mutex mu_;
-  uint64_t next_ = 1;                // guarded by mu_
-  int64_t last_time_ = 0;            // guarded by mu_
+  uint64_t next_ = 1;                  // guarded by mu_
+  int64_t last_time_ = 0;              // guarded by mu_
   std::multiset<uint64_t> in_flight_;  // guarded by mu_
 };
 

@@ -13,13 +13,14 @@ namespace {
 
 // The checks of one present index key attribute.
 Status CheckIndexKeyValue(const IndexInfo& index, const std::string& name,
-                          AttrType want, const AttributeValue& v, bool is_hash) {
+                          AttrType want, const AttributeValue& v,
+                          bool is_hash) {
   if (v.type() != want) {
     return Status::Validation(
-        "One or more parameter values were invalid: Type mismatch for Index Key " +
-        name + " Expected: " + std::string(AttrTypeName(want)) +
-        " Actual: " + std::string(AttrTypeName(v.type())) +
-        " IndexName: " + index.name);
+        "One or more parameter values were invalid: Type mismatch for Index "
+        "Key " +
+        name + " Expected: " + std::string(AttrTypeName(want)) + " Actual: " +
+        std::string(AttrTypeName(v.type())) + " IndexName: " + index.name);
   }
   if (v.type() == AttrType::kN) return Status::OK();
   const std::string& bytes = v.s();  // S and B share storage
@@ -88,9 +89,9 @@ Status CheckIndexKeysOf(const IndexInfo& index, const Item& item) {
     if (index.key.range_name) {
       auto range = item.find(*index.key.range_name);
       if (range != item.end()) {
-        DR_RETURN_IF_ERROR(CheckIndexKeyValue(index, *index.key.range_name,
-                                              index.key.range_type,
-                                              range->second, /*is_hash=*/false));
+        DR_RETURN_IF_ERROR(CheckIndexKeyValue(
+            index, *index.key.range_name, index.key.range_type, range->second,
+            /*is_hash=*/false));
       }
     }
   }
@@ -141,11 +142,13 @@ std::string IndexEntryKey(const IndexInfo& index, const KeyDef& table_key,
                           const Item& item) {
   const AttributeValue& pk = item.at(index.key.hash_name);
   std::string key = keys::ItemKey(index.id, pk, nullptr);
-  if (index.key.range_name) keys::AppendOrdered(item.at(*index.key.range_name), &key);
+  if (index.key.range_name)
+    keys::AppendOrdered(item.at(*index.key.range_name), &key);
   // The table's primary key makes the entry unique. An LSI shares the
   // table's partition key, which is already in the prefix.
   if (index.global) keys::AppendOrdered(item.at(table_key.hash_name), &key);
-  if (table_key.range_name) keys::AppendOrdered(item.at(*table_key.range_name), &key);
+  if (table_key.range_name)
+    keys::AppendOrdered(item.at(*table_key.range_name), &key);
   return key;
 }
 

@@ -5,6 +5,8 @@
 #include "engine/index/index_entry.h"
 #include "engine/index/propagator.h"
 #include "engine/keys/key_codec.h"
+#include "engine/value/item_codec.h"
+#include "engine/value/item_size.h"
 
 namespace dynarock {
 
@@ -28,7 +30,8 @@ IndexWriter::IndexWriter(Store* store, Clock* clock, Propagator* propagator,
       item_collection_limit_bytes_(item_collection_limit_bytes) {}
 
 IndexWriter::Txn::Txn(IndexWriter* writer) : writer_(writer) {
-  if (writer_ != nullptr) lock_ = std::shared_lock<std::shared_mutex>(writer_->mu_);
+  if (writer_ != nullptr)
+    lock_ = std::shared_lock<std::shared_mutex>(writer_->mu_);
 }
 
 IndexWriter::Txn::~Txn() {
@@ -60,16 +63,51 @@ void IndexWriter::SetTable(const std::unique_lock<std::shared_mutex>& excluded,
   }
 }
 
-void IndexWriter::RemoveTable(const std::unique_lock<std::shared_mutex>& excluded,
-                              uint32_t table_id) {
+void IndexWriter::RemoveTable(
+    const std::unique_lock<std::shared_mutex>& excluded, uint32_t table_id) {
   (void)excluded;
   tables_.erase(table_id);
 }
 
-Result<int64_t> IndexWriter::ItemCollectionSize(uint32_t table_id,
-                                                const AttributeValue& pk) const {
+Result<int64_t> IndexWriter::ItemCollectionSize(
+    uint32_t table_id, const AttributeValue& pk) const {
   return store_->GetCounter(ItemCollectionSizeKey(table_id, pk));
 }
+
+namespace {
+
+// One side (old or new) of an item change, with what several indexes share:
+// the whole item encoded once for every ALL projection.
+struct Side {
+  const Item* item = nullptr;  // null: absent
+  int64_t size = 0;            // ItemSize(*item)
+  std::optional<std::string> encoded;
+
+  const std::string& Encoded() {
+    if (!encoded) {
+      encoded.emplace();
+      EncodeItem(*item, &*encoded);
+    }
+    return *encoded;
+  }
+};
+
+// The entry's value and (for LSIs, which count it in the item collection)
+// size.
+void FillEntry(const IndexInfo& index, const KeyDef& table_key, Side* side,
+               IndexEntry* entry) {
+  if (index.projection.type == ProjectionType::kAll) {
+    entry->value = side->Encoded();
+    entry->size = side->size + kIndexEntryOverheadBytes;
+    return;
+  }
+  const Item projected = ProjectForIndex(index, table_key, *side->item);
+  EncodeItem(projected, &entry->value);
+  if (!index.global)
+    entry->size = ItemSize(projected) + kIndexEntryOverheadBytes;
+}
+
+}  // namespace
 
 Status IndexWriter::Stage(Txn* txn, uint32_t table_id,
                           const std::optional<Item>& old_item,
@@ -80,19 +118,29 @@ Status IndexWriter::Stage(Txn* txn, uint32_t table_id,
   const TableIndexes& t = *found->second;
   if (new_item) DR_RETURN_IF_ERROR(CheckIndexKeys(t.indexes, *new_item));
   int64_t collection_delta = t.has_lsi ? new_size - old_size : 0;
+  Side old_side{old_item ? &*old_item : nullptr, old_size, std::nullopt};
+  Side new_side{new_item ? &*new_item : nullptr, new_size, std::nullopt};
   std::optional<SequenceTracker::Ticket> ticket;
   for (const IndexInfo& index : t.indexes) {
-    std::optional<IndexEntry> before =
-        old_item ? EntryOf(index, t.table_key, *old_item) : std::nullopt;
-    std::optional<IndexEntry> after =
-        new_item ? EntryOf(index, t.table_key, *new_item) : std::nullopt;
-    if (before == after) continue;
+    const bool had = old_side.item && HasIndexKey(index, *old_side.item);
+    const bool has = new_side.item && HasIndexKey(index, *new_side.item);
+    if (!had && !has) continue;
+    IndexEntry before, after;
+    if (had) before.key = IndexEntryKey(index, t.table_key, *old_side.item);
+    if (has) after.key = IndexEntryKey(index, t.table_key, *new_side.item);
     // A key change is a delete plus a put; a value change alone is a put.
-    const bool delete_old = before && (!after || before->key != after->key);
+    const bool delete_old = had && (!has || before.key != after.key);
+    // The old value matters for an unchanged key (is there a change at
+    // all?) and, for LSIs, for the collection size.
+    if (had && (!delete_old || !index.global)) {
+      FillEntry(index, t.table_key, &old_side, &before);
+    }
+    if (has) FillEntry(index, t.table_key, &new_side, &after);
+    if (!delete_old && had && has && before.value == after.value) continue;
     if (!index.global) {
-      if (delete_old) batch->Delete(Cf::kIndexes, before->key);
-      if (after) batch->Put(Cf::kIndexes, after->key, after->value);
-      collection_delta += (after ? after->size : 0) - (before ? before->size : 0);
+      if (delete_old) batch->Delete(Cf::kIndexes, before.key);
+      if (has) batch->Put(Cf::kIndexes, after.key, after.value);
+      collection_delta += (has ? after.size : 0) - (had ? before.size : 0);
       continue;
     }
     if (!ticket) {
@@ -101,10 +149,10 @@ Status IndexWriter::Stage(Txn* txn, uint32_t table_id,
     }
     GsiLogRecord record;
     record.time_micros = ticket->time_micros;
-    if (delete_old) record.delete_key = std::move(before->key);
-    if (after) {
-      record.put_key = std::move(after->key);
-      record.put_value = std::move(after->value);
+    if (delete_old) record.delete_key = std::move(before.key);
+    if (has) {
+      record.put_key = std::move(after.key);
+      record.put_value = std::move(after.value);
     }
     std::string value;
     EncodeGsiLogRecord(record, &value);

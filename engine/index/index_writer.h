@@ -109,7 +109,8 @@ class IndexWriter {
   Propagator* propagator_;
   const int64_t item_collection_limit_bytes_;
   std::shared_mutex mu_;  // writers shared, registry changes exclusive
-  std::map<uint32_t, std::shared_ptr<const TableIndexes>> tables_;  // guarded by mu_
+  std::map<uint32_t, std::shared_ptr<const TableIndexes>>
+      tables_;  // guarded by mu_
 };
 
 }  // namespace dynarock

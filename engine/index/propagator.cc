@@ -39,7 +39,8 @@ Propagator::Propagator(Store* store, Clock* clock, PropagatorOptions options)
 Propagator::~Propagator() { Stop(); }
 
 Status Propagator::Recover() {
-  auto it = store_->NewIterator(Cf::kGsiLog, std::string(), std::string(12, '\xff'));
+  auto it =
+      store_->NewIterator(Cf::kGsiLog, std::string(), std::string(12, '\xff'));
   uint64_t last_seq = 0;
   int64_t records = 0;
   std::set<uint32_t> pending;
@@ -170,7 +171,8 @@ Status Propagator::WriteBatchChecked(WriteBatch* batch) {
 }
 
 Result<int64_t> Propagator::TEST_LogRecords() const {
-  auto it = store_->NewIterator(Cf::kGsiLog, std::string(), std::string(12, '\xff'));
+  auto it =
+      store_->NewIterator(Cf::kGsiLog, std::string(), std::string(12, '\xff'));
   int64_t n = 0;
   for (it->SeekToFirst(); it->Valid(); it->Next()) ++n;
   DR_RETURN_IF_ERROR(it->status());
@@ -187,7 +189,8 @@ PropagationStats Propagator::Stats() const {
   if (!lags.empty()) {
     std::sort(lags.begin(), lags.end());
     auto at = [&](double q) {
-      size_t i = static_cast<size_t>(q * static_cast<double>(lags.size() - 1) + 0.5);
+      size_t i =
+          static_cast<size_t>(q * static_cast<double>(lags.size() - 1) + 0.5);
       return lags[std::min(i, lags.size() - 1)];
     };
     s.lag_p50_micros = at(0.50);
@@ -242,7 +245,8 @@ Propagator::Outcome Propagator::ApplyIndex(uint32_t index_id, int64_t now,
       break;
     }
     if (record->delete_key) batch.Delete(Cf::kIndexes, *record->delete_key);
-    if (record->put_key) batch.Put(Cf::kIndexes, *record->put_key, record->put_value);
+    if (record->put_key)
+      batch.Put(Cf::kIndexes, *record->put_key, record->put_value);
     batch.Delete(Cf::kGsiLog, it->key());
     ++applied;
     if (!force) lags.push_back(now - record->time_micros);
@@ -274,7 +278,8 @@ Propagator::Outcome Propagator::ApplyIndex(uint32_t index_id, int64_t now,
 Status Propagator::BackfillStep(Backfill* b, bool* done) {
   const uint32_t table_id = b->task.table_id;
   const IndexInfo& index = b->task.index;
-  const std::string lower = b->cursor.empty() ? keys::TablePrefix(table_id) : b->cursor;
+  const std::string lower =
+      b->cursor.empty() ? keys::TablePrefix(table_id) : b->cursor;
   auto it = store_->NewIterator(Cf::kItems, lower, keys::TableEnd(table_id));
   WriteBatch batch;
   int64_t read = 0;
@@ -288,7 +293,8 @@ Status Propagator::BackfillStep(Backfill* b, bool* done) {
     // another type (or an empty string): DynamoDB leaves them out of the
     // index (a backfill "violation"), and so do we.
     if (!CheckIndexKeysOf(index, item).ok()) continue;
-    if (std::optional<IndexEntry> entry = EntryOf(index, b->task.table_key, item)) {
+    if (std::optional<IndexEntry> entry =
+            EntryOf(index, b->task.table_key, item)) {
       batch.Put(Cf::kIndexes, entry->key, entry->value);
     }
   }
@@ -334,7 +340,8 @@ Status Propagator::Pass(bool force, uint64_t force_below, bool backfill_step,
         break;
       case Outcome::kWaiting:
         waiting_.insert(id);
-        if (!result->next_due || *due < *result->next_due) result->next_due = due;
+        if (!result->next_due || *due < *result->next_due)
+          result->next_due = due;
         break;
       case Outcome::kMore:
         waiting_.erase(id);
@@ -373,7 +380,8 @@ Status Propagator::Pass(bool force, uint64_t force_below, bool backfill_step,
   dirty_.insert(again.begin(), again.end());
   if (dirty_.empty() && !result->backfills_left) {
     idle_known_ = true;
-    idle_until_ = result->next_due.value_or(std::numeric_limits<int64_t>::max());
+    idle_until_ =
+        result->next_due.value_or(std::numeric_limits<int64_t>::max());
   }
   return Status::OK();
 }
@@ -405,7 +413,8 @@ Status Propagator::CatchUp() {
   PassResult result;
   do {
     result = PassResult();
-    DR_RETURN_IF_ERROR(Pass(/*force=*/true, below, /*backfill_step=*/true, &result));
+    DR_RETURN_IF_ERROR(
+        Pass(/*force=*/true, below, /*backfill_step=*/true, &result));
   } while (result.more_records || result.backfills_left);
   return Status::OK();
 }

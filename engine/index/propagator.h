@@ -153,9 +153,11 @@ class Propagator {
   // `force_below`: with `force`, records numbered from it on are left for
   // later (CatchUp applies what was committed before it was called, so
   // that it ends under a sustained write load).
-  Status Pass(bool force, uint64_t force_below, bool backfill_step, PassResult* result);
-  Outcome ApplyIndex(uint32_t index_id, int64_t now, bool force, uint64_t force_below,
-                     std::optional<int64_t>* due, Status* status);
+  Status Pass(bool force, uint64_t force_below, bool backfill_step,
+              PassResult* result);
+  Outcome ApplyIndex(uint32_t index_id, int64_t now, bool force,
+                     uint64_t force_below, std::optional<int64_t>* due,
+                     Status* status);
   Status BackfillStep(Backfill* backfill, bool* done);
   Status WriteBatchChecked(WriteBatch* batch);
   void SetError(const Status& s);
@@ -168,14 +170,14 @@ class Propagator {
 
   // Held while applying; guards the members below it.
   mutable std::mutex apply_mu_;
-  std::map<uint32_t, uint64_t> floors_;          // scan start per index
-  std::map<uint32_t, Backfill> backfills_;       // by index id
-  std::set<uint32_t> waiting_;                   // records not yet due
+  std::map<uint32_t, uint64_t> floors_;     // scan start per index
+  std::map<uint32_t, Backfill> backfills_;  // by index id
+  std::set<uint32_t> waiting_;              // records not yet due
 
   // Guards the members below it; never held while taking apply_mu_.
   mutable std::mutex state_mu_;
   std::condition_variable wake_;
-  std::set<uint32_t> dirty_;                     // records may be pending
+  std::set<uint32_t> dirty_;  // records may be pending
   std::map<uint32_t, int64_t> lags_;
   std::set<uint32_t> backfilling_;
   Status bg_error_;
@@ -186,7 +188,7 @@ class Propagator {
   int64_t idle_until_ = 0;
   bool idle_known_ = false;
   int64_t applied_ = 0;
-  int64_t committed_hint_ = 0;  // records notified, for pending_records
+  int64_t committed_hint_ = 0;        // records notified, for pending_records
   std::vector<int64_t> lag_samples_;  // ring of recent lags
   size_t lag_next_ = 0;
 

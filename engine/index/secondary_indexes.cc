@@ -15,21 +15,23 @@
 namespace dynarock {
 namespace {
 
-constexpr std::string_view kInvalid = "One or more parameter values were invalid: ";
+constexpr std::string_view kInvalid =
+    "One or more parameter values were invalid: ";
 
 Status Invalid(const std::string& detail) {
   return Status::Validation(std::string(kInvalid) + detail);
 }
 
 Status OnlyOneOnlineIndex() {
-  return Status(ErrorCode::kLimitExceeded,
-                "Subscriber limit exceeded: Only 1 online index can be created or "
-                "deleted simultaneously per table");
+  return Status(
+      ErrorCode::kLimitExceeded,
+      "Subscriber limit exceeded: Only 1 online index can be created or "
+      "deleted simultaneously per table");
 }
 
 Status IndexNotFound(const std::string& index, const std::string& table) {
-  return Status::ResourceNotFound("Requested resource not found: Index " + index +
-                                  " for table " + table);
+  return Status::ResourceNotFound("Requested resource not found: Index " +
+                                  index + " for table " + table);
 }
 
 ProvisionedThroughputDescription ToDescription(
@@ -49,7 +51,8 @@ const std::string* ActionIndexName(const GlobalSecondaryIndexUpdate& u) {
   return nullptr;
 }
 
-GlobalSecondaryIndexDescription* FindGsi(TableDescription* d, const std::string& name) {
+GlobalSecondaryIndexDescription* FindGsi(TableDescription* d,
+                                         const std::string& name) {
   for (auto& g : d->global_secondary_indexes) {
     if (g.def.index_name == name) return &g;
   }
@@ -92,16 +95,19 @@ std::string RenderSchema(const std::vector<KeySchemaElement>& schema,
     if (i) out += ", ";
     std::string_view type = "S";
     for (const AttributeDefinition& a : definitions) {
-      if (a.attribute_name == schema[i].attribute_name) type = AttrTypeName(a.attribute_type);
+      if (a.attribute_name == schema[i].attribute_name)
+        type = AttrTypeName(a.attribute_type);
     }
-    out += "SchemaElement: key{" + schema[i].attribute_name + ":" + std::string(type) + ":" +
+    out += "SchemaElement: key{" + schema[i].attribute_name + ":" +
+           std::string(type) + ":" +
            (schema[i].key_type == KeyType::kHash ? "HASH" : "RANGE") + "}";
   }
   return out + "]";
 }
 
 // A new GSI key attribute that the table already defines with another type.
-Status CheckNoRedefinition(const TableDescription& d, const GlobalSecondaryIndexDef& def,
+Status CheckNoRedefinition(const TableDescription& d,
+                           const GlobalSecondaryIndexDef& def,
                            const std::vector<AttributeDefinition>& requested) {
   for (const KeySchemaElement& e : def.key_schema) {
     const AttributeDefinition* existing = nullptr;
@@ -132,7 +138,8 @@ Status CheckNoRedefinition(const TableDescription& d, const GlobalSecondaryIndex
       }
     }
     return Invalid(
-        "Attributes cannot be redefined. Please check that your attribute has the same "
+        "Attributes cannot be redefined. Please check that your attribute has "
+        "the same "
         "type as previously defined. Existing schema: " +
         RenderSchema(*old_schema, d.attribute_definitions) +
         " New schema: " + RenderSchema(def.key_schema, requested));
@@ -141,9 +148,11 @@ Status CheckNoRedefinition(const TableDescription& d, const GlobalSecondaryIndex
 }
 
 void AddIndexDeletion(const IndexInfo& index, WriteBatch* batch) {
-  batch->DeleteRange(Cf::kIndexes, keys::TablePrefix(index.id), keys::TableEnd(index.id));
+  batch->DeleteRange(Cf::kIndexes, keys::TablePrefix(index.id),
+                     keys::TableEnd(index.id));
   if (index.global) {
-    batch->DeleteRange(Cf::kGsiLog, keys::TablePrefix(index.id), keys::TableEnd(index.id));
+    batch->DeleteRange(Cf::kGsiLog, keys::TablePrefix(index.id),
+                       keys::TableEnd(index.id));
     batch->Delete(Cf::kMeta, BackfillCursorKey(index.id));
   }
 }
@@ -157,9 +166,11 @@ SecondaryIndexes::SecondaryIndexes(Store* store, Catalog* catalog, Clock* clock,
       clock_(clock),
       options_(options),
       propagator_(store, clock,
-                  PropagatorOptions{.default_lag_micros = options.gsi_lag_micros,
-                                    .backfill_chunk_items = options.backfill_chunk_items}),
-      writer_(store, clock, &propagator_, options.item_collection_size_limit_bytes) {}
+                  PropagatorOptions{
+                      .default_lag_micros = options.gsi_lag_micros,
+                      .backfill_chunk_items = options.backfill_chunk_items}),
+      writer_(store, clock, &propagator_,
+              options.item_collection_size_limit_bytes) {}
 
 SecondaryIndexes::~SecondaryIndexes() { Stop(); }
 
@@ -183,9 +194,11 @@ Result<std::unique_ptr<SecondaryIndexes>> SecondaryIndexes::Open(
     }
     for (const IndexInfo& index : table->indexes) {
       if (!index.global) continue;
-      DR_ASSIGN_OR_RETURN(auto cursor, store->Get(Cf::kMeta, BackfillCursorKey(index.id)));
+      DR_ASSIGN_OR_RETURN(auto cursor,
+                          store->Get(Cf::kMeta, BackfillCursorKey(index.id)));
       if (cursor) {
-        si->propagator_.StartBackfill(paused, BackfillTask{table->id, table->key, index});
+        si->propagator_.StartBackfill(
+            paused, BackfillTask{table->id, table->key, index});
       }
     }
   }
@@ -222,7 +235,8 @@ Result<std::shared_ptr<const TableInfo>> SecondaryIndexes::Rebuild(
     }
     if (next->has_lsi()) {
       collection += ItemSize(item);
-      collections[ItemCollectionSizeKey(table.id, item.at(table.key.hash_name))] += collection;
+      collections[ItemCollectionSizeKey(
+          table.id, item.at(table.key.hash_name))] += collection;
     }
     if (++in_batch == 1000) {
       DR_RETURN_IF_ERROR(store_->Write(batch.get()));
@@ -236,7 +250,8 @@ Result<std::shared_ptr<const TableInfo>> SecondaryIndexes::Rebuild(
                      ItemCollectionSizeEnd(table.id));
   DR_RETURN_IF_ERROR(store_->Write(batch.get()));
   WriteBatch final_batch;
-  for (const auto& [key, bytes] : collections) final_batch.AddToCounter(key, bytes);
+  for (const auto& [key, bytes] : collections)
+    final_batch.AddToCounter(key, bytes);
   DR_RETURN_IF_ERROR(catalog_->Replace(next, &final_batch));
   return std::shared_ptr<const TableInfo>(next);
 }
@@ -251,7 +266,8 @@ void SecondaryIndexes::TableCreated(const TableInfo& table) {
   writer_.SetTable(excluded, table);
 }
 
-void SecondaryIndexes::Describe(const TableInfo& table, TableDescription* d) const {
+void SecondaryIndexes::Describe(const TableInfo& table,
+                                TableDescription* d) const {
   for (auto& g : d->global_secondary_indexes) {
     auto id = table.index_ids.find(g.def.index_name);
     if (id != table.index_ids.end() && propagator_.Backfilling(id->second)) {
@@ -267,7 +283,8 @@ Status SecondaryIndexes::CheckReadable(const TableInfo& table,
   if (index != nullptr && index->global && propagator_.Backfilling(index->id)) {
     // The text boto3 shows for DynamoDB's refusal (aws-cloudformation/
     // cloudformation-coverage-roadmap#1075).
-    return Status::Validation("Cannot read from backfilling global secondary index");
+    return Status::Validation(
+        "Cannot read from backfilling global secondary index");
   }
   return Status::OK();
 }
@@ -286,14 +303,17 @@ Status SecondaryIndexes::PlanGsiUpdates(const UpdateTableRequest& req,
 
   if (req.global_secondary_index_updates) {
     const auto& updates = *req.global_secondary_index_updates;
-    if (updates.empty()) return Invalid("List of GlobalSecondaryIndexUpdates is empty");
+    if (updates.empty())
+      return Invalid("List of GlobalSecondaryIndexUpdates is empty");
     std::set<std::string> names;
     int online = 0;
     for (const GlobalSecondaryIndexUpdate& u : updates) {
-      const int actions = (u.create ? 1 : 0) + (u.update ? 1 : 0) + (u.del ? 1 : 0);
+      const int actions =
+          (u.create ? 1 : 0) + (u.update ? 1 : 0) + (u.del ? 1 : 0);
       if (actions == 0) {
         return Invalid(
-            "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
+            "One of GlobalSecondaryIndexUpdate.Update, "
+            "GlobalSecondaryIndexUpdate.Create, "
             "GlobalSecondaryIndexUpdate.Delete must not be null");
       }
       if (actions > 1) {
@@ -305,24 +325,28 @@ Status SecondaryIndexes::PlanGsiUpdates(const UpdateTableRequest& req,
       if (!names.insert(name).second) {
         return Invalid(
             "Only one global secondary index update per index is allowed "
-            "simultaneously. Index: " + name);
+            "simultaneously. Index: " +
+            name);
       }
       if (u.create || u.del) ++online;
     }
     if (online > 1) return OnlyOneOnlineIndex();
     if (online == 1) {
       for (const IndexInfo& index : current.indexes) {
-        if (index.global && propagator_.Backfilling(index.id)) return OnlyOneOnlineIndex();
+        if (index.global && propagator_.Backfilling(index.id))
+          return OnlyOneOnlineIndex();
       }
     }
     for (const GlobalSecondaryIndexUpdate& u : updates) {
       if (!u.create) continue;
       if (req.provisioned_throughput) {
-        return Status::Validation("You cannot create or delete index while updating table IOPS");
+        return Status::Validation(
+            "You cannot create or delete index while updating table IOPS");
       }
       if (req.deletion_protection_enabled) {
         return Status::Validation(
-            "DeletionProtection modification must be the only operation in the request");
+            "DeletionProtection modification must be the only operation in the "
+            "request");
       }
     }
 
@@ -331,21 +355,26 @@ Status SecondaryIndexes::PlanGsiUpdates(const UpdateTableRequest& req,
       if (u.create) {
         const GlobalSecondaryIndexDef& def = *u.create;
         if (IndexNameTaken(current.desc, def.index_name)) {
-          return Status::Validation("Attempting to create an index which already exists");
+          return Status::Validation(
+              "Attempting to create an index which already exists");
         }
         if (current.desc.global_secondary_indexes.size() >=
             static_cast<size_t>(kMaxGlobalSecondaryIndexes)) {
-          return Status(ErrorCode::kLimitExceeded,
-                        "Subscriber limit exceeded: Number of global secondary indexes "
-                        "exceeds per-table limit of 20");
+          return Status(
+              ErrorCode::kLimitExceeded,
+              "Subscriber limit exceeded: Number of global secondary indexes "
+              "exceeds per-table limit of 20");
         }
         if (req.attribute_definitions.empty()) {
-          return Invalid("AttributeDefinitions is not specified for index: " + def.index_name);
+          return Invalid("AttributeDefinitions is not specified for index: " +
+                         def.index_name);
         }
-        DR_RETURN_IF_ERROR(CheckNoRedefinition(current.desc, def, req.attribute_definitions));
+        DR_RETURN_IF_ERROR(
+            CheckNoRedefinition(current.desc, def, req.attribute_definitions));
         // The new key attributes are defined by the request or already by
         // the table (only a new attribute must be sent).
-        std::vector<AttributeDefinition> defined = current.desc.attribute_definitions;
+        std::vector<AttributeDefinition> defined =
+            current.desc.attribute_definitions;
         for (const AttributeDefinition& a : req.attribute_definitions) {
           if (std::none_of(defined.begin(), defined.end(), [&](const auto& d) {
                 return d.attribute_name == a.attribute_name;
@@ -355,12 +384,15 @@ Status SecondaryIndexes::PlanGsiUpdates(const UpdateTableRequest& req,
         }
         DR_RETURN_IF_ERROR(ValidateGlobalSecondaryIndexKeys(def, defined));
         if (provisioned && !def.provisioned_throughput) {
-          return Invalid("Both ReadCapacityUnits and WriteCapacityUnits must be specified for index: " +
-                         def.index_name);
+          return Invalid(
+              "Both ReadCapacityUnits and WriteCapacityUnits must be specified "
+              "for index: " +
+              def.index_name);
         }
         if (!provisioned && def.provisioned_throughput) {
-          return Invalid("ProvisionedThroughput should not be specified for index: " +
-                         def.index_name + " when BillingMode is PAY_PER_REQUEST");
+          return Invalid(
+              "ProvisionedThroughput should not be specified for index: " +
+              def.index_name + " when BillingMode is PAY_PER_REQUEST");
         }
         continue;
       }
@@ -369,24 +401,27 @@ Status SecondaryIndexes::PlanGsiUpdates(const UpdateTableRequest& req,
       if (g == nullptr) return IndexNotFound(name, table_name);
       if (u.update) {
         if (!provisioned) {
-          return Invalid("The only Updates for index: " + name +
-                         " when TableThroughputMode is PAY_PER_REQUEST can be to "
-                         "OnDemandThroughput, WarmThroughput");
+          return Invalid(
+              "The only Updates for index: " + name +
+              " when TableThroughputMode is PAY_PER_REQUEST can be to "
+              "OnDemandThroughput, WarmThroughput");
         }
         const auto& cur = g->provisioned_throughput;
         const auto& want = u.update->provisioned_throughput;
-        if (!to_provisioned && cur.read_capacity_units == want.read_capacity_units &&
+        if (!to_provisioned &&
+            cur.read_capacity_units == want.read_capacity_units &&
             cur.write_capacity_units == want.write_capacity_units) {
           const std::string r = std::to_string(cur.read_capacity_units);
           const std::string w = std::to_string(cur.write_capacity_units);
           return Status::Validation(
               "The provisioned throughput for the index " + name +
               " will not change. The requested value equals the current value. "
-              "Current ReadCapacityUnits provisioned for index " + name + ": " + r +
-              ". Requested ReadCapacityUnits: " + r +
-              ". Current WriteCapacityUnits provisioned for index " + name + ": " + w +
-              ". Requested WriteCapacityUnits: " + w +
-              ". Refer to the Amazon DynamoDB Developer Guide for current limits and "
+              "Current ReadCapacityUnits provisioned for index " +
+              name + ": " + r + ". Requested ReadCapacityUnits: " + r +
+              ". Current WriteCapacityUnits provisioned for index " + name +
+              ": " + w + ". Requested WriteCapacityUnits: " + w +
+              ". Refer to the Amazon DynamoDB Developer Guide for current "
+              "limits and "
               "how to request higher limits.");
         }
       }
@@ -398,21 +433,27 @@ Status SecondaryIndexes::PlanGsiUpdates(const UpdateTableRequest& req,
         // Only the new key attributes matter (DynamoDB ignores the rest of
         // the list); one the table already defines has the same type.
         for (const KeySchemaElement& e : def.key_schema) {
-          auto known = std::find_if(d.attribute_definitions.begin(),
-                                    d.attribute_definitions.end(), [&](const auto& a) {
-                                      return a.attribute_name == e.attribute_name;
-                                    });
+          auto known =
+              std::find_if(d.attribute_definitions.begin(),
+                           d.attribute_definitions.end(), [&](const auto& a) {
+                             return a.attribute_name == e.attribute_name;
+                           });
           if (known != d.attribute_definitions.end()) continue;
           for (const AttributeDefinition& a : req.attribute_definitions) {
-            if (a.attribute_name == e.attribute_name) d.attribute_definitions.push_back(a);
+            if (a.attribute_name == e.attribute_name)
+              d.attribute_definitions.push_back(a);
           }
         }
-        std::sort(d.attribute_definitions.begin(), d.attribute_definitions.end(),
-                  [](const auto& a, const auto& b) { return a.attribute_name < b.attribute_name; });
+        std::sort(d.attribute_definitions.begin(),
+                  d.attribute_definitions.end(),
+                  [](const auto& a, const auto& b) {
+                    return a.attribute_name < b.attribute_name;
+                  });
         GlobalSecondaryIndexDescription g;
         g.def = def;
         g.index_arn = d.table_arn + "/index/" + def.index_name;
-        g.index_status = TableStatus::kActive;  // CREATING comes from the backfill
+        g.index_status =
+            TableStatus::kActive;  // CREATING comes from the backfill
         g.provisioned_throughput = ToDescription(def.provisioned_throughput);
         d.global_secondary_indexes.push_back(std::move(g));
         DR_ASSIGN_OR_RETURN(uint32_t id, catalog_->ReserveId());
@@ -451,7 +492,8 @@ Status SecondaryIndexes::PlanGsiUpdates(const UpdateTableRequest& req,
   if (to_provisioned) {
     for (const auto& g : d.global_secondary_indexes) {
       if (!throughput_given.count(g.def.index_name)) {
-        return Invalid("ProvisionedThroughput must be specified for index: " + g.def.index_name);
+        return Invalid("ProvisionedThroughput must be specified for index: " +
+                       g.def.index_name);
       }
     }
   }
@@ -476,10 +518,12 @@ Status SecondaryIndexes::Publish(const TableInfo& current,
   auto published = catalog_->Find(current.ns, current.desc.table_name);
   if (published.get() != &current) {
     return Status::ResourceInUse(
-        "Attempt to change a resource which is still in use: Table is being updated: " +
+        "Attempt to change a resource which is still in use: Table is being "
+        "updated: " +
         current.desc.table_name);
   }
-  if (!changes.changes_index_set()) return catalog_->Replace(std::move(next), batch);
+  if (!changes.changes_index_set())
+    return catalog_->Replace(std::move(next), batch);
 
   auto excluded = writer_.ExcludeWriters();
   std::optional<IndexInfo> created;
@@ -493,19 +537,21 @@ Status SecondaryIndexes::Publish(const TableInfo& current,
   writer_.SetTable(excluded, *next);
   if (changes.deleted) propagator_.ForgetIndex(paused, changes.deleted->id);
   if (created) {
-    propagator_.StartBackfill(paused, BackfillTask{next->id, next->key, *created});
+    propagator_.StartBackfill(paused,
+                              BackfillTask{next->id, next->key, *created});
   }
   return Status::OK();
 }
 
-Status SecondaryIndexes::PublishTableDeletion(const TableInfo& table,
-                                              std::shared_ptr<const TableInfo> next,
-                                              WriteBatch* batch) {
+Status SecondaryIndexes::PublishTableDeletion(
+    const TableInfo& table, std::shared_ptr<const TableInfo> next,
+    WriteBatch* batch) {
   auto paused = propagator_.PauseApply();
   for (const IndexInfo& index : table.indexes) {
     if (index.global && propagator_.Backfilling(index.id)) {
       return Status::ResourceInUse(
-          "Attempt to change a resource which is still in use: Cannot delete table "
+          "Attempt to change a resource which is still in use: Cannot delete "
+          "table "
           "while indexes are being created, updated, or deleted.");
     }
   }
@@ -523,7 +569,8 @@ Status SecondaryIndexes::PublishTableDeletion(const TableInfo& table,
   return Status::OK();
 }
 
-Status SecondaryIndexes::SetLag(const TableInfo& table, const std::string& index_name,
+Status SecondaryIndexes::SetLag(const TableInfo& table,
+                                const std::string& index_name,
                                 int64_t lag_micros) {
   const IndexInfo* index = table.FindIndex(index_name);
   if (index == nullptr) return IndexNotFound(index_name, table.desc.table_name);

@@ -91,7 +91,8 @@ class SecondaryIndexes {
   // index's entries and log records go in the same batch, a created index
   // starts its backfill. Errors: kResourceInUse when `current` is no longer
   // the published version (a concurrent UpdateTable), storage errors.
-  Status Publish(const TableInfo& current, std::shared_ptr<const TableInfo> next,
+  Status Publish(const TableInfo& current,
+                 std::shared_ptr<const TableInfo> next,
                  const GsiChanges& changes, WriteBatch* batch);
   // DeleteTable: publishes `next` (marked DELETING) with the deletion of
   // every index entry, log record and item-collection counter of `table`.

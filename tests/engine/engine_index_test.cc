@@ -5,6 +5,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -12,8 +13,6 @@
 #include <set>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 #include "engine/engine.h"
 #include "engine/expr/render.h"
@@ -58,10 +57,11 @@ CreateTableRequest TableWithIndexes(const std::string& name = "Tab") {
   return req;
 }
 
-Item MakeItem(const std::string& pk, const std::string& sk, const std::string& g,
-              int gs, const std::string& l = "l") {
-  return Item{{"pk", S(pk)},     {"sk", S(sk)},  {"g", S(g)},
-              {"gs", N(std::to_string(gs))}, {"l", S(l)}, {"inc", S("i")},
+Item MakeItem(const std::string& pk, const std::string& sk,
+              const std::string& g, int gs, const std::string& l = "l") {
+  return Item{{"pk", S(pk)}, {"sk", S(sk)},
+              {"g", S(g)},   {"gs", N(std::to_string(gs))},
+              {"l", S(l)},   {"inc", S("i")},
               {"ox", S("o")}};
 }
 
@@ -69,7 +69,9 @@ class EngineIndexTest : public ::testing::Test {
  protected:
   explicit EngineIndexTest(EngineOptions options = TestEngine::Options())
       : db_(options) {}
-  void SetUp() override { ASSERT_OK(db_->CreateTable(TableWithIndexes()).status()); }
+  void SetUp() override {
+    ASSERT_OK(db_->CreateTable(TableWithIndexes()).status());
+  }
 
   Status Put(Item item, const std::string& table = "Tab") {
     PutItemRequest req;
@@ -89,7 +91,8 @@ class EngineIndexTest : public ::testing::Test {
     req.table_name = "Tab";
     req.read.index_name = "ByG";
     req.key_condition_expression = "g = :g";
-    req.read.expression_attribute_values = ExpressionAttributeValues{{":g", S(g)}};
+    req.read.expression_attribute_values =
+        ExpressionAttributeValues{{":g", S(g)}};
     return req;
   }
 
@@ -123,9 +126,11 @@ TEST_F(EngineIndexTest, GsiQueryReturnsProjectedItemsInIndexOrder) {
   ASSERT_OK_AND_ASSIGN(QueryResult r, db_->Query(QueryG("x")));
   ASSERT_EQ(r.items.size(), 2u);
   // ALL_PROJECTED_ATTRIBUTES by default: keys + inc, not "ox" or "l".
-  EXPECT_EQ(RenderItem(r.items[0]),
-            RenderItem(Item{{"pk", S("b")}, {"sk", S("1")}, {"g", S("x")},
-                            {"gs", N("1")}, {"inc", S("i")}}));
+  EXPECT_EQ(RenderItem(r.items[0]), RenderItem(Item{{"pk", S("b")},
+                                                    {"sk", S("1")},
+                                                    {"g", S("x")},
+                                                    {"gs", N("1")},
+                                                    {"inc", S("i")}}));
   EXPECT_EQ(r.items[1].at("pk"), S("a"));
   EXPECT_FALSE(r.last_evaluated_key.has_value());
   ExpectConsistent();
@@ -158,29 +163,35 @@ TEST_F(EngineIndexTest, IndexStartKeyMustHoldIndexAndTableKeys) {
   QueryRequest req = QueryG("x");
   req.read.exclusive_start_key = Item{{"pk", S("a")}, {"sk", S("1")}};
   EXPECT_THAT(db_->Query(req).status(),
-              StatusIs(ErrorCode::kValidation, Eq("The provided starting key is invalid")));
+              StatusIs(ErrorCode::kValidation,
+                       Eq("The provided starting key is invalid")));
   req.read.exclusive_start_key =
       Item{{"pk", S("a")}, {"sk", S("1")}, {"g", S("ox")}, {"gs", N("1")}};
-  EXPECT_THAT(db_->Query(req).status(),
-              StatusIs(ErrorCode::kValidation,
-                       Eq("The provided starting key is outside query boundaries based on "
-                          "provided conditions")));
+  EXPECT_THAT(
+      db_->Query(req).status(),
+      StatusIs(
+          ErrorCode::kValidation,
+          Eq("The provided starting key is outside query boundaries based on "
+             "provided conditions")));
 }
 
 TEST_F(EngineIndexTest, GsiReadRules) {
   ASSERT_OK(Put(MakeItem("a", "1", "x", 3)));
   QueryRequest req = QueryG("x");
   req.read.consistent_read = true;
-  EXPECT_THAT(db_->Query(req).status(),
-              StatusIs(ErrorCode::kValidation,
-                       Eq("Consistent reads are not supported on global secondary indexes")));
+  EXPECT_THAT(
+      db_->Query(req).status(),
+      StatusIs(ErrorCode::kValidation, Eq("Consistent reads are not supported "
+                                          "on global secondary indexes")));
   req = QueryG("x");
   req.read.select = Select::kAllAttributes;
-  EXPECT_THAT(db_->Query(req).status(),
-              StatusIs(ErrorCode::kValidation,
-                       Eq("One or more parameter values were invalid: Select type "
-                          "ALL_ATTRIBUTES is not supported for global secondary index ByG "
-                          "because its projection type is not ALL")));
+  EXPECT_THAT(
+      db_->Query(req).status(),
+      StatusIs(
+          ErrorCode::kValidation,
+          Eq("One or more parameter values were invalid: Select type "
+             "ALL_ATTRIBUTES is not supported for global secondary index ByG "
+             "because its projection type is not ALL")));
   // Asking a KEYS_ONLY index for an attribute it does not hold: the
   // attribute is simply absent, as the index has nothing more.
   QueryRequest keys = QueryG("x");
@@ -193,9 +204,10 @@ TEST_F(EngineIndexTest, GsiReadRules) {
   // Missing index.
   req = QueryG("x");
   req.read.index_name = "Nope";
-  EXPECT_THAT(db_->Query(req).status(),
-              StatusIs(ErrorCode::kValidation,
-                       Eq("The table does not have the specified index: Nope")));
+  EXPECT_THAT(
+      db_->Query(req).status(),
+      StatusIs(ErrorCode::kValidation,
+               Eq("The table does not have the specified index: Nope")));
 }
 
 TEST_F(EngineIndexTest, LsiReadsAreConsistentAndFetchFromTheTable) {
@@ -206,7 +218,8 @@ TEST_F(EngineIndexTest, LsiReadsAreConsistentAndFetchFromTheTable) {
   req.read.index_name = "ByL";
   req.read.consistent_read = true;
   req.key_condition_expression = "pk = :p";
-  req.read.expression_attribute_values = ExpressionAttributeValues{{":p", S("a")}};
+  req.read.expression_attribute_values =
+      ExpressionAttributeValues{{":p", S("a")}};
   ASSERT_OK_AND_ASSIGN(QueryResult projected, db_->Query(req));
   ASSERT_EQ(projected.items.size(), 2u);
   EXPECT_EQ(projected.items[0].at("l"), S("k"));  // LSI order
@@ -218,7 +231,8 @@ TEST_F(EngineIndexTest, LsiReadsAreConsistentAndFetchFromTheTable) {
   req.read.select.reset();
   req.read.projection_expression = "sk, ox";
   ASSERT_OK_AND_ASSIGN(QueryResult some, db_->Query(req));
-  EXPECT_EQ(RenderItem(some.items[1]), RenderItem(Item{{"sk", S("1")}, {"ox", S("o")}}));
+  EXPECT_EQ(RenderItem(some.items[1]),
+            RenderItem(Item{{"sk", S("1")}, {"ox", S("o")}}));
 }
 
 TEST_F(EngineIndexTest, GsiLagGivesStaleReadsUntilTheClockPassesIt) {
@@ -253,16 +267,19 @@ TEST_F(EngineIndexTest, GsiLagGivesStaleReadsUntilTheClockPassesIt) {
   EXPECT_GE(db_->GetIndexPropagationStats().applied_records, 3);
   // Errors.
   lag.index_name = "ByL";
-  EXPECT_THAT(db_->SetIndexLag(lag), StatusIs(ErrorCode::kValidation, HasSubstr("local")));
+  EXPECT_THAT(db_->SetIndexLag(lag),
+              StatusIs(ErrorCode::kValidation, HasSubstr("local")));
   lag.index_name = "Nope";
-  EXPECT_THAT(db_->SetIndexLag(lag), StatusIs(ErrorCode::kResourceNotFound,
-                                              Eq("Requested resource not found: Index "
-                                                 "Nope for table Tab")));
+  EXPECT_THAT(db_->SetIndexLag(lag),
+              StatusIs(ErrorCode::kResourceNotFound,
+                       Eq("Requested resource not found: Index "
+                          "Nope for table Tab")));
 }
 
 TEST_F(EngineIndexTest, ScanAndParallelScanOfAGsi) {
   for (int i = 0; i < 40; ++i) {
-    Item item = MakeItem("p" + std::to_string(i), "s", "g" + std::to_string(i % 9), i);
+    Item item =
+        MakeItem("p" + std::to_string(i), "s", "g" + std::to_string(i % 9), i);
     if (i % 4 == 0) item.erase("gs");  // sparse in ByG, still in KeysOnly
     ASSERT_OK(Put(item));
   }
@@ -291,41 +308,49 @@ TEST_F(EngineIndexTest, ScanAndParallelScanOfAGsi) {
   ASSERT_OK_AND_ASSIGN(whole, db_->Scan(scan));
   EXPECT_EQ(whole.count, 40);
   scan.read.consistent_read = true;
-  EXPECT_THAT(db_->Scan(scan).status(),
-              StatusIs(ErrorCode::kValidation,
-                       Eq("Consistent reads are not supported on global secondary indexes")));
+  EXPECT_THAT(
+      db_->Scan(scan).status(),
+      StatusIs(ErrorCode::kValidation, Eq("Consistent reads are not supported "
+                                          "on global secondary indexes")));
 }
 
 TEST_F(EngineIndexTest, IndexKeyOfTheWrongTypeIsRefusedOnEveryWrite) {
   Item bad = MakeItem("a", "1", "x", 3);
   bad["gs"] = S("three");
-  EXPECT_THAT(Put(bad), StatusIs(ErrorCode::kValidation,
-                                 Eq("One or more parameter values were invalid: Type mismatch "
-                                    "for Index Key gs Expected: N Actual: S IndexName: ByG")));
+  EXPECT_THAT(
+      Put(bad),
+      StatusIs(ErrorCode::kValidation,
+               Eq("One or more parameter values were invalid: Type mismatch "
+                  "for Index Key gs Expected: N Actual: S IndexName: ByG")));
   ASSERT_OK(Put(MakeItem("a", "1", "x", 3)));
   UpdateItemRequest up;
   up.table_name = "Tab";
   up.key = Item{{"pk", S("a")}, {"sk", S("1")}};
   up.update_expression = "SET l = :v";
   up.expression_attribute_values = ExpressionAttributeValues{{":v", N("1")}};
-  EXPECT_THAT(db_->UpdateItem(up).status(),
-              StatusIs(ErrorCode::kValidation,
-                       Eq("One or more parameter values were invalid: Type mismatch for "
-                          "Index Key l Expected: S Actual: N IndexName: ByL")));
+  EXPECT_THAT(
+      db_->UpdateItem(up).status(),
+      StatusIs(
+          ErrorCode::kValidation,
+          Eq("One or more parameter values were invalid: Type mismatch for "
+             "Index Key l Expected: S Actual: N IndexName: ByL")));
   up.expression_attribute_values = ExpressionAttributeValues{{":v", S("")}};
   EXPECT_THAT(db_->UpdateItem(up).status(),
-              StatusIs(ErrorCode::kValidation, HasSubstr("IndexName: ByL, IndexKey: l")));
+              StatusIs(ErrorCode::kValidation,
+                       HasSubstr("IndexName: ByL, IndexKey: l")));
   BatchWriteItemRequest batch;
   WriteRequest w;
   w.put_item = bad;
   batch.request_items = {{"Tab", {w}}};
   EXPECT_THAT(db_->BatchWriteItem(batch).status(),
-              StatusIs(ErrorCode::kValidation, HasSubstr("Type mismatch for Index Key gs")));
+              StatusIs(ErrorCode::kValidation,
+                       HasSubstr("Type mismatch for Index Key gs")));
   ExpectConsistent();
 }
 
 TEST_F(EngineIndexTest, DeleteTableRemovesIndexEntries) {
-  for (int i = 0; i < 5; ++i) ASSERT_OK(Put(MakeItem("p" + std::to_string(i), "s", "x", i)));
+  for (int i = 0; i < 5; ++i)
+    ASSERT_OK(Put(MakeItem("p" + std::to_string(i), "s", "x", i)));
   DeleteTableRequest del;
   del.table_name = "Tab";
   ASSERT_OK(db_->DeleteTable(del).status());
@@ -360,7 +385,8 @@ TEST_F(EngineItemCollectionTest, LimitAndMetrics) {
   EXPECT_EQ(r.item_collection_metrics->size_estimate_upper_gb, 1.0);
   Status s;
   int n = 1;
-  for (; n < 100 && s.ok(); ++n) s = Put(MakeItem("a", std::to_string(n), "x", n));
+  for (; n < 100 && s.ok(); ++n)
+    s = Put(MakeItem("a", std::to_string(n), "x", n));
   EXPECT_THAT(s, StatusIs(ErrorCode::kItemCollectionSizeLimitExceeded,
                           Eq("Collection size exceeded.")));
   EXPECT_GT(n, 3);
@@ -375,7 +401,8 @@ TEST_F(EngineItemCollectionTest, LimitAndMetrics) {
   ExpectConsistent();
 }
 
-// --- UpdateTable GlobalSecondaryIndexUpdates ----------------------------------
+// --- UpdateTable GlobalSecondaryIndexUpdates
+// ----------------------------------
 
 class EngineGsiUpdateTest : public EngineIndexTest {
  protected:
@@ -386,7 +413,8 @@ class EngineGsiUpdateTest : public EngineIndexTest {
   }
   EngineGsiUpdateTest() : EngineIndexTest(SmallSteps()) {}
 
-  static UpdateTableRequest CreateIndex(const std::string& name, const std::string& attr,
+  static UpdateTableRequest CreateIndex(const std::string& name,
+                                        const std::string& attr,
                                         AttrType type = AttrType::kS) {
     UpdateTableRequest req;
     req.table_name = "Tab";
@@ -397,7 +425,8 @@ class EngineGsiUpdateTest : public EngineIndexTest {
     def.key_schema = {{attr, KeyType::kHash}};
     def.projection = {ProjectionType::kAll, {}};
     u.create = def;
-    req.global_secondary_index_updates = std::vector<GlobalSecondaryIndexUpdate>{u};
+    req.global_secondary_index_updates =
+        std::vector<GlobalSecondaryIndexUpdate>{u};
     return req;
   }
   static UpdateTableRequest DeleteIndex(const std::string& name) {
@@ -405,7 +434,8 @@ class EngineGsiUpdateTest : public EngineIndexTest {
     req.table_name = "Tab";
     GlobalSecondaryIndexUpdate u;
     u.del = GlobalSecondaryIndexUpdate::DeleteAction{name};
-    req.global_secondary_index_updates = std::vector<GlobalSecondaryIndexUpdate>{u};
+    req.global_secondary_index_updates =
+        std::vector<GlobalSecondaryIndexUpdate>{u};
     return req;
   }
   const GlobalSecondaryIndexDescription* Gsi(const TableDescription& d,
@@ -425,7 +455,8 @@ class EngineGsiUpdateTest : public EngineIndexTest {
     req.table_name = "Tab";
     req.read.index_name = "ByH";
     req.key_condition_expression = "h = :h";
-    req.read.expression_attribute_values = ExpressionAttributeValues{{":h", S(h)}};
+    req.read.expression_attribute_values =
+        ExpressionAttributeValues{{":h", S(h)}};
     return std::move(db_->Query(req)).value();
   }
 };
@@ -437,7 +468,8 @@ TEST_F(EngineGsiUpdateTest, CreateBackfillsWhileWritesContinue) {
     if (i == 7) item["h"] = N("7");  // wrong type: left out by the backfill
     ASSERT_OK(Put(item));
   }
-  ASSERT_OK_AND_ASSIGN(TableDescription d, db_->UpdateTable(CreateIndex("ByH", "h")));
+  ASSERT_OK_AND_ASSIGN(TableDescription d,
+                       db_->UpdateTable(CreateIndex("ByH", "h")));
   EXPECT_EQ(d.table_status, TableStatus::kActive);  // zero delays in tests
   ASSERT_NE(Gsi(d, "ByH"), nullptr);
   EXPECT_EQ(Gsi(d, "ByH")->index_status, TableStatus::kCreating);
@@ -447,10 +479,12 @@ TEST_F(EngineGsiUpdateTest, CreateBackfillsWhileWritesContinue) {
   q.table_name = "Tab";
   q.read.index_name = "ByH";
   q.key_condition_expression = "h = :h";
-  q.read.expression_attribute_values = ExpressionAttributeValues{{":h", S("h0")}};
-  EXPECT_THAT(db_->Query(q).status(),
-              StatusIs(ErrorCode::kValidation,
-                       Eq("Cannot read from backfilling global secondary index")));
+  q.read.expression_attribute_values =
+      ExpressionAttributeValues{{":h", S("h0")}};
+  EXPECT_THAT(
+      db_->Query(q).status(),
+      StatusIs(ErrorCode::kValidation,
+               Eq("Cannot read from backfilling global secondary index")));
   // Writes during the backfill: key changes, deletes, new items, and the
   // new index's type rule applies at once.
   ASSERT_OK(Delete("p3", "s"));
@@ -462,13 +496,17 @@ TEST_F(EngineGsiUpdateTest, CreateBackfillsWhileWritesContinue) {
   ASSERT_OK(Put(fresh));
   Item bad = MakeItem("r", "s", "x", 1);
   bad["h"] = N("1");
-  EXPECT_THAT(Put(bad), StatusIs(ErrorCode::kValidation, HasSubstr("IndexName: ByH")));
+  EXPECT_THAT(Put(bad),
+              StatusIs(ErrorCode::kValidation, HasSubstr("IndexName: ByH")));
   DeleteTableRequest del;
   del.table_name = "Tab";
-  EXPECT_THAT(db_->DeleteTable(del).status(),
-              StatusIs(ErrorCode::kResourceInUse,
-                       Eq("Attempt to change a resource which is still in use: Cannot delete "
-                          "table while indexes are being created, updated, or deleted.")));
+  EXPECT_THAT(
+      db_->DeleteTable(del).status(),
+      StatusIs(
+          ErrorCode::kResourceInUse,
+          Eq("Attempt to change a resource which is still in use: Cannot "
+             "delete "
+             "table while indexes are being created, updated, or deleted.")));
   // Each call moves the deterministic backfill one step (5 items).
   for (int i = 0; i < 20 && Gsi(Describe(), "ByH")->backfilling; ++i) {
   }
@@ -499,7 +537,8 @@ TEST_F(EngineGsiUpdateTest, DeleteRemovesTheIndexAndItsAttributeDefinition) {
   ASSERT_OK(db_->UpdateTable(DeleteIndex("ByG")).status());
   TableDescription d = Describe();
   EXPECT_EQ(Gsi(d, "ByG"), nullptr);
-  for (const auto& a : d.attribute_definitions) EXPECT_NE(a.attribute_name, "gs");
+  for (const auto& a : d.attribute_definitions)
+    EXPECT_NE(a.attribute_name, "gs");
   EXPECT_THAT(db_->Query(QueryG("x")).status(),
               StatusIs(ErrorCode::kValidation,
                        Eq("The table does not have the specified index: ByG")));
@@ -518,108 +557,141 @@ TEST_F(EngineGsiUpdateTest, UpdateChangesProvisionedThroughput) {
   CreateTableRequest p = TableWithIndexes("Prv");
   p.billing_mode = BillingMode::kProvisioned;
   p.provisioned_throughput = ProvisionedThroughput{5, 5};
-  for (auto& g : p.global_secondary_indexes) g.provisioned_throughput = ProvisionedThroughput{1, 1};
+  for (auto& g : p.global_secondary_indexes)
+    g.provisioned_throughput = ProvisionedThroughput{1, 1};
   ASSERT_OK(db_->CreateTable(p).status());
   UpdateTableRequest req;
   req.table_name = "Prv";
   GlobalSecondaryIndexUpdate u;
   u.update = GlobalSecondaryIndexUpdate::UpdateAction{"ByG", {3, 4}};
-  req.global_secondary_index_updates = std::vector<GlobalSecondaryIndexUpdate>{u};
+  req.global_secondary_index_updates =
+      std::vector<GlobalSecondaryIndexUpdate>{u};
   ASSERT_OK_AND_ASSIGN(TableDescription d, db_->UpdateTable(req));
   EXPECT_EQ(Gsi(d, "ByG")->provisioned_throughput.read_capacity_units, 3);
   EXPECT_EQ(Gsi(d, "ByG")->provisioned_throughput.write_capacity_units, 4);
-  EXPECT_THAT(db_->UpdateTable(req).status(),
-              StatusIs(ErrorCode::kValidation,
-                       Eq("The provisioned throughput for the index ByG will not change. The "
-                          "requested value equals the current value. Current "
-                          "ReadCapacityUnits provisioned for index ByG: 3. Requested "
-                          "ReadCapacityUnits: 3. Current WriteCapacityUnits provisioned for "
-                          "index ByG: 4. Requested WriteCapacityUnits: 4. Refer to the Amazon "
-                          "DynamoDB Developer Guide for current limits and how to request "
-                          "higher limits.")));
+  EXPECT_THAT(
+      db_->UpdateTable(req).status(),
+      StatusIs(
+          ErrorCode::kValidation,
+          Eq("The provisioned throughput for the index ByG will not change. "
+             "The "
+             "requested value equals the current value. Current "
+             "ReadCapacityUnits provisioned for index ByG: 3. Requested "
+             "ReadCapacityUnits: 3. Current WriteCapacityUnits provisioned for "
+             "index ByG: 4. Requested WriteCapacityUnits: 4. Refer to the "
+             "Amazon "
+             "DynamoDB Developer Guide for current limits and how to request "
+             "higher limits.")));
   req.table_name = "Tab";  // PAY_PER_REQUEST
-  EXPECT_THAT(db_->UpdateTable(req).status(),
-              StatusIs(ErrorCode::kValidation,
-                       Eq("One or more parameter values were invalid: The only Updates for "
-                          "index: ByG when TableThroughputMode is PAY_PER_REQUEST can be to "
-                          "OnDemandThroughput, WarmThroughput")));
+  EXPECT_THAT(
+      db_->UpdateTable(req).status(),
+      StatusIs(
+          ErrorCode::kValidation,
+          Eq("One or more parameter values were invalid: The only Updates for "
+             "index: ByG when TableThroughputMode is PAY_PER_REQUEST can be to "
+             "OnDemandThroughput, WarmThroughput")));
   // Switching to PROVISIONED needs every GSI's throughput.
   UpdateTableRequest to_provisioned;
   to_provisioned.table_name = "Tab";
   to_provisioned.billing_mode = BillingMode::kProvisioned;
   to_provisioned.provisioned_throughput = ProvisionedThroughput{1, 1};
-  EXPECT_THAT(db_->UpdateTable(to_provisioned).status(),
-              StatusIs(ErrorCode::kValidation,
-                       Eq("One or more parameter values were invalid: ProvisionedThroughput "
-                          "must be specified for index: ByG")));
+  EXPECT_THAT(
+      db_->UpdateTable(to_provisioned).status(),
+      StatusIs(
+          ErrorCode::kValidation,
+          Eq("One or more parameter values were invalid: ProvisionedThroughput "
+             "must be specified for index: ByG")));
 }
 
 TEST_F(EngineGsiUpdateTest, ValidationMessages) {
-  auto error = [&](const UpdateTableRequest& req) { return db_->UpdateTable(req).status(); };
+  auto error = [&](const UpdateTableRequest& req) {
+    return db_->UpdateTable(req).status();
+  };
   UpdateTableRequest req = CreateIndex("ByH", "h");
   GlobalSecondaryIndexUpdate empty;
   req.global_secondary_index_updates->push_back(empty);
-  EXPECT_THAT(error(req), StatusIs(ErrorCode::kValidation,
-                                   Eq("One or more parameter values were invalid: One of "
-                                      "GlobalSecondaryIndexUpdate.Update, "
-                                      "GlobalSecondaryIndexUpdate.Create, "
-                                      "GlobalSecondaryIndexUpdate.Delete must not be null")));
+  EXPECT_THAT(
+      error(req),
+      StatusIs(ErrorCode::kValidation,
+               Eq("One or more parameter values were invalid: One of "
+                  "GlobalSecondaryIndexUpdate.Update, "
+                  "GlobalSecondaryIndexUpdate.Create, "
+                  "GlobalSecondaryIndexUpdate.Delete must not be null")));
   req = CreateIndex("ByH", "h");
-  (*req.global_secondary_index_updates)[0].del = GlobalSecondaryIndexUpdate::DeleteAction{"x"};
-  EXPECT_THAT(error(req), StatusIs(ErrorCode::kValidation,
-                                   Eq("One or more parameter values were invalid: Only one "
-                                      "global secondary index action is allowed per "
-                                      "GlobalSecondaryIndexUpdate object")));
+  (*req.global_secondary_index_updates)[0].del =
+      GlobalSecondaryIndexUpdate::DeleteAction{"x"};
+  EXPECT_THAT(error(req),
+              StatusIs(ErrorCode::kValidation,
+                       Eq("One or more parameter values were invalid: Only one "
+                          "global secondary index action is allowed per "
+                          "GlobalSecondaryIndexUpdate object")));
   req = DeleteIndex("ByG");
-  req.global_secondary_index_updates->push_back(DeleteIndex("ByG").global_secondary_index_updates->at(0));
-  EXPECT_THAT(error(req), StatusIs(ErrorCode::kValidation,
-                                   Eq("One or more parameter values were invalid: Only one "
-                                      "global secondary index update per index is allowed "
-                                      "simultaneously. Index: ByG")));
+  req.global_secondary_index_updates->push_back(
+      DeleteIndex("ByG").global_secondary_index_updates->at(0));
+  EXPECT_THAT(error(req),
+              StatusIs(ErrorCode::kValidation,
+                       Eq("One or more parameter values were invalid: Only one "
+                          "global secondary index update per index is allowed "
+                          "simultaneously. Index: ByG")));
   req = DeleteIndex("ByG");
   req.global_secondary_index_updates->push_back(
       CreateIndex("ByH", "h").global_secondary_index_updates->at(0));
-  EXPECT_THAT(error(req), StatusIs(ErrorCode::kLimitExceeded,
-                                   Eq("Subscriber limit exceeded: Only 1 online index can be "
-                                      "created or deleted simultaneously per table")));
-  EXPECT_THAT(error(DeleteIndex("Nope")),
-              StatusIs(ErrorCode::kResourceNotFound,
-                       Eq("Requested resource not found: Index Nope for table Tab")));
-  EXPECT_THAT(error(CreateIndex("ByL", "h")),
-              StatusIs(ErrorCode::kValidation,
-                       Eq("Attempting to create an index which already exists")));
+  EXPECT_THAT(
+      error(req),
+      StatusIs(ErrorCode::kLimitExceeded,
+               Eq("Subscriber limit exceeded: Only 1 online index can be "
+                  "created or deleted simultaneously per table")));
+  EXPECT_THAT(
+      error(DeleteIndex("Nope")),
+      StatusIs(ErrorCode::kResourceNotFound,
+               Eq("Requested resource not found: Index Nope for table Tab")));
+  EXPECT_THAT(
+      error(CreateIndex("ByL", "h")),
+      StatusIs(ErrorCode::kValidation,
+               Eq("Attempting to create an index which already exists")));
   req = CreateIndex("ByH", "h");
   req.attribute_definitions.clear();
-  EXPECT_THAT(error(req), StatusIs(ErrorCode::kValidation,
-                                   Eq("One or more parameter values were invalid: "
-                                      "AttributeDefinitions is not specified for index: ByH")));
-  EXPECT_THAT(error(CreateIndex("ByH", "g", AttrType::kN)),
-              StatusIs(ErrorCode::kValidation,
-                       Eq("One or more parameter values were invalid: Attributes cannot be "
-                          "redefined. Please check that your attribute has the same type as "
-                          "previously defined. Existing schema: Schema:[SchemaElement: "
-                          "key{g:S:HASH}] New schema: Schema:[SchemaElement: key{g:N:HASH}]")));
+  EXPECT_THAT(
+      error(req),
+      StatusIs(ErrorCode::kValidation,
+               Eq("One or more parameter values were invalid: "
+                  "AttributeDefinitions is not specified for index: ByH")));
+  EXPECT_THAT(
+      error(CreateIndex("ByH", "g", AttrType::kN)),
+      StatusIs(
+          ErrorCode::kValidation,
+          Eq("One or more parameter values were invalid: Attributes cannot be "
+             "redefined. Please check that your attribute has the same type as "
+             "previously defined. Existing schema: Schema:[SchemaElement: "
+             "key{g:S:HASH}] New schema: Schema:[SchemaElement: "
+             "key{g:N:HASH}]")));
   req = CreateIndex("ByH", "h");
   req.deletion_protection_enabled = true;
-  EXPECT_THAT(error(req), StatusIs(ErrorCode::kValidation,
-                                   Eq("DeletionProtection modification must be the only "
-                                      "operation in the request")));
+  EXPECT_THAT(error(req),
+              StatusIs(ErrorCode::kValidation,
+                       Eq("DeletionProtection modification must be the only "
+                          "operation in the request")));
   req = CreateIndex("ByH", "h");
   req.global_secondary_index_updates->clear();
   req.deletion_protection_enabled = true;
-  EXPECT_THAT(error(req), StatusIs(ErrorCode::kValidation,
-                                   Eq("One or more parameter values were invalid: List of "
-                                      "GlobalSecondaryIndexUpdates is empty")));
+  EXPECT_THAT(error(req),
+              StatusIs(ErrorCode::kValidation,
+                       Eq("One or more parameter values were invalid: List of "
+                          "GlobalSecondaryIndexUpdates is empty")));
   req.deletion_protection_enabled.reset();
-  EXPECT_THAT(error(req), StatusIs(ErrorCode::kValidation, HasSubstr("At least one of")));
+  EXPECT_THAT(error(req),
+              StatusIs(ErrorCode::kValidation, HasSubstr("At least one of")));
   // One index at a time.
-  for (int i = 0; i < 30; ++i) ASSERT_OK(Put(MakeItem("p" + std::to_string(i), "1", "x", 3)));
+  for (int i = 0; i < 30; ++i)
+    ASSERT_OK(Put(MakeItem("p" + std::to_string(i), "1", "x", 3)));
   ASSERT_OK(db_->UpdateTable(CreateIndex("ByH", "h")).status());
-  EXPECT_THAT(error(CreateIndex("ByI", "i")),
-              StatusIs(ErrorCode::kLimitExceeded, HasSubstr("Only 1 online index")));
+  EXPECT_THAT(
+      error(CreateIndex("ByI", "i")),
+      StatusIs(ErrorCode::kLimitExceeded, HasSubstr("Only 1 online index")));
 }
 
-// --- Restarts of an on-disk engine ----------------------------------------------
+// --- Restarts of an on-disk engine
+// ----------------------------------------------
 
 class EngineIndexRestartTest : public ::testing::Test {
  protected:
@@ -694,14 +766,16 @@ TEST_F(EngineIndexRestartTest, RandomWritesAndRestartsEndConsistent) {
         up.expression_attribute_values =
             up.update_expression->starts_with("SET")
                 ? std::optional<ExpressionAttributeValues>(
-                      ExpressionAttributeValues{{":g", S("g" + std::to_string(rng() % 4))}})
+                      ExpressionAttributeValues{
+                          {":g", S("g" + std::to_string(rng() % 4))}})
                 : std::nullopt;
         ASSERT_OK(engine_->UpdateItem(up).status());
       } else {
         PutItemRequest put;
         put.table_name = "Tab";
         put.item = MakeItem(pk, sk, "g" + std::to_string(rng() % 4),
-                            static_cast<int>(rng() % 5), "l" + std::to_string(rng() % 3));
+                            static_cast<int>(rng() % 5),
+                            "l" + std::to_string(rng() % 3));
         put.item["h"] = S("h" + std::to_string(rng() % 3));
         ASSERT_OK(engine_->PutItem(put).status());
       }
@@ -718,7 +792,8 @@ TEST_F(EngineIndexRestartTest, RandomWritesAndRestartsEndConsistent) {
       def.key_schema = {{"h", KeyType::kHash}, {"sk", KeyType::kRange}};
       def.projection = {ProjectionType::kInclude, {"g"}};
       u.create = def;
-      req.global_secondary_index_updates = std::vector<GlobalSecondaryIndexUpdate>{u};
+      req.global_secondary_index_updates =
+          std::vector<GlobalSecondaryIndexUpdate>{u};
       ASSERT_OK(engine_->UpdateTable(req).status());
       creating = true;
     }
@@ -728,7 +803,8 @@ TEST_F(EngineIndexRestartTest, RandomWritesAndRestartsEndConsistent) {
       req.table_name = "Tab";
       GlobalSecondaryIndexUpdate u;
       u.del = GlobalSecondaryIndexUpdate::DeleteAction{"KeysOnly"};
-      req.global_secondary_index_updates = std::vector<GlobalSecondaryIndexUpdate>{u};
+      req.global_secondary_index_updates =
+          std::vector<GlobalSecondaryIndexUpdate>{u};
       ASSERT_OK(engine_->UpdateTable(req).status());
     }
     Open(/*lag_micros=*/static_cast<int64_t>(rng() % 2) * 5000, /*chunk=*/7);

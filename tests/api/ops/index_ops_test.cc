@@ -35,8 +35,11 @@ class IndexOpsTest : public ApiTest {
     ASSERT_EQ(r.http_status, 200) << r;
   }
   void Put(const std::string& pk, const std::string& sk, const std::string& g) {
-    json item = {{"pk", {{"S", pk}}}, {"sk", {{"S", sk}}}, {"g", {{"S", g}}},
-                 {"l", {{"N", "1"}}}, {"v", {{"S", "value"}}}};
+    json item = {{"pk", {{"S", pk}}},
+                 {"sk", {{"S", sk}}},
+                 {"g", {{"S", g}}},
+                 {"l", {{"N", "1"}}},
+                 {"v", {{"S", "value"}}}};
     Reply r = Call("PutItem", json{{"TableName", "tbl"}, {"Item", item}});
     ASSERT_EQ(r.http_status, 200) << r;
   }
@@ -61,29 +64,36 @@ TEST_F(IndexOpsTest, QueryOnAGsiPagesWithIndexShapedKeys) {
   EXPECT_EQ(seen, 5);
   query.erase("ExclusiveStartKey");
   query["ConsistentRead"] = true;
-  EXPECT_EQ(Call("Query", query).body,
-            ValidationError("Consistent reads are not supported on global secondary indexes"));
+  EXPECT_EQ(
+      Call("Query", query).body,
+      ValidationError(
+          "Consistent reads are not supported on global secondary indexes"));
 }
 
 TEST_F(IndexOpsTest, ReturnItemCollectionMetrics) {
-  Reply r = Call("PutItem", R"({"TableName":"tbl","ReturnItemCollectionMetrics":"SIZE",
+  Reply r = Call("PutItem",
+                 R"({"TableName":"tbl","ReturnItemCollectionMetrics":"SIZE",
     "Item":{"pk":{"S":"a"},"sk":{"S":"b"}}})");
   ASSERT_EQ(r.http_status, 200) << r;
   EXPECT_EQ(r.body, json::parse(R"({"ItemCollectionMetrics":{
     "ItemCollectionKey":{"pk":{"S":"a"}},"SizeEstimateRangeGB":[0.0,1.0]}})"));
-  r = Call("DeleteItem", R"({"TableName":"tbl","ReturnItemCollectionMetrics":"SIZE",
+  r = Call("DeleteItem",
+           R"({"TableName":"tbl","ReturnItemCollectionMetrics":"SIZE",
     "Key":{"pk":{"S":"a"},"sk":{"S":"b"}}})");
   EXPECT_TRUE(r.body.contains("ItemCollectionMetrics")) << r;
-  r = Call("UpdateItem", R"({"TableName":"tbl","ReturnItemCollectionMetrics":"NONE",
+  r = Call("UpdateItem",
+           R"({"TableName":"tbl","ReturnItemCollectionMetrics":"NONE",
     "Key":{"pk":{"S":"a"},"sk":{"S":"b"}}})");
   EXPECT_EQ(r.body, json::object());
 }
 
 TEST_F(IndexOpsTest, IndexKeyTypeMismatch) {
   EXPECT_EQ(Call("PutItem", R"({"TableName":"tbl",
-    "Item":{"pk":{"S":"a"},"sk":{"S":"b"},"g":{"N":"1"}}})").body,
-            ValidationError("One or more parameter values were invalid: Type mismatch for "
-                            "Index Key g Expected: S Actual: N IndexName: byG"));
+    "Item":{"pk":{"S":"a"},"sk":{"S":"b"},"g":{"N":"1"}}})")
+                .body,
+            ValidationError(
+                "One or more parameter values were invalid: Type mismatch for "
+                "Index Key g Expected: S Actual: N IndexName: byG"));
 }
 
 TEST_F(IndexOpsTest, UpdateTableCreatesAndDeletesAGsi) {
@@ -99,10 +109,13 @@ TEST_F(IndexOpsTest, UpdateTableCreatesAndDeletesAGsi) {
   EXPECT_EQ(gsis[1]["IndexName"], "byV");
   EXPECT_EQ(gsis[1]["IndexStatus"], "CREATING");
   EXPECT_EQ(gsis[1]["Backfilling"], true);
-  ASSERT_EQ(Call("DynamoRock_20251121.WaitForIndexes", "{}").body, json::object());
+  ASSERT_EQ(Call("DynamoRock_20251121.WaitForIndexes", "{}").body,
+            json::object());
   r = Call("DescribeTable", R"({"TableName":"tbl"})");
-  EXPECT_EQ(r.body["Table"]["GlobalSecondaryIndexes"][1]["IndexStatus"], "ACTIVE");
-  EXPECT_FALSE(r.body["Table"]["GlobalSecondaryIndexes"][1].contains("Backfilling"));
+  EXPECT_EQ(r.body["Table"]["GlobalSecondaryIndexes"][1]["IndexStatus"],
+            "ACTIVE");
+  EXPECT_FALSE(
+      r.body["Table"]["GlobalSecondaryIndexes"][1].contains("Backfilling"));
   r = Call("Query", R"({"TableName":"tbl","IndexName":"byV",
     "KeyConditionExpression":"v = :v","ExpressionAttributeValues":{":v":{"S":"value"}}})");
   EXPECT_EQ(r.body["Count"], 1) << r;
@@ -113,44 +126,58 @@ TEST_F(IndexOpsTest, UpdateTableCreatesAndDeletesAGsi) {
 }
 
 TEST_F(IndexOpsTest, GlobalSecondaryIndexUpdatesShapeErrors) {
-  EXPECT_EQ(Call("UpdateTable", R"({"TableName":"tbl",
-    "GlobalSecondaryIndexUpdates":[{"Update":{}}]})").body,
-            ValidationError("2 validation errors detected: Value null at "
-                            "'globalSecondaryIndexUpdates.1.member.update.indexName' failed "
-                            "to satisfy constraint: Member must not be null; Value null at "
-                            "'globalSecondaryIndexUpdates.1.member.update.provisionedThroughput' "
-                            "failed to satisfy constraint: Member must not be null"));
-  EXPECT_EQ(Call("UpdateTable", R"({"TableName":"tbl","GlobalSecondaryIndexUpdates":[{}]})").body,
-            ValidationError("One or more parameter values were invalid: One of "
-                            "GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
-                            "GlobalSecondaryIndexUpdate.Delete must not be null"));
-  Reply r = Call("UpdateTable", R"({"TableName":"tbl","GlobalSecondaryIndexUpdates":[
+  EXPECT_EQ(
+      Call("UpdateTable", R"({"TableName":"tbl",
+    "GlobalSecondaryIndexUpdates":[{"Update":{}}]})")
+          .body,
+      ValidationError(
+          "2 validation errors detected: Value null at "
+          "'globalSecondaryIndexUpdates.1.member.update.indexName' failed "
+          "to satisfy constraint: Member must not be null; Value null at "
+          "'globalSecondaryIndexUpdates.1.member.update.provisionedThroughput' "
+          "failed to satisfy constraint: Member must not be null"));
+  EXPECT_EQ(
+      Call("UpdateTable",
+           R"({"TableName":"tbl","GlobalSecondaryIndexUpdates":[{}]})")
+          .body,
+      ValidationError("One or more parameter values were invalid: One of "
+                      "GlobalSecondaryIndexUpdate.Update, "
+                      "GlobalSecondaryIndexUpdate.Create, "
+                      "GlobalSecondaryIndexUpdate.Delete must not be null"));
+  Reply r =
+      Call("UpdateTable", R"({"TableName":"tbl","GlobalSecondaryIndexUpdates":[
     {"Delete":{"IndexName":"byG"}},{"Delete":{"IndexName":"byL"}}]})");
-  EXPECT_EQ(r.body, ErrorBody("com.amazonaws.dynamodb.v20120810#LimitExceededException",
-                              "Subscriber limit exceeded: Only 1 online index can be "
-                              "created or deleted simultaneously per table"));
+  EXPECT_EQ(r.body,
+            ErrorBody("com.amazonaws.dynamodb.v20120810#LimitExceededException",
+                      "Subscriber limit exceeded: Only 1 online index can be "
+                      "created or deleted simultaneously per table"));
 }
 
 TEST_F(IndexOpsTest, ExtensionsHaveTheirOwnTargetPrefix) {
   // A DynamoDB_20120810 target never reaches them.
   EXPECT_EQ(Call("WaitForIndexes", "{}").http_status, 400);
   ASSERT_EQ(Call("DynamoRock_20251121.SetIndexLag",
-                 R"({"TableName":"tbl","IndexName":"byG","LagMillis":60000})").body,
+                 R"({"TableName":"tbl","IndexName":"byG","LagMillis":60000})")
+                .body,
             json::object());
   Put("a", "1", "x");
   json query = json::parse(R"({"TableName":"tbl","IndexName":"byG",
     "KeyConditionExpression":"g = :g","ExpressionAttributeValues":{":g":{"S":"x"}}})");
-  EXPECT_EQ(Call("Query", query).body["Count"], 0);  // stale: the lag has not passed
+  EXPECT_EQ(Call("Query", query).body["Count"],
+            0);  // stale: the lag has not passed
   ASSERT_EQ(Call("DynamoRock_20251121.WaitForIndexes", "{}").http_status, 200);
   EXPECT_EQ(Call("Query", query).body["Count"], 1);
   Reply stats = Call("DynamoRock_20251121.DescribeIndexPropagation", "{}");
   ASSERT_EQ(stats.http_status, 200) << stats;
   EXPECT_GE(stats.body["AppliedRecords"].get<int64_t>(), 1);
+  EXPECT_EQ(
+      Call("DynamoRock_20251121.SetIndexLag",
+           R"({"TableName":"tbl","IndexName":"nope","LagMillis":1})")
+          .body,
+      ErrorBody("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",
+                "Requested resource not found: Index nope for table tbl"));
   EXPECT_EQ(Call("DynamoRock_20251121.SetIndexLag",
-                 R"({"TableName":"tbl","IndexName":"nope","LagMillis":1})").body,
-            ErrorBody("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",
-                      "Requested resource not found: Index nope for table tbl"));
-  EXPECT_EQ(Call("DynamoRock_20251121.SetIndexLag", R"({"TableName":"tbl","IndexName":"byG"})")
+                 R"({"TableName":"tbl","IndexName":"byG"})")
                 .http_status,
             400);
 }

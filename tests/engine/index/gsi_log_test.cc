@@ -39,7 +39,8 @@ TEST(GsiLogTest, CorruptRecordsAreRefused) {
               StatusIs(ErrorCode::kCorruption, ::testing::_));
   EXPECT_THAT(DecodeGsiLogRecord(bytes + "x").status(),
               StatusIs(ErrorCode::kCorruption, ::testing::_));
-  EXPECT_THAT(DecodeGsiLogRecord("").status(), StatusIs(ErrorCode::kCorruption, ::testing::_));
+  EXPECT_THAT(DecodeGsiLogRecord("").status(),
+              StatusIs(ErrorCode::kCorruption, ::testing::_));
 }
 
 TEST(GsiLogTest, KeysSortByIndexThenSequence) {
@@ -50,7 +51,8 @@ TEST(GsiLogTest, KeysSortByIndexThenSequence) {
   ASSERT_OK(ParseGsiLogKey(GsiLogKey(42, 1ull << 40), &id, &seq));
   EXPECT_EQ(id, 42u);
   EXPECT_EQ(seq, 1ull << 40);
-  EXPECT_THAT(ParseGsiLogKey("short", &id, &seq), StatusIs(ErrorCode::kCorruption, ::testing::_));
+  EXPECT_THAT(ParseGsiLogKey("short", &id, &seq),
+              StatusIs(ErrorCode::kCorruption, ::testing::_));
 }
 
 TEST(SequenceTrackerTest, WatermarkStaysBelowUnsettledNumbers) {

@@ -11,7 +11,9 @@ namespace dynarock {
 namespace {
 
 AttributeValue S(std::string s) { return AttributeValue::S(std::move(s)); }
-AttributeValue N(const std::string& n) { return AttributeValue::N(*Number::Parse(n)); }
+AttributeValue N(const std::string& n) {
+  return AttributeValue::N(*Number::Parse(n));
+}
 
 // Table pk (S) + sk (N); GSI on g (S) + gr (N); LSI on pk + l (S).
 class IndexEntryTest : public ::testing::Test {
@@ -40,8 +42,8 @@ class IndexEntryTest : public ::testing::Test {
     table_.indexes = {gsi_, lsi_};
   }
 
-  Item MakeItem(const std::string& pk, const std::string& sk, const std::string& g,
-                const std::string& gr) {
+  Item MakeItem(const std::string& pk, const std::string& sk,
+                const std::string& g, const std::string& gr) {
     Item item;
     item["pk"] = S(pk);
     item["sk"] = N(sk);
@@ -63,8 +65,8 @@ TEST_F(IndexEntryTest, KeysOnlyProjectsTableAndIndexKeys) {
   const Item item = MakeItem("p", "1", "G", "5");
   Item projected = ProjectForIndex(gsi_, table_key_, item);
   EXPECT_EQ(projected.size(), 4u);
-  EXPECT_TRUE(projected.count("pk") && projected.count("sk") && projected.count("g") &&
-              projected.count("gr"));
+  EXPECT_TRUE(projected.count("pk") && projected.count("sk") &&
+              projected.count("g") && projected.count("gr"));
 }
 
 TEST_F(IndexEntryTest, IncludeAddsPresentNonKeyAttributes) {
@@ -79,7 +81,8 @@ TEST_F(IndexEntryTest, AllProjectsTheWholeItem) {
   IndexInfo all = gsi_;
   all.projection.type = ProjectionType::kAll;
   const Item item = MakeItem("p", "1", "G", "5");
-  ASSERT_OK_AND_ASSIGN(Item decoded, DecodeItem(EntryOf(all, table_key_, item)->value));
+  ASSERT_OK_AND_ASSIGN(Item decoded,
+                       DecodeItem(EntryOf(all, table_key_, item)->value));
   EXPECT_EQ(decoded, item);
 }
 
@@ -96,39 +99,48 @@ TEST_F(IndexEntryTest, ItemWithoutAnIndexKeyAttributeHasNoEntry) {
 TEST_F(IndexEntryTest, WrongTypeIsRefusedWithDynamoDbsMessage) {
   Item item = MakeItem("p", "1", "G", "5");
   item["g"] = N("3");
-  EXPECT_THAT(CheckIndexKeys(table_, item),
-              StatusIs(ErrorCode::kValidation,
-                       "One or more parameter values were invalid: Type mismatch for Index "
-                       "Key g Expected: S Actual: N IndexName: byG"));
+  EXPECT_THAT(
+      CheckIndexKeys(table_, item),
+      StatusIs(
+          ErrorCode::kValidation,
+          "One or more parameter values were invalid: Type mismatch for Index "
+          "Key g Expected: S Actual: N IndexName: byG"));
   item["g"] = AttributeValue::Null();
-  EXPECT_THAT(CheckIndexKeys(table_, item),
-              StatusIs(ErrorCode::kValidation,
-                       "One or more parameter values were invalid: Type mismatch for Index "
-                       "Key g Expected: S Actual: NULL IndexName: byG"));
+  EXPECT_THAT(
+      CheckIndexKeys(table_, item),
+      StatusIs(
+          ErrorCode::kValidation,
+          "One or more parameter values were invalid: Type mismatch for Index "
+          "Key g Expected: S Actual: NULL IndexName: byG"));
 }
 
 TEST_F(IndexEntryTest, EmptyStringOrBinaryIndexKeyIsRefused) {
   Item item = MakeItem("p", "1", "G", "5");
   item["l"] = S("");
-  EXPECT_THAT(CheckIndexKeys(table_, item),
-              StatusIs(ErrorCode::kValidation,
-                       "One or more parameter values are not valid. A value specified for a "
-                       "secondary index key is not supported. The AttributeValue for a key "
-                       "attribute cannot contain an empty string value. IndexName: byL, "
-                       "IndexKey: l"));
+  EXPECT_THAT(
+      CheckIndexKeys(table_, item),
+      StatusIs(
+          ErrorCode::kValidation,
+          "One or more parameter values are not valid. A value specified for a "
+          "secondary index key is not supported. The AttributeValue for a key "
+          "attribute cannot contain an empty string value. IndexName: byL, "
+          "IndexKey: l"));
   IndexInfo binary = gsi_;
   binary.key.hash_type = AttrType::kB;
   item = MakeItem("p", "1", "G", "5");
   item["g"] = AttributeValue::B("");
-  EXPECT_THAT(CheckIndexKeysOf(binary, item),
-              StatusIs(ErrorCode::kValidation,
-                       "One or more parameter values are not valid. A value specified for a "
-                       "secondary index key is not supported. The AttributeValue for a key "
-                       "attribute cannot contain an empty binary value. IndexName: byG, "
-                       "IndexKey: g"));
+  EXPECT_THAT(
+      CheckIndexKeysOf(binary, item),
+      StatusIs(
+          ErrorCode::kValidation,
+          "One or more parameter values are not valid. A value specified for a "
+          "secondary index key is not supported. The AttributeValue for a key "
+          "attribute cannot contain an empty binary value. IndexName: byG, "
+          "IndexKey: g"));
 }
 
-TEST_F(IndexEntryTest, GsiEntriesAreNonUniqueAndSortedByIndexSortKeyThenTableKey) {
+TEST_F(IndexEntryTest,
+       GsiEntriesAreNonUniqueAndSortedByIndexSortKeyThenTableKey) {
   // Same index key, two items: two entries. Sorted by gr, then pk, sk.
   std::map<std::string, std::string> entries;  // key -> label
   auto add = [&](const char* label, const Item& item) {
@@ -146,8 +158,8 @@ TEST_F(IndexEntryTest, GsiEntriesAreNonUniqueAndSortedByIndexSortKeyThenTableKey
   for (const auto& [key, label] : entries) {
     if (key >= g.lower && key < g.upper) in_g.push_back(label);
   }
-  EXPECT_EQ(in_g, (std::vector<std::string>{"G/-3/z/9", "G/5/a/1", "G/5/a/2", "G/5/b/1",
-                                            "G/10/a/1"}));
+  EXPECT_EQ(in_g, (std::vector<std::string>{"G/-3/z/9", "G/5/a/1", "G/5/a/2",
+                                            "G/5/b/1", "G/10/a/1"}));
 }
 
 TEST_F(IndexEntryTest, SortKeyRangesCoverEveryTableKeySuffix) {

@@ -55,13 +55,15 @@ class PropagatorTest : public ::testing::Test {
   }
 
   // A fresh propagator and writer on the same store, as after a restart.
-  void Reopen(PropagatorOptions options = {}, int64_t limit = int64_t{10} << 30) {
+  void Reopen(PropagatorOptions options = {},
+              int64_t limit = int64_t{10} << 30) {
     path_.reset();
     writer_.reset();
     propagator_.reset();
     propagator_ = std::make_unique<Propagator>(store_.get(), &clock_, options);
     ASSERT_OK(propagator_->Recover());
-    writer_ = std::make_unique<IndexWriter>(store_.get(), &clock_, propagator_.get(), limit);
+    writer_ = std::make_unique<IndexWriter>(store_.get(), &clock_,
+                                            propagator_.get(), limit);
     auto excluded = writer_->ExcludeWriters();
     writer_->SetTable(excluded, table_);
     path_ = std::make_unique<WritePath>(store_.get(), &locks_, writer_.get());
@@ -73,7 +75,8 @@ class PropagatorTest : public ::testing::Test {
   }
 
   Status Put(const std::string& pk, std::optional<std::string> g,
-             std::optional<std::string> l = std::nullopt, const std::string& sk = "s") {
+             std::optional<std::string> l = std::nullopt,
+             const std::string& sk = "s") {
     Item item;
     item["pk"] = S(pk);
     item["sk"] = S(sk);
@@ -81,7 +84,9 @@ class PropagatorTest : public ::testing::Test {
     if (l) item["l"] = S(*l);
     return path_
         ->Apply(table_, Key(pk, sk),
-                [&](const std::optional<Item>&) { return Result<ItemChange>(ItemChange{item, false}); })
+                [&](const std::optional<Item>&) {
+                  return Result<ItemChange>(ItemChange{item, false});
+                })
         .status();
   }
   Status Delete(const std::string& pk, const std::string& sk = "s") {
@@ -96,7 +101,8 @@ class PropagatorTest : public ::testing::Test {
   // The GSI as sorted "g:pk" strings.
   std::vector<std::string> Gsi() {
     std::vector<std::string> out;
-    auto it = store_->NewIterator(Cf::kIndexes, keys::TablePrefix(kGsi), keys::TableEnd(kGsi));
+    auto it = store_->NewIterator(Cf::kIndexes, keys::TablePrefix(kGsi),
+                                  keys::TableEnd(kGsi));
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       Item item = std::move(DecodeItem(it->value())).value();
       out.push_back(item.at("g").s() + ":" + item.at("pk").s());
@@ -104,7 +110,9 @@ class PropagatorTest : public ::testing::Test {
     std::sort(out.begin(), out.end());  // index order is hash order
     return out;
   }
-  int64_t LogRecords() { return std::move(propagator_->TEST_LogRecords()).value(); }
+  int64_t LogRecords() {
+    return std::move(propagator_->TEST_LogRecords()).value();
+  }
 
   void ExpectConsistent() {
     ASSERT_OK_AND_ASSIGN(auto diffs, CheckTableIndexes(*store_, table_));
@@ -153,7 +161,8 @@ TEST_F(PropagatorTest, RecordsApplyInOrderWhenDue) {
   ASSERT_OK(Put("a", "y"));  // key change: delete x:a, put y:a
   clock_.Advance(50);
   ASSERT_OK(propagator_->RunDue());
-  EXPECT_EQ(Gsi(), std::vector<std::string>{"x:a"});  // the stale read a lagging GSI gives
+  EXPECT_EQ(Gsi(), std::vector<std::string>{
+                       "x:a"});  // the stale read a lagging GSI gives
   clock_.Advance(50);
   ASSERT_OK(propagator_->RunDue());
   EXPECT_EQ(Gsi(), std::vector<std::string>{"y:a"});
@@ -205,12 +214,16 @@ TEST_F(PropagatorTest, ResumesFromTheLogAfterARestart) {
 TEST_F(PropagatorTest, AFailedApplyIsStickyAndLosesNothing) {
   ASSERT_OK(Put("a", "x"));
   propagator_->TEST_FailWrites(Status::IOError("disk on fire"));
-  EXPECT_THAT(propagator_->RunDue(), StatusIs(ErrorCode::kIOError, "disk on fire"));
+  EXPECT_THAT(propagator_->RunDue(),
+              StatusIs(ErrorCode::kIOError, "disk on fire"));
   propagator_->TEST_FailWrites(Status::OK());
   // Sticky: no more propagation, every call reports it.
-  EXPECT_THAT(propagator_->status(), StatusIs(ErrorCode::kIOError, "disk on fire"));
-  EXPECT_THAT(propagator_->RunDue(), StatusIs(ErrorCode::kIOError, "disk on fire"));
-  EXPECT_THAT(propagator_->CatchUp(), StatusIs(ErrorCode::kIOError, "disk on fire"));
+  EXPECT_THAT(propagator_->status(),
+              StatusIs(ErrorCode::kIOError, "disk on fire"));
+  EXPECT_THAT(propagator_->RunDue(),
+              StatusIs(ErrorCode::kIOError, "disk on fire"));
+  EXPECT_THAT(propagator_->CatchUp(),
+              StatusIs(ErrorCode::kIOError, "disk on fire"));
   EXPECT_TRUE(Gsi().empty());
   EXPECT_EQ(LogRecords(), 1);
   Reopen();  // a restart clears it and applies the log
@@ -231,14 +244,17 @@ TEST_F(PropagatorTest, ItemCollectionLimitRefusesGrowthNotShrinking) {
   Reopen({}, /*limit=*/300);
   // An item (pk, sk, l ~ 8 bytes) plus its ALL-projected LSI entry (+100).
   ASSERT_OK(Put("a", std::nullopt, "l1"));
-  ASSERT_OK_AND_ASSIGN(int64_t size, writer_->ItemCollectionSize(kTable, S("a")));
+  ASSERT_OK_AND_ASSIGN(int64_t size,
+                       writer_->ItemCollectionSize(kTable, S("a")));
   EXPECT_GT(size, 100);
   ASSERT_OK(Put("a", std::nullopt, "l2", "t"));
   EXPECT_THAT(Put("a", std::nullopt, "l3", "u"),
-              StatusIs(ErrorCode::kItemCollectionSizeLimitExceeded, "Collection size exceeded."));
+              StatusIs(ErrorCode::kItemCollectionSizeLimitExceeded,
+                       "Collection size exceeded."));
   ASSERT_OK(Put("b", std::nullopt, "l3", "u"));  // another collection
   ASSERT_OK(Delete("a", "t"));                   // shrinking is always allowed
-  ASSERT_OK_AND_ASSIGN(int64_t after, writer_->ItemCollectionSize(kTable, S("a")));
+  ASSERT_OK_AND_ASSIGN(int64_t after,
+                       writer_->ItemCollectionSize(kTable, S("a")));
   EXPECT_EQ(after, size);
   ExpectConsistent();
 }
@@ -252,16 +268,20 @@ TEST_F(PropagatorTest, BackfillThenHeldRecordsGiveTheRightIndex) {
     auto excluded = writer_->ExcludeWriters();
     writer_->SetTable(excluded, without);
   }
-  for (int i = 0; i < 10; ++i) ASSERT_OK(Put("p" + std::to_string(i), "g" + std::to_string(i % 3)));
+  for (int i = 0; i < 10; ++i)
+    ASSERT_OK(Put("p" + std::to_string(i), "g" + std::to_string(i % 3)));
   // A bad key type written before the index: left out by the backfill.
   {
     Item bad;
     bad["pk"] = S("bad");
     bad["sk"] = S("s");
     bad["g"] = AttributeValue::Bool(true);
-    ASSERT_OK(path_->Apply(without, Key("bad"), [&](const std::optional<Item>&) {
-                     return Result<ItemChange>(ItemChange{bad, false});
-                   }).status());
+    ASSERT_OK(path_
+                  ->Apply(without, Key("bad"),
+                          [&](const std::optional<Item>&) {
+                            return Result<ItemChange>(ItemChange{bad, false});
+                          })
+                  .status());
   }
   PropagatorOptions options;
   options.backfill_chunk_items = 3;
@@ -336,7 +356,8 @@ TEST_F(PropagatorTest, BackgroundThreadKeepsUpWithConcurrentWriters) {
             s = Put(pk, std::nullopt, "l" + std::to_string(i));
             break;
           default:
-            s = Put(pk, "g" + std::to_string(rng() % 5), "l" + std::to_string(i));
+            s = Put(pk, "g" + std::to_string(rng() % 5),
+                    "l" + std::to_string(i));
         }
         ASSERT_OK(s);
       }
