@@ -75,13 +75,17 @@ void Propagator::Stop() {
 
 void Propagator::Notify(const std::vector<uint32_t>& index_ids) {
   if (index_ids.empty()) return;
+  bool wake;
   {
     std::lock_guard<std::mutex> lock(state_mu_);
     dirty_.insert(index_ids.begin(), index_ids.end());
     committed_hint_ += static_cast<int64_t>(index_ids.size());
     signaled_ = true;
+    // A busy thread sees signaled_ before it waits again: no wake-up
+    // (a futex call per write) needed.
+    wake = thread_idle_;
   }
-  wake_.notify_one();
+  if (wake) wake_.notify_one();
 }
 
 void Propagator::SetLag(uint32_t index_id, int64_t lag_micros) {
@@ -426,6 +430,7 @@ void Propagator::Run() {
     {
       std::unique_lock<std::mutex> lock(state_mu_);
       if (!busy && !signaled_ && !stop_) {
+        thread_idle_ = true;
         if (last.next_due) {
           const int64_t wait = std::clamp<int64_t>(
               *last.next_due - clock_->NowMicros(), 0, kMaxWaitMicros);
@@ -434,6 +439,7 @@ void Propagator::Run() {
         } else {
           wake_.wait(lock, [&] { return stop_ || signaled_; });
         }
+        thread_idle_ = false;
       }
       if (stop_) return;
       signaled_ = false;

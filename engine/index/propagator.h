@@ -184,6 +184,7 @@ class Propagator {
   Status fail_writes_;
   bool stop_ = false;
   bool signaled_ = false;
+  bool thread_idle_ = false;  // the background thread waits on wake_
   // No work before this time unless signaled (RunDue's quick exit).
   int64_t idle_until_ = 0;
   bool idle_known_ = false;
