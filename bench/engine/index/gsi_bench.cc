@@ -41,8 +41,8 @@
 namespace dynarock::bench {
 namespace {
 
-constexpr int kPool = 4096;        // distinct items overwritten
-constexpr int kVariants = 1024;    // values cycled through the GSI keys
+constexpr int kPool = 4096;      // distinct items overwritten
+constexpr int kVariants = 1024;  // values cycled through the GSI keys
 const int kGsiCounts[] = {0, 1, 2, 5};
 
 [[noreturn]] void Die(const std::string& what) {
@@ -78,7 +78,8 @@ std::vector<GlobalSecondaryIndexDef> Gsis(int n) {
     GlobalSecondaryIndexDef g;
     g.index_name = kDefs[i].name;
     g.key_schema = {{kDefs[i].hash, KeyType::kHash}};
-    if (kDefs[i].range) g.key_schema.push_back({kDefs[i].range, KeyType::kRange});
+    if (kDefs[i].range)
+      g.key_schema.push_back({kDefs[i].range, KeyType::kRange});
     g.projection.type = ProjectionType::kAll;
     out.push_back(std::move(g));
   }
@@ -94,10 +95,11 @@ std::unique_ptr<Engine> OpenEngine(int gsis) {
   if (!engine.ok()) Die(engine.status().ToString());
   CreateTableRequest req;
   req.table_name = kTableName;
-  req.attribute_definitions = {{"PK", AttrType::kS},       {"SK", AttrType::kS},
-                               {"Rep", AttrType::kS},      {"Status", AttrType::kS},
-                               {"OrderDate", AttrType::kS}, {"Amount", AttrType::kN},
-                               {"Quantity", AttrType::kN}};
+  req.attribute_definitions = {
+      {"PK", AttrType::kS},        {"SK", AttrType::kS},
+      {"Rep", AttrType::kS},       {"Status", AttrType::kS},
+      {"OrderDate", AttrType::kS}, {"Amount", AttrType::kN},
+      {"Quantity", AttrType::kN}};
   req.key_schema = {{"PK", KeyType::kHash}, {"SK", KeyType::kRange}};
   req.global_secondary_indexes = Gsis(gsis);
   // CreateTable wants exactly the attributes some key uses.
@@ -105,7 +107,8 @@ std::unique_ptr<Engine> OpenEngine(int gsis) {
   for (const auto& a : req.attribute_definitions) {
     bool key = a.attribute_name == "PK" || a.attribute_name == "SK";
     for (const auto& g : req.global_secondary_indexes) {
-      for (const auto& e : g.key_schema) key = key || e.attribute_name == a.attribute_name;
+      for (const auto& e : g.key_schema)
+        key = key || e.attribute_name == a.attribute_name;
     }
     if (key) used.push_back(a);
   }
@@ -199,8 +202,9 @@ void Register() {
   for (int n : kGsiCounts) {
     benchmark::RegisterBenchmark(("gsi/PutItem/" + std::to_string(n)).c_str(),
                                  PutItemBench, n, false);
-    benchmark::RegisterBenchmark(("gsi/PutItemPropagated/" + std::to_string(n)).c_str(),
-                                 PutItemBench, n, true);
+    benchmark::RegisterBenchmark(
+        ("gsi/PutItemPropagated/" + std::to_string(n)).c_str(), PutItemBench, n,
+        true);
   }
 }
 
@@ -227,7 +231,8 @@ LagResult RunLag(int gsis, double target_rate, double seconds) {
     Check(engine->PutItem(SetUpPut(k++, &pool)).status(), "PutItem");
   }
   const double elapsed =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   Check(engine->WaitUntilIndexesCaughtUp(), "wait");
   LagResult r;
   r.rate = static_cast<double>(k) / elapsed;
@@ -249,13 +254,15 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
 
-  std::printf("\nPutItem throughput with GSIs / without (same run; %d items of %lld "
-              "bytes overwritten, every GSI key changed by every put):\n",
-              kPool, static_cast<long long>(kOrderItemBytes));
+  std::printf(
+      "\nPutItem throughput with GSIs / without (same run; %d items of %lld "
+      "bytes overwritten, every GSI key changed by every put):\n",
+      kPool, static_cast<long long>(kOrderItemBytes));
   for (int g : kGsiCounts) {
     if (g == 0) continue;
     const std::string s = std::to_string(g);
-    reporter.PrintRatio(s + " GSI(s), writer", "gsi/PutItem/" + s, "gsi/PutItem/0", 0);
+    reporter.PrintRatio(s + " GSI(s), writer", "gsi/PutItem/" + s,
+                        "gsi/PutItem/0", 0);
     reporter.PrintRatio(s + " GSI(s), propagated", "gsi/PutItemPropagated/" + s,
                         "gsi/PutItemPropagated/0", 0);
   }
@@ -264,18 +271,21 @@ int main(int argc, char** argv) {
   const char* env = std::getenv("LAG_SECONDS");
   const double seconds = env ? std::atof(env) : 3.0;
   if (seconds <= 0) return 0;
-  std::printf("\nPropagation lag, 2 GSIs (ALL), lag 0, one writer, %.0f s per row "
-              "(time applied - time written):\n", seconds);
+  std::printf(
+      "\nPropagation lag, 2 GSIs (ALL), lag 0, one writer, %.0f s per row "
+      "(time applied - time written):\n",
+      seconds);
   std::printf("%-16s %10s %10s %10s %10s %10s\n", "target puts/s", "achieved",
               "p50 us", "p99 us", "max us", "samples");
   for (double rate : {1000.0, 5000.0, 0.0}) {
     LagResult r = RunLag(2, rate, seconds);
-    std::printf("%-16s %10.0f %10lld %10lld %10lld %10lld\n",
-                rate > 0 ? std::to_string(static_cast<int>(rate)).c_str() : "unpaced", r.rate,
-                static_cast<long long>(r.stats.lag_p50_micros),
-                static_cast<long long>(r.stats.lag_p99_micros),
-                static_cast<long long>(r.stats.lag_max_micros),
-                static_cast<long long>(r.stats.samples));
+    std::printf(
+        "%-16s %10.0f %10lld %10lld %10lld %10lld\n",
+        rate > 0 ? std::to_string(static_cast<int>(rate)).c_str() : "unpaced",
+        r.rate, static_cast<long long>(r.stats.lag_p50_micros),
+        static_cast<long long>(r.stats.lag_p99_micros),
+        static_cast<long long>(r.stats.lag_max_micros),
+        static_cast<long long>(r.stats.samples));
   }
   return 0;
 }
