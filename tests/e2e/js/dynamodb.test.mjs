@@ -27,14 +27,17 @@ import {
   UpdateItemCommand,
   ResourceNotFoundException,
   paginateListTables,
+  paginateQuery,
   waitUntilTableExists,
   waitUntilTableNotExists,
 } from "@aws-sdk/client-dynamodb";
 import {
+  BatchWriteCommand,
   DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
+  QueryCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 
@@ -315,6 +318,81 @@ describe("UpdateItem", () => {
         assert.equal(err.name, "ValidationException");
         assert.equal(err.message, "One or more parameter values were invalid: "
           + "Cannot update attribute pk. This attribute is part of the key");
+        return true;
+      },
+    );
+    await client.send(new DeleteTableCommand({ TableName: name }));
+  });
+});
+
+describe("Query and batches", () => {
+  test("BatchWriteCommand fills a collection that QueryCommand pages through", async () => {
+    const client = makeClient();
+    const doc = DynamoDBDocumentClient.from(client);
+    const name = tableName("qry");
+    await client.send(new CreateTableCommand({
+      TableName: name,
+      KeySchema: [{ AttributeName: "pk", KeyType: "HASH" }, { AttributeName: "sk", KeyType: "RANGE" }],
+      AttributeDefinitions: [
+        { AttributeName: "pk", AttributeType: "S" },
+        { AttributeName: "sk", AttributeType: "S" },
+      ],
+      BillingMode: "PAY_PER_REQUEST",
+    }));
+    await waitUntilTableExists({ client, ...WAIT }, { TableName: name });
+
+    // The seed model's item collection: a customer and its orders.
+    const orders = [];
+    for (let i = 0; i < 12; i += 1) {
+      orders.push({ pk: "CUST#1", sk: `ORDER#2026-03-${String(i + 1).padStart(2, "0")}`, amount: i });
+    }
+    const written = await doc.send(new BatchWriteCommand({
+      RequestItems: {
+        [name]: [
+          { PutRequest: { Item: { pk: "CUST#1", sk: "PROFILE", name: "Ada" } } },
+          ...orders.map((Item) => ({ PutRequest: { Item } })),
+          { PutRequest: { Item: { pk: "CUST#2", sk: "ORDER#2026-01-01", amount: 99 } } },
+        ],
+      },
+    }));
+    assert.deepEqual(written.UnprocessedItems, {});
+
+    const first = await doc.send(new QueryCommand({
+      TableName: name,
+      KeyConditionExpression: "pk = :c AND begins_with(sk, :o)",
+      ExpressionAttributeValues: { ":c": "CUST#1", ":o": "ORDER#" },
+      ScanIndexForward: false,
+      Limit: 5,
+    }));
+    assert.equal(first.Count, 5);
+    assert.deepEqual(first.LastEvaluatedKey, { pk: "CUST#1", sk: "ORDER#2026-03-08" });
+    assert.equal(first.Items[0].amount, 11);
+
+    const seen = [];
+    for await (const page of paginateQuery({ client, pageSize: 5 }, {
+      TableName: name,
+      KeyConditionExpression: "pk = :c AND sk BETWEEN :lo AND :hi",
+      ExpressionAttributeValues: {
+        ":c": { S: "CUST#1" }, ":lo": { S: "ORDER#2026-03-03" }, ":hi": { S: "ORDER#2026-03-12" },
+      },
+    })) {
+      assert.ok(page.Count <= 5);
+      seen.push(...page.Items.map((item) => item.sk.S));
+    }
+    assert.deepEqual(seen, orders.slice(2).map((o) => o.sk));
+
+    await assert.rejects(
+      doc.send(new BatchWriteCommand({
+        RequestItems: {
+          [name]: [
+            { PutRequest: { Item: { pk: "CUST#3", sk: "A" } } },
+            { DeleteRequest: { Key: { pk: "CUST#3", sk: "A" } } },
+          ],
+        },
+      })),
+      (err) => {
+        assert.equal(err.name, "ValidationException");
+        assert.equal(err.message, "Provided list of item keys contains duplicates");
         return true;
       },
     );
