@@ -608,8 +608,10 @@ Result<PageRequest> PlanScan(const TableInfo& table, const ScanRequest& req,
     } else if (start.size() != (table.key.range_name ? 2u : 1u)) {
       return StartKeyInvalidBecause(KeyElementMismatch());
     }
-    Result<PrimaryKey> pk =
-        KeyOfKeyParameter(table.key, index ? TableKeyPart(table, start) : start);
+    // `pk` points into the key it was given: keep that key alive (a
+    // conditional with a temporary on one side would copy `start` too).
+    const Item table_part = index ? TableKeyPart(table, start) : Item();
+    Result<PrimaryKey> pk = KeyOfKeyParameter(table.key, index ? table_part : start);
     if (!pk.ok()) return StartKeyInvalidBecause(pk.status());
     std::string start_key = index ? IndexEntryKey(*index, table.key, start)
                                   : keys::ItemKey(table.id, *pk->hash, pk->range);

@@ -538,6 +538,27 @@ TEST_F(EngineQueryScanTest, ScanWalksHashOrderInPages) {
   EXPECT_EQ(pages, 8);  // 7 full pages of 7, then 1 item
 }
 
+TEST_F(EngineQueryScanTest, ScanPagesResumeInsideItemCollections) {
+  // Pages that end in the middle of a collection resume after the last
+  // item's full key (partition and sort key), not at the collection's start.
+  for (int p = 0; p < 10; ++p) PutNumbers("p" + std::to_string(p), 4);
+  for (int64_t limit : {1, 3, 5, 7}) {
+    ScanRequest req;
+    req.table_name = "Num";
+    req.read.limit = limit;
+    std::multiset<std::string> seen;
+    for (int pages = 0; pages < 100; ++pages) {
+      ASSERT_OK_AND_ASSIGN(ScanResult r, db_->Scan(req));
+      for (const Item& item : r.items) seen.insert(RenderItem(item));
+      if (!r.last_evaluated_key) break;
+      ASSERT_EQ(r.last_evaluated_key->size(), 2u);
+      req.read.exclusive_start_key = r.last_evaluated_key;
+    }
+    EXPECT_EQ(seen.size(), 40u) << limit;
+    EXPECT_EQ(std::set<std::string>(seen.begin(), seen.end()).size(), 40u) << limit;
+  }
+}
+
 TEST_F(EngineQueryScanTest, ParallelSegmentsAreDisjointAndCoverTheTable) {
   std::set<std::string> all;
   for (int i = 0; i < 120; ++i) {
