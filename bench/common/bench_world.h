@@ -109,6 +109,13 @@ class RawDb {
     return true;
   }
 
+  // An iterator over the items column family, as Store::NewIterator makes
+  // one (bounds in `options`, which must outlive the iterator).
+  std::unique_ptr<rocksdb::Iterator> NewItemsIterator(
+      const rocksdb::ReadOptions& options) const {
+    return std::unique_ptr<rocksdb::Iterator>(db_->NewIterator(options, items_));
+  }
+
   void Flush() {
     rocksdb::Status s = db_->Flush(rocksdb::FlushOptions(), handles_);
     if (!s.ok()) Die("raw flush: " + s.ToString());
