@@ -46,7 +46,7 @@ std::string_view ErrorCodeName(ErrorCode code) {
 
 Status::Status(ErrorCode code, std::string message) {
   if (code != ErrorCode::kOk) {
-    rep_ = std::make_shared<const Rep>(Rep{code, std::move(message), nullptr});
+    rep_ = std::make_shared<const Rep>(Rep{code, std::move(message), nullptr, {}});
   }
 }
 
@@ -54,8 +54,23 @@ Status Status::ConditionalCheckFailed(std::shared_ptr<const Item> old_item) {
   Status s;
   s.rep_ = std::make_shared<const Rep>(Rep{ErrorCode::kConditionalCheckFailed,
                                            "The conditional request failed",
-                                           std::move(old_item)});
+                                           std::move(old_item),
+                                           {}});
   return s;
+}
+
+Status Status::Throttled(ErrorCode code, std::string message,
+                         std::vector<ThrottlingReason> reasons) {
+  assert(code != ErrorCode::kOk);
+  Status s;
+  s.rep_ = std::make_shared<const Rep>(
+      Rep{code, std::move(message), nullptr, std::move(reasons)});
+  return s;
+}
+
+const std::vector<ThrottlingReason>& Status::throttling_reasons() const {
+  static const std::vector<ThrottlingReason> kNone;
+  return rep_ ? rep_->throttling_reasons : kNone;
 }
 
 const std::string& Status::message() const {

@@ -23,6 +23,16 @@ namespace dynarock {
 class AttributeValue;
 struct Item;
 
+// Why DynamoDB throttled a request (API_ThrottlingReason). `reason` is
+// ResourceType + OperationType + LimitType, e.g.
+// "TableWriteKeyRangeThroughputExceeded"; `resource` is the ARN of the
+// throttled table or index ("<table arn>/index/<name>").
+struct ThrottlingReason {
+  std::string reason;
+  std::string resource;
+  bool operator==(const ThrottlingReason&) const = default;
+};
+
 // DynamoDB's error vocabulary. api/error.cc maps each code to its wire type
 // ("com.amazonaws.dynamodb.v20120810#<Type>") and HTTP status.
 enum class ErrorCode {
@@ -97,12 +107,19 @@ class [[nodiscard]] Status {
   // "The conditional request failed"; `old_item` is returned to the client
   // when it asked for ReturnValuesOnConditionCheckFailure = ALL_OLD.
   static Status ConditionalCheckFailed(std::shared_ptr<const Item> old_item);
+  // A throttled request: `code` is kProvisionedThroughputExceeded (provisioned,
+  // key-range and on-demand limits), kRequestLimitExceeded (account limits)
+  // or kThrottling; `reasons` say what was throttled and why.
+  static Status Throttled(ErrorCode code, std::string message,
+                          std::vector<ThrottlingReason> reasons);
 
   bool ok() const { return rep_ == nullptr; }
   ErrorCode code() const { return rep_ ? rep_->code : ErrorCode::kOk; }
   const std::string& message() const;
   // The item attached to a ConditionalCheckFailed status, or null.
   const Item* item() const { return rep_ ? rep_->item.get() : nullptr; }
+  // The reasons attached by Status::Throttled; empty for any other status.
+  const std::vector<ThrottlingReason>& throttling_reasons() const;
 
   // "ValidationException: message", for logs and test failures.
   std::string ToString() const;
@@ -112,6 +129,7 @@ class [[nodiscard]] Status {
     ErrorCode code;
     std::string message;
     std::shared_ptr<const Item> item;
+    std::vector<ThrottlingReason> throttling_reasons;
   };
   std::shared_ptr<const Rep> rep_;
 };
