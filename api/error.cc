@@ -57,6 +57,14 @@ Response FormatError(const Status& status) {
   if (code == ErrorCode::kConditionalCheckFailed && status.item() != nullptr) {
     body["Item"] = EncodeItem(*status.item());
   }
+  // Throttle errors say what was throttled and why (API_ThrottlingReason).
+  if (!status.throttling_reasons().empty()) {
+    Json reasons = Json::array();
+    for (const ThrottlingReason& r : status.throttling_reasons()) {
+      reasons.push_back(Json{{"reason", r.reason}, {"resource", r.resource}});
+    }
+    body["ThrottlingReasons"] = std::move(reasons);
+  }
   Response response;
   response.http_status = ErrorHttpStatus(code);
   response.body = DumpJson(body);

@@ -84,5 +84,20 @@ TEST(ErrorTest, ConditionalCheckFailedCarriesTheItem) {
   EXPECT_FALSE(Body(without).contains("Item"));
 }
 
+TEST(ErrorTest, ThrottleErrorsCarryThrottlingReasons) {
+  Response r = FormatError(Status::Throttled(
+      ErrorCode::kProvisionedThroughputExceeded, "slow down",
+      {{"TableWriteProvisionedThroughputExceeded", "arn:t"},
+       {"IndexWriteProvisionedThroughputExceeded", "arn:t/index/g"}}));
+  EXPECT_EQ(r.http_status, 400);
+  EXPECT_EQ(Body(r),
+            json::parse(R"({"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException",
+                            "message":"slow down",
+                            "ThrottlingReasons":[
+                              {"reason":"TableWriteProvisionedThroughputExceeded","resource":"arn:t"},
+                              {"reason":"IndexWriteProvisionedThroughputExceeded","resource":"arn:t/index/g"}]})"));
+  EXPECT_FALSE(Body(FormatError(Status::Validation("x"))).contains("ThrottlingReasons"));
+}
+
 }  // namespace
 }  // namespace dynarock::api
