@@ -16,6 +16,7 @@
 #include "engine/table/item_requests.h"
 #include "engine/table/query_requests.h"
 #include "engine/table/query_scan.h"
+#include "engine/table/read_metering.h"
 #include "engine/table/schema.h"
 #include "engine/table/write_path.h"
 #include "engine/util/uuid.h"
@@ -424,6 +425,7 @@ Result<PutItemResult> EngineImpl::PutItem(const PutItemRequest& req) {
   DR_ASSIGN_OR_RETURN(PrimaryKey pk, KeyOfItem(table->key, req.item));
   DR_RETURN_IF_ERROR(CheckIndexKeys(*table, req.item));
   const std::string key = keys::ItemKey(table->id, *pk.hash, pk.range);
+  Metering metering;
   DR_ASSIGN_OR_RETURN(
       std::optional<Item> old,
       write_path_.Apply(
@@ -431,8 +433,11 @@ Result<PutItemResult> EngineImpl::PutItem(const PutItemRequest& req) {
           [&](const std::optional<Item>& stored) -> Result<ItemChange> {
         DR_RETURN_IF_ERROR(CheckCondition(write, stored));
         return Result<ItemChange>(ItemChange{req.item, false});
-      }));
+      },
+          &metering));
   PutItemResult result;
+  result.consumed_capacity = std::move(metering.consumed);
+  result.capacity_charges.push_back(std::move(metering.charge));
   if (req.return_values == ReturnValues::kAllOld) result.attributes = std::move(old);
   DR_ASSIGN_OR_RETURN(result.item_collection_metrics,
                       CollectionMetrics(*indexes_->writer(), *table,
@@ -448,6 +453,11 @@ Result<GetItemResult> EngineImpl::GetItem(const GetItemRequest& req) {
   const std::string key = keys::ItemKey(table->id, *pk.hash, pk.range);
   GetItemResult result;
   DR_ASSIGN_OR_RETURN(result.item, ReadItem(*store_, key));
+  // Metered on the whole item: the projection does not reduce the cost.
+  Metering metering = MeterItemRead(*table, key, result.item ? ItemSize(*result.item) : 0,
+                                    req.consistent_read);
+  result.consumed_capacity = std::move(metering.consumed);
+  result.capacity_charges.push_back(std::move(metering.charge));
   if (result.item && projection) {
     result.item = expr::ProjectItem(*result.item, *projection);
   }
@@ -459,6 +469,7 @@ Result<DeleteItemResult> EngineImpl::DeleteItem(const DeleteItemRequest& req) {
   DR_ASSIGN_OR_RETURN(auto table, DataTable(req.scope, req.table_name));
   DR_ASSIGN_OR_RETURN(PrimaryKey pk, KeyOfKeyParameter(table->key, req.key));
   const std::string key = keys::ItemKey(table->id, *pk.hash, pk.range);
+  Metering metering;
   DR_ASSIGN_OR_RETURN(
       std::optional<Item> old,
       write_path_.Apply(
@@ -466,8 +477,11 @@ Result<DeleteItemResult> EngineImpl::DeleteItem(const DeleteItemRequest& req) {
           [&](const std::optional<Item>& stored) -> Result<ItemChange> {
         DR_RETURN_IF_ERROR(CheckCondition(write, stored));
         return Result<ItemChange>(ItemChange{std::nullopt, false});
-      }));
+      },
+          &metering));
   DeleteItemResult result;
+  result.consumed_capacity = std::move(metering.consumed);
+  result.capacity_charges.push_back(std::move(metering.charge));
   if (req.return_values == ReturnValues::kAllOld) result.attributes = std::move(old);
   DR_ASSIGN_OR_RETURN(result.item_collection_metrics,
                       CollectionMetrics(*indexes_->writer(), *table,
@@ -482,6 +496,7 @@ Result<UpdateItemResult> EngineImpl::UpdateItem(const UpdateItemRequest& req) {
   if (write.update) DR_RETURN_IF_ERROR(CheckKeyNotUpdated(*write.update, table->key));
   const std::string key = keys::ItemKey(table->id, *pk.hash, pk.range);
   std::optional<Item> new_item;
+  Metering metering;
   DR_ASSIGN_OR_RETURN(
       std::optional<Item> old,
       write_path_.Apply(
@@ -493,8 +508,11 @@ Result<UpdateItemResult> EngineImpl::UpdateItem(const UpdateItemRequest& req) {
         // update that leaves only the key still creates or keeps it.
         if (!new_item) return ItemChange{std::nullopt, /*unchanged=*/true};
         return ItemChange{new_item, false};
-      }));
+      },
+          &metering));
   UpdateItemResult result;
+  result.consumed_capacity = std::move(metering.consumed);
+  result.capacity_charges.push_back(std::move(metering.charge));
   result.attributes = UpdateReturnValues(req.return_values, write, old, new_item);
   DR_ASSIGN_OR_RETURN(result.item_collection_metrics,
                       CollectionMetrics(*indexes_->writer(), *table,
@@ -511,7 +529,13 @@ Result<QueryResult> EngineImpl::Query(const QueryRequest& req) {
                       PlanQuery(*table, req, prepared));
   DR_RETURN_IF_ERROR(indexes_->CheckReadable(*table, page_request.index));
   DR_ASSIGN_OR_RETURN(Page page, ReadPage(*store_, page_request));
-  return FinishPage(*table, prepared, std::move(page), page_request.index);
+  Metering metering = MeterPage(*table, page_request, page, PageKind::kQuery,
+                                req.read.consistent_read);
+  QueryResult result =
+      FinishPage(*table, prepared, std::move(page), page_request.index);
+  result.consumed_capacity = std::move(metering.consumed);
+  result.capacity_charges.push_back(std::move(metering.charge));
+  return result;
 }
 
 Result<ScanResult> EngineImpl::Scan(const ScanRequest& req) {
@@ -521,7 +545,13 @@ Result<ScanResult> EngineImpl::Scan(const ScanRequest& req) {
                       PlanScan(*table, req, prepared));
   DR_RETURN_IF_ERROR(indexes_->CheckReadable(*table, page_request.index));
   DR_ASSIGN_OR_RETURN(Page page, ReadPage(*store_, page_request));
-  return FinishPage(*table, prepared, std::move(page), page_request.index);
+  Metering metering = MeterPage(*table, page_request, page, PageKind::kScan,
+                                req.read.consistent_read);
+  ScanResult result =
+      FinishPage(*table, prepared, std::move(page), page_request.index);
+  result.consumed_capacity = std::move(metering.consumed);
+  result.capacity_charges.push_back(std::move(metering.charge));
+  return result;
 }
 
 // --- Batches ----------------------------------------------------------------
@@ -550,22 +580,35 @@ Result<BatchGetItemResult> EngineImpl::BatchGetItem(
     std::vector<Item>& items =
         result.responses.emplace_back(name, std::vector<Item>()).second;
     KeysAndAttributes unprocessed;
+    // Each key read is rounded on its own, found or not.
+    Metering metering;
+    metering.consumed.table_name = name;
+    metering.charge.table_id = tables[i]->id;
     for (size_t k = 0; k < t.keys.size(); ++k) {
       if (!full) {
         DR_ASSIGN_OR_RETURN(std::optional<Item> item,
                             ReadItem(*store_, storage_keys[i][k]));
-        if (!item) continue;
+        const int64_t read_bytes = item ? ItemSize(*item) : 0;
+        if (!item) {
+          metering.Merge(MeterItemRead(*tables[i], storage_keys[i][k], 0,
+                                       t.consistent_read));
+          continue;
+        }
         if (projections[i]) *item = expr::ProjectItem(*item, *projections[i]);
         const int64_t size = ItemSize(*item);
         if (response_bytes + size <= kMaxBatchGetResponseBytes) {
           response_bytes += size;
           items.push_back(std::move(*item));
+          metering.Merge(MeterItemRead(*tables[i], storage_keys[i][k], read_bytes,
+                                       t.consistent_read));
           continue;
         }
         full = true;
       }
       unprocessed.keys.push_back(t.keys[k]);
     }
+    result.consumed_capacity.push_back(std::move(metering.consumed));
+    result.capacity_charges.push_back(std::move(metering.charge));
     if (!unprocessed.keys.empty()) {
       unprocessed.projection_expression = t.projection_expression;
       unprocessed.attributes_to_get = t.attributes_to_get;
@@ -600,8 +643,22 @@ Result<BatchWriteItemResult> EngineImpl::BatchWriteItem(
            }});
     }
   }
-  DR_RETURN_IF_ERROR(write_path_.ApplyMany(item_writes).status());
-  return BatchWriteItemResult{};
+  std::vector<Metering> metering;
+  DR_RETURN_IF_ERROR(write_path_.ApplyMany(item_writes, &metering).status());
+  // One Metering per request, in request order: summed per table.
+  BatchWriteItemResult result;
+  size_t next = 0;
+  for (size_t i = 0; i < req.request_items.size(); ++i) {
+    Metering table_metering;
+    table_metering.consumed.table_name = req.request_items[i].first;
+    table_metering.charge.table_id = tables[i]->id;
+    for (size_t w = 0; w < req.request_items[i].second.size(); ++w) {
+      table_metering.Merge(metering[next++]);
+    }
+    result.consumed_capacity.push_back(std::move(table_metering.consumed));
+    result.capacity_charges.push_back(std::move(table_metering.charge));
+  }
+  return result;
 }
 
 }  // namespace

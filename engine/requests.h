@@ -3,6 +3,12 @@
 // Plain request and result structs for the engine's operations, one pair per
 // DynamoDB operation. No JSON here: api/ fills these from DynamoDB JSON and
 // renders the results back. Every request names the Scope it runs in.
+//
+// Every data-plane result carries what the request consumed, always filled
+// (metering is always on): `consumed_capacity` in DynamoDB's units (the api
+// shows it when ReturnConsumedCapacity asks), and `capacity_charges`, one
+// per table touched, saying at which partitions the units were taken
+// (engine/capacity/capacity_charge.h).
 
 #ifndef DYNAROCK_ENGINE_REQUESTS_H_
 #define DYNAROCK_ENGINE_REQUESTS_H_
@@ -15,6 +21,8 @@
 #include <utility>
 #include <vector>
 
+#include "engine/capacity/capacity_charge.h"
+#include "engine/capacity/consumed_capacity.h"
 #include "engine/types.h"
 
 namespace dynarock {
@@ -209,6 +217,8 @@ struct PutItemResult {
   std::optional<Item> attributes;  // the old item, for ALL_OLD
   // SIZE on a table with local secondary indexes.
   std::optional<ItemCollectionMetrics> item_collection_metrics;
+  ConsumedCapacity consumed_capacity;
+  std::vector<CapacityCharge> capacity_charges;
 };
 
 struct GetItemRequest {
@@ -225,6 +235,8 @@ struct GetItemRequest {
 
 struct GetItemResult {
   std::optional<Item> item;
+  ConsumedCapacity consumed_capacity;
+  std::vector<CapacityCharge> capacity_charges;
 };
 
 struct DeleteItemRequest {
@@ -243,6 +255,8 @@ struct DeleteItemResult {
   std::optional<Item> attributes;  // the old item, for ALL_OLD
   // SIZE on a table with local secondary indexes.
   std::optional<ItemCollectionMetrics> item_collection_metrics;
+  ConsumedCapacity consumed_capacity;
+  std::vector<CapacityCharge> capacity_charges;
 };
 
 // UpdateItem: an UpdateExpression, or the legacy AttributeUpdates, applied
@@ -270,6 +284,8 @@ struct UpdateItemResult {
   std::optional<Item> attributes;
   // SIZE on a table with local secondary indexes.
   std::optional<ItemCollectionMetrics> item_collection_metrics;
+  ConsumedCapacity consumed_capacity;
+  std::vector<CapacityCharge> capacity_charges;
 };
 
 // --- Query and Scan -------------------------------------------------------
@@ -339,6 +355,11 @@ struct ReadPageResult {
   // Set when the page stopped early (Limit or 1 MB): the key attributes of
   // the last item read. Pass it as exclusive_start_key for the next page.
   std::optional<Item> last_evaluated_key;
+  // The sizes of every item read (before the filter and projection),
+  // rounded once; an index read is listed under its index, with the table
+  // part 0 unless an LSI read fetched items from the table.
+  ConsumedCapacity consumed_capacity;
+  std::vector<CapacityCharge> capacity_charges;
 };
 using QueryResult = ReadPageResult;
 using ScanResult = ReadPageResult;
@@ -368,6 +389,10 @@ struct BatchGetItemResult {
   // Keys not read because the response reached 16 MB, with each table's
   // projection and ConsistentRead, ready to be sent again.
   std::vector<std::pair<std::string, KeysAndAttributes>> unprocessed_keys;
+  // One per table, in request order: each key read (found or not) rounded
+  // on its own; unprocessed keys cost nothing.
+  std::vector<ConsumedCapacity> consumed_capacity;
+  std::vector<CapacityCharge> capacity_charges;
 };
 
 // One request of BatchWriteItem: exactly one of PutRequest (the item) and
@@ -386,6 +411,9 @@ struct BatchWriteItemResult {
   // Requests not applied (throttling, the capacity issue); empty for now.
   std::vector<std::pair<std::string, std::vector<WriteRequest>>>
       unprocessed_items;
+  // One per table, in request order: each request rounded on its own.
+  std::vector<ConsumedCapacity> consumed_capacity;
+  std::vector<CapacityCharge> capacity_charges;
 };
 
 // --- Secondary-index extensions (dynarock only) ----------------------------

@@ -1,5 +1,7 @@
 #include "engine/index/index_writer.h"
 
+#include <algorithm>
+
 #include "engine/clock.h"
 #include "engine/index/gsi_log.h"
 #include "engine/index/index_entry.h"
@@ -92,8 +94,8 @@ struct Side {
   }
 };
 
-// The entry's value and (for LSIs, which count it in the item collection)
-// size.
+// The entry's value and size (LSIs count it in the item collection; both
+// kinds meter it).
 void FillEntry(const IndexInfo& index, const KeyDef& table_key, Side* side,
                IndexEntry* entry) {
   if (index.projection.type == ProjectionType::kAll) {
@@ -103,8 +105,34 @@ void FillEntry(const IndexInfo& index, const KeyDef& table_key, Side* side,
   }
   const Item projected = ProjectForIndex(index, table_key, *side->item);
   EncodeItem(projected, &entry->value);
-  if (!index.global)
-    entry->size = ItemSize(projected) + kIndexEntryOverheadBytes;
+  entry->size = ItemSize(projected) + kIndexEntryOverheadBytes;
+}
+
+// The size of the entry of `side` without encoding it (a GSI entry that is
+// deleted is never encoded).
+int64_t EntrySize(const IndexInfo& index, const KeyDef& table_key,
+                  const Side& side) {
+  if (index.projection.type == ProjectionType::kAll) {
+    return side.size + kIndexEntryOverheadBytes;
+  }
+  return ItemSize(ProjectForIndex(index, table_key, *side.item)) +
+         kIndexEntryOverheadBytes;
+}
+
+// Write units of an entry of `size` (IndexEntry::size): capacity is metered
+// on the projected item, without the storage overhead.
+double EntryWriteUnits(int64_t size) {
+  return WriteUnits(size - kIndexEntryOverheadBytes);
+}
+
+// Adds `units` written at the entry of `item` to `metering`.
+void MeterEntry(const IndexInfo& index, const Item& item, double units,
+                Metering* metering) {
+  auto& by_name = index.global ? metering->consumed.global_secondary_indexes
+                               : metering->consumed.local_secondary_indexes;
+  by_name[index.name].write_units += units;
+  metering->charge.parts.push_back(
+      PartOf(index.id, item.at(index.key.hash_name), 0, units));
 }
 
 }  // namespace
@@ -112,7 +140,8 @@ void FillEntry(const IndexInfo& index, const KeyDef& table_key, Side* side,
 Status IndexWriter::Stage(Txn* txn, uint32_t table_id,
                           const std::optional<Item>& old_item,
                           const std::optional<Item>& new_item, int64_t old_size,
-                          int64_t new_size, WriteBatch* batch) {
+                          int64_t new_size, WriteBatch* batch,
+                          Metering* metering) {
   auto found = tables_.find(table_id);  // under txn's shared lock
   if (found == tables_.end()) return Status::OK();
   const TableIndexes& t = *found->second;
@@ -137,6 +166,20 @@ Status IndexWriter::Stage(Txn* txn, uint32_t table_id,
     }
     if (has) FillEntry(index, t.table_key, &new_side, &after);
     if (!delete_old && had && has && before.value == after.value) continue;
+    if (metering != nullptr) {
+      if (delete_old) {
+        // A deleted GSI entry was not filled (nothing needs its value).
+        const int64_t size = index.global
+                                 ? EntrySize(index, t.table_key, old_side)
+                                 : before.size;
+        MeterEntry(index, *old_side.item, EntryWriteUnits(size), metering);
+      }
+      if (has) {
+        const int64_t size =
+            delete_old ? after.size : std::max(before.size, after.size);
+        MeterEntry(index, *new_side.item, EntryWriteUnits(size), metering);
+      }
+    }
     if (!index.global) {
       if (delete_old) batch->Delete(Cf::kIndexes, before.key);
       if (has) batch->Put(Cf::kIndexes, after.key, after.value);

@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/capacity/capacity_charge.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"
@@ -79,9 +80,18 @@ class IndexWriter {
   // going from `old_item` to `new_item` (nullopt: absent), whose base sizes
   // are `old_size` and `new_size`. Errors: kValidation (CheckIndexKeys on
   // the new item), kItemCollectionSizeLimitExceeded, storage errors.
+  //
+  // `metering` (nullable) receives the index writes' units, by index name,
+  // and one part per entry put or deleted (on the index's partition key):
+  // a new entry costs WriteUnits(its size), a removed one WriteUnits(the
+  // old entry's size), a key change both, a changed value under the same
+  // key WriteUnits(max of both); an unchanged entry costs nothing and its
+  // index is not listed. Entry sizes are the projected items' sizes
+  // (without the 100-byte storage overhead).
   Status Stage(Txn* txn, uint32_t table_id, const std::optional<Item>& old_item,
                const std::optional<Item>& new_item, int64_t old_size,
-               int64_t new_size, WriteBatch* batch);
+               int64_t new_size, WriteBatch* batch,
+               Metering* metering = nullptr);
 
   // The bytes of an item collection (items + LSI entries) as counted.
   Result<int64_t> ItemCollectionSize(uint32_t table_id,

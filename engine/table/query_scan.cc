@@ -118,7 +118,9 @@ Result<Page> ReadPage(const Store& store, const PageRequest& request) {
   for (; it->Valid(); request.forward ? it->Next() : it->Prev()) {
     DR_ASSIGN_OR_RETURN(Item item, DecodeItem(it->value()));
     ++page.scanned_count;
-    page.read_bytes += ItemSize(item);
+    const int64_t item_bytes = ItemSize(item);
+    page.read_bytes += item_bytes;
+    AddToRuns(it->key(), item_bytes, &page.runs);
     if (request.fetch_table_key != nullptr) {
       // The entry's item, from the table (an LSI entry never outlives its
       // item: both change in one batch).

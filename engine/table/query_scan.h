@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/capacity/capacity_charge.h"
 #include "engine/expr/ast.h"
 #include "engine/expr/key_condition.h"
 #include "engine/status.h"
@@ -86,6 +87,9 @@ struct Page {
   // reads by DynamoDB), and their sizes.
   int64_t fetched_count = 0;
   int64_t fetched_bytes = 0;
+  // The bytes read at each partition (entry sizes for an index read), in
+  // read order: where a Scan's units are charged.
+  std::vector<PartitionRun> runs;
   // Set when the page stopped at `limit` or `max_bytes`: the storage key of
   // the last item read, to resume after (DynamoDB returns LastEvaluatedKey
   // then even when no item follows).

@@ -20,17 +20,44 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
                                              const ItemMutation& mutation,
                                              IndexWriter::Txn* txn,
                                              WriteBatch* batch,
-                                             std::vector<StatsDelta>* stats) {
+                                             std::vector<StatsDelta>* stats,
+                                             Metering* metering) {
   DR_ASSIGN_OR_RETURN(std::optional<Item> old_item, ReadItem(*store_, item_key));
-  DR_ASSIGN_OR_RETURN(ItemChange change, mutation(old_item));
-  if (change.unchanged) return old_item;
-  if (!change.new_item && !old_item) return old_item;  // nothing to delete
-
   const int64_t old_size = old_item ? ItemSize(*old_item) : 0;
+  // The base table's part comes first; the index parts follow it.
+  Metering m;
+  auto meter_base = [&](int64_t bytes) {
+    if (metering == nullptr) return;
+    m.consumed.table_name = table.desc.table_name;
+    m.consumed.table.write_units = WriteUnits(bytes);
+    m.charge.table_id = table.id;
+    m.charge.parts.push_back(PartOfStorageKey(0, item_key, table.key.hash_type,
+                                              0, m.consumed.table.write_units));
+  };
+  Result<ItemChange> changed = mutation(old_item);
+  if (!changed.ok()) {
+    // DynamoDB charges a refused conditional write the item it read.
+    if (changed.status().code() == ErrorCode::kConditionalCheckFailed &&
+        metering != nullptr) {
+      meter_base(old_size);
+      *metering = std::move(m);
+    }
+    return changed.status();
+  }
+  ItemChange change = std::move(changed).value();
+  if (change.unchanged || (!change.new_item && !old_item)) {
+    // Nothing to write (or nothing to delete): still one read item's worth.
+    meter_base(old_size);
+    if (metering != nullptr) *metering = std::move(m);
+    return old_item;
+  }
+
   const int64_t new_size = change.new_item ? ItemSize(*change.new_item) : 0;
+  meter_base(std::max(old_size, new_size));
   if (indexes_ != nullptr) {
     DR_RETURN_IF_ERROR(indexes_->Stage(txn, table.id, old_item, change.new_item,
-                                       old_size, new_size, batch));
+                                       old_size, new_size, batch,
+                                       metering != nullptr ? &m : nullptr));
   }
   if (change.new_item) {
     std::string value;
@@ -42,18 +69,22 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
   const int64_t item_delta = (change.new_item ? 1 : 0) - (old_item ? 1 : 0);
   Catalog::AddStats(table.id, item_delta, new_size - old_size, batch);
   stats->push_back({&table, item_delta, new_size - old_size});
+  if (metering != nullptr) *metering = std::move(m);
   return old_item;
 }
 
 Result<std::optional<Item>> WritePath::Apply(const TableInfo& table,
                                              const std::string& item_key,
-                                             const ItemMutation& mutation) {
+                                             const ItemMutation& mutation,
+                                             Metering* metering) {
+  if (metering != nullptr) *metering = Metering();
   std::lock_guard<std::mutex> lock(locks_->For(item_key));
   IndexWriter::Txn txn(indexes_);
   WriteBatch batch;
   std::vector<StatsDelta> stats;
   DR_ASSIGN_OR_RETURN(std::optional<Item> old_item,
-                      Stage(table, item_key, mutation, &txn, &batch, &stats));
+                      Stage(table, item_key, mutation, &txn, &batch, &stats,
+                            metering));
   if (batch.empty()) return old_item;
   DR_RETURN_IF_ERROR(store_->Write(&batch));
   txn.Committed();
@@ -62,7 +93,8 @@ Result<std::optional<Item>> WritePath::Apply(const TableInfo& table,
 }
 
 Result<std::vector<std::optional<Item>>> WritePath::ApplyMany(
-    const std::vector<ItemWrite>& writes) {
+    const std::vector<ItemWrite>& writes, std::vector<Metering>* metering) {
+  if (metering != nullptr) metering->clear();
   // Distinct stripes in address order: a total order every writer shares.
   std::vector<std::mutex*> stripes;
   for (const ItemWrite& w : writes) stripes.push_back(&locks_->For(w.item_key));
@@ -82,9 +114,15 @@ Result<std::vector<std::optional<Item>>> WritePath::ApplyMany(
   std::vector<std::optional<Item>> old_items;
   old_items.reserve(writes.size());
   for (const ItemWrite& w : writes) {
-    DR_ASSIGN_OR_RETURN(std::optional<Item> old_item,
-                        Stage(*w.table, w.item_key, w.mutation, &txn, &batch, &stats));
-    old_items.push_back(std::move(old_item));
+    Metering m;
+    Result<std::optional<Item>> old_item =
+        Stage(*w.table, w.item_key, w.mutation, &txn, &batch, &stats,
+              metering != nullptr ? &m : nullptr);
+    if (metering != nullptr && (old_item.ok() || !m.charge.parts.empty())) {
+      metering->push_back(std::move(m));
+    }
+    if (!old_item.ok()) return old_item.status();
+    old_items.push_back(std::move(old_item).value());
   }
   if (!batch.empty()) {
     DR_RETURN_IF_ERROR(store_->Write(&batch));

@@ -6,6 +6,15 @@
 // item's index changes (LSI entries and GSI log records, from
 // engine/index/index_writer.h), so a request takes effect whole or not at
 // all.
+//
+// Metering: every staged item write is metered (engine/capacity/
+// capacity_charge.h) before its batch is committed: the base table costs
+// WriteUnits(max(old item size, new item size)) (1 unit for a missing
+// item), each index whose entry changes costs its entry's units (a key
+// change is a delete plus a put). A write refused by its condition
+// (kConditionalCheckFailed) still costs the old item's size. Between
+// staging and Store::Write the charge is complete: that is where an
+// admission check (throttling) belongs.
 
 #ifndef DYNAROCK_ENGINE_TABLE_WRITE_PATH_H_
 #define DYNAROCK_ENGINE_TABLE_WRITE_PATH_H_
@@ -15,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/capacity/capacity_charge.h"
 #include "engine/index/index_writer.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
@@ -43,10 +53,14 @@ class WritePath {
       : store_(store), locks_(locks), indexes_(indexes) {}
 
   // Applies `mutation` to the item stored at `item_key` of `table`.
-  // Returns the old item (nullopt when there was none).
+  // Returns the old item (nullopt when there was none). When `metering` is
+  // not null it receives what the write consumed: on success, and on
+  // kConditionalCheckFailed (the old item's size); it is left empty on any
+  // other error.
   Result<std::optional<Item>> Apply(const TableInfo& table,
                                     const std::string& item_key,
-                                    const ItemMutation& mutation);
+                                    const ItemMutation& mutation,
+                                    Metering* metering = nullptr);
 
   // One item of a multi-item write.
   struct ItemWrite {
@@ -58,14 +72,19 @@ class WritePath {
   // Applies every mutation in ONE WriteBatch: all take effect or none does.
   // Locks are taken in a fixed order (by stripe), so concurrent multi-item
   // writes cannot deadlock. REQUIRES: no two writes name the same item.
-  // Returns the old items, in the order of `writes`.
+  // Returns the old items, in the order of `writes`. When `metering` is not
+  // null it receives one Metering per write, in the order of `writes` (on
+  // error: those staged before the failure, and the failed write's when its
+  // condition failed).
   Result<std::vector<std::optional<Item>>> ApplyMany(
-      const std::vector<ItemWrite>& writes);
+      const std::vector<ItemWrite>& writes,
+      std::vector<Metering>* metering = nullptr);
 
  private:
   // Reads the old item, runs the mutation and adds the change (item,
   // counters, index changes) to `batch`; `stats` collects the in-memory
-  // counter deltas.
+  // counter deltas; `metering` (nullable) receives the write's units, as
+  // Apply describes.
   struct StatsDelta {
     const TableInfo* table;
     int64_t items;
@@ -75,7 +94,8 @@ class WritePath {
                                     const std::string& item_key,
                                     const ItemMutation& mutation,
                                     IndexWriter::Txn* txn, WriteBatch* batch,
-                                    std::vector<StatsDelta>* stats);
+                                    std::vector<StatsDelta>* stats,
+                                    Metering* metering);
 
   Store* store_;
   ItemLocks* locks_;

@@ -102,5 +102,72 @@ TEST_F(WritePathTest, OverlappingMultiItemWritersDoNotDeadlock) {
   EXPECT_EQ(table_.stats->item_count.load(), 5);
 }
 
+// --- Metering -------------------------------------------------------------
+
+TEST_F(WritePathTest, PutMetersTheLargerOfOldAndNewItem) {
+  WritePath path(store_.get(), &locks_);
+  table_.desc.table_name = "T";
+  Metering m;
+  ASSERT_OK(path.Apply(table_, Key("a"), PutOf(MakeItem("a", std::string(5000, 'x'))), &m)
+                .status());
+  EXPECT_EQ(m.consumed.table_name, "T");
+  EXPECT_EQ(m.consumed.table.write_units, 5);  // 5009 bytes
+  ASSERT_OK(path.Apply(table_, Key("a"), PutOf(MakeItem("a")), &m).status());
+  EXPECT_EQ(m.consumed.table.write_units, 5);  // the old item was bigger
+  ASSERT_EQ(m.charge.parts.size(), 1u);
+  EXPECT_EQ(m.charge.table_id, 3u);
+  EXPECT_EQ(m.charge.parts[0], PartOf(0, AttributeValue::S("a"), 0, 5));
+}
+
+TEST_F(WritePathTest, FailedConditionStillConsumesTheOldItem) {
+  WritePath path(store_.get(), &locks_);
+  ASSERT_OK(path.Apply(table_, Key("a"), PutOf(MakeItem("a", std::string(2500, 'x')))).status());
+  auto refuse = [](const std::optional<Item>&) {
+    return Result<ItemChange>(Status::ConditionalCheckFailed(nullptr));
+  };
+  Metering m;
+  EXPECT_EQ(path.Apply(table_, Key("a"), refuse, &m).status().code(),
+            ErrorCode::kConditionalCheckFailed);
+  EXPECT_EQ(m.consumed.table.write_units, 3);  // 2509 bytes
+  EXPECT_EQ(m.charge.Total().write_units, 3);
+  // No item: one unit.
+  EXPECT_EQ(path.Apply(table_, Key("b"), refuse, &m).status().code(),
+            ErrorCode::kConditionalCheckFailed);
+  EXPECT_EQ(m.consumed.table.write_units, 1);
+  EXPECT_EQ(m.charge.parts[0].hash, keys::PartitionHash(AttributeValue::S("b")));
+}
+
+TEST_F(WritePathTest, OtherErrorsConsumeNothing) {
+  WritePath path(store_.get(), &locks_);
+  Metering m;
+  m.consumed.table.write_units = 42;
+  auto invalid = [](const std::optional<Item>&) {
+    return Result<ItemChange>(Status::Validation("refused"));
+  };
+  EXPECT_FALSE(path.Apply(table_, Key("a"), invalid, &m).ok());
+  EXPECT_EQ(m.consumed.Total().units(), 0);
+  EXPECT_TRUE(m.charge.parts.empty());
+}
+
+TEST_F(WritePathTest, DeleteOfMissingItemIsOneUnit) {
+  WritePath path(store_.get(), &locks_);
+  Metering m;
+  auto del = [](const std::optional<Item>&) { return Result<ItemChange>(ItemChange{}); };
+  ASSERT_OK(path.Apply(table_, Key("nope"), del, &m).status());
+  EXPECT_EQ(m.consumed.table.write_units, 1);
+}
+
+TEST_F(WritePathTest, ApplyManyMetersEachWrite) {
+  WritePath path(store_.get(), &locks_);
+  std::vector<WritePath::ItemWrite> writes;
+  writes.push_back({&table_, Key("a"), PutOf(MakeItem("a", std::string(1500, 'x')))});
+  writes.push_back({&table_, Key("b"), PutOf(MakeItem("b", std::string(500, 'x')))});
+  std::vector<Metering> m;
+  ASSERT_OK(path.ApplyMany(writes, &m).status());
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[0].consumed.table.write_units, 2);
+  EXPECT_EQ(m[1].consumed.table.write_units, 1);
+}
+
 }  // namespace
 }  // namespace dynarock

@@ -1,0 +1,110 @@
+#include "engine/capacity/capacity_charge.h"
+
+#include <unordered_map>
+
+#include "engine/expr/render.h"
+#include "engine/keys/key_codec.h"
+#include "engine/util/coding.h"
+
+namespace dynarock {
+
+namespace {
+
+// id (4 bytes) | hash (8 bytes): where every item and entry key starts.
+constexpr size_t kHashEnd = 12;
+
+std::string Rendering(const AttributeValue& pk) {
+  std::string s = expr::RenderValue(pk);
+  if (s.size() > kMaxPartitionKeyRendering) s.resize(kMaxPartitionKeyRendering);
+  return s;
+}
+
+}  // namespace
+
+Capacity CapacityCharge::Total() const {
+  Capacity total;
+  for (const PartitionUnits& p : parts) {
+    total.read_units += p.read_units;
+    total.write_units += p.write_units;
+  }
+  return total;
+}
+
+void Metering::Merge(const Metering& other) {
+  consumed.Merge(other.consumed);
+  charge.parts.insert(charge.parts.end(), other.charge.parts.begin(),
+                      other.charge.parts.end());
+}
+
+PartitionUnits PartOf(uint32_t index_id, const AttributeValue& pk,
+                      double read_units, double write_units) {
+  return PartitionUnits{index_id, keys::PartitionHash(pk), Rendering(pk),
+                        read_units, write_units};
+}
+
+PartitionUnits PartOfStorageKey(uint32_t index_id, std::string_view storage_key,
+                                AttrType pk_type, double read_units,
+                                double write_units) {
+  PartitionUnits part{index_id, 0, {}, read_units, write_units};
+  if (storage_key.size() < kHashEnd) return part;
+  part.hash = DecodeFixed64BE(storage_key.data() + 4);
+  std::string_view rest = storage_key.substr(kHashEnd);
+  Result<AttributeValue> pk = keys::DecodeOrdered(pk_type, &rest);
+  if (pk.ok()) part.key = Rendering(*pk);
+  return part;
+}
+
+void AddToRuns(std::string_view storage_key, int64_t bytes,
+               std::vector<PartitionRun>* runs) {
+  const uint64_t hash = DecodeFixed64BE(storage_key.data() + 4);
+  if (runs->empty() || runs->back().hash != hash) {
+    runs->push_back(PartitionRun{hash, std::string(storage_key), 0});
+  }
+  runs->back().bytes += bytes;
+}
+
+std::vector<PartitionUnits> SplitReadUnits(uint32_t index_id, AttrType pk_type,
+                                           const std::vector<PartitionRun>& runs,
+                                           double read_units) {
+  // Group runs by hash (a page may come back to a partition only through
+  // a hash collision, but grouping keeps the promise of one part per hash).
+  std::vector<PartitionRun> groups;
+  std::unordered_map<uint64_t, size_t> group_of;
+  int64_t total_bytes = 0;
+  for (const PartitionRun& run : runs) {
+    total_bytes += run.bytes;
+    auto [it, inserted] = group_of.emplace(run.hash, groups.size());
+    if (inserted) {
+      groups.push_back(run);
+    } else {
+      groups[it->second].bytes += run.bytes;
+    }
+  }
+  if (groups.empty() || total_bytes <= 0) {
+    return {PartitionUnits{index_id, 0, {}, read_units, 0}};
+  }
+  if (groups.size() > kMaxScanParts) {
+    for (size_t i = kMaxScanParts; i < groups.size(); ++i) {
+      groups[kMaxScanParts - 1].bytes += groups[i].bytes;
+    }
+    groups.resize(kMaxScanParts);
+  }
+  std::vector<PartitionUnits> parts;
+  parts.reserve(groups.size());
+  double given = 0;
+  for (size_t i = 0; i < groups.size(); ++i) {
+    // The last part takes the remainder, so the parts sum to read_units
+    // exactly.
+    const double units =
+        i + 1 == groups.size()
+            ? read_units - given
+            : read_units * static_cast<double>(groups[i].bytes) /
+                  static_cast<double>(total_bytes);
+    given += units;
+    parts.push_back(
+        PartOfStorageKey(index_id, groups[i].first_key, pk_type, units, 0));
+  }
+  return parts;
+}
+
+}  // namespace dynarock
