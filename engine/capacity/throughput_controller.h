@@ -1,0 +1,212 @@
+// engine/capacity/throughput_controller.h
+//
+// ThroughputController decides, on the engine's Clock, whether a request may
+// consume capacity, and keeps per-partition statistics. One per engine.
+//
+// The model (DynamoDB developer guide: "Burst and adaptive capacity",
+// "Partitions and data distribution", read/write capacity modes, warm
+// throughput, "Troubleshooting throttling"):
+//   - A table and each GSI is a Resource with its own PartitionMap; LSIs live
+//     in their table's partitions and share its throughput (an LSI part is
+//     charged to the table).
+//   - Every partition has a read and a write TokenBucket at the partition
+//     ceilings (3,000 / 1,000 units/s, one second of capacity).
+//   - Provisioned: the table (or GSI) has a read and a write bucket at its
+//     RCU / WCU with 300 s of burst. A request needs BOTH its table bucket
+//     and its partition bucket positive: that is adaptive capacity (a hot
+//     partition may use the table's whole unused rate, up to its ceiling).
+//   - On-demand: the table bucket's rate is what the table can serve at once,
+//     max(warm throughput 12,000 / 4,000, 2 x the peak units of one second
+//     in the last 30 minutes), capped by the per-table quota (40,000) and the
+//     table's own maximum; the rate is recomputed at each new clock second
+//     and partitions are split until they can serve it.
+//   - A write is checked on every bucket its parts touch, then charged on
+//     all, or throttled and charged NOTHING; a GSI that cannot pay throttles
+//     the base-table write (Index... reasons). A read is checked before
+//     (CheckRead) and charged after (ChargeRead), possibly into debt.
+//   - Partitions split at their midpoint past the split size (sizes of the
+//     halves from a callback), and between hot keys after sustained heat
+//     (not on a table with LSIs; not for a single hot key).
+// Deliberate simplifications: each partition is charged whole units where
+// DynamoDB meters per item, burst is a bucket capacity (no background-work
+// use), on-demand scaling is instant at second boundaries (DynamoDB's takes
+// minutes beyond 2x), throttled reads count the caller's estimate of units,
+// split children start with fresh usage history (their table's totals keep
+// it), and a split for throughput halves the widest partition.
+//
+// Thread-safe: a shared lock over the table registry and a mutex per table.
+// Admitting a request that is not throttled allocates nothing.
+
+#ifndef DYNAROCK_ENGINE_CAPACITY_THROUGHPUT_CONTROLLER_H_
+#define DYNAROCK_ENGINE_CAPACITY_THROUGHPUT_CONTROLLER_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/capacity/capacity_charge.h"
+#include "engine/capacity/capacity_options.h"
+#include "engine/capacity/usage_stats.h"
+#include "engine/clock.h"
+#include "engine/status.h"
+#include "engine/types.h"
+
+namespace dynarock {
+
+// A GSI's throughput settings.
+struct IndexThroughputConfig {
+  uint32_t index_id = 0;  // the catalog index id, as in PartitionUnits
+  std::string index_name;
+  int64_t read_capacity_units = 0;   // provisioned tables
+  int64_t write_capacity_units = 0;  // provisioned tables
+  // On-demand tables: the index's OnDemandThroughput maximum; 0 = none.
+  int64_t max_read_request_units = 0;
+  int64_t max_write_request_units = 0;
+};
+
+// A table's throughput settings (from its TableDescription).
+struct TableThroughputConfig {
+  uint32_t table_id = 0;
+  std::string table_name;
+  std::string table_arn;  // index ARNs are "<table_arn>/index/<name>"
+  BillingMode billing_mode = BillingMode::kProvisioned;
+  int64_t read_capacity_units = 0;   // provisioned tables
+  int64_t write_capacity_units = 0;  // provisioned tables
+  int64_t max_read_request_units = 0;   // on-demand maximum; 0 = none
+  int64_t max_write_request_units = 0;  // on-demand maximum; 0 = none
+  std::vector<IndexThroughputConfig> global_secondary_indexes;
+  std::vector<uint32_t> local_secondary_index_ids;
+};
+
+// Items and bytes of the two halves of a partition being split.
+struct SplitSizes {
+  int64_t left_items = 0;
+  int64_t left_bytes = 0;
+  int64_t right_items = 0;
+  int64_t right_bytes = 0;
+};
+
+// Counts the halves [begin, mid) and [mid, end) of a partition of a table
+// (index_id 0) or GSI; end == 0 is the end of the hash ring. Called with the
+// table's lock held: it must not call back into the controller.
+using SplitSizeFn = std::function<SplitSizes(
+    uint32_t table_id, uint32_t index_id, uint64_t begin, uint64_t mid,
+    uint64_t end)>;
+
+// Statistics of one partition.
+struct PartitionStats {
+  uint32_t id = 0;
+  uint64_t begin = 0;
+  uint64_t end = 0;  // exclusive; 0 = the end of the ring
+  int64_t items = 0;
+  int64_t bytes = 0;
+  double read_balance = 0;   // units in its read bucket now (may be < 0)
+  double write_balance = 0;
+  Usage last_second;  // windows: see usage_stats.h
+  Usage last_minute;
+  Usage last_5_minutes;
+  Usage total;  // since the partition was created (by a split, or not)
+};
+
+// Statistics of a table or one of its GSIs.
+struct ResourceStats {
+  uint32_t index_id = 0;  // 0 for the table
+  std::string name;       // table or index name
+  std::string arn;
+  // The table-level rate now: provisioned RCU / WCU, or what an on-demand
+  // table can serve at once.
+  int64_t read_units_per_second = 0;
+  int64_t write_units_per_second = 0;
+  double read_balance = 0;
+  double write_balance = 0;
+  // Highest units consumed in one completed second of the peak window.
+  double peak_read_units = 0;
+  double peak_write_units = 0;
+  Usage last_second;
+  Usage last_minute;
+  Usage last_5_minutes;
+  Usage total;  // since registration
+  std::vector<PartitionStats> partitions;  // in ring order
+  std::vector<HotKey> hot_keys;            // hottest first
+};
+
+struct TableThroughputStats {
+  uint32_t table_id = 0;
+  BillingMode billing_mode = BillingMode::kProvisioned;
+  ResourceStats table;
+  std::vector<ResourceStats> global_secondary_indexes;  // in config order
+};
+
+class ThroughputController {
+ public:
+  // REQUIRES: clock outlives the controller.
+  explicit ThroughputController(const Clock* clock,
+                                CapacityOptions options = CapacityOptions());
+  ~ThroughputController();
+  ThroughputController(const ThroughputController&) = delete;
+  ThroughputController& operator=(const ThroughputController&) = delete;
+
+  // Starts metering a table (replacing any state under the same id): fresh
+  // full buckets and the initial partitions.
+  void RegisterTable(const TableThroughputConfig& config);
+  // UpdateTable: re-rates the buckets keeping their balances (capped);
+  // a new billing mode applies the new model with fresh buckets (switching
+  // to on-demand starts at max(warm throughput, the provisioned rate)); new
+  // GSIs are added, dropped ones removed. Partitions only ever split to serve
+  // a higher rate. Registers the table if unknown.
+  void UpdateTable(const TableThroughputConfig& config);
+  void RemoveTable(uint32_t table_id);
+
+  // Sets how splits learn the sizes of their halves; without one, a split
+  // halves the parent's items and bytes.
+  void SetSplitSizeFn(SplitSizeFn fn);
+
+  // Before a read of `index_id` (0: the table; an LSI is the table) at
+  // partition `hash`: OK when the table (or GSI) read bucket and the
+  // partition's are positive. Otherwise a throttle (kProvisionedThroughput-
+  // Exceeded or kRequestLimitExceeded, with ThrottlingReasons), counted in
+  // the stats with `expected_units` as its throttled units. Unknown tables
+  // and indexes are never throttled.
+  Status CheckRead(uint32_t table_id, uint32_t index_id, uint64_t hash,
+                   double expected_units = 0);
+  // After a read: charges every part's read units (and write units, if any)
+  // to its buckets, into debt if need be, and counts them. Never throttles.
+  void ChargeRead(const CapacityCharge& charge);
+  // Before a write commits: checks every bucket any part touches (read
+  // buckets too for parts with read units); if all are positive charges
+  // them all and returns OK, else returns the throttle (reasons of every
+  // bucket that failed, table-level first) and charges nothing. Parts of
+  // unknown indexes are ignored.
+  Status AdmitWrite(const CapacityCharge& charge);
+
+  // Keeps partition sizes: the item at `hash` of `index_id` (an LSI counts
+  // in its table's partition) changed by `delta_items` / `delta_bytes`.
+  // A partition whose bytes pass the split size splits at its midpoint.
+  void RecordWrite(uint32_t table_id, uint32_t index_id, uint64_t hash,
+                   int64_t delta_items, int64_t delta_bytes);
+
+  // A snapshot of a table's statistics; nullopt if it is not registered.
+  // `hot_keys` caps each resource's hot-key list.
+  std::optional<TableThroughputStats> Describe(uint32_t table_id,
+                                               size_t hot_keys = 10) const;
+
+  const CapacityOptions& options() const { return options_; }
+
+ private:
+  struct TableState;
+
+  const Clock* const clock_;
+  const CapacityOptions options_;
+  mutable std::shared_mutex registry_mu_;
+  std::unordered_map<uint32_t, std::unique_ptr<TableState>> tables_;
+  SplitSizeFn split_size_fn_;  // guarded by registry_mu_
+};
+
+}  // namespace dynarock
+
+#endif  // DYNAROCK_ENGINE_CAPACITY_THROUGHPUT_CONTROLLER_H_
