@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/ops/return_consumed_capacity.h"
 #include "api/ops/decode.h"
 #include "api/ops/fields.h"
 #include "api/ops/ops.h"
@@ -148,8 +149,10 @@ Result<Json> BatchGetItem(const RequestContext& ctx, const Json& request) {
   for (const auto& [name, t] : result.unprocessed_keys) {
     unprocessed[name] = EncodeKeysAndAttributes(t);
   }
-  return Json{{"Responses", std::move(responses)},
-              {"UnprocessedKeys", std::move(unprocessed)}};
+  Json out{{"Responses", std::move(responses)},
+           {"UnprocessedKeys", std::move(unprocessed)}};
+  AddConsumedCapacity(request, result.consumed_capacity, &out);
+  return out;
 }
 
 Result<Json> BatchWriteItem(const RequestContext& ctx, const Json& request) {
@@ -178,7 +181,9 @@ Result<Json> BatchWriteItem(const RequestContext& ctx, const Json& request) {
     for (const WriteRequest& w : writes) list.push_back(EncodeWriteRequest(w));
     unprocessed[name] = std::move(list);
   }
-  return Json{{"UnprocessedItems", std::move(unprocessed)}};
+  Json out{{"UnprocessedItems", std::move(unprocessed)}};
+  AddConsumedCapacity(request, result.consumed_capacity, &out);
+  return out;
 }
 
 }  // namespace dynarock::api::ops

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/ops/return_consumed_capacity.h"
 #include "api/ops/decode.h"
 #include "api/ops/fields.h"
 #include "api/ops/ops.h"
@@ -234,7 +235,9 @@ Result<Json> PutItem(const RequestContext& ctx, const Json& request) {
   DR_ASSIGN_OR_RETURN(req.expression_attribute_values, DecodeValues(request));
   req.return_item_collection_metrics = DecodeCollectionMetrics(request);
   DR_ASSIGN_OR_RETURN(PutItemResult result, ctx.engine->PutItem(req));
-  return AttributesResponse(result.attributes, result.item_collection_metrics);
+  Json out = AttributesResponse(result.attributes, result.item_collection_metrics);
+  AddConsumedCapacity(request, result.consumed_capacity, &out);
+  return out;
 }
 
 Result<Json> GetItem(const RequestContext& ctx, const Json& request) {
@@ -256,6 +259,7 @@ Result<Json> GetItem(const RequestContext& ctx, const Json& request) {
   DR_ASSIGN_OR_RETURN(GetItemResult result, ctx.engine->GetItem(req));
   Json out = Json::object();
   if (result.item) out["Item"] = EncodeItem(*result.item);
+  AddConsumedCapacity(request, result.consumed_capacity, &out);
   return out;
 }
 
@@ -282,7 +286,9 @@ Result<Json> UpdateItem(const RequestContext& ctx, const Json& request) {
   DR_ASSIGN_OR_RETURN(req.expression_attribute_values, DecodeValues(request));
   req.return_item_collection_metrics = DecodeCollectionMetrics(request);
   DR_ASSIGN_OR_RETURN(UpdateItemResult result, ctx.engine->UpdateItem(req));
-  return AttributesResponse(result.attributes, result.item_collection_metrics);
+  Json out = AttributesResponse(result.attributes, result.item_collection_metrics);
+  AddConsumedCapacity(request, result.consumed_capacity, &out);
+  return out;
 }
 
 Result<Json> DeleteItem(const RequestContext& ctx, const Json& request) {
@@ -302,7 +308,9 @@ Result<Json> DeleteItem(const RequestContext& ctx, const Json& request) {
   DR_ASSIGN_OR_RETURN(req.expression_attribute_values, DecodeValues(request));
   req.return_item_collection_metrics = DecodeCollectionMetrics(request);
   DR_ASSIGN_OR_RETURN(DeleteItemResult result, ctx.engine->DeleteItem(req));
-  return AttributesResponse(result.attributes, result.item_collection_metrics);
+  Json out = AttributesResponse(result.attributes, result.item_collection_metrics);
+  AddConsumedCapacity(request, result.consumed_capacity, &out);
+  return out;
 }
 
 }  // namespace dynarock::api::ops

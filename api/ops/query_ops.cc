@@ -12,6 +12,7 @@
 #include <string_view>
 #include <utility>
 
+#include "api/ops/return_consumed_capacity.h"
 #include "api/ops/decode.h"
 #include "api/ops/fields.h"
 #include "api/ops/ops.h"
@@ -152,7 +153,7 @@ Status DecodeReadValues(const Json& request, std::string_view filter_name,
   return Status::OK();
 }
 
-Json PageResponse(const ReadPageResult& r) {
+Json PageResponse(const Json& request, const ReadPageResult& r) {
   Json out = Json::object();
   out["Count"] = r.count;
   if (!r.count_only) {
@@ -164,6 +165,7 @@ Json PageResponse(const ReadPageResult& r) {
   if (r.last_evaluated_key) {
     out["LastEvaluatedKey"] = EncodeItem(*r.last_evaluated_key);
   }
+  AddConsumedCapacity(request, r.consumed_capacity, &out);
   return out;
 }
 
@@ -185,7 +187,7 @@ Result<Json> Query(const RequestContext& ctx, const Json& request) {
   DR_ASSIGN_OR_RETURN(req.key_conditions,
                       DecodeConditions(request, "KeyConditions"));
   DR_ASSIGN_OR_RETURN(QueryResult result, ctx.engine->Query(req));
-  return PageResponse(result);
+  return PageResponse(request, result);
 }
 
 Result<Json> Scan(const RequestContext& ctx, const Json& request) {
@@ -199,7 +201,7 @@ Result<Json> Scan(const RequestContext& ctx, const Json& request) {
   DR_RETURN_IF_ERROR(CheckParameterUse(req));
   DR_RETURN_IF_ERROR(DecodeReadValues(request, "ScanFilter", &req.read));
   DR_ASSIGN_OR_RETURN(ScanResult result, ctx.engine->Scan(req));
-  return PageResponse(result);
+  return PageResponse(request, result);
 }
 
 }  // namespace dynarock::api::ops
