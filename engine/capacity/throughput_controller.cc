@@ -401,7 +401,8 @@ struct ThroughputController::TableState {
       const PartitionUnits& u = parts[i];
       ResourceState* r = Resolve(u.index_id);
       if (r == nullptr) continue;
-      Partition& p = r->partitions.Find(u.hash);
+      const size_t index = r->partitions.IndexOf(u.hash);
+      Partition& p = r->partitions.at(index);
       Usage d;
       if (u.read_units > 0) {
         r->read.Charge(u.read_units, env.now);
@@ -417,12 +418,13 @@ struct ThroughputController::TableState {
       r->usage.Add(env.now, d);
       r->hot_keys.Consumed(u.hash, u.key, u.read_units, u.write_units);
       p.NoteHash(u.hash);
+      // May split; later parts look their partition up again.
+      CheckHeat(*r, index, MaySplitForHeat(*r), env);
     }
-    HeatChecks(parts, n, env);
   }
 
-  // After the request: heat checks (which may split) once everything is
-  // counted.
+  // After a throttled request: heat checks (which may split) once
+  // everything is counted.
   void HeatChecks(const PartitionUnits* parts, size_t n, const Env& env) {
     for (size_t i = 0; i < n; ++i) {
       ResourceState* r = Resolve(parts[i].index_id);

@@ -60,6 +60,8 @@ void UsageRing::CompletedPeak(int64_t now_micros, int seconds, double* read,
 }
 
 HotKeys::HotKeys(size_t capacity) : capacity_(capacity) {
+  hashes_.reserve(capacity);
+  units_.reserve(capacity);
   entries_.reserve(capacity);
 }
 
@@ -67,36 +69,43 @@ void HotKeys::Consumed(uint64_t hash, std::string_view key, double read_units,
                        double write_units) {
   if (capacity_ == 0) return;
   const double units = read_units + write_units;
-  HotKey* min = nullptr;
-  for (HotKey& e : entries_) {
-    if (e.hash == hash) {
-      e.units += units;
-      e.read_units += read_units;
-      e.write_units += write_units;
-      return;
-    }
-    if (min == nullptr || e.units < min->units) min = &e;
+  const size_t n = hashes_.size();
+  size_t i = 0;
+  while (i < n && hashes_[i] != hash) ++i;
+  if (i < n) {
+    units_[i] += units;
+    entries_[i].read_units += read_units;
+    entries_[i].write_units += write_units;
+    return;
   }
-  if (entries_.size() < capacity_) {
-    entries_.push_back(HotKey{hash, std::string(key), units, read_units,
-                              write_units, 0, 0});
+  if (n < capacity_) {
+    hashes_.push_back(hash);
+    units_.push_back(units);
+    entries_.push_back(
+        HotKey{hash, std::string(key), 0, read_units, write_units, 0, 0});
     return;
   }
   // Replace the key with the fewest units; it passes its count on as the
   // newcomer's possible overestimate.
-  min->hash = hash;
-  min->key.assign(key);
-  min->overestimate = min->units;
-  min->units += units;
-  min->read_units = read_units;
-  min->write_units = write_units;
-  min->throttled_units = 0;
+  size_t min = 0;
+  for (size_t j = 1; j < n; ++j) {
+    if (units_[j] < units_[min]) min = j;
+  }
+  HotKey& e = entries_[min];
+  hashes_[min] = hash;
+  e.hash = hash;
+  e.key.assign(key);
+  e.overestimate = units_[min];
+  units_[min] += units;
+  e.read_units = read_units;
+  e.write_units = write_units;
+  e.throttled_units = 0;
 }
 
 void HotKeys::Throttled(uint64_t hash, double units) {
-  for (HotKey& e : entries_) {
-    if (e.hash == hash) {
-      e.throttled_units += units;
+  for (size_t i = 0; i < hashes_.size(); ++i) {
+    if (hashes_[i] == hash) {
+      entries_[i].throttled_units += units;
       return;
     }
   }
@@ -104,6 +113,7 @@ void HotKeys::Throttled(uint64_t hash, double units) {
 
 std::vector<HotKey> HotKeys::Top(size_t k) const {
   std::vector<HotKey> out = entries_;
+  for (size_t i = 0; i < out.size(); ++i) out[i].units = units_[i];
   std::sort(out.begin(), out.end(), [](const HotKey& a, const HotKey& b) {
     return a.units != b.units ? a.units > b.units : a.hash < b.hash;
   });

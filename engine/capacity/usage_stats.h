@@ -92,7 +92,11 @@ class HotKeys {
 
  private:
   size_t capacity_;
-  std::vector<HotKey> entries_;
+  // Parallel arrays: the scans on every update read only the compact
+  // hashes_ (and units_ on a miss), not the entries.
+  std::vector<uint64_t> hashes_;
+  std::vector<double> units_;
+  std::vector<HotKey> entries_;  // units kept in units_ until Top()
 };
 
 }  // namespace dynarock
