@@ -26,19 +26,17 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
   const int64_t old_size = old_item ? ItemSize(*old_item) : 0;
   // The base table's part comes first; the index parts follow it.
   Metering m;
+  m.consumed.table_name = table.desc.table_name;
+  m.charge.table_id = table.id;
   auto meter_base = [&](int64_t bytes) {
-    if (metering == nullptr) return;
-    m.consumed.table_name = table.desc.table_name;
     m.consumed.table.write_units = WriteUnits(bytes);
-    m.charge.table_id = table.id;
     m.charge.parts.push_back(PartOfStorageKey(0, item_key, table.key.hash_type,
                                               0, m.consumed.table.write_units));
   };
   Result<ItemChange> changed = mutation(old_item);
   if (!changed.ok()) {
     // DynamoDB charges a refused conditional write the item it read.
-    if (changed.status().code() == ErrorCode::kConditionalCheckFailed &&
-        metering != nullptr) {
+    if (changed.status().code() == ErrorCode::kConditionalCheckFailed) {
       meter_base(old_size);
       *metering = std::move(m);
     }
@@ -48,7 +46,7 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
   if (change.unchanged || (!change.new_item && !old_item)) {
     // Nothing to write (or nothing to delete): still one read item's worth.
     meter_base(old_size);
-    if (metering != nullptr) *metering = std::move(m);
+    *metering = std::move(m);
     return old_item;
   }
 
@@ -56,8 +54,7 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
   meter_base(std::max(old_size, new_size));
   if (indexes_ != nullptr) {
     DR_RETURN_IF_ERROR(indexes_->Stage(txn, table.id, old_item, change.new_item,
-                                       old_size, new_size, batch,
-                                       metering != nullptr ? &m : nullptr));
+                                       old_size, new_size, batch, &m));
   }
   if (change.new_item) {
     std::string value;
@@ -69,7 +66,7 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
   const int64_t item_delta = (change.new_item ? 1 : 0) - (old_item ? 1 : 0);
   Catalog::AddStats(table.id, item_delta, new_size - old_size, batch);
   stats->push_back({&table, item_delta, new_size - old_size});
-  if (metering != nullptr) *metering = std::move(m);
+  *metering = std::move(m);
   return old_item;
 }
 
@@ -77,19 +74,21 @@ Result<std::optional<Item>> WritePath::Apply(const TableInfo& table,
                                              const std::string& item_key,
                                              const ItemMutation& mutation,
                                              Metering* metering) {
-  if (metering != nullptr) *metering = Metering();
   std::lock_guard<std::mutex> lock(locks_->For(item_key));
   IndexWriter::Txn txn(indexes_);
   WriteBatch batch;
   std::vector<StatsDelta> stats;
-  DR_ASSIGN_OR_RETURN(std::optional<Item> old_item,
-                      Stage(table, item_key, mutation, &txn, &batch, &stats,
-                            metering));
-  if (batch.empty()) return old_item;
+  // Always metered, whether or not the caller wants it: once staged, the
+  // charge is complete (an admission check belongs right here).
+  Metering staged;
+  Result<std::optional<Item>> old_item =
+      Stage(table, item_key, mutation, &txn, &batch, &stats, &staged);
+  if (metering != nullptr) *metering = staged;
+  if (!old_item.ok() || batch.empty()) return old_item;
   DR_RETURN_IF_ERROR(store_->Write(&batch));
   txn.Committed();
   for (const StatsDelta& d : stats) Catalog::ApplyStats(*d.table, d.items, d.bytes);
-  return old_item;
+  return std::move(old_item).value();
 }
 
 Result<std::vector<std::optional<Item>>> WritePath::ApplyMany(
@@ -113,17 +112,21 @@ Result<std::vector<std::optional<Item>>> WritePath::ApplyMany(
   std::vector<StatsDelta> stats;
   std::vector<std::optional<Item>> old_items;
   old_items.reserve(writes.size());
+  std::vector<Metering> staged;
+  staged.reserve(writes.size());
   for (const ItemWrite& w : writes) {
     Metering m;
     Result<std::optional<Item>> old_item =
-        Stage(*w.table, w.item_key, w.mutation, &txn, &batch, &stats,
-              metering != nullptr ? &m : nullptr);
-    if (metering != nullptr && (old_item.ok() || !m.charge.parts.empty())) {
-      metering->push_back(std::move(m));
+        Stage(*w.table, w.item_key, w.mutation, &txn, &batch, &stats, &m);
+    if (old_item.ok() || !m.charge.parts.empty()) staged.push_back(std::move(m));
+    if (!old_item.ok()) {
+      if (metering != nullptr) *metering = std::move(staged);
+      return old_item.status();
     }
-    if (!old_item.ok()) return old_item.status();
     old_items.push_back(std::move(old_item).value());
   }
+  // Every write is staged and metered: an admission check belongs here.
+  if (metering != nullptr) *metering = std::move(staged);
   if (!batch.empty()) {
     DR_RETURN_IF_ERROR(store_->Write(&batch));
     txn.Committed();

@@ -83,8 +83,8 @@ class WritePath {
  private:
   // Reads the old item, runs the mutation and adds the change (item,
   // counters, index changes) to `batch`; `stats` collects the in-memory
-  // counter deltas; `metering` (nullable) receives the write's units, as
-  // Apply describes.
+  // counter deltas; `metering` receives the write's units, as Apply
+  // describes. REQUIRES: metering != nullptr.
   struct StatsDelta {
     const TableInfo* table;
     int64_t items;
