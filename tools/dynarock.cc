@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "tools/load.h"
 #include "tools/serve.h"
 
 #ifndef DYNAROCK_VERSION
@@ -47,6 +48,40 @@ CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {
   return serve;
 }
 
+CLI::App* AddLoad(CLI::App& app, dynarock::tools::LoadOptions* opts) {
+  CLI::App* load = app.add_subcommand(
+      "load",
+      "Create the tables of NoSQL Workbench models (1.0, 2.0, 3.0), "
+      "BatchWriteItem request files or specs and write their items");
+  load->add_option("files", opts->files, "Model or request files")
+      ->required()
+      ->check(CLI::ExistingFile);
+  load->add_option("--endpoint", opts->endpoint,
+                   "DynamoDB endpoint to load into (a running dynarock serve)")
+      ->capture_default_str();
+  CLI::Option* db_path = load->add_option(
+      "--db-path", opts->db_path,
+      "Load in process into this database directory instead (not while a "
+      "server has it open)");
+  CLI::Option* in_memory = load->add_flag(
+      "--in-memory", opts->in_memory,
+      "Load in process into a throwaway in-memory database (checks the files)");
+  db_path->excludes(in_memory);
+  load->add_flag("--replace", opts->replace,
+                 "Delete and recreate tables that already exist");
+  load->add_flag("--skip-invalid", opts->skip_invalid,
+                 "Load the valid items and list the invalid ones (default: "
+                 "load nothing if any item is invalid)");
+  load->add_flag("--progress", opts->progress,
+                 "Show the progress bar even when stderr is not a terminal");
+  load->add_option("--access-key-id", opts->access_key_id,
+                   "Access key id to sign as (default $AWS_ACCESS_KEY_ID, "
+                   "else dynarock); serve keeps tables per key + region");
+  load->add_option("--region", opts->region,
+                   "Region to sign for (default $AWS_REGION, else us-east-1)");
+  return load;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -56,9 +91,12 @@ int main(int argc, char** argv) {
 
   dynarock::tools::ServeOptions serve_options;
   CLI::App* serve = AddServe(app, &serve_options);
+  dynarock::tools::LoadOptions load_options;
+  CLI::App* load = AddLoad(app, &load_options);
 
   CLI11_PARSE(app, argc, argv);
 
   if (serve->parsed()) return dynarock::tools::RunServe(serve_options);
+  if (load->parsed()) return dynarock::tools::RunLoad(load_options);
   return 0;
 }

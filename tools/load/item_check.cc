@@ -67,6 +67,8 @@ std::string CheckItem(const Json& create_table, const Json& item_json) {
   for (const auto& [name, value] : item_json.items()) {
     Status types = api::CheckAttributeValueTypes(value);
     if (!types.ok()) return "attribute " + name + ": " + types.message();
+    Result<AttributeValue> decoded = api::DecodeAttributeValue(value);
+    if (!decoded.ok()) return "attribute " + name + ": " + decoded.status().message();
   }
   Result<Item> item = api::DecodeItem(item_json);
   if (!item.ok()) return item.status().message();

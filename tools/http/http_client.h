@@ -1,0 +1,66 @@
+// tools/http/http_client.h
+//
+// A small synchronous DynamoDB client over HTTP/1.1 for the command line
+// tools: one keep-alive connection, one request at a time, the DynamoDB JSON
+// 1.0 protocol (POST /, X-Amz-Target). Requests carry a SigV4-shaped
+// Authorization header whose access key id and region pick the caller's
+// namespace in `dynarock serve`; the signature is a dummy, so a real AWS
+// endpoint would refuse it (dynarock and DynamoDB Local accept any).
+//
+// Not thread-safe: one caller at a time. Plain http:// only.
+
+#ifndef DYNAROCK_TOOLS_HTTP_HTTP_CLIENT_H_
+#define DYNAROCK_TOOLS_HTTP_HTTP_CLIENT_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "api/client.h"
+#include "engine/status.h"
+
+namespace dynarock::tools::http {
+
+struct Endpoint {
+  std::string host;  // "127.0.0.1", "localhost", "[::1]" without brackets
+  std::string port;  // "8000"
+};
+
+// Parses "http://host[:port][/]" (port 80 by default). Errors: kValidation
+// for another scheme (https is not supported), a path, or a bad port.
+Result<Endpoint> ParseEndpoint(std::string_view url);
+
+struct HttpClientOptions {
+  std::string access_key_id = "dynarock";
+  std::string region = "us-east-1";
+};
+
+class DynamoDbHttpClient {
+ public:
+  DynamoDbHttpClient(Endpoint endpoint, HttpClientOptions options);
+  ~DynamoDbHttpClient();
+  DynamoDbHttpClient(const DynamoDbHttpClient&) = delete;
+  DynamoDbHttpClient& operator=(const DynamoDbHttpClient&) = delete;
+
+  // Sends `operation` ("PutItem" as DynamoDB_20120810.PutItem; a name with
+  // a '.' such as "DynamoRock_20251121.WaitForIndexes" as is) and returns
+  // the status and body. A connection or protocol failure is http_status 0
+  // with the reason in `body`. A kept-alive connection that the server
+  // closed is reopened once, transparently.
+  api::Response Call(std::string_view operation, std::string_view body);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// "AWS4-HMAC-SHA256 Credential=<key>/<yyyymmdd>/<region>/dynamodb/
+// aws4_request, SignedHeaders=..., Signature=<64 zeros>" for `amz_date`
+// ("20250101T000000Z").
+std::string DummyAuthorization(std::string_view access_key_id,
+                               std::string_view region,
+                               std::string_view amz_date);
+
+}  // namespace dynarock::tools::http
+
+#endif  // DYNAROCK_TOOLS_HTTP_HTTP_CLIENT_H_
