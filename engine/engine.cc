@@ -1,8 +1,10 @@
 #include "engine/engine.h"
 
 #include <algorithm>
+#include <atomic>
 #include <set>
 
+#include "engine/capacity/throughput_controller.h"
 #include "engine/clock.h"
 #include "engine/expr/evaluate.h"
 #include "engine/index/consistency_checker.h"
@@ -68,7 +70,9 @@ class EngineImpl final : public Engine {
         store_(std::move(store)),
         catalog_(std::move(catalog)),
         indexes_(std::move(indexes)),
-        write_path_(store_.get(), &locks_, indexes_->writer()) {}
+        write_path_(store_.get(), &locks_, indexes_->writer()),
+        throughput_(clock, options.capacity),
+        throttling_(options.throttling) {}
 
   ~EngineImpl() override {
     // The propagation thread first: nothing writes after it stops.
@@ -83,6 +87,15 @@ class EngineImpl final : public Engine {
   Status SetIndexLag(const SetIndexLagRequest& req) override;
   IndexPropagationStats GetIndexPropagationStats() override;
   Status VerifyIndexes(const Scope& scope, const std::string& table_name) override;
+  Result<TableThroughputStats> DescribeCapacity(const Scope& scope,
+                                                const std::string& table_name,
+                                                size_t hot_keys) override;
+  void SetThrottling(bool on) override {
+    throttling_.store(on, std::memory_order_relaxed);
+  }
+  bool throttling() const override {
+    return throttling_.load(std::memory_order_relaxed);
+  }
 
   Result<TableDescription> CreateTable(const CreateTableRequest& req) override;
   Result<TableDescription> DescribeTable(const DescribeTableRequest& req) override;
@@ -118,6 +131,8 @@ class EngineImpl final : public Engine {
   std::unique_ptr<SecondaryIndexes> indexes_;
   ItemLocks locks_;
   WritePath write_path_;
+  ThroughputController throughput_;
+  std::atomic<bool> throttling_;
 };
 
 TableStatus EngineImpl::StatusOf(const TableInfo& t, int64_t now) const {
@@ -398,6 +413,19 @@ Status EngineImpl::VerifyIndexes(const Scope& scope, const std::string& table_na
   std::string report;
   for (const IndexDifference& d : diffs) report += d.ToString();
   return Status::Internal(report);
+}
+
+// --- Capacity extensions ---------------------------------------------------
+
+Result<TableThroughputStats> EngineImpl::DescribeCapacity(
+    const Scope& scope, const std::string& table_name, size_t hot_keys) {
+  TableStatus status;
+  auto table = Live(scope, table_name, &status);
+  if (!table) return TableNotFound(table_name);
+  std::optional<TableThroughputStats> stats =
+      throughput_.Describe(table->id, hot_keys);
+  if (!stats) return TableNotFound(table_name);
+  return std::move(*stats);
 }
 
 // ReturnItemCollectionMetrics = SIZE: reported for tables with LSIs only, as

@@ -15,6 +15,7 @@
 
 #include <memory>
 
+#include "engine/capacity/throughput_controller.h"
 #include "engine/options.h"
 #include "engine/requests.h"
 #include "engine/status.h"
@@ -68,21 +69,28 @@ class Engine {
   // One page of an item collection (Query) or of the table in hash order
   // (Scan): at most Limit items and 1 MB of item data read, both counted
   // before the filter; LastEvaluatedKey whenever the page stopped early
-  // (even when no item follows). Secondary indexes are not maintained yet:
-  // an existing IndexName is refused (kValidation), a missing one gets
-  // DynamoDB's message. Errors: kValidation, kResourceNotFound.
+  // (even when no item follows). IndexName reads a GSI (eventually
+  // consistent: ConsistentRead is refused) or an LSI; a missing index gets
+  // DynamoDB's message, a GSI still backfilling is refused.
+  // Errors: kValidation, kResourceNotFound, and with throttling on
+  // kProvisionedThroughputExceeded / kRequestLimitExceeded (ThrottlingReasons).
   virtual Result<QueryResult> Query(const QueryRequest& req) = 0;
   virtual Result<ScanResult> Scan(const ScanRequest& req) = 0;
 
   // --- Batches ---
   // Up to 100 keys over several tables; every table and key is checked
-  // before anything is read. Items past 16 MB of response come back as
-  // UnprocessedKeys. Errors: kValidation, kResourceNotFound.
+  // before anything is read. Items past 16 MB of response, and with
+  // throttling on the keys whose partition is throttled, come back as
+  // UnprocessedKeys; a throttle is an error only when no key could be read.
+  // Errors: kValidation, kResourceNotFound, throttles.
   virtual Result<BatchGetItemResult> BatchGetItem(
       const BatchGetItemRequest& req) = 0;
   // Up to 25 puts and deletes over several tables, applied all together in
   // one WriteBatch after every request is checked: a bad request writes
-  // nothing. Errors: kValidation, kResourceNotFound.
+  // nothing. With throttling on, requests are admitted in request order and
+  // the throttled ones come back as UnprocessedItems (the rest applied
+  // together); a throttle is an error only when nothing could be admitted.
+  // Errors: kValidation, kResourceNotFound, throttles.
   virtual Result<BatchWriteItemResult> BatchWriteItem(
       const BatchWriteItemRequest& req) = 0;
 
@@ -108,6 +116,25 @@ class Engine {
   // changes count as differences: call WaitUntilIndexesCaughtUp first.
   // Errors also: kResourceNotFound.
   virtual Status VerifyIndexes(const Scope& scope, const std::string& table_name) = 0;
+
+  // --- Capacity (dynarock extensions) ---
+  // Every data operation is metered (ConsumedCapacity, CapacityCharge) and
+  // charged to the table's ThroughputController: token buckets per table,
+  // GSI and partition, per-partition sizes and usage, hot keys. With
+  // throttling on (EngineOptions::throttling), a write beyond capacity is
+  // refused whole before it commits, and a read is refused before it reads.
+  //
+  // The table's throughput statistics now: its rates, bucket balances, usage
+  // windows, partitions (ranges, items, bytes) and up to `hot_keys` hottest
+  // partition keys, for the table and each GSI.
+  // Errors: kResourceNotFound (DescribeTable's message).
+  virtual Result<TableThroughputStats> DescribeCapacity(
+      const Scope& scope, const std::string& table_name,
+      size_t hot_keys = 10) = 0;
+  // Turns refusing requests beyond capacity on or off at runtime; metering
+  // and statistics go on either way.
+  virtual void SetThrottling(bool on) = 0;
+  virtual bool throttling() const = 0;
 
  protected:
   Engine() = default;

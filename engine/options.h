@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <string>
 
+#include "engine/capacity/capacity_options.h"
+
 namespace dynarock {
 
 class Clock;
@@ -57,6 +59,19 @@ struct EngineOptions {
   // The item-collection limit of tables with LSIs (DynamoDB: 10 GB); lower
   // it to make tests reach ItemCollectionSizeLimitExceededException.
   int64_t item_collection_size_limit_bytes = int64_t{10} << 30;
+
+  // --- Capacity and throttling ---
+  // Refuse requests beyond capacity, as DynamoDB does
+  // (ProvisionedThroughputExceededException with ThrottlingReasons;
+  // BatchWriteItem/BatchGetItem return the throttled part as
+  // UnprocessedItems/UnprocessedKeys). Metering and per-partition statistics
+  // are always on; this only decides whether a request can be refused.
+  // `dynarock serve` turns it on by default (--throttling on|off).
+  // Engine::SetThrottling changes it at runtime.
+  bool throttling = false;
+  // The throughput model's parameters (DynamoDB's values by default); tests
+  // shrink split sizes and times.
+  CapacityOptions capacity;
 };
 
 }  // namespace dynarock

@@ -408,7 +408,8 @@ struct BatchWriteItemRequest {
 };
 
 struct BatchWriteItemResult {
-  // Requests not applied (throttling, the capacity issue); empty for now.
+  // Requests not applied because their table, index or partition was
+  // throttled (throttling on), grouped by table in request order: retry them.
   std::vector<std::pair<std::string, std::vector<WriteRequest>>>
       unprocessed_items;
   // One per table, in request order: each request rounded on its own.
