@@ -20,6 +20,7 @@ constexpr std::array kOperations = {
     Operation{"CreateTable", &ops::CreateTable},
     Operation{"DeleteItem", &ops::DeleteItem},
     Operation{"DeleteTable", &ops::DeleteTable},
+    Operation{"DescribeLimits", &ops::DescribeLimits},
     Operation{"DescribeTable", &ops::DescribeTable},
     Operation{"GetItem", &ops::GetItem},
     Operation{"ListTables", &ops::ListTables},
@@ -29,10 +30,13 @@ constexpr std::array kOperations = {
     Operation{"UpdateItem", &ops::UpdateItem},
     Operation{"UpdateTable", &ops::UpdateTable},
     // Extensions: their names carry their own target prefix, so that no
-    // DynamoDB SDK reaches them by accident (api/ops/index_ops.cc).
+    // DynamoDB SDK reaches them by accident (api/ops/index_ops.cc,
+    // api/ops/capacity_ops.cc).
+    Operation{"DynamoRock_20251121.DescribeCapacity", &ops::DescribeCapacity},
     Operation{"DynamoRock_20251121.DescribeIndexPropagation",
               &ops::DescribeIndexPropagation},
     Operation{"DynamoRock_20251121.SetIndexLag", &ops::SetIndexLag},
+    Operation{"DynamoRock_20251121.SetThrottling", &ops::SetThrottling},
     Operation{"DynamoRock_20251121.WaitForIndexes", &ops::WaitForIndexes},
 };
 

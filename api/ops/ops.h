@@ -38,6 +38,12 @@ Result<Json> WaitForIndexes(const RequestContext& ctx, const Json& request);
 Result<Json> SetIndexLag(const RequestContext& ctx, const Json& request);
 Result<Json> DescribeIndexPropagation(const RequestContext& ctx, const Json& request);
 
+// capacity_ops.cc: DescribeLimits, and the extensions DescribeCapacity and
+// SetThrottling (dispatched as "DynamoRock_20251121.<name>").
+Result<Json> DescribeLimits(const RequestContext& ctx, const Json& request);
+Result<Json> DescribeCapacity(const RequestContext& ctx, const Json& request);
+Result<Json> SetThrottling(const RequestContext& ctx, const Json& request);
+
 }  // namespace dynarock::api::ops
 
 #endif  // DYNAROCK_API_OPS_OPS_H_
