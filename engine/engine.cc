@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
+#include <ctime>
 #include <set>
+#include <tuple>
+#include <utility>
 
 #include "engine/capacity/throughput_controller.h"
 #include "engine/clock.h"
@@ -21,8 +25,10 @@
 #include "engine/table/read_metering.h"
 #include "engine/table/schema.h"
 #include "engine/table/write_path.h"
+#include "engine/util/coding.h"
 #include "engine/util/uuid.h"
 #include "engine/value/attribute_value_validation.h"
+#include "engine/value/item_codec.h"
 #include "engine/value/item_size.h"
 
 namespace dynarock {
@@ -60,6 +66,98 @@ ProvisionedThroughputDescription ToDescription(
   return d;
 }
 
+// The throughput settings of a table as the controller needs them: the
+// provisioned RCU / WCU of the table and each GSI (or on-demand), and the
+// ids of its indexes (GSIs without an id yet are left out).
+TableThroughputConfig ThroughputConfigOf(const TableInfo& t) {
+  TableThroughputConfig c;
+  c.table_id = t.id;
+  c.table_name = t.desc.table_name;
+  c.table_arn = t.desc.table_arn;
+  c.billing_mode = t.desc.billing_mode;
+  c.read_capacity_units = t.desc.provisioned_throughput.read_capacity_units;
+  c.write_capacity_units = t.desc.provisioned_throughput.write_capacity_units;
+  for (const auto& g : t.desc.global_secondary_indexes) {
+    auto id = t.index_ids.find(g.def.index_name);
+    if (id == t.index_ids.end()) continue;
+    IndexThroughputConfig ic;
+    ic.index_id = id->second;
+    ic.index_name = g.def.index_name;
+    ic.read_capacity_units = g.provisioned_throughput.read_capacity_units;
+    ic.write_capacity_units = g.provisioned_throughput.write_capacity_units;
+    c.global_secondary_indexes.push_back(std::move(ic));
+  }
+  for (const auto& l : t.desc.local_secondary_indexes) {
+    auto id = t.index_ids.find(l.def.index_name);
+    if (id != t.index_ids.end()) c.local_secondary_index_ids.push_back(id->second);
+  }
+  return c;
+}
+
+// The hash a storage key (item or index entry) starts with: id (4) | hash
+// (8 BE); 0 for a shorter key (a range bound at the start of the ring).
+uint64_t HashOfStorageKey(std::string_view key) {
+  return key.size() >= 12 ? DecodeFixed64BE(key.data() + 4) : 0;
+}
+
+// What a read is expected to cost before it happens (the throttled units a
+// refused read counts): one item's minimum.
+double MinimumReadUnits(bool consistent_read) {
+  return consistent_read ? 1.0 : 0.5;
+}
+
+// "Friday, October 9, 2026 at 12:21:34 AM Coordinated Universal Time", as
+// DynamoDB's LimitExceededException prints times.
+std::string UtcTime(int64_t micros) {
+  static const char* const kDays[] = {"Sunday",   "Monday", "Tuesday",
+                                      "Wednesday", "Thursday", "Friday",
+                                      "Saturday"};
+  static const char* const kMonths[] = {
+      "January", "February", "March",     "April",   "May",      "June",
+      "July",    "August",   "September", "October", "November", "December"};
+  const time_t seconds = static_cast<time_t>(micros / 1'000'000);
+  struct tm tm;
+  gmtime_r(&seconds, &tm);
+  const int hour12 = tm.tm_hour % 12 == 0 ? 12 : tm.tm_hour % 12;
+  char buf[128];
+  std::snprintf(buf, sizeof(buf),
+                "%s, %s %d, %d at %d:%02d:%02d %s Coordinated Universal Time",
+                kDays[tm.tm_wday], kMonths[tm.tm_mon], tm.tm_mday,
+                tm.tm_year + 1900, hour12, tm.tm_min, tm.tm_sec,
+                tm.tm_hour < 12 ? "AM" : "PM");
+  return buf;
+}
+
+constexpr int64_t kMicrosPerDay = int64_t{86400} * 1'000'000;
+constexpr int64_t kFreeDecreasesPerDay = 4;
+constexpr int64_t kDecreaseIntervalMicros = int64_t{3600} * 1'000'000;
+
+// DynamoDB's limit on provisioned-throughput decreases: 4 at any time in a
+// UTC day, then one per 3,600 s. Updates `cur` for one more decrease at
+// `now`, or returns LimitExceededException with DynamoDB's message.
+Status CountDecrease(ProvisionedThroughputDescription* cur, int64_t now) {
+  const bool same_day = cur->last_decrease_micros &&
+                        *cur->last_decrease_micros / kMicrosPerDay ==
+                            now / kMicrosPerDay;
+  const int64_t today = same_day ? cur->number_of_decreases_today : 0;
+  if (today >= kFreeDecreasesPerDay &&
+      now < *cur->last_decrease_micros + kDecreaseIntervalMicros) {
+    return Status(
+        ErrorCode::kLimitExceeded,
+        "Subscriber limit exceeded: Provisioned throughput decreases are "
+        "limited within a given UTC day. After the first 4 decreases, each "
+        "subsequent decrease in the same UTC day can be performed at most once "
+        "every 3600 seconds. Number of decreases today: " +
+            std::to_string(today) + ". Last decrease at " +
+            UtcTime(*cur->last_decrease_micros) +
+            ". Next decrease can be made at " +
+            UtcTime(*cur->last_decrease_micros + kDecreaseIntervalMicros));
+  }
+  cur->number_of_decreases_today = today + 1;
+  cur->last_decrease_micros = now;
+  return Status::OK();
+}
+
 class EngineImpl final : public Engine {
  public:
   EngineImpl(const EngineOptions& options, Clock* clock,
@@ -72,7 +170,10 @@ class EngineImpl final : public Engine {
         indexes_(std::move(indexes)),
         write_path_(store_.get(), &locks_, indexes_->writer()),
         throughput_(clock, options.capacity),
-        throttling_(options.throttling) {}
+        throttling_(options.throttling) {
+    write_path_.SetThroughput(&throughput_, &throttling_);
+    StartThroughput();
+  }
 
   ~EngineImpl() override {
     // The propagation thread first: nothing writes after it stops.
@@ -120,6 +221,21 @@ class EngineImpl final : public Engine {
                                         TableStatus* status);
   TableStatus StatusOf(const TableInfo& t, int64_t now) const;
   TableDescription Describe(const TableInfo& t, TableStatus status) const;
+  // Registers every table of the catalog with the throughput controller,
+  // with partition sizes seeded from the catalog's counters, then sets the
+  // exact split-size counting. Runs once, from the constructor.
+  void StartThroughput();
+  // The exact sizes of the two halves of a partition being split.
+  SplitSizes CountSplit(uint32_t table_id, uint32_t index_id, uint64_t begin,
+                        uint64_t mid, uint64_t end) const;
+  // Items and bytes of the table's (index_id 0) or GSI's keys whose hash is
+  // in [begin, end) (end 0: the end of the ring).
+  std::pair<int64_t, int64_t> CountRange(uint32_t id, bool gsi, uint64_t begin,
+                                         uint64_t end) const;
+  // With throttling on, refuses a read of `index` (null: the table) at
+  // `hash` whose table or partition has no capacity left.
+  Status CheckRead(const TableInfo& table, const IndexInfo* index,
+                   uint64_t hash, bool consistent_read);
   // The table for a data-plane call: exists and is ACTIVE or UPDATING.
   Result<std::shared_ptr<const TableInfo>> DataTable(const Scope& scope,
                                                      std::string_view name);
@@ -236,6 +352,7 @@ Result<TableDescription> EngineImpl::CreateTable(const CreateTableRequest& req) 
   }
   DR_ASSIGN_OR_RETURN(auto created, catalog_->Create(std::move(info)));
   indexes_->TableCreated(*created);
+  throughput_.RegisterTable(ThroughputConfigOf(*created));
   return Describe(*created, StatusOf(*created, now));
 }
 
@@ -333,8 +450,7 @@ Result<TableDescription> EngineImpl::UpdateTable(const UpdateTableRequest& req) 
       }
       if (want.read_capacity_units < cur.read_capacity_units ||
           want.write_capacity_units < cur.write_capacity_units) {
-        cur.last_decrease_micros = now;
-        ++cur.number_of_decreases_today;
+        DR_RETURN_IF_ERROR(CountDecrease(&cur, now));
       }
       cur.read_capacity_units = want.read_capacity_units;
       cur.write_capacity_units = want.write_capacity_units;
@@ -352,6 +468,9 @@ Result<TableDescription> EngineImpl::UpdateTable(const UpdateTableRequest& req) 
   }
   WriteBatch batch;
   DR_RETURN_IF_ERROR(indexes_->Publish(*table, next, gsi_changes, &batch));
+  // Re-rate the buckets (and add or drop GSIs) on the published version.
+  auto published = catalog_->Find(req.scope.ns, req.table_name);
+  throughput_.UpdateTable(ThroughputConfigOf(published ? *published : *next));
   return Describe(*next, StatusOf(*next, now));
 }
 
@@ -381,6 +500,7 @@ Result<TableDescription> EngineImpl::DeleteTable(const DeleteTableRequest& req) 
   // The index entries and GSI log records go in the same batch.
   DR_RETURN_IF_ERROR(indexes_->PublishTableDeletion(*table, next, &batch));
   Catalog::ApplyStats(*table, -items, -bytes);
+  throughput_.RemoveTable(table->id);
   return before;
 }
 
@@ -416,6 +536,98 @@ Status EngineImpl::VerifyIndexes(const Scope& scope, const std::string& table_na
 }
 
 // --- Capacity extensions ---------------------------------------------------
+
+void EngineImpl::StartThroughput() {
+  // No scan at startup: each table's partitions are seeded from the
+  // catalog's live item count and bytes, spread over the partitions in
+  // proportion to their hash ranges (partition hashes are uniform), and
+  // split by halving while they are past the split size. Exact counts come
+  // with the first real split (CountSplit). GSIs have no persisted size
+  // counters: their partitions start empty and count the writes from here.
+  const long double kRing = 18446744073709551616.0L;  // 2^64
+  for (const auto& table : catalog_->All()) {
+    if (table->deleting_since_micros) continue;
+    throughput_.RegisterTable(ThroughputConfigOf(*table));
+    const int64_t items = table->stats->item_count.load();
+    const int64_t bytes = table->stats->size_bytes.load();
+    if (items == 0 && bytes == 0) continue;
+    std::optional<TableThroughputStats> stats = throughput_.Describe(table->id, 0);
+    if (!stats) continue;
+    int64_t items_done = 0, bytes_done = 0;
+    for (const PartitionStats& p : stats->table.partitions) {
+      const long double end =
+          p.end == 0 ? kRing : static_cast<long double>(p.end);
+      const long double upto = end / kRing;
+      const int64_t items_upto = p.end == 0 ? items
+          : static_cast<int64_t>(static_cast<long double>(items) * upto);
+      const int64_t bytes_upto = p.end == 0 ? bytes
+          : static_cast<int64_t>(static_cast<long double>(bytes) * upto);
+      throughput_.RecordWrite(table->id, 0, p.begin, items_upto - items_done,
+                              bytes_upto - bytes_done);
+      items_done = items_upto;
+      bytes_done = bytes_upto;
+    }
+    // A RecordWrite splits once; halve what is still past the split size.
+    for (bool split = true; split;) {
+      split = false;
+      stats = throughput_.Describe(table->id, 0);
+      for (const PartitionStats& p : stats->table.partitions) {
+        if (p.bytes <= throughput_.options().split_size_bytes) continue;
+        throughput_.RecordWrite(table->id, 0, p.begin, 0, 0);
+        split = true;
+      }
+    }
+  }
+  throughput_.SetSplitSizeFn([this](uint32_t table_id, uint32_t index_id,
+                                    uint64_t begin, uint64_t mid,
+                                    uint64_t end) {
+    return CountSplit(table_id, index_id, begin, mid, end);
+  });
+}
+
+std::pair<int64_t, int64_t> EngineImpl::CountRange(uint32_t id, bool gsi,
+                                                   uint64_t begin,
+                                                   uint64_t end) const {
+  std::string lower, upper;
+  PutFixed32BE(&lower, id);
+  PutFixed64BE(&lower, begin);
+  if (end == 0) {
+    upper = keys::TableEnd(id);
+  } else {
+    PutFixed32BE(&upper, id);
+    PutFixed64BE(&upper, end);
+  }
+  int64_t items = 0, bytes = 0;
+  auto it = store_->NewIterator(gsi ? Cf::kIndexes : Cf::kItems, lower, upper);
+  for (it->Seek(lower); it->Valid(); it->Next()) {
+    Result<Item> item = DecodeItem(it->value());
+    if (!item.ok()) continue;  // counted by the consistency checker, not here
+    ++items;
+    // Base items at their DynamoDB size; GSI entries as IndexEntry::size
+    // counts them (what the write path records).
+    bytes += ItemSize(*item) + (gsi ? kIndexEntryOverheadBytes : 0);
+  }
+  return {items, bytes};
+}
+
+SplitSizes EngineImpl::CountSplit(uint32_t table_id, uint32_t index_id,
+                                  uint64_t begin, uint64_t mid,
+                                  uint64_t end) const {
+  // index_id 0 is the table; any other is a GSI (LSIs have no partitions).
+  const uint32_t id = index_id == 0 ? table_id : index_id;
+  const bool gsi = index_id != 0;
+  SplitSizes sizes;
+  std::tie(sizes.left_items, sizes.left_bytes) = CountRange(id, gsi, begin, mid);
+  std::tie(sizes.right_items, sizes.right_bytes) = CountRange(id, gsi, mid, end);
+  return sizes;
+}
+
+Status EngineImpl::CheckRead(const TableInfo& table, const IndexInfo* index,
+                             uint64_t hash, bool consistent_read) {
+  if (!throttling()) return Status::OK();
+  return throughput_.CheckRead(table.id, index ? index->id : 0, hash,
+                               MinimumReadUnits(consistent_read));
+}
 
 Result<TableThroughputStats> EngineImpl::DescribeCapacity(
     const Scope& scope, const std::string& table_name, size_t hot_keys) {
@@ -479,11 +691,14 @@ Result<GetItemResult> EngineImpl::GetItem(const GetItemRequest& req) {
   DR_ASSIGN_OR_RETURN(auto table, DataTable(req.scope, req.table_name));
   DR_ASSIGN_OR_RETURN(PrimaryKey pk, KeyOfKeyParameter(table->key, req.key));
   const std::string key = keys::ItemKey(table->id, *pk.hash, pk.range);
+  DR_RETURN_IF_ERROR(
+      CheckRead(*table, nullptr, HashOfStorageKey(key), req.consistent_read));
   GetItemResult result;
   DR_ASSIGN_OR_RETURN(result.item, ReadItem(*store_, key));
   // Metered on the whole item: the projection does not reduce the cost.
   Metering metering = MeterItemRead(*table, key, result.item ? ItemSize(*result.item) : 0,
                                     req.consistent_read);
+  throughput_.ChargeRead(metering.charge);
   result.consumed_capacity = std::move(metering.consumed);
   result.capacity_charges.push_back(std::move(metering.charge));
   if (result.item && projection) {
@@ -556,9 +771,14 @@ Result<QueryResult> EngineImpl::Query(const QueryRequest& req) {
   DR_ASSIGN_OR_RETURN(const PageRequest page_request,
                       PlanQuery(*table, req, prepared));
   DR_RETURN_IF_ERROR(indexes_->CheckReadable(*table, page_request.index));
+  // The queried partition key's hash starts the range.
+  DR_RETURN_IF_ERROR(CheckRead(*table, page_request.index,
+                               HashOfStorageKey(page_request.range.lower),
+                               req.read.consistent_read));
   DR_ASSIGN_OR_RETURN(Page page, ReadPage(*store_, page_request));
   Metering metering = MeterPage(*table, page_request, page, PageKind::kQuery,
                                 req.read.consistent_read);
+  throughput_.ChargeRead(metering.charge);
   QueryResult result =
       FinishPage(*table, prepared, std::move(page), page_request.index);
   result.consumed_capacity = std::move(metering.consumed);
@@ -572,9 +792,16 @@ Result<ScanResult> EngineImpl::Scan(const ScanRequest& req) {
   DR_ASSIGN_OR_RETURN(const PageRequest page_request,
                       PlanScan(*table, req, prepared));
   DR_RETURN_IF_ERROR(indexes_->CheckReadable(*table, page_request.index));
+  // Checked at the partition where the page starts.
+  DR_RETURN_IF_ERROR(CheckRead(
+      *table, page_request.index,
+      HashOfStorageKey(page_request.exclusive_start ? *page_request.exclusive_start
+                                                    : page_request.range.lower),
+      req.read.consistent_read));
   DR_ASSIGN_OR_RETURN(Page page, ReadPage(*store_, page_request));
   Metering metering = MeterPage(*table, page_request, page, PageKind::kScan,
                                 req.read.consistent_read);
+  throughput_.ChargeRead(metering.charge);
   ScanResult result =
       FinishPage(*table, prepared, std::move(page), page_request.index);
   result.consumed_capacity = std::move(metering.consumed);
@@ -603,6 +830,10 @@ Result<BatchGetItemResult> EngineImpl::BatchGetItem(
   BatchGetItemResult result;
   int64_t response_bytes = 0;
   bool full = false;
+  // Throttled keys go back as UnprocessedKeys; the call fails only when
+  // every key was throttled.
+  Status first_throttle;
+  size_t keys_read = 0;
   for (size_t i = 0; i < req.request_items.size(); ++i) {
     const auto& [name, t] = req.request_items[i];
     std::vector<Item>& items =
@@ -614,12 +845,24 @@ Result<BatchGetItemResult> EngineImpl::BatchGetItem(
     metering.charge.table_id = tables[i]->id;
     for (size_t k = 0; k < t.keys.size(); ++k) {
       if (!full) {
+        const std::string& storage_key = storage_keys[i][k];
+        Status admitted = CheckRead(*tables[i], nullptr,
+                                    HashOfStorageKey(storage_key),
+                                    t.consistent_read);
+        if (!admitted.ok()) {
+          if (first_throttle.ok()) first_throttle = std::move(admitted);
+          unprocessed.keys.push_back(t.keys[k]);
+          continue;
+        }
         DR_ASSIGN_OR_RETURN(std::optional<Item> item,
-                            ReadItem(*store_, storage_keys[i][k]));
+                            ReadItem(*store_, storage_key));
         const int64_t read_bytes = item ? ItemSize(*item) : 0;
         if (!item) {
-          metering.Merge(MeterItemRead(*tables[i], storage_keys[i][k], 0,
-                                       t.consistent_read));
+          Metering key_metering =
+              MeterItemRead(*tables[i], storage_key, 0, t.consistent_read);
+          throughput_.ChargeRead(key_metering.charge);
+          metering.Merge(key_metering);
+          ++keys_read;
           continue;
         }
         if (projections[i]) *item = expr::ProjectItem(*item, *projections[i]);
@@ -627,8 +870,12 @@ Result<BatchGetItemResult> EngineImpl::BatchGetItem(
         if (response_bytes + size <= kMaxBatchGetResponseBytes) {
           response_bytes += size;
           items.push_back(std::move(*item));
-          metering.Merge(MeterItemRead(*tables[i], storage_keys[i][k], read_bytes,
-                                       t.consistent_read));
+          // Charged key by key, so the next keys' checks see it.
+          Metering key_metering = MeterItemRead(*tables[i], storage_key,
+                                                read_bytes, t.consistent_read);
+          throughput_.ChargeRead(key_metering.charge);
+          metering.Merge(key_metering);
+          ++keys_read;
           continue;
         }
         full = true;
@@ -645,6 +892,7 @@ Result<BatchGetItemResult> EngineImpl::BatchGetItem(
       result.unprocessed_keys.emplace_back(name, std::move(unprocessed));
     }
   }
+  if (keys_read == 0 && !first_throttle.ok()) return first_throttle;
   return result;
 }
 
@@ -672,19 +920,33 @@ Result<BatchWriteItemResult> EngineImpl::BatchWriteItem(
     }
   }
   std::vector<Metering> metering;
-  DR_RETURN_IF_ERROR(write_path_.ApplyMany(item_writes, &metering).status());
-  // One Metering per request, in request order: summed per table.
+  // With throttling on, the refused requests are left out and come back as
+  // UnprocessedItems; the call fails only when every request was refused.
+  std::vector<bool> throttled;
+  DR_RETURN_IF_ERROR(
+      write_path_.ApplyMany(item_writes, &metering, &throttled).status());
+  // One Metering per request, in request order: summed per table over the
+  // requests applied.
   BatchWriteItemResult result;
   size_t next = 0;
   for (size_t i = 0; i < req.request_items.size(); ++i) {
+    const auto& [name, writes] = req.request_items[i];
     Metering table_metering;
-    table_metering.consumed.table_name = req.request_items[i].first;
+    table_metering.consumed.table_name = name;
     table_metering.charge.table_id = tables[i]->id;
-    for (size_t w = 0; w < req.request_items[i].second.size(); ++w) {
-      table_metering.Merge(metering[next++]);
+    std::vector<WriteRequest> unprocessed;
+    for (size_t w = 0; w < writes.size(); ++w, ++next) {
+      if (throttled[next]) {
+        unprocessed.push_back(writes[w]);
+        continue;
+      }
+      table_metering.Merge(metering[next]);
     }
     result.consumed_capacity.push_back(std::move(table_metering.consumed));
     result.capacity_charges.push_back(std::move(table_metering.charge));
+    if (!unprocessed.empty()) {
+      result.unprocessed_items.emplace_back(name, std::move(unprocessed));
+    }
   }
   return result;
 }

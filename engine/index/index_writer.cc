@@ -141,7 +141,8 @@ Status IndexWriter::Stage(Txn* txn, uint32_t table_id,
                           const std::optional<Item>& old_item,
                           const std::optional<Item>& new_item, int64_t old_size,
                           int64_t new_size, WriteBatch* batch,
-                          Metering* metering) {
+                          Metering* metering,
+                          std::vector<PartitionSizeDelta>* gsi_sizes) {
   auto found = tables_.find(table_id);  // under txn's shared lock
   if (found == tables_.end()) return Status::OK();
   const TableIndexes& t = *found->second;
@@ -178,6 +179,20 @@ Status IndexWriter::Stage(Txn* txn, uint32_t table_id,
         const int64_t size =
             delete_old ? after.size : std::max(before.size, after.size);
         MeterEntry(index, *new_side.item, EntryWriteUnits(size), metering);
+      }
+    }
+    if (index.global && gsi_sizes != nullptr) {
+      const std::string& pk_name = index.key.hash_name;
+      if (delete_old) {
+        gsi_sizes->push_back(
+            {index.id, keys::PartitionHash(old_side.item->at(pk_name)), -1,
+             -EntrySize(index, t.table_key, old_side)});
+      }
+      if (has) {
+        gsi_sizes->push_back(
+            {index.id, keys::PartitionHash(new_side.item->at(pk_name)),
+             delete_old ? 1 : (had ? 0 : 1),
+             after.size - (had && !delete_old ? before.size : 0)});
       }
     }
     if (!index.global) {

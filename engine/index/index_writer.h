@@ -48,6 +48,14 @@ std::string ItemCollectionSizeKey(uint32_t table_id, const AttributeValue& pk);
 std::string ItemCollectionSizeBegin(uint32_t table_id);
 std::string ItemCollectionSizeEnd(uint32_t table_id);
 
+// One write's change to the size of an index partition (IndexWriter::Stage).
+struct PartitionSizeDelta {
+  uint32_t index_id = 0;
+  uint64_t hash = 0;  // keys::PartitionHash of the index's partition key
+  int64_t items = 0;
+  int64_t bytes = 0;
+};
+
 class IndexWriter {
  public:
   // `propagator` (not owned) numbers the GSI log records and is told when
@@ -88,10 +96,18 @@ class IndexWriter {
   // key WriteUnits(max of both); an unchanged entry costs nothing and its
   // index is not listed. Entry sizes are the projected items' sizes
   // (without the 100-byte storage overhead).
+  //
+  // `gsi_sizes` (nullable) receives, for every GSI entry put or deleted, the
+  // change of its index partition's size: items +1 / -1 (0 for a new value
+  // under the same key) and bytes in IndexEntry::size (with the 100-byte
+  // overhead), at the entry's partition hash. The throughput controller
+  // keeps GSI partition sizes with them (LSI entries are not counted: an
+  // LSI lives in its table's partitions, which count base items).
   Status Stage(Txn* txn, uint32_t table_id, const std::optional<Item>& old_item,
                const std::optional<Item>& new_item, int64_t old_size,
                int64_t new_size, WriteBatch* batch,
-               Metering* metering = nullptr);
+               Metering* metering = nullptr,
+               std::vector<PartitionSizeDelta>* gsi_sizes = nullptr);
 
   // The bytes of an item collection (items + LSI entries) as counted.
   Result<int64_t> ItemCollectionSize(uint32_t table_id,

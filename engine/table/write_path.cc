@@ -1,6 +1,8 @@
 #include "engine/table/write_path.h"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include "engine/value/item_codec.h"
 #include "engine/value/item_size.h"
@@ -52,9 +54,11 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
 
   const int64_t new_size = change.new_item ? ItemSize(*change.new_item) : 0;
   meter_base(std::max(old_size, new_size));
+  std::vector<PartitionSizeDelta> gsi_sizes;
   if (indexes_ != nullptr) {
     DR_RETURN_IF_ERROR(indexes_->Stage(txn, table.id, old_item, change.new_item,
-                                       old_size, new_size, batch, &m));
+                                       old_size, new_size, batch, &m,
+                                       &gsi_sizes));
   }
   if (change.new_item) {
     std::string value;
@@ -65,9 +69,33 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
   }
   const int64_t item_delta = (change.new_item ? 1 : 0) - (old_item ? 1 : 0);
   Catalog::AddStats(table.id, item_delta, new_size - old_size, batch);
-  stats->push_back({&table, item_delta, new_size - old_size});
+  // The base part (first) carries the item's partition hash.
+  stats->push_back({&table, item_delta, new_size - old_size,
+                    m.charge.parts.front().hash, std::move(gsi_sizes)});
   *metering = std::move(m);
   return old_item;
+}
+
+Status WritePath::Admit(const CapacityCharge& charge) {
+  return throughput_->AdmitWrite(charge);
+}
+
+void WritePath::ChargeUnthrottled(const CapacityCharge& charge) {
+  if (throughput_ != nullptr) throughput_->ChargeRead(charge);
+}
+
+void WritePath::Committed(const std::vector<StatsDelta>& stats) {
+  for (const StatsDelta& d : stats) {
+    Catalog::ApplyStats(*d.table, d.items, d.bytes);
+    if (throughput_ == nullptr) continue;
+    if (d.items != 0 || d.bytes != 0) {
+      throughput_->RecordWrite(d.table->id, 0, d.hash, d.items, d.bytes);
+    }
+    for (const PartitionSizeDelta& g : d.gsi_sizes) {
+      throughput_->RecordWrite(d.table->id, g.index_id, g.hash, g.items,
+                               g.bytes);
+    }
+  }
 }
 
 Result<std::optional<Item>> WritePath::Apply(const TableInfo& table,
@@ -79,21 +107,32 @@ Result<std::optional<Item>> WritePath::Apply(const TableInfo& table,
   WriteBatch batch;
   std::vector<StatsDelta> stats;
   // Always metered, whether or not the caller wants it: once staged, the
-  // charge is complete (an admission check belongs right here).
+  // charge is complete, and this is the admission point.
   Metering staged;
   Result<std::optional<Item>> old_item =
       Stage(table, item_key, mutation, &txn, &batch, &stats, &staged);
   if (metering != nullptr) *metering = staged;
-  if (!old_item.ok() || batch.empty()) return old_item;
-  DR_RETURN_IF_ERROR(store_->Write(&batch));
-  txn.Committed();
-  for (const StatsDelta& d : stats) Catalog::ApplyStats(*d.table, d.items, d.bytes);
-  return std::move(old_item).value();
+  // Errors other than a failed condition cost nothing.
+  if (!old_item.ok() && staged.charge.parts.empty()) return old_item;
+  const bool throttle = throttling();
+  // A throttle wins over a failed condition (DynamoDB refuses a throttled
+  // request before it evaluates anything); an admitted failed condition
+  // keeps its units consumed.
+  if (throttle) DR_RETURN_IF_ERROR(Admit(staged.charge));
+  if (old_item.ok() && !batch.empty()) {
+    DR_RETURN_IF_ERROR(store_->Write(&batch));
+    txn.Committed();
+    Committed(stats);
+  }
+  if (!throttle) ChargeUnthrottled(staged.charge);
+  return old_item;
 }
 
 Result<std::vector<std::optional<Item>>> WritePath::ApplyMany(
-    const std::vector<ItemWrite>& writes, std::vector<Metering>* metering) {
+    const std::vector<ItemWrite>& writes, std::vector<Metering>* metering,
+    std::vector<bool>* throttled) {
   if (metering != nullptr) metering->clear();
+  if (throttled != nullptr) throttled->assign(writes.size(), false);
   // Distinct stripes in address order: a total order every writer shares.
   std::vector<std::mutex*> stripes;
   for (const ItemWrite& w : writes) stripes.push_back(&locks_->For(w.item_key));
@@ -107,8 +146,9 @@ Result<std::vector<std::optional<Item>>> WritePath::ApplyMany(
     }
   } unlock{stripes};
 
-  IndexWriter::Txn txn(indexes_);
-  WriteBatch batch;
+  const bool throttle = throttling();
+  std::optional<IndexWriter::Txn> txn(std::in_place, indexes_);
+  std::optional<WriteBatch> batch(std::in_place);
   std::vector<StatsDelta> stats;
   std::vector<std::optional<Item>> old_items;
   old_items.reserve(writes.size());
@@ -117,21 +157,75 @@ Result<std::vector<std::optional<Item>>> WritePath::ApplyMany(
   for (const ItemWrite& w : writes) {
     Metering m;
     Result<std::optional<Item>> old_item =
-        Stage(*w.table, w.item_key, w.mutation, &txn, &batch, &stats, &m);
-    if (old_item.ok() || !m.charge.parts.empty()) staged.push_back(std::move(m));
+        Stage(*w.table, w.item_key, w.mutation, &*txn, &*batch, &stats, &m);
+    const bool charged = old_item.ok() || !m.charge.parts.empty();
+    if (charged) staged.push_back(std::move(m));
     if (!old_item.ok()) {
+      // A failed condition is charged like Apply's (the throttle first).
+      if (charged) {
+        if (throttle) {
+          DR_RETURN_IF_ERROR(Admit(staged.back().charge));
+        } else {
+          ChargeUnthrottled(staged.back().charge);
+        }
+      }
       if (metering != nullptr) *metering = std::move(staged);
       return old_item.status();
     }
     old_items.push_back(std::move(old_item).value());
   }
-  // Every write is staged and metered: an admission check belongs here.
-  if (metering != nullptr) *metering = std::move(staged);
-  if (!batch.empty()) {
-    DR_RETURN_IF_ERROR(store_->Write(&batch));
-    txn.Committed();
-    for (const StatsDelta& d : stats) Catalog::ApplyStats(*d.table, d.items, d.bytes);
+  // Every write is staged and metered: the admission point.
+  size_t admitted = writes.size();
+  if (throttle) {
+    Status first_throttle;
+    admitted = 0;
+    for (size_t i = 0; i < writes.size(); ++i) {
+      Status s = Admit(staged[i].charge);
+      if (s.ok()) {
+        ++admitted;
+        continue;
+      }
+      if (throttled == nullptr) return s;
+      (*throttled)[i] = true;
+      if (first_throttle.ok()) first_throttle = std::move(s);
+    }
+    if (admitted == 0 && !writes.empty()) {
+      if (metering != nullptr) *metering = std::move(staged);
+      return first_throttle;
+    }
   }
+  if (admitted < writes.size()) {
+    // Restage the admitted writes alone (the items are still locked, so
+    // they stage as before); the refused ones leave no trace.
+    stats.clear();
+    batch.reset();
+    txn.reset();
+    txn.emplace(indexes_);
+    batch.emplace();
+    for (size_t i = 0; i < writes.size(); ++i) {
+      if ((*throttled)[i]) {
+        old_items[i].reset();
+        continue;
+      }
+      const ItemWrite& w = writes[i];
+      Metering unused;
+      DR_ASSIGN_OR_RETURN(old_items[i], Stage(*w.table, w.item_key, w.mutation,
+                                              &*txn, &*batch, &stats, &unused));
+    }
+  }
+  if (!batch->empty()) {
+    Status written = store_->Write(&*batch);
+    if (!written.ok()) {
+      if (metering != nullptr) *metering = std::move(staged);
+      return written;
+    }
+    txn->Committed();
+    Committed(stats);
+  }
+  if (!throttle) {
+    for (const Metering& m : staged) ChargeUnthrottled(m.charge);
+  }
+  if (metering != nullptr) *metering = std::move(staged);
   return old_items;
 }
 

@@ -13,18 +13,32 @@
 // item), each index whose entry changes costs its entry's units (a key
 // change is a delete plus a put). A write refused by its condition
 // (kConditionalCheckFailed) still costs the old item's size. Between
-// staging and Store::Write the charge is complete: that is where an
-// admission check (throttling) belongs.
+// staging and Store::Write the charge is complete: that is where the
+// admission check is.
+//
+// Throughput (engine/capacity/throughput_controller.h), when a controller is
+// attached: with throttling on, every staged write (a failed condition and
+// a write that changes nothing included) is admitted with AdmitWrite before
+// its batch is committed; a refused write returns the throttle and commits
+// nothing (no item, counter, index entry, GSI log record or partition
+// size). A throttle takes precedence over a failed condition: when the
+// buckets are exhausted the condition's failure is not reported, as
+// DynamoDB refuses a throttled request before evaluating it. With
+// throttling off the same charge goes through ChargeRead (never refused).
+// After the commit, every item's base-table size change and every GSI
+// entry's is recorded (RecordWrite) at its partition hash.
 
 #ifndef DYNAROCK_ENGINE_TABLE_WRITE_PATH_H_
 #define DYNAROCK_ENGINE_TABLE_WRITE_PATH_H_
 
+#include <atomic>
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/capacity/capacity_charge.h"
+#include "engine/capacity/throughput_controller.h"
 #include "engine/index/index_writer.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
@@ -52,6 +66,15 @@ class WritePath {
   WritePath(Store* store, ItemLocks* locks, IndexWriter* indexes = nullptr)
       : store_(store), locks_(locks), indexes_(indexes) {}
 
+  // Attaches the throughput controller every write is charged to (not
+  // owned; null: none) and the throttling switch it reads on every write
+  // (not owned). Call before any write.
+  void SetThroughput(ThroughputController* throughput,
+                     const std::atomic<bool>* throttling) {
+    throughput_ = throughput;
+    throttling_ = throttling;
+  }
+
   // Applies `mutation` to the item stored at `item_key` of `table`.
   // Returns the old item (nullopt when there was none). When `metering` is
   // not null it receives what the write consumed: on success, and on
@@ -76,9 +99,18 @@ class WritePath {
   // null it receives one Metering per write, in the order of `writes` (on
   // error: those staged before the failure, and the failed write's when its
   // condition failed).
+  //
+  // With throttling on, writes are admitted one by one in order. Without
+  // `throttled`, the first refused write fails the call (nothing written;
+  // the writes admitted before it stay charged). With `throttled`, it
+  // receives one flag per write: the refused writes are left out (their
+  // old item is nullopt, their Metering is what they would have cost) and
+  // the others are committed together; the call fails with the first
+  // throttle only when every write was refused.
   Result<std::vector<std::optional<Item>>> ApplyMany(
       const std::vector<ItemWrite>& writes,
-      std::vector<Metering>* metering = nullptr);
+      std::vector<Metering>* metering = nullptr,
+      std::vector<bool>* throttled = nullptr);
 
  private:
   // Reads the old item, runs the mutation and adds the change (item,
@@ -89,6 +121,8 @@ class WritePath {
     const TableInfo* table;
     int64_t items;
     int64_t bytes;
+    uint64_t hash;  // the item's partition hash
+    std::vector<PartitionSizeDelta> gsi_sizes;
   };
   Result<std::optional<Item>> Stage(const TableInfo& table,
                                     const std::string& item_key,
@@ -96,10 +130,22 @@ class WritePath {
                                     IndexWriter::Txn* txn, WriteBatch* batch,
                                     std::vector<StatsDelta>* stats,
                                     Metering* metering);
+  bool throttling() const {
+    return throughput_ != nullptr && throttling_ != nullptr &&
+           throttling_->load(std::memory_order_relaxed);
+  }
+  // Charges a staged write: AdmitWrite with throttling on (the throttle is
+  // returned), ChargeRead otherwise (after the commit).
+  Status Admit(const CapacityCharge& charge);
+  void ChargeUnthrottled(const CapacityCharge& charge);
+  // Mirrors committed counter and partition-size changes.
+  void Committed(const std::vector<StatsDelta>& stats);
 
   Store* store_;
   ItemLocks* locks_;
   IndexWriter* indexes_;
+  ThroughputController* throughput_ = nullptr;
+  const std::atomic<bool>* throttling_ = nullptr;
 };
 
 // Reads and decodes the item at `item_key`; nullopt when absent.
