@@ -8,6 +8,7 @@
 
 #include "tools/load.h"
 #include "tools/serve.h"
+#include "tools/stats.h"
 
 #ifndef DYNAROCK_VERSION
 #define DYNAROCK_VERSION "unknown"
@@ -45,6 +46,15 @@ CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {
                    "indexes (asynchronous, as in DynamoDB); 0 = as fast as possible")
       ->capture_default_str()
       ->check(CLI::Range(int64_t{0}, int64_t{86'400'000}));
+  serve
+      ->add_option("--throttling", opts->throttling,
+                   "on: refuse requests beyond a table's capacity, as DynamoDB "
+                   "does (ProvisionedThroughputExceededException); off: never, "
+                   "as DynamoDB Local. Metering and `dynarock stats` work "
+                   "either way")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->type_name("on|off")
+      ->default_str("on");
   return serve;
 }
 
@@ -82,6 +92,28 @@ CLI::App* AddLoad(CLI::App& app, dynarock::tools::LoadOptions* opts) {
   return load;
 }
 
+CLI::App* AddStats(CLI::App& app, dynarock::tools::StatsOptions* opts) {
+  CLI::App* stats = app.add_subcommand(
+      "stats",
+      "Show a table's capacity: rates, partitions, consumed and throttled "
+      "units, hot keys (from a running dynarock serve)");
+  stats->add_option("table", opts->table, "Table name")->required();
+  stats->add_option("--endpoint", opts->endpoint, "dynarock serve endpoint")
+      ->capture_default_str();
+  stats->add_flag("--json", opts->json,
+                  "Print the DescribeCapacity response as JSON");
+  stats->add_option("--hot-keys", opts->hot_keys,
+                    "Hot keys to show per table and index")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100));
+  stats->add_option("--access-key-id,--access-key", opts->access_key_id,
+                    "Access key id to sign as (default $AWS_ACCESS_KEY_ID, "
+                    "else dynarock); serve keeps tables per key + region");
+  stats->add_option("--region", opts->region,
+                    "Region to sign for (default $AWS_REGION, else us-east-1)");
+  return stats;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -93,10 +125,13 @@ int main(int argc, char** argv) {
   CLI::App* serve = AddServe(app, &serve_options);
   dynarock::tools::LoadOptions load_options;
   CLI::App* load = AddLoad(app, &load_options);
+  dynarock::tools::StatsOptions stats_options;
+  CLI::App* stats = AddStats(app, &stats_options);
 
   CLI11_PARSE(app, argc, argv);
 
   if (serve->parsed()) return dynarock::tools::RunServe(serve_options);
   if (load->parsed()) return dynarock::tools::RunLoad(load_options);
+  if (stats->parsed()) return dynarock::tools::RunStats(stats_options);
   return 0;
 }

@@ -23,12 +23,18 @@ struct ServeOptions {
   // How long after a write its changes reach the GSIs (0: at once, on a
   // background thread); SetIndexLag changes it per index at runtime.
   int64_t gsi_lag_ms = 0;
+  // Refuse requests beyond a table's capacity, as DynamoDB does (on), or
+  // never, as DynamoDB Local (off). Metering (ConsumedCapacity) and the
+  // capacity statistics (`dynarock stats`) are on either way; the
+  // DynamoRock_20251121.SetThrottling extension switches it at runtime.
+  bool throttling = true;
 };
 
 // Runs the server until a signal stops it; returns the process exit code
 // (0 after a clean shutdown, 1 when the database or the port cannot be
 // opened). Prints one line to stdout once it accepts connections:
 //   dynarock listening on http://127.0.0.1:8000 (db: ./dynarock-data)
+// (with ", throttling off" inside the parentheses when it is off).
 // REQUIRES: called from main() before any other thread is started (it sets
 // the process's signal mask).
 int RunServe(const ServeOptions& options);

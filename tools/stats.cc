@@ -1,0 +1,87 @@
+// tools/stats.cc
+
+#include "tools/stats.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
+#include <string>
+
+#include "api/json_codec.h"
+#include "tools/http/http_client.h"
+#include "tools/stats/capacity_report.h"
+
+namespace dynarock::tools {
+namespace {
+
+// The first of the environment variables that is set and not empty, else
+// `fallback` (the same defaults as `dynarock load`).
+std::string FromEnv(std::initializer_list<const char*> names,
+                    const char* fallback) {
+  for (const char* n : names) {
+    const char* v = std::getenv(n);
+    if (v != nullptr && *v != '\0') return v;
+  }
+  return fallback;
+}
+
+// "ResourceNotFoundException: Requested resource not found: ..." from an
+// error body {"__type": "com.amazonaws...#X", "message": "..."}.
+std::string DescribeError(const api::Response& r) {
+  api::Json body = api::Json::parse(r.body, nullptr, /*allow_exceptions=*/false);
+  if (!body.is_object()) return "HTTP " + std::to_string(r.http_status) + ": " + r.body;
+  std::string type = body.value("__type", std::string());
+  type = type.substr(type.find('#') + 1);  // npos + 1 == 0: whole string
+  std::string message = body.contains("message") && body["message"].is_string()
+                            ? body["message"].get<std::string>()
+                        : body.contains("Message") && body["Message"].is_string()
+                            ? body["Message"].get<std::string>()
+                            : std::string();
+  return message.empty() ? type : type + ": " + message;
+}
+
+}  // namespace
+
+int RunStats(const StatsOptions& options) {
+  Result<http::Endpoint> endpoint = http::ParseEndpoint(options.endpoint);
+  if (!endpoint.ok()) {
+    std::fprintf(stderr, "dynarock stats: %s\n",
+                 endpoint.status().message().c_str());
+    return 1;
+  }
+  http::HttpClientOptions http_options;
+  http_options.access_key_id =
+      options.access_key_id.empty() ? FromEnv({"AWS_ACCESS_KEY_ID"}, "dynarock")
+                                    : options.access_key_id;
+  http_options.region =
+      options.region.empty()
+          ? FromEnv({"AWS_REGION", "AWS_DEFAULT_REGION"}, "us-east-1")
+          : options.region;
+  http::DynamoDbHttpClient client(std::move(endpoint).value(), http_options);
+
+  const api::Json request = {{"TableName", options.table},
+                             {"HotKeys", options.hot_keys}};
+  api::Response r =
+      client.Call("DynamoRock_20251121.DescribeCapacity", request.dump());
+  if (r.http_status == 0) {
+    std::fprintf(stderr, "dynarock stats: cannot reach %s: %s\n",
+                 options.endpoint.c_str(), r.body.c_str());
+    return 1;
+  }
+  if (r.http_status != 200) {
+    std::fprintf(stderr, "dynarock stats: %s\n", DescribeError(r).c_str());
+    return 1;
+  }
+  api::Json stats = api::Json::parse(r.body, nullptr, /*allow_exceptions=*/false);
+  if (stats.is_discarded()) {
+    std::fprintf(stderr, "dynarock stats: the answer is not JSON: %s\n",
+                 r.body.c_str());
+    return 1;
+  }
+  const std::string text = options.json ? stats.dump(2) + "\n"
+                                        : stats::FormatCapacityReport(stats);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return 0;
+}
+
+}  // namespace dynarock::tools
