@@ -1,0 +1,97 @@
+// tests/scenarios/scenario_test_util.h
+//
+// ScenarioTest: an api::Client on an in-memory engine, a model file loaded
+// into it with `dynarock load`'s Loader, and helpers to run access patterns
+// and compare what they return with the file's items.
+
+#ifndef DYNAROCK_TESTS_SCENARIOS_SCENARIO_TEST_UTIL_H_
+#define DYNAROCK_TESTS_SCENARIOS_SCENARIO_TEST_UTIL_H_
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "api/client.h"
+#include "tests/testutil/test_engine.h"
+#include "tools/load/loader.h"
+#include "tools/load/model_file.h"
+
+namespace dynarock::scenarios {
+
+using api::Json;
+
+class ScenarioTest : public ::testing::Test {
+ protected:
+  ScenarioTest() : client_(engine_.engine.get()) {}
+
+  // Loads tests/data/models/<relative> (every item must be valid).
+  void Load(const std::string& relative) {
+    Result<tools::load::LoadPlan> plan = tools::load::ReadModelFile(
+        std::string(DYNAROCK_TEST_MODELS_DIR) + "/" + relative);
+    ASSERT_TRUE(plan.ok()) << plan.status().message();
+    plan_ = std::move(plan).value();
+    tools::load::Loader loader(
+        [this](std::string_view op, std::string_view body) {
+          return client_.Call(op, body);
+        },
+        tools::load::LoaderOptions{});
+    tools::load::LoadReport report;
+    Status s = loader.Load({plan_}, &report);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+  }
+
+  // Sends `body`; the call must succeed.
+  Json Call(std::string_view op, const Json& body) {
+    api::Response r = client_.Call(op, body.dump());
+    EXPECT_TRUE(r.ok()) << op << " " << body.dump() << " -> " << r.body;
+    return Json::parse(r.body);
+  }
+
+  // DynamoDB's GSIs are eventually consistent; dynarock's extension waits
+  // until every write so far has reached them.
+  void WaitForIndexes() { Call("DynamoRock_20251121.WaitForIndexes", Json::object()); }
+
+  // "<pk> <sk>" of each item, in order (the model's key attribute names).
+  static std::vector<std::string> Keys(const Json& items,
+                                       const std::string& pk = "PK",
+                                       const std::string& sk = "SK") {
+    std::vector<std::string> keys;
+    for (const Json& item : items) {
+      keys.push_back(item[pk]["S"].get<std::string>() + " " +
+                     item[sk]["S"].get<std::string>());
+    }
+    return keys;
+  }
+
+  // The item of the loaded file with this key (DynamoDB JSON); null if none.
+  Json FileItem(const std::string& pk_value, const std::string& sk_value,
+                const std::string& pk = "PK", const std::string& sk = "SK") const {
+    for (const auto& table : plan_.tables) {
+      for (const auto& item : table.items) {
+        if (item.item[pk]["S"] == pk_value && item.item[sk]["S"] == sk_value) {
+          return item.item;
+        }
+      }
+    }
+    return Json();
+  }
+
+  // Every returned item is exactly the file's item with its key (indexes
+  // here project ALL attributes).
+  void ExpectItemsAsInFile(const Json& items, const std::string& pk = "PK",
+                           const std::string& sk = "SK") const {
+    for (const Json& item : items) {
+      const std::string p = item[pk]["S"], s = item[sk]["S"];
+      EXPECT_EQ(item, FileItem(p, s, pk, sk)) << p << " " << s;
+    }
+  }
+
+  TestEngine engine_;
+  api::Client client_;
+  tools::load::LoadPlan plan_;
+};
+
+}  // namespace dynarock::scenarios
+
+#endif  // DYNAROCK_TESTS_SCENARIOS_SCENARIO_TEST_UTIL_H_
