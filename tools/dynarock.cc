@@ -8,6 +8,7 @@
 
 #include "tools/load.h"
 #include "tools/serve.h"
+#include "tools/simulate.h"
 #include "tools/stats.h"
 
 #ifndef DYNAROCK_VERSION
@@ -128,10 +129,14 @@ int main(int argc, char** argv) {
   dynarock::tools::StatsOptions stats_options;
   CLI::App* stats = AddStats(app, &stats_options);
 
+  dynarock::tools::SimulateOptions simulate_options;
+  CLI::App* simulate = dynarock::tools::AddSimulate(app, &simulate_options);
+
   CLI11_PARSE(app, argc, argv);
 
   if (serve->parsed()) return dynarock::tools::RunServe(serve_options);
   if (load->parsed()) return dynarock::tools::RunLoad(load_options);
   if (stats->parsed()) return dynarock::tools::RunStats(stats_options);
+  if (simulate->parsed()) return dynarock::tools::RunSimulate(simulate_options);
   return 0;
 }

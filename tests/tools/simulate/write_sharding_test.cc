@@ -1,0 +1,147 @@
+// tests/tools/simulate/write_sharding_test.cc
+//
+// Small configurations of the write-sharding experiment. The per-partition
+// read ceiling is shrunk (50 RCU/s instead of 3,000, a 200 RRU/s warm
+// start: 4 GSI partitions) so that 20,000 orders make one GSI2 partition
+// the bottleneck, as 3M orders do at DynamoDB's scale.
+
+#include "tools/simulate/write_sharding.h"
+
+#include <gtest/gtest.h>
+
+#include "tools/simulate/write_sharding_report.h"
+
+namespace dynarock::tools::simulate {
+namespace {
+
+WriteShardingOptions SmallOptions() {
+  WriteShardingOptions o;
+  o.orders = 20'000;
+  o.open_fraction = 0.2;
+  o.order_bytes = 1'000;
+  o.days = 30;
+  o.shards = {1, 8};
+  o.seed = 3;
+  o.engine_capacity.partition_ceilings.read_units_per_second = 50;
+  o.engine_capacity.on_demand_warm_read_units = 200;
+  return o;
+}
+
+const ReadRun* Find(const WriteShardingReport& r, ShardingKind kind, int n) {
+  for (const ReadRun& run : r.runs) {
+    if (run.kind == kind && run.shards == n) return &run;
+  }
+  return nullptr;
+}
+
+TEST(WriteShardingTest, UnshardedIsThrottledAndSlowerThanSharded) {
+  Result<WriteShardingReport> r = RunWriteSharding(SmallOptions());
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const WriteShardingReport& report = r.value();
+  ASSERT_EQ(report.runs.size(), 5u);  // unsharded; random, hash x {1, 8}
+  const ReadRun* unsharded = Find(report, ShardingKind::kUnsharded, 1);
+  const ReadRun* random8 = Find(report, ShardingKind::kRandom, 8);
+  const ReadRun* hash8 = Find(report, ShardingKind::kHash, 8);
+  ASSERT_TRUE(unsharded && random8 && hash8);
+  for (const ReadRun& run : report.runs) {
+    EXPECT_EQ(run.items, report.open_orders_in_range) << run.index_name;
+    EXPECT_GE(run.partitions_touched, 1);
+    EXPECT_LE(run.partitions_touched, run.index_partitions);
+  }
+  EXPECT_GT(unsharded->throttled, 0);
+  EXPECT_EQ(unsharded->partitions_touched, 1);
+  EXPECT_GT(random8->partitions_touched, 1);
+  EXPECT_LT(random8->read_micros, unsharded->read_micros);
+  EXPECT_LT(hash8->read_micros, unsharded->read_micros);
+  EXPECT_EQ(report.simulated_n.at("random"), 8);
+  EXPECT_EQ(report.simulated_n.at("hash"), 8);
+}
+
+TEST(WriteShardingTest, SameSeedSameReport) {
+  WriteShardingOptions o = SmallOptions();
+  o.orders = 4'000;
+  o.shards = {2};
+  Result<WriteShardingReport> a = RunWriteSharding(o);
+  Result<WriteShardingReport> b = RunWriteSharding(o);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(WriteShardingTable(a.value()).Csv(), WriteShardingTable(b.value()).Csv());
+  // Every table has its own engine and clock: the thread count (and so the
+  // grouping of GSIs into tables) changes nothing in the results.
+  o.threads = 1;
+  Result<WriteShardingReport> c = RunWriteSharding(o);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c.value().tables.size(), 1u);
+  EXPECT_EQ(WriteShardingTable(a.value()).Csv(), WriteShardingTable(c.value()).Csv());
+}
+
+TEST(WriteShardingTest, TinyConfigurationExactCounts) {
+  WriteShardingOptions o;
+  o.orders = 200;
+  o.open_fraction = 0.5;
+  o.days = 10;
+  o.shards = {1, 3};
+  o.random = false;
+  o.seed = 1;
+  Result<WriteShardingReport> r = RunWriteSharding(o);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const WriteShardingReport& report = r.value();
+  // 111 OPEN orders, all in range; only they are written (the default).
+  EXPECT_EQ(report.open_orders, 111);
+  EXPECT_EQ(report.open_orders_in_range, 111);
+  EXPECT_EQ(report.orders_loaded, 111);
+  ASSERT_EQ(report.runs.size(), 3u);
+  // 111 OPEN orders of 100 B: one page per shard key, never throttled at
+  // DynamoDB's ceilings. Eventually consistent: 0.5 RCU per 4 KB of a page,
+  // at least 0.5 a query: 11.4 KB in one page is 1.5; over three shard keys
+  // of ~3.8 KB each, 0.5 + 0.5 + 1 (one of them passes 4 KB).
+  const ReadRun* h3 = Find(report, ShardingKind::kHash, 3);
+  ASSERT_NE(h3, nullptr);
+  EXPECT_EQ(h3->requests, 3);
+  EXPECT_EQ(h3->throttled, 0);
+  EXPECT_DOUBLE_EQ(h3->read_units, 2.0);
+  EXPECT_EQ(h3->items, 111);
+  const ReadRun* u = Find(report, ShardingKind::kUnsharded, 1);
+  ASSERT_NE(u, nullptr);
+  EXPECT_EQ(u->requests, 1);
+  EXPECT_DOUBLE_EQ(u->read_units, 1.5);
+  EXPECT_EQ(u->items, report.open_orders);
+  // One page: 2 ms + 10 µs per KB (8 KB per eventually consistent unit).
+  EXPECT_EQ(u->read_micros,
+            2'000 + 10 * static_cast<int64_t>(u->read_units * 8));
+  // 5 GSIs on 2 threads: two tables (engines) of 3 and 2.
+  EXPECT_EQ(report.tables.size(), 2u);
+}
+
+TEST(WriteShardingTest, SweepBeyondTwentyGsisSpillsIntoMoreTables) {
+  WriteShardingOptions o;
+  o.orders = 100;
+  o.shards = {};
+  for (int n = 1; n <= 12; ++n) o.shards.push_back(n);
+  Result<WriteShardingReport> r = RunWriteSharding(o);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  // 1 unsharded + 24 sharded GSIs: at most 20 a table, and an even number
+  // of tables for the 2 threads.
+  EXPECT_EQ(r.value().tables.size(), 2u);
+  EXPECT_EQ(r.value().runs.size(), 25u);
+  for (const ReadRun& run : r.value().runs) {
+    EXPECT_EQ(run.items, r.value().open_orders) << run.index_name;
+  }
+}
+
+TEST(WriteShardingTest, PlateauStart) {
+  EXPECT_EQ(PlateauStart({1, 2, 4, 8}, {10, 5, 2.05, 2.0}, 0.05), 4);
+  EXPECT_EQ(PlateauStart({1, 2, 4, 8}, {10, 5, 2.5, 2.0}, 0.05), 8);
+  EXPECT_EQ(PlateauStart({}, {}, 0.1), 0);
+}
+
+TEST(WriteShardingTest, RejectsBadOptions) {
+  WriteShardingOptions o;
+  o.orders = 0;
+  EXPECT_EQ(RunWriteSharding(o).status().code(), ErrorCode::kValidation);
+  o.orders = 10;
+  o.open_fraction = 1.5;
+  EXPECT_EQ(RunWriteSharding(o).status().code(), ErrorCode::kValidation);
+}
+
+}  // namespace
+}  // namespace dynarock::tools::simulate

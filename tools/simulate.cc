@@ -1,0 +1,278 @@
+// tools/simulate.cc
+
+#include "tools/simulate.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "tools/progress/progress_bar.h"
+#include "tools/simulate/sim_support.h"
+#include "tools/simulate/write_sharding_report.h"
+
+namespace dynarock::tools {
+namespace {
+
+using simulate::CapacityMode;
+
+// "1..20", "1,2,4,8" or a mix ("1..4,8,16").
+bool ParseShards(const std::string& text, std::vector<int>* out) {
+  out->clear();
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t comma = text.find(',', pos);
+    if (comma == std::string::npos) comma = text.size();
+    const std::string part = text.substr(pos, comma - pos);
+    try {
+      const size_t dots = part.find("..");
+      if (dots == std::string::npos) {
+        out->push_back(std::stoi(part));
+      } else {
+        const int lo = std::stoi(part.substr(0, dots));
+        const int hi = std::stoi(part.substr(dots + 2));
+        if (hi < lo || hi - lo > 10'000) return false;
+        for (int n = lo; n <= hi; ++n) out->push_back(n);
+      }
+    } catch (...) {
+      return false;
+    }
+    pos = comma + 1;
+  }
+  return !out->empty();
+}
+
+// "RCU,WCU" -> a provisioned mode; empty -> on-demand.
+bool ParseCapacity(const std::string& text, CapacityMode* mode) {
+  if (text.empty()) return true;
+  const size_t comma = text.find(',');
+  if (comma == std::string::npos) return false;
+  try {
+    mode->provisioned = true;
+    mode->read_capacity_units = std::stoll(text.substr(0, comma));
+    mode->write_capacity_units = std::stoll(text.substr(comma + 1));
+  } catch (...) {
+    return false;
+  }
+  return mode->read_capacity_units > 0 && mode->write_capacity_units > 0;
+}
+
+bool WriteOutputs(const SimulateOptions& opts, const std::string& csv,
+                  const std::string& json, const std::string& svg) {
+  struct Out {
+    const std::string& path;
+    const std::string& text;
+  };
+  for (const Out& out : {Out{opts.csv, csv}, Out{opts.json, json},
+                         Out{opts.svg, svg}}) {
+    if (out.path.empty()) continue;
+    if (out.text.empty()) {
+      std::fprintf(stderr, "dynarock simulate: this experiment writes no %s\n",
+                   out.path.c_str());
+      continue;
+    }
+    Status s = simulate::WriteTextFile(out.path, out.text);
+    if (!s.ok()) {
+      std::fprintf(stderr, "dynarock simulate: %s\n", s.message().c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
+void AddCommonOutputs(CLI::App* app, SimulateOptions* opts, bool svg) {
+  app->add_option("--csv", opts->csv, "Write the table as CSV to this file");
+  app->add_option("--json", opts->json, "Write the report as JSON to this file");
+  if (svg) app->add_option("--svg", opts->svg, "Write the SVG plot to this file");
+  app->add_flag("--progress", opts->progress,
+                "Show progress on stderr even when it is not a terminal");
+  app->add_option("--provisioned", opts->provisioned,
+                  "Provisioned mode with RCU,WCU for the table and each GSI "
+                  "(default: on-demand)");
+}
+
+int RunWriteSharding(SimulateOptions& opts) {
+  simulate::WriteShardingOptions o = opts.write_sharding;
+  if (!ParseShards(opts.shards, &o.shards)) {
+    std::fprintf(stderr, "dynarock simulate: --shards wants 1..20 or 1,2,4\n");
+    return 2;
+  }
+  if (!ParseCapacity(opts.provisioned, &o.capacity)) {
+    std::fprintf(stderr, "dynarock simulate: --provisioned wants RCU,WCU\n");
+    return 2;
+  }
+  if (opts.progress || StderrIsTerminal()) {
+    o.on_progress = [](std::string_view phase, int64_t done, int64_t total) {
+      DrawProgress(static_cast<size_t>(done), static_cast<size_t>(total),
+                   phase == "load" ? "orders" : "reads",
+                   phase == "load" ? "load " : "read ");
+    };
+  }
+  Result<simulate::WriteShardingReport> report = simulate::RunWriteSharding(o);
+  if (!report.ok()) {
+    std::fprintf(stderr, "dynarock simulate: %s\n",
+                 report.status().message().c_str());
+    return 1;
+  }
+  std::fputs(simulate::WriteShardingText(report.value()).c_str(), stdout);
+  return WriteOutputs(opts, simulate::WriteShardingTable(report.value()).Csv(),
+                      simulate::WriteShardingJson(report.value()),
+                      simulate::WriteShardingSvg(report.value()))
+             ? 0
+             : 1;
+}
+
+int RunHot(SimulateOptions& opts) {
+  simulate::HotPartitionOptions o = opts.hot_partition;
+  if (!ParseCapacity(opts.provisioned, &o.capacity)) {
+    std::fprintf(stderr, "dynarock simulate: --provisioned wants RCU,WCU\n");
+    return 2;
+  }
+  Result<simulate::HotPartitionReport> report = simulate::RunHotPartition(o);
+  if (!report.ok()) {
+    std::fprintf(stderr, "dynarock simulate: %s\n",
+                 report.status().message().c_str());
+    return 1;
+  }
+  std::fputs(simulate::HotPartitionText(report.value()).c_str(), stdout);
+  return WriteOutputs(opts, simulate::HotPartitionTable(report.value()).Csv(),
+                      simulate::HotPartitionJson(report.value()),
+                      simulate::HotPartitionSvg(report.value()))
+             ? 0
+             : 1;
+}
+
+int RunItemSize(SimulateOptions& opts) {
+  Result<simulate::ItemPracticesReport> report =
+      simulate::RunItemPractices(opts.item_size);
+  if (!report.ok()) {
+    std::fprintf(stderr, "dynarock simulate: %s\n",
+                 report.status().message().c_str());
+    return 1;
+  }
+  const simulate::TextTable table = simulate::ItemPracticesTable(report.value());
+  std::fputs("item-size best practices (seed 002), units from the engine's "
+             "ConsumedCapacity\n\n",
+             stdout);
+  std::fputs(table.Render().c_str(), stdout);
+  return WriteOutputs(opts, table.Csv(),
+                      simulate::ItemPracticesJson(report.value()), "")
+             ? 0
+             : 1;
+}
+
+}  // namespace
+
+CLI::App* AddSimulate(CLI::App& app, SimulateOptions* opts) {
+  CLI::App* sim = app.add_subcommand(
+      "simulate",
+      "Run the seed documents' capacity experiments on an in-memory engine "
+      "with a simulated clock (docs/simulate.md)");
+  sim->require_subcommand(1);
+
+  simulate::WriteShardingOptions& w = opts->write_sharding;
+  CLI::App* ws = sim->add_subcommand(
+      "write-sharding",
+      "GSI2 write sharding (seeds 000/003): time to read every OPEN order, "
+      "unsharded vs random vs hashed shard keys, for N in a sweep");
+  ws->add_option("--orders", w.orders, "Orders to load")->capture_default_str();
+  ws->add_option("--open-fraction", w.open_fraction, "Fraction of OPEN orders")
+      ->capture_default_str();
+  ws->add_option("--order-bytes", w.order_bytes, "Size of an Order item")
+      ->capture_default_str();
+  ws->add_option("--order-item-bytes", w.order_item_bytes,
+                 "Size of an OrderItem item")
+      ->capture_default_str();
+  ws->add_option("--items-per-order", w.items_per_order,
+                 "OrderItems per order (counted in the entity size)")
+      ->capture_default_str();
+  ws->add_flag("--with-order-items", w.with_order_items,
+               "Load the OrderItems too (default: only counted in the "
+               "entity size; the GSIs hold Orders only either way)");
+  ws->add_flag("--with-closed-orders", w.with_closed_orders,
+               "Load the closed orders too (default: counted, not loaded; "
+               "no read touches them)");
+  ws->add_option("--threads", w.threads,
+                 "Tables loaded and read at once (each its own engine and "
+                 "clock; results do not depend on it)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
+  ws->add_option("--days", w.days, "Days the order dates spread over")
+      ->capture_default_str();
+  ws->add_option("--from-day", w.from_day,
+                 "First day of the read's date range (default: the first)");
+  ws->add_option("--to-day", w.to_day,
+                 "Last day of the read's date range (default: the last)");
+  ws->add_option("--shards", opts->shards, "N to sweep: 1..20 or 1,2,4,8")
+      ->capture_default_str();
+  ws->add_option("--seed", w.seed, "Random seed")->capture_default_str();
+  ws->add_option("--load-rate", w.load_orders_per_second,
+                 "Orders loaded per simulated second")
+      ->capture_default_str();
+  ws->add_option("--plateau", w.plateau_fraction,
+                 "Simulated N: smallest N within this fraction of the best time")
+      ->capture_default_str();
+  ws->add_option("--service-base-us", w.service.base_micros,
+                 "Simulated time of a request, fixed part (µs)")
+      ->capture_default_str();
+  ws->add_option("--service-us-per-kb", w.service.micros_per_kb,
+                 "Simulated time of a request per KB read (µs)")
+      ->capture_default_str();
+  ws->add_option("--backoff-base-us", w.backoff.base_micros,
+                 "Retry backoff base (µs; botocore DynamoDB default 50 ms)")
+      ->capture_default_str();
+  AddCommonOutputs(ws, opts, true);
+  opts->write_sharding_app = ws;
+
+  simulate::HotPartitionOptions& h = opts->hot_partition;
+  CLI::App* hp = sim->add_subcommand(
+      "hot-partition",
+      "Writes on one partition key vs the same writes over K suffixed keys: "
+      "throttles, per-partition heat, hottest keys");
+  hp->add_option("--rate", h.rate, "Writes per simulated second")
+      ->capture_default_str();
+  hp->add_option("--item-bytes", h.item_bytes, "Size of each written item")
+      ->capture_default_str();
+  hp->add_option("--duration", h.duration_seconds, "Simulated seconds")
+      ->capture_default_str();
+  hp->add_option("--suffixes", h.suffixes, "K keys of the spread scenario")
+      ->capture_default_str();
+  hp->add_option("--max-retries", h.max_retries, "Retries per write")
+      ->capture_default_str();
+  hp->add_option("--seed", h.seed, "Random seed")->capture_default_str();
+  AddCommonOutputs(hp, opts, true);
+  opts->hot_partition_app = hp;
+
+  simulate::ItemPracticesOptions& i = opts->item_size;
+  CLI::App* is = sim->add_subcommand(
+      "item-size",
+      "Item best practices (seed 002): vertical partitioning, compression, "
+      "chunking, with the capacity each costs");
+  is->add_option("--catalog-item-bytes", i.catalog_item_bytes)
+      ->capture_default_str();
+  is->add_option("--hot-part-bytes", i.hot_part_bytes)->capture_default_str();
+  is->add_option("--message-bytes", i.message_bytes)->capture_default_str();
+  is->add_option("--large-value-bytes", i.large_value_bytes)
+      ->capture_default_str();
+  is->add_option("--chunk-bytes", i.chunk_bytes)->capture_default_str();
+  is->add_option("--csv", opts->csv, "Write the table as CSV to this file");
+  is->add_option("--json", opts->json, "Write the report as JSON to this file");
+  opts->item_size_app = is;
+  return sim;
+}
+
+int RunSimulate(SimulateOptions& opts) {
+  if (opts.write_sharding_app && opts.write_sharding_app->parsed()) {
+    return RunWriteSharding(opts);
+  }
+  if (opts.hot_partition_app && opts.hot_partition_app->parsed()) {
+    return RunHot(opts);
+  }
+  if (opts.item_size_app && opts.item_size_app->parsed()) {
+    return RunItemSize(opts);
+  }
+  return 2;
+}
+
+}  // namespace dynarock::tools

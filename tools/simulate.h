@@ -1,0 +1,51 @@
+// tools/simulate.h
+//
+// `dynarock simulate EXPERIMENT`: the seed documents' capacity predictions as
+// runnable experiments on an in-memory engine and a simulated clock
+// (tools/simulate/): write-sharding (GSI2 of seeds 000/003), hot-partition
+// and item-size (seed 002). See docs/simulate.md.
+
+#ifndef DYNAROCK_TOOLS_SIMULATE_H_
+#define DYNAROCK_TOOLS_SIMULATE_H_
+
+#include <string>
+
+#include "tools/simulate/hot_partition.h"
+#include "tools/simulate/item_practices.h"
+#include "tools/simulate/write_sharding.h"
+
+namespace CLI {
+class App;
+}
+
+namespace dynarock::tools {
+
+struct SimulateOptions {
+  simulate::WriteShardingOptions write_sharding;
+  simulate::HotPartitionOptions hot_partition;
+  simulate::ItemPracticesOptions item_size;
+  // Text forms parsed before the run: "1..20" or "1,2,4,8"; "RCU,WCU".
+  std::string shards = "1..20";
+  std::string provisioned;
+  // Report files (empty: not written) and the progress bar.
+  std::string csv;
+  std::string json;
+  std::string svg;
+  bool progress = false;
+
+  CLI::App* write_sharding_app = nullptr;
+  CLI::App* hot_partition_app = nullptr;
+  CLI::App* item_size_app = nullptr;
+};
+
+// Declares `simulate` and its experiments' flags on `app`, bound to `opts`.
+CLI::App* AddSimulate(CLI::App& app, SimulateOptions* opts);
+
+// Runs the experiment that was parsed; prints the report to stdout and
+// writes the files asked for. Returns the exit code (0 success, 1 error,
+// 2 bad options).
+int RunSimulate(SimulateOptions& opts);
+
+}  // namespace dynarock::tools
+
+#endif  // DYNAROCK_TOOLS_SIMULATE_H_

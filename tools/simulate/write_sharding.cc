@@ -1,0 +1,609 @@
+// tools/simulate/write_sharding.cc
+
+#include "tools/simulate/write_sharding.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
+#include <utility>
+
+#include "engine/clock.h"
+#include "engine/engine.h"
+#include "engine/options.h"
+#include "engine/value/item_size.h"
+#include "tools/simulate/sim_support.h"
+
+namespace dynarock::tools::simulate {
+namespace {
+
+constexpr int kMaxGsisPerTable = 20;
+constexpr int kBatchSize = 25;
+constexpr int64_t kMicros = 1'000'000;
+
+// One GSI of the sweep.
+struct IndexSpec {
+  ShardingKind kind = ShardingKind::kUnsharded;
+  int shards = 1;
+  std::string index_name;
+  std::string key_attribute;  // the GSI's partition key attribute
+};
+
+struct TableSpec {
+  std::string name;
+  bool first = false;  // holds the OrderItems (--with-order-items)
+  std::vector<IndexSpec> indexes;
+};
+
+// What the loader and the reader need to know about order `id`.
+struct OrderFacts {
+  bool open = false;
+  int day = 0;
+  int customer = 0;
+};
+
+OrderFacts FactsOf(uint64_t seed, int64_t id, const WriteShardingOptions& o) {
+  OrderFacts f;
+  const uint64_t r = Mix64(seed ^ (static_cast<uint64_t>(id) * 0x9E37u + 1));
+  f.open = static_cast<double>(r >> 11) * 0x1.0p-53 < o.open_fraction;
+  f.day = static_cast<int>(Mix64(r) % static_cast<uint64_t>(o.days));
+  f.customer = static_cast<int>(Mix64(r + 7) % 100'000);
+  return f;
+}
+
+// The shard of order `id` for a sharded index: a random draw made at insert
+// time (a seeded hash of seed, id and N, so the run is reproducible), or a
+// hash of the order id a reader could compute.
+int ShardOf(const IndexSpec& index, uint64_t seed, int64_t id,
+            const std::string& order_key) {
+  const uint64_t n = static_cast<uint64_t>(index.shards);
+  if (index.kind == ShardingKind::kRandom) {
+    return static_cast<int>(
+        Mix64(seed * 31 + static_cast<uint64_t>(id) * 1'000'003 + n) % n);
+  }
+  return static_cast<int>(Fnv1a64(order_key) % n);
+}
+
+std::string OrderKey(int64_t id) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "O#%08lld", static_cast<long long>(id));
+  return buf;
+}
+
+std::vector<TableSpec> PlanTables(const WriteShardingOptions& o) {
+  std::vector<IndexSpec> all;
+  if (o.unsharded) {
+    all.push_back({ShardingKind::kUnsharded, 1, "GSI2_unsharded", "Status"});
+  }
+  for (int n : o.shards) {
+    if (o.random) {
+      all.push_back({ShardingKind::kRandom, n, "GSI2_rand_" + std::to_string(n),
+                     "R" + std::to_string(n)});
+    }
+    if (o.hash) {
+      all.push_back({ShardingKind::kHash, n, "GSI2_hash_" + std::to_string(n),
+                     "H" + std::to_string(n)});
+    }
+  }
+  // At most 20 GSIs a table; as many tables as threads when there are
+  // enough GSIs, so that every thread has a table (an engine) of its own.
+  const size_t total = all.size();
+  size_t tables = std::max<size_t>(1, (total + kMaxGsisPerTable - 1) / kMaxGsisPerTable);
+  const size_t threads = static_cast<size_t>(std::max(1, o.threads));
+  if (total >= threads) tables = (tables + threads - 1) / threads * threads;
+  tables = std::min(tables, std::max<size_t>(1, total));
+  std::vector<TableSpec> out;
+  size_t next = 0;
+  for (size_t t = 0; t < tables; ++t) {
+    const size_t count = total / tables + (t < total % tables ? 1 : 0);
+    TableSpec spec{tables == 1 ? "Orders" : "Orders" + std::to_string(t + 1),
+                   t == 0, {}};
+    for (size_t i = 0; i < count; ++i) spec.indexes.push_back(all[next++]);
+    out.push_back(std::move(spec));
+  }
+  return out;
+}
+
+CreateTableRequest CreateRequest(const TableSpec& t, const CapacityMode& mode) {
+  CreateTableRequest req;
+  req.table_name = t.name;
+  req.key_schema = {{"PK", KeyType::kHash}, {"SK", KeyType::kRange}};
+  req.attribute_definitions = {{"PK", AttrType::kS}, {"SK", AttrType::kS}};
+  bool has_gsi2sk = false;
+  std::optional<ProvisionedThroughput> throughput;
+  if (mode.provisioned) {
+    throughput = ProvisionedThroughput{mode.read_capacity_units,
+                                       mode.write_capacity_units};
+    req.billing_mode = BillingMode::kProvisioned;
+    req.provisioned_throughput = throughput;
+  } else {
+    req.billing_mode = BillingMode::kPayPerRequest;
+  }
+  for (const IndexSpec& index : t.indexes) {
+    GlobalSecondaryIndexDef gsi;
+    gsi.index_name = index.index_name;
+    gsi.projection.type = ProjectionType::kInclude;
+    if (index.kind == ShardingKind::kUnsharded) {
+      gsi.key_schema = {{"Status", KeyType::kHash},
+                        {"OrderDate", KeyType::kRange}};
+      req.attribute_definitions.push_back({"Status", AttrType::kS});
+      req.attribute_definitions.push_back({"OrderDate", AttrType::kS});
+      gsi.projection.non_key_attributes = {"Detail", "GSI2SK"};
+    } else {
+      gsi.key_schema = {{index.key_attribute, KeyType::kHash},
+                        {"GSI2SK", KeyType::kRange}};
+      req.attribute_definitions.push_back({index.key_attribute, AttrType::kN});
+      has_gsi2sk = true;
+      gsi.projection.non_key_attributes = {"Detail", "Status", "OrderDate"};
+    }
+    gsi.provisioned_throughput = throughput;
+    req.global_secondary_indexes.push_back(std::move(gsi));
+  }
+  if (has_gsi2sk) req.attribute_definitions.push_back({"GSI2SK", AttrType::kS});
+  return req;
+}
+
+// The Order item without shard keys, padded to `bytes` where it can be.
+Item OrderItem(int64_t id, const OrderFacts& f, int64_t bytes) {
+  Item item;
+  item["PK"] = AttributeValue::S(OrderKey(id));
+  char customer[16];
+  std::snprintf(customer, sizeof customer, "C#%06d", f.customer);
+  item["SK"] = AttributeValue::S(customer);
+  const std::string status = f.open ? "OPEN" : "CLOSED";
+  const std::string date = DateOf(f.day);
+  item["Status"] = AttributeValue::S(status);
+  item["OrderDate"] = AttributeValue::S(date);
+  item["GSI2SK"] = AttributeValue::S(status + "#" + date);
+  item["Detail"] = AttributeValue::S("");
+  const int64_t size = ItemSize(item);
+  if (size < bytes) {
+    item["Detail"] = AttributeValue::S(std::string(bytes - size, 'x'));
+  }
+  return item;
+}
+
+Item LineItem(int64_t id, int line, int64_t bytes) {
+  Item item;
+  item["PK"] = AttributeValue::S(OrderKey(id));
+  item["SK"] = AttributeValue::S("I#" + std::to_string(line));
+  item["Product"] = AttributeValue::S("");
+  const int64_t size = ItemSize(item);
+  if (size < bytes) {
+    item["Product"] = AttributeValue::S(std::string(bytes - size, 'p'));
+  }
+  return item;
+}
+
+// Writes `requests` whole: throttling is off while loading, but
+// UnprocessedItems are retried all the same.
+Status WriteBatch(Engine& engine, const std::string& table,
+                  std::vector<WriteRequest>* requests) {
+  BatchWriteItemRequest req;
+  req.request_items.emplace_back(table, std::move(*requests));
+  requests->clear();
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    Result<BatchWriteItemResult> r = engine.BatchWriteItem(req);
+    if (!r.ok()) return r.status();
+    if (r.value().unprocessed_items.empty()) return Status::OK();
+    req.request_items = std::move(r.value().unprocessed_items);
+  }
+  return Status::Internal("BatchWriteItem kept returning UnprocessedItems");
+}
+
+bool IsThrottle(const Status& s) {
+  return s.code() == ErrorCode::kProvisionedThroughputExceeded ||
+         s.code() == ErrorCode::kThrottling ||
+         s.code() == ErrorCode::kRequestLimitExceeded;
+}
+
+Status ValidateOptions(const WriteShardingOptions& o) {
+  if (o.orders < 1) return Status::Validation("--orders must be at least 1");
+  if (o.open_fraction < 0 || o.open_fraction > 1) {
+    return Status::Validation("--open-fraction must be within 0..1");
+  }
+  if (o.order_bytes < 1 || o.order_item_bytes < 1 ||
+      o.order_bytes > 400 * 1024 || o.order_item_bytes > 400 * 1024) {
+    return Status::Validation("item sizes must be within 1 B..400 KB");
+  }
+  if (o.items_per_order < 0) {
+    return Status::Validation("--items-per-order must not be negative");
+  }
+  if (o.days < 1) return Status::Validation("--days must be at least 1");
+  for (int n : o.shards) {
+    if (n < 1 || n > 10'000) {
+      return Status::Validation("shard counts must be within 1..10000");
+    }
+  }
+  if (o.load_orders_per_second < 1) {
+    return Status::Validation("--load-rate must be at least 1");
+  }
+  if (o.capacity.provisioned && (o.capacity.read_capacity_units < 1 ||
+                                 o.capacity.write_capacity_units < 1)) {
+    return Status::Validation("--provisioned needs RCU,WCU of at least 1");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+std::string CapacityMode::Describe() const {
+  if (!provisioned) return "on-demand (PAY_PER_REQUEST, table and GSIs)";
+  return "provisioned " + std::to_string(read_capacity_units) + " RCU / " +
+         std::to_string(write_capacity_units) + " WCU (table and each GSI)";
+}
+
+std::string_view ShardingKindName(ShardingKind kind) {
+  switch (kind) {
+    case ShardingKind::kUnsharded: return "unsharded";
+    case ShardingKind::kRandom: return "random";
+    case ShardingKind::kHash: return "hash";
+  }
+  return "?";
+}
+
+int PlateauStart(const std::vector<int>& xs, const std::vector<double>& ys,
+                 double fraction) {
+  if (xs.empty() || xs.size() != ys.size()) return 0;
+  const double best = *std::min_element(ys.begin(), ys.end());
+  for (size_t i = 0; i < xs.size(); ++i) {
+    if (ys[i] <= best * (1 + fraction)) return xs[i];
+  }
+  return xs.back();
+}
+
+namespace {
+
+// Serializes progress reports from the table threads.
+class Progress {
+ public:
+  Progress(const WriteShardingOptions& o, int64_t load_total, int64_t read_total)
+      : fn_(o.on_progress), load_total_(load_total), read_total_(read_total) {}
+  void Loaded(int64_t n) {
+    if (!fn_) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    const int64_t before = load_done_;
+    load_done_ += n;
+    if (load_done_ / 20'000 != before / 20'000 || load_done_ == load_total_) {
+      fn_("load", load_done_, load_total_);
+    }
+  }
+  void Read() {
+    if (!fn_) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    fn_("read", ++read_done_, read_total_);
+  }
+
+ private:
+  std::function<void(std::string_view, int64_t, int64_t)> fn_;
+  std::mutex mu_;
+  int64_t load_total_, read_total_;
+  int64_t load_done_ = 0, read_done_ = 0;
+};
+
+// What one table (one engine, one clock) produced.
+struct TableOutcome {
+  Status status;
+  std::vector<ReadRun> runs;
+  int64_t order_items_loaded = 0;
+  int64_t load_simulated_seconds = 0;
+  double load_wall_seconds = 0;
+  double read_wall_seconds = 0;
+};
+
+Status LoadTable(Engine& engine, SimulatedClock& clock, const TableSpec& t,
+                 const WriteShardingOptions& o, Progress& progress,
+                 TableOutcome* out) {
+  Result<TableDescription> created =
+      engine.CreateTable(CreateRequest(t, o.capacity));
+  if (!created.ok()) return created.status();
+  std::vector<WriteRequest> batch;
+  int64_t batch_orders = 0;
+  auto flush = [&]() -> Status {
+    if (batch.empty()) return Status::OK();
+    Status s = WriteBatch(engine, t.name, &batch);
+    // Pace the load on the simulated clock.
+    clock.Advance(batch_orders * kMicros / o.load_orders_per_second);
+    progress.Loaded(batch_orders);
+    batch_orders = 0;
+    return s;
+  };
+  for (int64_t id = 0; id < o.orders; ++id) {
+    const OrderFacts f = FactsOf(o.seed, id, o);
+    if (!f.open && !o.with_closed_orders) continue;
+    Item order = OrderItem(id, f, o.order_bytes);
+    if (f.open) {
+      const std::string key = order.at("PK").s();
+      for (const IndexSpec& index : t.indexes) {
+        if (index.kind == ShardingKind::kUnsharded) continue;
+        order[index.key_attribute] =
+            AttributeValue::N(IntNumber(ShardOf(index, o.seed, id, key)));
+      }
+    }
+    batch.push_back(WriteRequest{std::move(order), std::nullopt});
+    ++batch_orders;
+    if (t.first && o.with_order_items) {
+      for (int line = 0; line < o.items_per_order; ++line) {
+        if (batch.size() == static_cast<size_t>(kBatchSize)) {
+          if (Status s = flush(); !s.ok()) return s;
+        }
+        batch.push_back(
+            WriteRequest{LineItem(id, line, o.order_item_bytes), std::nullopt});
+        ++out->order_items_loaded;
+      }
+    }
+    if (batch.size() == static_cast<size_t>(kBatchSize)) {
+      if (Status s = flush(); !s.ok()) return s;
+    }
+  }
+  if (Status s = flush(); !s.ok()) return s;
+  return engine.WaitUntilIndexesCaughtUp();
+}
+
+Result<ReadRun> ReadAllOpen(Engine& engine, SimulatedClock& clock,
+                            const TableSpec& table, const IndexSpec& index,
+                            const WriteShardingOptions& o, int from_day,
+                            int to_day) {
+  ReadRun run;
+  run.kind = index.kind;
+  run.shards = index.shards;
+  run.table_name = table.name;
+  run.index_name = index.index_name;
+  // Each run has its own backoff stream, so a run's result does not depend
+  // on which runs came before it.
+  ExponentialBackoff backoff(
+      o.backoff, Mix64(o.seed ^ Fnv1a64(index.index_name)));
+
+  const bool unsharded = index.kind == ShardingKind::kUnsharded;
+  struct Worker {
+    AttributeValue pk;
+    std::optional<Item> start_key;
+    int attempt = 0;
+  };
+  std::vector<Worker> workers;
+  if (unsharded) {
+    workers.push_back({AttributeValue::S("OPEN"), std::nullopt, 0});
+  } else {
+    for (int k = 0; k < index.shards; ++k) {
+      workers.push_back({AttributeValue::N(IntNumber(k)), std::nullopt, 0});
+    }
+  }
+  const std::string from = DateOf(from_day), to = DateOf(to_day);
+  QueryRequest base;
+  base.table_name = table.name;
+  base.read.index_name = index.index_name;
+  // COUNT costs what reading the items costs (the page reads them either
+  // way) and spares building them.
+  base.read.select = Select::kCount;
+  base.key_condition_expression = "#p = :p AND #s BETWEEN :a AND :b";
+  base.read.expression_attribute_names = ExpressionAttributeNames{
+      {"#p", index.key_attribute}, {"#s", unsharded ? "OrderDate" : "GSI2SK"}};
+  const AttributeValue lo = AttributeValue::S(unsharded ? from : "OPEN#" + from);
+  const AttributeValue hi = AttributeValue::S(unsharded ? to : "OPEN#" + to);
+
+  std::set<uint64_t> hashes;
+  Status failure;
+  const int64_t run_start = clock.NowMicros();
+  int64_t run_end = run_start;
+  EventLoop loop(&clock);
+  for (size_t w = 0; w < workers.size(); ++w) {
+    loop.Schedule(run_start, static_cast<int>(w));
+  }
+  loop.Run([&](int w) {
+    Worker& worker = workers[w];
+    QueryRequest q = base;
+    q.read.expression_attribute_values =
+        ExpressionAttributeValues{{":p", worker.pk}, {":a", lo}, {":b", hi}};
+    q.read.exclusive_start_key = worker.start_key;
+    const int64_t now = clock.NowMicros();
+    Result<QueryResult> r = engine.Query(q);
+    ++run.requests;
+    if (!r.ok()) {
+      if (!IsThrottle(r.status())) {
+        if (failure.ok()) failure = r.status();
+        return;
+      }
+      ++run.throttled;
+      const int64_t delay = backoff.DelayMicros(worker.attempt++);
+      run.max_attempts = std::max(run.max_attempts, worker.attempt + 1);
+      loop.Schedule(now + o.service.base_micros + delay, w);
+      return;
+    }
+    worker.attempt = 0;
+    const QueryResult& page = r.value();
+    const double units = page.consumed_capacity.Total().read_units;
+    run.read_units += units;
+    run.items += page.scanned_count;
+    for (const CapacityCharge& charge : page.capacity_charges) {
+      for (const PartitionUnits& part : charge.parts) {
+        if (part.index_id != 0) hashes.insert(part.hash);
+      }
+    }
+    // Eventually consistent: a unit is 8 KB read.
+    const int64_t kb = static_cast<int64_t>(units * 8);
+    const int64_t done =
+        now + o.service.base_micros + o.service.micros_per_kb * kb;
+    if (page.last_evaluated_key) {
+      worker.start_key = page.last_evaluated_key;
+      loop.Schedule(done, w);
+    } else {
+      run_end = std::max(run_end, done);
+    }
+  });
+  if (!failure.ok()) return failure;
+  clock.Set(std::max(clock.NowMicros(), run_end));
+  run.read_micros = run_end - run_start;
+  run.max_attempts = std::max(run.max_attempts, 1);
+
+  Result<TableThroughputStats> stats =
+      engine.DescribeCapacity(Scope{}, table.name, 0);
+  if (!stats.ok()) return stats.status();
+  for (const ResourceStats& gsi : stats.value().global_secondary_indexes) {
+    if (gsi.name != index.index_name) continue;
+    run.index_partitions = static_cast<int>(gsi.partitions.size());
+    std::set<uint32_t> touched;
+    for (uint64_t h : hashes) {
+      for (const PartitionStats& p : gsi.partitions) {
+        if (h >= p.begin && (p.end == 0 || h < p.end)) touched.insert(p.id);
+      }
+    }
+    run.partitions_touched = static_cast<int>(touched.size());
+  }
+  return run;
+}
+
+// Loads one table into an engine of its own and reads every GSI of it.
+TableOutcome RunTable(const TableSpec& t, const WriteShardingOptions& o,
+                      int from_day, int to_day, Progress& progress) {
+  TableOutcome out;
+  SimulatedClock clock;
+  EngineOptions engine_options;
+  engine_options.in_memory = true;
+  engine_options.clock = &clock;
+  engine_options.table_create_delay_micros = 0;
+  engine_options.table_delete_delay_micros = 0;
+  engine_options.gsi_propagation = GsiPropagation::kDeterministic;
+  engine_options.throttling = false;
+  engine_options.capacity = o.engine_capacity;
+  Result<std::unique_ptr<Engine>> opened = Engine::Open(engine_options);
+  if (!opened.ok()) {
+    out.status = opened.status();
+    return out;
+  }
+  Engine& engine = *opened.value();
+  const auto load_start = std::chrono::steady_clock::now();
+  const int64_t start_micros = clock.NowMicros();
+  out.status = LoadTable(engine, clock, t, o, progress, &out);
+  if (!out.status.ok()) return out;
+  out.load_simulated_seconds = (clock.NowMicros() - start_micros) / kMicros;
+  out.load_wall_seconds = std::chrono::duration<double>(
+                              std::chrono::steady_clock::now() - load_start)
+                              .count();
+  // An idle hour: buckets full again, the load's peak out of the window.
+  clock.Advance(3600 * kMicros);
+  const auto read_start = std::chrono::steady_clock::now();
+  engine.SetThrottling(true);
+  for (const IndexSpec& index : t.indexes) {
+    clock.Advance(600 * kMicros);  // idle: every bucket full
+    Result<ReadRun> run = ReadAllOpen(engine, clock, t, index, o, from_day, to_day);
+    if (!run.ok()) {
+      out.status = run.status();
+      return out;
+    }
+    out.runs.push_back(std::move(run).value());
+    progress.Read();
+  }
+  out.read_wall_seconds = std::chrono::duration<double>(
+                              std::chrono::steady_clock::now() - read_start)
+                              .count();
+  return out;
+}
+
+}  // namespace
+
+Result<WriteShardingReport> RunWriteSharding(WriteShardingOptions o) {
+  if (o.shards.empty()) {
+    for (int n = 1; n <= 20; ++n) o.shards.push_back(n);
+  }
+  std::sort(o.shards.begin(), o.shards.end());
+  o.shards.erase(std::unique(o.shards.begin(), o.shards.end()), o.shards.end());
+  if (Status s = ValidateOptions(o); !s.ok()) return s;
+  const int from_day = o.from_day < 0 ? 0 : std::min(o.from_day, o.days - 1);
+  const int to_day = o.to_day < 0 ? o.days - 1 : std::min(o.to_day, o.days - 1);
+  const auto wall_start = std::chrono::steady_clock::now();
+
+  WriteShardingReport report;
+  const std::vector<TableSpec> tables = PlanTables(o);
+  double order_bytes_sum = 0;
+  for (int64_t id = 0; id < o.orders; ++id) {
+    const OrderFacts f = FactsOf(o.seed, id, o);
+    order_bytes_sum += static_cast<double>(ItemSize(OrderItem(id, f, o.order_bytes)));
+    if (!f.open) continue;
+    ++report.open_orders;
+    if (f.day >= from_day && f.day <= to_day) ++report.open_orders_in_range;
+  }
+  const int64_t loaded_per_table =
+      o.with_closed_orders ? o.orders : report.open_orders;
+  int64_t read_total = 0;
+  for (const TableSpec& t : tables) {
+    read_total += static_cast<int64_t>(t.indexes.size());
+    std::string names;
+    for (const IndexSpec& index : t.indexes) {
+      names += (names.empty() ? "" : ", ") + index.index_name;
+    }
+    report.tables.push_back(t.name + ": " + (names.empty() ? "no GSI" : names));
+  }
+  Progress progress(o, loaded_per_table * static_cast<int64_t>(tables.size()),
+                    read_total);
+
+  // One engine per table; tables run on up to `threads` threads. Each table
+  // has its own clock, so results do not depend on the thread count.
+  std::vector<TableOutcome> outcomes(tables.size());
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i = next++; i < tables.size(); i = next++) {
+      outcomes[i] = RunTable(tables[i], o, from_day, to_day, progress);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int i = 1; i < std::min<int>(o.threads, static_cast<int>(tables.size())); ++i) {
+    threads.emplace_back(worker);
+  }
+  worker();
+  for (std::thread& t : threads) t.join();
+
+  for (TableOutcome& out : outcomes) {
+    if (!out.status.ok()) return out.status;
+    report.order_items_loaded += out.order_items_loaded;
+    report.load_simulated_seconds =
+        std::max(report.load_simulated_seconds, out.load_simulated_seconds);
+    report.load_wall_seconds = std::max(report.load_wall_seconds, out.load_wall_seconds);
+    report.read_wall_seconds = std::max(report.read_wall_seconds, out.read_wall_seconds);
+    for (ReadRun& run : out.runs) report.runs.push_back(std::move(run));
+  }
+  // Unsharded first, then by N: random, hash.
+  std::stable_sort(report.runs.begin(), report.runs.end(),
+                   [](const ReadRun& a, const ReadRun& b) {
+                     return std::pair(a.shards, a.kind) < std::pair(b.shards, b.kind);
+                   });
+  report.orders_loaded = loaded_per_table;
+  report.avg_order_bytes = order_bytes_sum / static_cast<double>(o.orders);
+  // The entity as the seed sizes it: the order and its OrderItems, loaded
+  // or not.
+  report.avg_entity_bytes =
+      report.avg_order_bytes +
+      static_cast<double>(o.items_per_order) *
+          static_cast<double>(ItemSize(LineItem(0, 0, o.order_item_bytes)));
+  report.seed_formula =
+      ComputeShardFormula(report.open_orders_in_range, report.avg_entity_bytes);
+  report.adjusted_formula = ComputeShardFormula(
+      report.open_orders_in_range, report.avg_order_bytes,
+      /*eventually_consistent=*/true,
+      o.engine_capacity.partition_ceilings.read_units_per_second);
+  for (ShardingKind kind : {ShardingKind::kRandom, ShardingKind::kHash}) {
+    std::vector<int> xs;
+    std::vector<double> ys;
+    for (const ReadRun& run : report.runs) {
+      if (run.kind != kind) continue;
+      xs.push_back(run.shards);
+      ys.push_back(static_cast<double>(run.read_micros));
+    }
+    if (!xs.empty()) {
+      report.simulated_n[std::string(ShardingKindName(kind))] =
+          PlateauStart(xs, ys, o.plateau_fraction);
+    }
+  }
+  report.total_wall_seconds = std::chrono::duration<double>(
+                                  std::chrono::steady_clock::now() - wall_start)
+                                  .count();
+  report.options = std::move(o);
+  report.options.on_progress = nullptr;
+  return report;
+}
+
+}  // namespace dynarock::tools::simulate

@@ -1,0 +1,155 @@
+// tools/simulate/write_sharding.h
+//
+// `dynarock simulate write-sharding`: the seed documents' GSI2 write-sharding
+// example (000 zh / 003 ja) as an experiment on a real in-memory Engine on a
+// SimulatedClock.
+//
+// Load: `orders` Order items (PK "O#<id>", SK "C#<customer>", Status OPEN for
+// `open_fraction` of them, an order date spread over `days`, padded to
+// `order_bytes`), and with `with_order_items` their OrderItems. GSI2 comes
+// in three variants, each a GSI of its own so one load serves many N:
+//   unsharded  PK Status ("OPEN"),          SK OrderDate
+//   random     PK a random shard 0..N-1,    SK "<status>#<date>"
+//   hash       PK hash(order id) mod N,     SK "<status>#<date>"
+// A table holds at most 20 GSIs, so the sweep's GSIs are spread over tables
+// ("Orders1", "Orders2", ...), each in an in-memory engine of its own with
+// its own SimulatedClock, run on `threads` threads (results do not depend on
+// the thread count). By default only the OPEN orders are written: a closed
+// order's entry would sit under Status "CLOSED" or "CLOSED#<date>", key
+// ranges the reads never touch, and 2.4M of them (240 MB) are far below the
+// 10 GB split size, so they change no figure but the load time; they are
+// counted in the formulas (`with_closed_orders` writes them). Every GSI
+// projects the order's own attributes (INCLUDE), so an entry is about
+// `order_bytes`. Loading runs with throttling off, BatchWriteItem calls of
+// 25, paced on the simulated clock at `load_orders_per_second` so that the
+// load does not scale the tables.
+//
+// Read: for each variant and N, every OPEN order in the date range with the
+// seed's access pattern 5: one worker per shard key issuing Query pages
+// (1 MB, LastEvaluatedKey) on the GSI, retrying throttles with exponential
+// backoff and full jitter, in simulated time (event_loop.h), throttling on.
+// A request takes service_base + service_per_kb * KB read of simulated time.
+//
+// Not thread-safe; each run opens its own engine.
+
+#ifndef DYNAROCK_TOOLS_SIMULATE_WRITE_SHARDING_H_
+#define DYNAROCK_TOOLS_SIMULATE_WRITE_SHARDING_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/capacity/capacity_options.h"
+#include "engine/status.h"
+#include "tools/simulate/event_loop.h"
+#include "tools/simulate/seed_formula.h"
+
+namespace dynarock::tools::simulate {
+
+// The table and GSI capacity mode of a simulation.
+struct CapacityMode {
+  bool provisioned = false;  // false: on-demand (PAY_PER_REQUEST)
+  // Provisioned: the table's RCU / WCU, and each GSI's.
+  int64_t read_capacity_units = 0;
+  int64_t write_capacity_units = 0;
+  // "on-demand" or "provisioned 3000 RCU / 1000 WCU (table and each GSI)".
+  std::string Describe() const;
+};
+
+// How a request's simulated duration is modelled: base + per KB read or
+// written (KB of the response, from its consumed capacity).
+struct ServiceTime {
+  int64_t base_micros = 2'000;
+  int64_t micros_per_kb = 10;  // ~100 MB/s per connection
+};
+
+enum class ShardingKind { kUnsharded, kRandom, kHash };
+std::string_view ShardingKindName(ShardingKind kind);
+
+struct WriteShardingOptions {
+  int64_t orders = 3'000'000;
+  double open_fraction = 0.2;
+  int64_t order_bytes = 100;
+  int64_t order_item_bytes = 50;
+  int items_per_order = 3;
+  bool with_order_items = false;
+  // Load the closed orders too (by default they are counted, not loaded:
+  // no read touches them; see the header comment).
+  bool with_closed_orders = false;
+  int days = 365;
+  // The read's date range, as day offsets into `days` (inclusive); -1 = the
+  // whole spread.
+  int from_day = -1;
+  int to_day = -1;
+  std::vector<int> shards;  // empty: 1..20
+  bool unsharded = true;
+  bool random = true;
+  bool hash = true;
+  uint64_t seed = 1;
+  CapacityMode capacity;
+  int64_t load_orders_per_second = 1'500;
+  ServiceTime service;
+  BackoffOptions backoff;
+  // The "N the simulation shows": the smallest N whose read time is within
+  // this fraction of the variant's best.
+  double plateau_fraction = 0.10;
+  // Tables (each with its own engine and clock) loaded and read at once.
+  // The results do not depend on it.
+  int threads = 2;
+  // The engine's throughput model (tests shrink it).
+  CapacityOptions engine_capacity;
+  // Progress: phase ("load", "read"), done, total.
+  std::function<void(std::string_view, int64_t, int64_t)> on_progress;
+};
+
+// One variant at one N.
+struct ReadRun {
+  ShardingKind kind = ShardingKind::kUnsharded;
+  int shards = 1;
+  std::string table_name;
+  std::string index_name;
+  int64_t read_micros = 0;  // simulated time until the last page arrived
+  int64_t requests = 0;     // Query calls, throttled ones included
+  int64_t throttled = 0;
+  double read_units = 0;  // from ConsumedCapacity
+  int64_t items = 0;      // entries read (ScannedCount)
+  int partitions_touched = 0;
+  int index_partitions = 0;  // the GSI's partitions after the read
+  int max_attempts = 0;      // the most tries one page needed
+};
+
+struct WriteShardingReport {
+  WriteShardingOptions options;  // as run (shards filled in)
+  int64_t orders_loaded = 0;  // per table
+  int64_t open_orders = 0;
+  int64_t open_orders_in_range = 0;
+  int64_t order_items_loaded = 0;
+  double avg_order_bytes = 0;        // Order items as the GSIs project them
+  double avg_entity_bytes = 0;       // order + its OrderItems
+  std::vector<std::string> tables;   // with the GSIs each holds
+  ShardFormula seed_formula;         // the seed's, on the entity size
+  ShardFormula adjusted_formula;     // GSI entries, eventually consistent
+  std::vector<ReadRun> runs;
+  std::map<std::string, int> simulated_n;  // variant name -> N
+  double load_wall_seconds = 0;  // the slowest table's
+  double read_wall_seconds = 0;  // the slowest table's
+  double total_wall_seconds = 0;
+  int64_t load_simulated_seconds = 0;
+};
+
+// Runs the whole experiment. Errors: any engine error (kValidation for
+// options the engine refuses, e.g. too many shards), or kValidation for
+// options out of range.
+Result<WriteShardingReport> RunWriteSharding(WriteShardingOptions options);
+
+// The smallest x whose y is within `fraction` of the smallest y
+// (x ascending; xs and ys of equal length); 0 when empty.
+int PlateauStart(const std::vector<int>& xs, const std::vector<double>& ys,
+                 double fraction);
+
+}  // namespace dynarock::tools::simulate
+
+#endif  // DYNAROCK_TOOLS_SIMULATE_WRITE_SHARDING_H_
