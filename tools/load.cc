@@ -2,8 +2,6 @@
 
 #include "tools/load.h"
 
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +13,7 @@
 #include "tools/http/http_client.h"
 #include "tools/load/loader.h"
 #include "tools/load/model_file.h"
+#include "tools/progress/progress_bar.h"
 
 namespace dynarock::tools {
 namespace {
@@ -27,17 +26,6 @@ std::string FromEnv(const char* name, const char* fallback_name,
     if (v != nullptr && *v != '\0') return v;
   }
   return fallback;
-}
-
-// "[########------------]  1234/5000 items" on one rewritten line.
-void DrawProgress(size_t done, size_t total) {
-  constexpr int kWidth = 30;
-  int filled = total == 0 ? kWidth : static_cast<int>(done * kWidth / total);
-  std::string bar(filled, '#');
-  bar.append(kWidth - filled, '-');
-  std::fprintf(stderr, "\r[%s] %zu/%zu items", bar.c_str(), done, total);
-  if (done == total) std::fputc('\n', stderr);
-  std::fflush(stderr);
 }
 
 }  // namespace
@@ -107,8 +95,10 @@ int RunLoad(const LoadOptions& options) {
   load::LoaderOptions loader_options;
   loader_options.replace = options.replace;
   loader_options.skip_invalid = options.skip_invalid;
-  if (options.progress || isatty(STDERR_FILENO)) {
-    loader_options.on_progress = DrawProgress;
+  if (options.progress || StderrIsTerminal()) {
+    loader_options.on_progress = [](size_t done, size_t total) {
+      DrawProgress(done, total);
+    };
   }
   load::Loader loader(send, loader_options);
   load::LoadReport report;
