@@ -9,6 +9,14 @@
 // from the file's 19 items and DynamoDB's rules (sort keys in byte order;
 // a GSI holds only the items that have its key attributes).
 //
+// Every request asks for ReturnConsumedCapacity = INDEXES, and each test
+// checks the exact units with the arithmetic in a comment: the sizes of
+// the items read (DynamoDB's rule: attribute names + values; checked with
+// FileSizes), summed for a Query and rounded up once to 4 KB, at least one
+// unit; half a unit per 4 KB when eventually consistent, which GSI reads
+// always are (listed under the index, Table 0). Every item here is far
+// below 4 KB, so one unit covers each read.
+//
 // AnOnlineShop_14 is the design-patterns repository's last step: it drops
 // the "i#" / "p#" prefixes of GSI2-SK and filters on EntityType instead, so
 // patterns 15 and 16 run both ways: as revised on _14, and as the seed
@@ -30,9 +38,11 @@ class OnlineShopTest : public ScenarioTest {
  protected:
   void SetUp() override { Load("an-online-shop/AnOnlineShop_14.json"); }
 
-  Json Get(const std::string& pk, const std::string& sk) {
+  Json Get(const std::string& pk, const std::string& sk, bool consistent = false) {
     return Call("GetItem", {{"TableName", "OnlineShop"},
-                            {"Key", {{"PK", {{"S", pk}}}, {"SK", {{"S", sk}}}}}});
+                            {"Key", {{"PK", {{"S", pk}}}, {"SK", {{"S", sk}}}}},
+                            {"ConsistentRead", consistent},
+                            {"ReturnConsumedCapacity", "INDEXES"}});
   }
 
   // Query of the table or an index with a key condition on `pk_name` /
@@ -43,7 +53,8 @@ class OnlineShopTest : public ScenarioTest {
     Json req = {{"TableName", "OnlineShop"},
                 {"KeyConditionExpression", condition},
                 {"ExpressionAttributeNames", {{"#pk", pk_name}}},
-                {"ExpressionAttributeValues", values}};
+                {"ExpressionAttributeValues", values},
+                {"ReturnConsumedCapacity", "INDEXES"}};
     if (!sk_name.empty()) req["ExpressionAttributeNames"]["#sk"] = sk_name;
     if (!index.empty()) req["IndexName"] = index;
     for (const auto& [k, v] : extra.items()) {
@@ -61,6 +72,11 @@ class OnlineShopTest : public ScenarioTest {
   }
 
   static Json S(const std::string& s) { return {{"S", s}}; }
+
+  // What the table's reads and GSI1's / GSI2's consume.
+  static Json TableRead(double units) { return Consumed("OnlineShop", units); }
+  static Json Gsi1Read(double units) { return IndexRead("OnlineShop", "GSI1", units); }
+  static Json Gsi2Read(double units) { return IndexRead("OnlineShop", "GSI2", units); }
 };
 
 // 1. getCustomerByCustomerId: GetItem PK=customerId, SK=customerId.
@@ -69,7 +85,15 @@ TEST_F(OnlineShopTest, P01_GetCustomerByCustomerId) {
   EXPECT_EQ(r["Item"], Json::parse(R"({"PK": {"S": "c#12345"}, "SK": {"S": "c#12345"},
       "EntityType": {"S": "customer"}, "Email": {"S": "samaneh@example.com"},
       "Name": {"S": "Samaneh"}})"));
-  EXPECT_FALSE(Get("c#99999", "c#99999").contains("Item"));
+  // 1 item: 71 B -> 1 x 4 KB -> 0.5 RCU eventually consistent.
+  EXPECT_EQ(SizeOf(r["Item"]), 71);
+  EXPECT_EQ(r["ConsumedCapacity"], TableRead(0.5));
+  // Strongly consistent: the same 1 x 4 KB -> 1 RCU.
+  EXPECT_EQ(Get("c#12345", "c#12345", true)["ConsumedCapacity"], TableRead(1));
+  // A missing item still costs 1 x 4 KB -> 0.5 RCU.
+  r = Get("c#99999", "c#99999");
+  EXPECT_FALSE(r.contains("Item"));
+  EXPECT_EQ(r["ConsumedCapacity"], TableRead(0.5));
 }
 
 // 2. getProductByProductId: GetItem PK=productId, SK=productId.
@@ -79,6 +103,9 @@ TEST_F(OnlineShopTest, P02_GetProductByProductId) {
       "EntityType": {"S": "product"}, "Price": {"S": "100"},
       "Detail": {"M": {"Name": {"S": "Options Open"},
                        "Description": {"S": "The latest album"}}}})"));
+  // 1 item: 97 B -> 1 x 4 KB -> 0.5 RCU.
+  EXPECT_EQ(SizeOf(r["Item"]), 97);
+  EXPECT_EQ(r["ConsumedCapacity"], TableRead(0.5));
 }
 
 // 3. getWarehouseByWarehouseId: GetItem PK=warehouseId, SK=warehouseId.
@@ -87,6 +114,9 @@ TEST_F(OnlineShopTest, P03_GetWarehouseByWarehouseId) {
   EXPECT_EQ(r["Item"]["EntityType"], S("warehouse"));
   EXPECT_EQ(r["Item"]["Address"]["M"]["City"], S("Goteborg"));
   EXPECT_EQ(r["Item"], FileItem("w#12345", "w#12345"));
+  // 1 item: 135 B -> 1 x 4 KB -> 0.5 RCU.
+  EXPECT_EQ(SizeOf(r["Item"]), 135);
+  EXPECT_EQ(r["ConsumedCapacity"], TableRead(0.5));
 }
 
 // 4. getProductInventoryByProductId: Query PK=productId AND SK
@@ -97,12 +127,19 @@ TEST_F(OnlineShopTest, P04_GetProductInventoryByProductId) {
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("p#99887 w#12345", "p#99887 w#12376"));
   EXPECT_EQ(r["Items"][0]["Quantity"], S("4"));
   ExpectItemsAsInFile(r["Items"]);
+  // 2 items read: 78 + 50 = 128 B -> 1 x 4 KB -> 0.5 RCU (the product item
+  // itself is outside the key condition, so not read).
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(78, 50));
+  EXPECT_EQ(r["ConsumedCapacity"], TableRead(0.5));
   // The document's example: product p#12345 is in one warehouse; the
   // product item itself (SK p#12345) is not an inventory line.
   r = Query("", "#pk = :pk AND begins_with(#sk, :w)", "PK", "SK",
             {{":pk", S("p#12345")}, {":w", S("w#")}});
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("p#12345 w#12345"));
   EXPECT_EQ(r["Items"][0]["Quantity"], S("50"));
+  // 1 item read: 79 B -> 1 x 4 KB -> 0.5 RCU.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(79));
+  EXPECT_EQ(r["ConsumedCapacity"], TableRead(0.5));
 }
 
 // 5. getOrderDetailsByOrderId: Query PK=orderId: the whole order item
@@ -115,10 +152,30 @@ TEST_F(OnlineShopTest, P05_GetOrderDetailsByOrderId) {
                           "o#12345 shp#12345", "o#12345 shp#54321",
                           "o#12345 shp#55555"));
   ExpectItemsAsInFile(r["Items"]);
+  // 9 items read: 56 + 261 + 134 + 133 + 231 + 231 + 80 + 80 + 80 =
+  // 1,286 B -> 1 x 4 KB (summed, rounded once) -> 0.5 RCU.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(56, 261, 134, 133, 231, 231, 80, 80, 80));
+  EXPECT_EQ(r["ConsumedCapacity"], TableRead(0.5));
+  // Strongly consistent: the same 1,286 B -> 1 x 4 KB -> 1 RCU.
+  r = Query("", "#pk = :pk", "PK", "", {{":pk", S("o#12345")}},
+            {{"ConsistentRead", true}});
+  EXPECT_EQ(r["Count"], 9);
+  EXPECT_EQ(r["ConsumedCapacity"], TableRead(1));
+  // The same 9 items by BatchGetItem are rounded one by one: 9 x (1 x 4 KB
+  // -> 0.5 RCU) = 4.5 RCU, where the Query rounded their sum once.
+  Json keys = Json::array();
+  for (const Json& item : r["Items"]) keys.push_back({{"PK", item["PK"]}, {"SK", item["SK"]}});
+  Json batch = Call("BatchGetItem", {{"RequestItems", {{"OnlineShop", {{"Keys", keys}}}}},
+                                     {"ReturnConsumedCapacity", "INDEXES"}});
+  EXPECT_EQ(batch["Responses"]["OnlineShop"].size(), 9u);
+  EXPECT_EQ(batch["ConsumedCapacity"], Json::array({TableRead(4.5)}));
   // Backwards, as ScanIndexForward=false reads it.
   r = Query("", "#pk = :pk", "PK", "", {{":pk", S("o#12345")}},
             {{"ScanIndexForward", false}, {"Limit", 2}});
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("o#12345 shp#55555", "o#12345 shp#54321"));
+  // Limit 2: 2 items read: 80 + 80 = 160 B -> 1 x 4 KB -> 0.5 RCU.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(80, 80));
+  EXPECT_EQ(r["ConsumedCapacity"], TableRead(0.5));
 }
 
 // 6. getProductByOrderId: Query PK=orderId AND SK begins_with "p#".
@@ -129,6 +186,9 @@ TEST_F(OnlineShopTest, P06_GetProductByOrderId) {
   EXPECT_EQ(r["Items"][0]["Quantity"], S("2"));
   EXPECT_EQ(r["Items"][1]["Quantity"], S("5"));
   ExpectItemsAsInFile(r["Items"]);
+  // 2 items read: 134 + 133 = 267 B -> 1 x 4 KB -> 0.5 RCU.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(134, 133));
+  EXPECT_EQ(r["ConsumedCapacity"], TableRead(0.5));
 }
 
 // 7. getInvoiceByOrderId: Query PK=orderId AND SK begins_with "i#".
@@ -138,6 +198,9 @@ TEST_F(OnlineShopTest, P07_GetInvoiceByOrderId) {
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("o#12345 i#55443"));
   EXPECT_EQ(r["Items"][0]["Amount"], S("400"));
   ExpectItemsAsInFile(r["Items"]);
+  // 1 item read: 261 B -> 1 x 4 KB -> 0.5 RCU.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(261));
+  EXPECT_EQ(r["ConsumedCapacity"], TableRead(0.5));
 }
 
 // 8. getShipmentByOrderId: Query PK=orderId AND SK begins_with "sh#"; the
@@ -147,6 +210,9 @@ TEST_F(OnlineShopTest, P08_GetShipmentByOrderId) {
                  {{":pk", S("o#12345")}, {":sh", S("sh#")}});
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("o#12345 sh#88899", "o#12345 sh#98765"));
   ExpectItemsAsInFile(r["Items"]);
+  // 2 items read: 231 + 231 = 462 B -> 1 x 4 KB -> 0.5 RCU.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(231, 231));
+  EXPECT_EQ(r["ConsumedCapacity"], TableRead(0.5));
 }
 
 // 9. getOrderByProductIdForDateRange: Query GSI1 GSI1-PK=productId AND
@@ -160,11 +226,17 @@ TEST_F(OnlineShopTest, P09_GetOrderByProductIdForDateRange) {
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("o#12345 p#99887"));
   EXPECT_EQ(r["Items"][0]["GSI1-SK"], S("2020-06-21T19:20:00"));
   ExpectItemsAsInFile(r["Items"]);
+  // 1 GSI1 entry read (ALL projected: the whole item): 133 B -> 1 x 4 KB
+  // -> 0.5 RCU on GSI1 (eventually consistent), 0 on the table.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(133));
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi1Read(0.5));
   // A range that ends before the order was placed finds nothing.
   values[":d2"] = S("2020-06-21T19:19:59");
   r = Query("GSI1", "#pk = :pk AND #sk BETWEEN :d1 AND :d2", "GSI1-PK", "GSI1-SK",
             values);
   EXPECT_THAT(r["Items"], IsEmpty());
+  // Nothing read: 0 B -> at least 1 x 4 KB -> 0.5 RCU on GSI1.
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi1Read(0.5));
 }
 
 // 10. getInvoiceByInvoiceId: Query GSI1 GSI1-PK=invoiceId AND
@@ -175,6 +247,9 @@ TEST_F(OnlineShopTest, P10_GetInvoiceByInvoiceId) {
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("o#12345 i#55443"));
   EXPECT_EQ(r["Items"][0]["EntityType"], S("invoice"));
   ExpectItemsAsInFile(r["Items"]);
+  // 1 GSI1 entry read: 261 B -> 1 x 4 KB -> 0.5 RCU on GSI1.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(261));
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi1Read(0.5));
 }
 
 // 11. getPaymentByInvoiceId: the same key condition as pattern 10; the
@@ -190,6 +265,10 @@ TEST_F(OnlineShopTest, P11_GetPaymentByInvoiceId) {
              "Data": {"S": "GiftCard data here..."}}},
       {"M": {"Type": {"S": "MasterCard"}, "Amount": {"N": "300"},
              "Data": {"S": "Payment data here..."}}}]}}}})"));
+  // The projection does not reduce the cost: the whole 261 B entry read
+  // -> 1 x 4 KB -> 0.5 RCU on GSI1.
+  EXPECT_EQ(SizeOf(FileItem("o#12345", "i#55443")), 261);
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi1Read(0.5));
 }
 
 // 12. getShipmentDetailsByShipmentId: Query GSI1 GSI1-PK=shipmentId AND
@@ -201,12 +280,18 @@ TEST_F(OnlineShopTest, P12_GetShipmentDetailsByShipmentId) {
                  {{":s", S("sh#98765")}});
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("o#12345 sh#98765"));
   ExpectItemsAsInFile(r["Items"]);
+  // 1 GSI1 entry read: 231 B -> 1 x 4 KB -> 0.5 RCU on GSI1.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(231));
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi1Read(0.5));
   r = Query("GSI1", "#pk = :s", "GSI1-PK", "", {{":s", S("sh#98765")}});
   EXPECT_THAT(Keys(r["Items"]),
               ElementsAre("o#12345 shp#55555", "o#12345 shp#12345", "o#12345 sh#98765"));
   EXPECT_EQ(r["Items"][0]["GSI1-SK"], S("p#12345"));
   EXPECT_EQ(r["Items"][1]["GSI1-SK"], S("p#99887"));
   ExpectItemsAsInFile(r["Items"]);
+  // 3 GSI1 entries read: 80 + 80 + 231 = 391 B -> 1 x 4 KB -> 0.5 RCU.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(80, 80, 231));
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi1Read(0.5));
 }
 
 // 13. getShipmentByWarehouseId: Query GSI2 GSI2-PK=warehouseId AND
@@ -216,9 +301,15 @@ TEST_F(OnlineShopTest, P13_GetShipmentByWarehouseId) {
                  {{":w", S("w#12345")}, {":sh", S("sh#")}});
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("o#12345 sh#98765"));
   ExpectItemsAsInFile(r["Items"]);
+  // 1 GSI2 entry read: 231 B -> 1 x 4 KB -> 0.5 RCU on GSI2.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(231));
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi2Read(0.5));
   r = Query("GSI2", "#pk = :w AND begins_with(#sk, :sh)", "GSI2-PK", "GSI2-SK",
             {{":w", S("w#12376")}, {":sh", S("sh#")}});
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("o#12345 sh#88899"));
+  // 1 GSI2 entry read: 231 B -> 1 x 4 KB -> 0.5 RCU on GSI2.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(231));
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi2Read(0.5));
 }
 
 // 14. getProductInventoryByWarehouseId: Query GSI2 GSI2-PK=warehouseId AND
@@ -232,9 +323,14 @@ TEST_F(OnlineShopTest, P14_GetProductInventoryByWarehouseId) {
   EXPECT_EQ(r["Items"][0]["Quantity"], S("50"));
   EXPECT_EQ(r["Items"][1]["Quantity"], S("4"));
   ExpectItemsAsInFile(r["Items"]);
+  // 2 GSI2 entries read: 79 + 78 = 157 B -> 1 x 4 KB -> 0.5 RCU on GSI2.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(79, 78));
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi2Read(0.5));
   r = Query("GSI2", "#pk = :w AND begins_with(#sk, :p)", "GSI2-PK", "GSI2-SK",
             {{":w", S("w#12376")}, {":p", S("p#")}});
   EXPECT_THAT(r["Items"], IsEmpty());
+  // Nothing read: 0 B -> at least 1 x 4 KB -> 0.5 RCU on GSI2.
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi2Read(0.5));
 }
 
 // 15. getInvoiceByCustomerIdForDateRange, as revised in _14: Query GSI2
@@ -254,6 +350,12 @@ TEST_F(OnlineShopTest, P15_GetInvoiceByCustomerIdForDateRange) {
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("o#12345 i#55443"));
   EXPECT_EQ(r["ScannedCount"], 3);
   ExpectItemsAsInFile(r["Items"]);
+  // 3 GSI2 entries read before the filter (the invoice and both order
+  // lines): 261 + 134 + 133 = 528 B -> 1 x 4 KB -> 0.5 RCU on GSI2.
+  EXPECT_EQ(SizeOf(FileItem("o#12345", "i#55443")), 261);
+  EXPECT_EQ(SizeOf(FileItem("o#12345", "p#12345")), 134);
+  EXPECT_EQ(SizeOf(FileItem("o#12345", "p#99887")), 133);
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi2Read(0.5));
   // The repository's example range (June 1-15) ends before the order.
   values[":d2"] = S("2020-06-15");
   extra["ExpressionAttributeValues"] = values;
@@ -261,6 +363,8 @@ TEST_F(OnlineShopTest, P15_GetInvoiceByCustomerIdForDateRange) {
             values, extra);
   EXPECT_THAT(r["Items"], IsEmpty());
   EXPECT_EQ(r["ScannedCount"], 0);
+  // Nothing read: 0 B -> at least 1 x 4 KB -> 0.5 RCU on GSI2.
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi2Read(0.5));
 }
 
 // 16. getProductsByCustomerIdForDateRange, as revised in _14: the same
@@ -278,6 +382,12 @@ TEST_F(OnlineShopTest, P16_GetProductsByCustomerIdForDateRange) {
   EXPECT_EQ(r["Items"][0]["GSI2-SK"], S("2020-06-21T19:18:00"));
   EXPECT_EQ(r["Items"][1]["GSI2-SK"], S("2020-06-21T19:20:00"));
   ExpectItemsAsInFile(r["Items"]);
+  // The same 3 entries read as pattern 15 (the invoice filtered out):
+  // 261 + 134 + 133 = 528 B -> 1 x 4 KB -> 0.5 RCU on GSI2.
+  EXPECT_EQ(r["ScannedCount"], 3);
+  EXPECT_EQ(SizeOf(FileItem("o#12345", "i#55443")), 261);
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(134, 133));
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi2Read(0.5));
 }
 
 // Patterns 15 and 16 exactly as the seed document writes them, on
@@ -296,6 +406,10 @@ TEST_F(OnlineShopPrefixedDatesTest, P15_InvoicesBetweenPrefixedDates) {
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("o#12345 i#55443"));
   EXPECT_EQ(r["Items"][0]["GSI2-SK"], S("i#2020-06-21T19:18:00"));
   ExpectItemsAsInFile(r["Items"]);
+  // 1 GSI2 entry read (_13's invoice, 2 B more GSI2-SK): 263 B -> 1 x 4 KB
+  // -> 0.5 RCU on GSI2.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(263));
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi2Read(0.5));
 }
 
 // 16. GSI2-PK=customerId AND GSI2-SK BETWEEN "p#date1" AND "p#date2".
@@ -305,10 +419,16 @@ TEST_F(OnlineShopPrefixedDatesTest, P16_ProductsBetweenPrefixedDates) {
                   {":d1", S("p#2020-06-21T19:19:00")},
                   {":d2", S("p#2020-06-30")}});
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("o#12345 p#99887"));
+  // 1 GSI2 entry read: 135 B -> 1 x 4 KB -> 0.5 RCU on GSI2.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(135));
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi2Read(0.5));
   r = Query("GSI2", "#pk = :c AND #sk BETWEEN :d1 AND :d2", "GSI2-PK", "GSI2-SK",
             {{":c", S("c#12345")}, {":d1", S("p#2020-06-01")}, {":d2", S("p#2020-06-30")}});
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("o#12345 p#12345", "o#12345 p#99887"));
   ExpectItemsAsInFile(r["Items"]);
+  // 2 GSI2 entries read: 136 + 135 = 271 B -> 1 x 4 KB -> 0.5 RCU.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(136, 135));
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi2Read(0.5));
 }
 
 }  // namespace

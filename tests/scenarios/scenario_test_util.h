@@ -2,17 +2,28 @@
 //
 // ScenarioTest: an api::Client on an in-memory engine, a model file loaded
 // into it with `dynarock load`'s Loader, and helpers to run access patterns
-// and compare what they return with the file's items.
+// and compare what they return with the file's items and the capacity they
+// consumed.
+//
+// Capacity expectations are written out in each test: the item sizes (by
+// DynamoDB's documented rule, checked here against engine/value/item_size.h
+// with SizeOf / FileSizes), their sum, the rounding (4 KB per read unit,
+// 1 KB per write unit) and the units, as literals. Consumed() only shapes
+// the expected ConsumedCapacity object; it computes no units.
 
 #ifndef DYNAROCK_TESTS_SCENARIOS_SCENARIO_TEST_UTIL_H_
 #define DYNAROCK_TESTS_SCENARIOS_SCENARIO_TEST_UTIL_H_
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "api/client.h"
+#include "api/json_codec.h"
+#include "engine/value/item_size.h"
 #include "tests/testutil/test_engine.h"
 #include "tools/load/loader.h"
 #include "tools/load/model_file.h"
@@ -85,6 +96,44 @@ class ScenarioTest : public ::testing::Test {
       const std::string p = item[pk]["S"], s = item[sk]["S"];
       EXPECT_EQ(item, FileItem(p, s, pk, sk)) << p << " " << s;
     }
+  }
+
+  // DynamoDB's size of an item given in DynamoDB JSON, in bytes.
+  static int64_t SizeOf(const Json& item) {
+    Result<Item> decoded = api::DecodeItem(item);
+    EXPECT_TRUE(decoded.ok()) << item.dump();
+    return decoded.ok() ? ItemSize(decoded.value()) : -1;
+  }
+
+  // The sizes of the file's items with the keys of `items`, in order: what
+  // a Query read for them, whatever it projected.
+  std::vector<int64_t> FileSizes(const Json& items, const std::string& pk = "PK",
+                                 const std::string& sk = "SK") const {
+    std::vector<int64_t> sizes;
+    for (const Json& item : items) {
+      sizes.push_back(SizeOf(FileItem(item[pk]["S"], item[sk]["S"], pk, sk)));
+    }
+    return sizes;
+  }
+
+  // ConsumedCapacity as ReturnConsumedCapacity = INDEXES shows it:
+  // CapacityUnits (the table's units plus every listed GSI's), Table, and
+  // GlobalSecondaryIndexes when a GSI was read or had an entry changed.
+  static Json Consumed(const std::string& table, double table_units,
+                       const std::map<std::string, double>& gsis = {}) {
+    double total = table_units;
+    Json out = {{"TableName", table}, {"Table", {{"CapacityUnits", table_units}}}};
+    for (const auto& [name, units] : gsis) {
+      out["GlobalSecondaryIndexes"][name] = {{"CapacityUnits", units}};
+      total += units;
+    }
+    out["CapacityUnits"] = total;
+    return out;
+  }
+  // A read of GSI `index`: the index's units, 0 on the table.
+  static Json IndexRead(const std::string& table, const std::string& index,
+                        double units) {
+    return Consumed(table, 0, {{index, units}});
   }
 
   TestEngine engine_;
