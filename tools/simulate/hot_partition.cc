@@ -10,7 +10,6 @@
 
 #include "engine/clock.h"
 #include "engine/engine.h"
-#include "engine/options.h"
 #include "engine/value/item_size.h"
 #include "tools/simulate/svg_plot.h"
 
@@ -18,12 +17,6 @@ namespace dynarock::tools::simulate {
 namespace {
 
 constexpr int64_t kMicros = 1'000'000;
-
-bool IsThrottle(const Status& s) {
-  return s.code() == ErrorCode::kProvisionedThroughputExceeded ||
-         s.code() == ErrorCode::kThrottling ||
-         s.code() == ErrorCode::kRequestLimitExceeded;
-}
 
 Result<HotScenario> RunScenario(Engine& engine, SimulatedClock& clock,
                                 const HotPartitionOptions& o,
@@ -154,14 +147,8 @@ Result<HotPartitionReport> RunHotPartition(const HotPartitionOptions& o) {
     return Status::Validation("--item-bytes must be within 1 B..400 KB");
   }
   SimulatedClock clock;
-  EngineOptions eo;
-  eo.in_memory = true;
-  eo.clock = &clock;
-  eo.table_create_delay_micros = 0;
-  eo.table_delete_delay_micros = 0;
-  eo.throttling = true;
-  eo.capacity = o.engine_capacity;
-  Result<std::unique_ptr<Engine>> opened = Engine::Open(eo);
+  Result<std::unique_ptr<Engine>> opened =
+      OpenSimulationEngine(&clock, o.engine_capacity, /*throttling=*/true);
   if (!opened.ok()) return opened.status();
   HotPartitionReport report;
   report.options = o;

@@ -10,7 +10,6 @@
 
 #include "engine/clock.h"
 #include "engine/engine.h"
-#include "engine/options.h"
 #include "engine/value/item_size.h"
 
 namespace dynarock::tools::simulate {
@@ -89,11 +88,8 @@ Result<ItemPracticesReport> RunItemPractices(const ItemPracticesOptions& o) {
     return Status::Validation("item-size options out of range");
   }
   SimulatedClock clock;
-  EngineOptions eo;
-  eo.in_memory = true;
-  eo.clock = &clock;
-  eo.table_create_delay_micros = 0;
-  Result<std::unique_ptr<Engine>> opened = Engine::Open(eo);
+  Result<std::unique_ptr<Engine>> opened =
+      OpenSimulationEngine(&clock, CapacityOptions(), /*throttling=*/false);
   if (!opened.ok()) return opened.status();
   Engine& engine = *opened.value();
   for (const char* t : {"ProductCatalog", "ProductAvailability", "Reply",

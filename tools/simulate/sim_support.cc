@@ -6,7 +6,31 @@
 #include <cstdio>
 #include <fstream>
 
+#include "engine/clock.h"
+#include "engine/engine.h"
+#include "engine/options.h"
+
 namespace dynarock::tools::simulate {
+
+Result<std::unique_ptr<Engine>> OpenSimulationEngine(SimulatedClock* clock,
+                                                     const CapacityOptions& capacity,
+                                                     bool throttling) {
+  EngineOptions options;
+  options.in_memory = true;
+  options.clock = clock;
+  options.table_create_delay_micros = 0;
+  options.table_delete_delay_micros = 0;
+  options.gsi_propagation = GsiPropagation::kDeterministic;
+  options.throttling = throttling;
+  options.capacity = capacity;
+  return Engine::Open(options);
+}
+
+bool IsThrottle(const Status& s) {
+  return s.code() == ErrorCode::kProvisionedThroughputExceeded ||
+         s.code() == ErrorCode::kThrottling ||
+         s.code() == ErrorCode::kRequestLimitExceeded;
+}
 
 uint64_t Mix64(uint64_t x) {
   x += 0x9E3779B97F4A7C15ULL;

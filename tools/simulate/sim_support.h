@@ -12,10 +12,29 @@
 #include <string_view>
 #include <vector>
 
+#include <memory>
+
+#include "engine/capacity/capacity_options.h"
 #include "engine/status.h"
 #include "engine/value/number.h"
 
+namespace dynarock {
+class Engine;
+class SimulatedClock;
+}  // namespace dynarock
+
 namespace dynarock::tools::simulate {
+
+// An in-memory engine on `clock` (not owned; must outlive it), tables ACTIVE
+// at once, deterministic GSI propagation, the given throughput model and
+// throttling. Errors: Engine::Open's.
+Result<std::unique_ptr<Engine>> OpenSimulationEngine(SimulatedClock* clock,
+                                                     const CapacityOptions& capacity,
+                                                     bool throttling);
+
+// True for the errors an SDK retries as throttling:
+// ProvisionedThroughputExceeded, Throttling, RequestLimitExceeded.
+bool IsThrottle(const Status& status);
 
 // SplitMix64's finalizer: a well-mixed 64-bit function of `x`.
 uint64_t Mix64(uint64_t x);

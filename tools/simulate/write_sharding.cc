@@ -15,7 +15,6 @@
 
 #include "engine/clock.h"
 #include "engine/engine.h"
-#include "engine/options.h"
 #include "engine/value/item_size.h"
 #include "tools/simulate/sim_support.h"
 
@@ -194,12 +193,6 @@ Status WriteBatch(Engine& engine, const std::string& table,
     req.request_items = std::move(r.value().unprocessed_items);
   }
   return Status::Internal("BatchWriteItem kept returning UnprocessedItems");
-}
-
-bool IsThrottle(const Status& s) {
-  return s.code() == ErrorCode::kProvisionedThroughputExceeded ||
-         s.code() == ErrorCode::kThrottling ||
-         s.code() == ErrorCode::kRequestLimitExceeded;
 }
 
 Status ValidateOptions(const WriteShardingOptions& o) {
@@ -462,15 +455,8 @@ TableOutcome RunTable(const TableSpec& t, const WriteShardingOptions& o,
                       int from_day, int to_day, Progress& progress) {
   TableOutcome out;
   SimulatedClock clock;
-  EngineOptions engine_options;
-  engine_options.in_memory = true;
-  engine_options.clock = &clock;
-  engine_options.table_create_delay_micros = 0;
-  engine_options.table_delete_delay_micros = 0;
-  engine_options.gsi_propagation = GsiPropagation::kDeterministic;
-  engine_options.throttling = false;
-  engine_options.capacity = o.engine_capacity;
-  Result<std::unique_ptr<Engine>> opened = Engine::Open(engine_options);
+  Result<std::unique_ptr<Engine>> opened =
+      OpenSimulationEngine(&clock, o.engine_capacity, /*throttling=*/false);
   if (!opened.ok()) {
     out.status = opened.status();
     return out;
