@@ -13,6 +13,15 @@
 // the test adds orders spread over N = 15 shard keys ("Bucket-0" ..
 // "Bucket-14"), N chosen with the seed's formula, and gathers the OPEN
 // orders of a date range by querying every shard.
+//
+// Every request asks for ReturnConsumedCapacity = INDEXES and each test
+// checks the exact units, the arithmetic in a comment: item sizes by
+// DynamoDB's rule (names + values; a Number is 1 byte per 2 significant
+// digits + 1, so Salary 50000 is 6 + 2 B; checked with FileSizes), a
+// Query's items summed and rounded up once to 4 KB (at least one unit),
+// 0.5 RCU per 4 KB eventually consistent; gsi1 and gsi2 project ALL, their
+// reads are eventually consistent and listed under the index (Table 0).
+// A scatter/gather over shards pays the 1-unit minimum on every query.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -35,7 +44,8 @@ class HrOrderEntryTest : public ScenarioTest {
 
   Json Get(const std::string& pk, const std::string& sk, const Json& extra = {}) {
     Json req = {{"TableName", "HR-Table"},
-                {"Key", {{"PK", S(pk)}, {"SK", S(sk)}}}};
+                {"Key", {{"PK", S(pk)}, {"SK", S(sk)}}},
+                {"ReturnConsumedCapacity", "INDEXES"}};
     if (extra.is_object()) {
       for (const auto& [k, v] : extra.items()) req[k] = v;
     }
@@ -53,12 +63,18 @@ class HrOrderEntryTest : public ScenarioTest {
     if (condition.find("#sk") != std::string::npos) names["#sk"] = "SK";
     Json req = {{"TableName", "HR-Table"},
                 {"KeyConditionExpression", condition},
-                {"ExpressionAttributeValues", values}};
+                {"ExpressionAttributeValues", values},
+                {"ReturnConsumedCapacity", "INDEXES"}};
     if (!index.empty()) req["IndexName"] = index;
     for (const auto& [k, v] : extra.items()) req[k] = v;
     req["ExpressionAttributeNames"] = names;
     return Call("Query", req);
   }
+
+  // What reads of the table, gsi1 and gsi2 consume.
+  static Json TableRead(double units) { return Consumed("HR-Table", units); }
+  static Json Gsi1Read(double units) { return IndexRead("HR-Table", "gsi1", units); }
+  static Json Gsi2Read(double units) { return IndexRead("HR-Table", "gsi2", units); }
 };
 
 // 1. Look up employee details by employee ID: GetItem PK=HR-EMPLOYEE1,
@@ -67,6 +83,9 @@ TEST_F(HrOrderEntryTest, P01_EmployeeByEmployeeId) {
   Json r = Get("HR-EMPLOYEE1", "EMPLOYEE1");
   EXPECT_EQ(r["Item"], Json::parse(R"({"PK": {"S": "HR-EMPLOYEE1"}, "SK": {"S": "EMPLOYEE1"},
       "Data": {"S": "John Smith"}, "StartDate": {"S": "01-12-2019"}})"));
+  // 1 item: 58 B -> 1 x 4 KB -> 0.5 RCU eventually consistent.
+  EXPECT_EQ(SizeOf(r["Item"]), 58);
+  EXPECT_EQ(r["ConsumedCapacity"], TableRead(0.5));
 }
 
 // 2. Query employee details by employee name: gsi1 SK=EMPLOYEE1 AND Data
@@ -78,6 +97,10 @@ TEST_F(HrOrderEntryTest, P02_EmployeeByName) {
                  {{":e", S("EMPLOYEE1")}, {":name", S("John")}});
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("HR-EMPLOYEE1 EMPLOYEE1"));
   ExpectItemsAsInFile(r["Items"]);
+  // 1 gsi1 entry read (the prefix bounds the range): 58 B -> 1 x 4 KB ->
+  // 0.5 RCU on gsi1.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(58));
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi1Read(0.5));
 }
 
 // 3. An employee's current job details only: PK=HR-EMPLOYEE1 AND SK
@@ -87,6 +110,9 @@ TEST_F(HrOrderEntryTest, P03_CurrentJobOfAnEmployee) {
                  {{":e", S("HR-EMPLOYEE1")}, {":v", S("v0")}});
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("HR-EMPLOYEE1 v0"));
   EXPECT_EQ(r["Items"][0]["Data"], S("Principle Account Manager"));
+  // 1 item read: 47 B -> 1 x 4 KB -> 0.5 RCU.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(47));
+  EXPECT_EQ(r["ConsumedCapacity"], TableRead(0.5));
 }
 
 // 4. Open orders of a customer in a date range: gsi1 SK=CUSTOMER1 AND Data
@@ -97,9 +123,15 @@ TEST_F(HrOrderEntryTest, P04_OpenOrdersOfACustomerInADateRange) {
                  {{":c", S("CUSTOMER1")}, {":open", S("OPEN#2019-01")}});
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("OE-ORDER1 CUSTOMER1"));
   EXPECT_EQ(r["Items"][0]["Data"], S("OPEN#2019-01-18"));
+  // 1 gsi1 entry read: 59 B -> 1 x 4 KB -> 0.5 RCU on gsi1.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(59));
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi1Read(0.5));
   r = Query("gsi1", "#pk = :c", {{":c", S("CUSTOMER1")}});
   EXPECT_THAT(Keys(r["Items"]),
               ElementsAre("OE-CUSTOMER1 CUSTOMER1", "OE-ORDER1 CUSTOMER1"));  // "A" < "O"
+  // 2 gsi1 entries read: 66 + 59 = 125 B -> 1 x 4 KB -> 0.5 RCU on gsi1.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(66, 59));
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi1Read(0.5));
 }
 
 // 5. All OPEN orders in a date range across customers: gsi2 is
@@ -108,14 +140,24 @@ TEST_F(HrOrderEntryTest, P04_OpenOrdersOfACustomerInADateRange) {
 // "OPEN#2019-02".
 TEST_F(HrOrderEntryTest, P05_AllOpenOrdersInADateRange) {
   std::vector<std::string> all;
+  std::vector<int64_t> sizes;
+  double units = 0;
   for (int shard = 0; shard < 15; ++shard) {
     Json r = Query("gsi2", "#pk = :b AND #d BETWEEN :from AND :to",
                    {{":b", S("Bucket-" + std::to_string(shard))},
                     {":from", S("OPEN#2019-01")},
                     {":to", S("OPEN#2019-02")}});
     for (const std::string& k : Keys(r["Items"])) all.push_back(k);
+    for (int64_t size : FileSizes(r["Items"])) sizes.push_back(size);
+    // Each shard: at most 73 B read -> 1 x 4 KB -> 0.5 RCU on gsi2.
+    EXPECT_EQ(r["ConsumedCapacity"], Gsi2Read(0.5)) << shard;
+    units += r["ConsumedCapacity"]["CapacityUnits"].get<double>();
   }
   EXPECT_THAT(all, ElementsAre("OE-ORDER1 PRODUCT1", "OE-ORDER1 CUSTOMER1"));
+  EXPECT_THAT(sizes, ElementsAre(73, 59));
+  // 15 queries x 0.5 RCU = 7.5 RCU for 2 items: 13 shards pay the minimum
+  // for reading nothing.
+  EXPECT_EQ(units, 7.5);
 }
 
 // 6. All employees hired recently: gsi1 SK=HR-CONFIDENTIAL AND
@@ -125,9 +167,15 @@ TEST_F(HrOrderEntryTest, P06_EmployeesHiredRecently) {
                  {{":h", S("HR-CONFIDENTIAL")}, {":since", S("2019-01-01")}});
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("HR-EMPLOYEE1 HR-CONFIDENTIAL"));
   EXPECT_EQ(r["Items"][0]["Salary"], Json({{"N", "50000"}}));
+  // 1 gsi1 entry read: 71 B (Salary 50000: 6 + 1 digit "5" -> 2 = 8 B) ->
+  // 1 x 4 KB -> 0.5 RCU on gsi1.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(71));
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi1Read(0.5));
   r = Query("gsi1", "#pk = :h AND #d > :since",
             {{":h", S("HR-CONFIDENTIAL")}, {":since", S("2019-02-12")}});
   EXPECT_THAT(r["Items"], IsEmpty());  // > is strict
+  // Nothing read: 0 B -> at least 1 x 4 KB -> 0.5 RCU on gsi1.
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi1Read(0.5));
 }
 
 // 7. All employees in a warehouse: gsi1 SK=WAREHOUSE1.
@@ -135,6 +183,9 @@ TEST_F(HrOrderEntryTest, P07_EmployeesInAWarehouse) {
   Json r = Query("gsi1", "#pk = :w", {{":w", S("WAREHOUSE1")}});
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("HR-EMPLOYEE1 WAREHOUSE1"));
   ExpectItemsAsInFile(r["Items"]);
+  // 1 gsi1 entry read: 63 B -> 1 x 4 KB -> 0.5 RCU on gsi1.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(63));
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi1Read(0.5));
 }
 
 // 8. All order items of a product, with the warehouse inventories: gsi1
@@ -145,10 +196,15 @@ TEST_F(HrOrderEntryTest, P08_OrderItemsOfAProductWithInventories) {
   Json r = Query("gsi1", "#pk = :p", {{":p", S("PRODUCT1")}});
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("OE-ORDER1 PRODUCT1", "OE-PRODUCT1 PRODUCT1"));
   ExpectItemsAsInFile(r["Items"]);
+  // 2 gsi1 entries read: 73 + 79 = 152 B -> 1 x 4 KB -> 0.5 RCU on gsi1.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(73, 79));
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi1Read(0.5));
   r = Query("gsi1", "#pk = :p", {{":p", S("PRODUCT1")}},
             {{"FilterExpression", "attribute_exists(Warehouse1)"}});
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("OE-PRODUCT1 PRODUCT1"));
   EXPECT_EQ(r["ScannedCount"], 2);
+  // The filter runs after the read: the same 73 + 79 = 152 B -> 0.5 RCU.
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi1Read(0.5));
 }
 
 // 9. Customers by account rep: gsi1 SK=EMPLOYEE1, filter
@@ -158,10 +214,16 @@ TEST_F(HrOrderEntryTest, P09_CustomersByAccountRep) {
   Json r = Query("gsi1", "#pk = :e", {{":e", S("EMPLOYEE1")}});
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("OE-CUSTOMER1 EMPLOYEE1", "HR-EMPLOYEE1 EMPLOYEE1",
                                             "OE-ORDER1 EMPLOYEE1"));
+  // 3 gsi1 entries read: 66 + 58 + 53 = 177 B -> 1 x 4 KB -> 0.5 RCU.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(66, 58, 53));
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi1Read(0.5));
   r = Query("gsi1", "#pk = :e", {{":e", S("EMPLOYEE1")}},
             {{"FilterExpression", "attribute_exists(Address)"}});
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("OE-CUSTOMER1 EMPLOYEE1"));
   EXPECT_EQ(r["Items"][0]["Address"], S("1600 Penn"));
+  // Filtered after the read: the same 3 entries, 177 B -> 0.5 RCU.
+  EXPECT_EQ(r["ScannedCount"], 3);
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi1Read(0.5));
 }
 
 // 10. Orders by account rep and date: gsi1 SK=EMPLOYEE1 AND Data =
@@ -172,8 +234,12 @@ TEST_F(HrOrderEntryTest, P10_OrdersByAccountRepAndDate) {
     Json r = Query("gsi1", "#pk = :e AND #d = :sd",
                    {{":e", S("EMPLOYEE1")}, {":sd", S(std::string(status) + "#2019-01-12")}});
     for (const std::string& k : Keys(r["Items"])) all.push_back(k);
+    // OPEN: 53 B read, PENDING and FULFILLED: 0 B; each -> 1 x 4 KB ->
+    // 0.5 RCU on gsi1: 1.5 RCU for the scatter/gather.
+    EXPECT_EQ(r["ConsumedCapacity"], Gsi1Read(0.5)) << status;
   }
   EXPECT_THAT(all, ElementsAre("OE-ORDER1 EMPLOYEE1"));
+  EXPECT_EQ(SizeOf(FileItem("OE-ORDER1", "EMPLOYEE1")), 53);
 }
 
 // 11. All employees with a job title: gsi1 SK=v0 (the current job items),
@@ -182,8 +248,13 @@ TEST_F(HrOrderEntryTest, P11_EmployeesWithAJobTitle) {
   Json r = Query("gsi1", "#pk = :v AND #d = :title",
                  {{":v", S("v0")}, {":title", S("Principle Account Manager")}});
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("HR-EMPLOYEE1 v0"));
+  // 1 gsi1 entry read: 47 B -> 1 x 4 KB -> 0.5 RCU on gsi1.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(47));
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi1Read(0.5));
   r = Query("gsi1", "#pk = :v", {{":v", S("v0")}});
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("HR-EMPLOYEE1 v0"));
+  // The same 47 B -> 0.5 RCU on gsi1.
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi1Read(0.5));
 }
 
 // 12. Inventory of a product in a warehouse: GetItem PK=OE-PRODUCT1,
@@ -191,6 +262,10 @@ TEST_F(HrOrderEntryTest, P11_EmployeesWithAJobTitle) {
 TEST_F(HrOrderEntryTest, P12_InventoryByProductAndWarehouse) {
   Json r = Get("OE-PRODUCT1", "PRODUCT1", {{"ProjectionExpression", "Warehouse1"}});
   EXPECT_EQ(r["Item"], Json::parse(R"({"Warehouse1": {"N": "46"}})"));
+  // The projection does not reduce the cost: the whole item, 79 B -> 1 x
+  // 4 KB -> 0.5 RCU.
+  EXPECT_EQ(SizeOf(FileItem("OE-PRODUCT1", "PRODUCT1")), 79);
+  EXPECT_EQ(r["ConsumedCapacity"], TableRead(0.5));
 }
 
 // 13. Total inventory of a product: the same item; the sum of its
@@ -202,6 +277,9 @@ TEST_F(HrOrderEntryTest, P13_TotalProductInventory) {
     if (name.rfind("Warehouse", 0) == 0) total += std::stoi(value["N"].get<std::string>());
   }
   EXPECT_EQ(total, 58);
+  // 1 item: 79 B -> 1 x 4 KB -> 0.5 RCU.
+  EXPECT_EQ(SizeOf(r["Item"]), 79);
+  EXPECT_EQ(r["ConsumedCapacity"], TableRead(0.5));
 }
 
 // 14. Account reps ranked by order total for a sales period: gsi1
@@ -214,6 +292,9 @@ TEST_F(HrOrderEntryTest, P14_AccountRepsRankedBySalesPeriod) {
   EXPECT_THAT(Keys(r["Items"]), ElementsAre("HR-EMPLOYEE1 2018-Q4", "HR-EMPLOYEE2 2018-Q4"));
   EXPECT_EQ(r["Items"][0]["Data"], S("5000"));
   EXPECT_EQ(r["Items"][1]["Data"], S("10000"));
+  // 2 gsi1 entries read: 54 + 55 = 109 B -> 1 x 4 KB -> 0.5 RCU on gsi1.
+  EXPECT_THAT(FileSizes(r["Items"]), ElementsAre(54, 55));
+  EXPECT_EQ(r["ConsumedCapacity"], Gsi1Read(0.5));
 }
 
 // The seed's shard count: ItemsPerRCU = 4 KB / average item size;
@@ -249,11 +330,19 @@ TEST_F(HrOrderEntryTest, P05_WriteShardedOpenOrdersGatheredFromEveryShard) {
       {"OE-ORDER10", "OPEN#2019-01-18", 7},      {"OE-ORDER11", "OPEN#2019-02", 9},
   };
   for (const Order& o : orders) {
-    Call("PutItem", {{"TableName", "HR-Table"},
-                     {"Item", {{"PK", S(o.id)},
-                               {"SK", S("CUSTOMER2")},
-                               {"Data", S(o.status_date)},
-                               {"GSI-Bucket", S("Bucket-" + std::to_string(o.shard))}}}});
+    const Json item = {{"PK", S(o.id)},
+                       {"SK", S("CUSTOMER2")},
+                       {"Data", S(o.status_date)},
+                       {"GSI-Bucket", S("Bucket-" + std::to_string(o.shard))}};
+    Json r = Call("PutItem", {{"TableName", "HR-Table"},
+                              {"Item", item},
+                              {"ReturnConsumedCapacity", "INDEXES"}});
+    // A new item of at most 2 + 10 + 2 + 9 + 4 + 20 + 10 + 9 = 66 B -> 1 x
+    // 1 KB -> 1 WCU on the table, and a new entry (the whole item) in gsi1
+    // (SK, Data) and gsi2 (GSI-Bucket, Data): 1 WCU each; 3 in all.
+    EXPECT_LE(SizeOf(item), 66);
+    EXPECT_EQ(r["ConsumedCapacity"], Consumed("HR-Table", 1, {{"gsi1", 1}, {"gsi2", 1}}))
+        << o.id;
   }
   WaitForIndexes();
 
@@ -268,9 +357,16 @@ TEST_F(HrOrderEntryTest, P05_WriteShardedOpenOrdersGatheredFromEveryShard) {
     }));
   }
   std::vector<std::string> gathered;
+  double units = 0;
   for (auto& reply : replies) {
-    for (const std::string& k : Keys(reply.get()["Items"])) gathered.push_back(k);
+    const Json r = reply.get();
+    for (const std::string& k : Keys(r["Items"])) gathered.push_back(k);
+    // Each shard reads at most 2 entries of <= 73 B -> 1 x 4 KB -> 0.5 RCU.
+    EXPECT_EQ(r["ConsumedCapacity"], Gsi2Read(0.5));
+    units += r["ConsumedCapacity"]["CapacityUnits"].get<double>();
   }
+  // 15 shards x 0.5 RCU = 7.5 RCU on gsi2.
+  EXPECT_EQ(units, 7.5);
   // In shard order, each shard in Data order. Left out: FULFILLED and
   // PENDING orders, December 2018, and "OPEN#2019-02-03" (greater than
   // the bound "OPEN#2019-02", which BETWEEN includes itself).
