@@ -102,6 +102,20 @@ int RunWriteSharding(SimulateOptions& opts) {
     std::fprintf(stderr, "dynarock simulate: --provisioned wants RCU,WCU\n");
     return 2;
   }
+  o.unsharded = o.random = o.hash = false;
+  for (size_t pos = 0; pos <= opts.variants.size();) {
+    size_t comma = opts.variants.find(',', pos);
+    if (comma == std::string::npos) comma = opts.variants.size();
+    const std::string v = opts.variants.substr(pos, comma - pos);
+    if (v == "unsharded") o.unsharded = true;
+    else if (v == "random") o.random = true;
+    else if (v == "hash") o.hash = true;
+    else {
+      std::fprintf(stderr, "dynarock simulate: unknown variant '%s'\n", v.c_str());
+      return 2;
+    }
+    pos = comma + 1;
+  }
   if (opts.progress || StderrIsTerminal()) {
     o.on_progress = [](std::string_view phase, int64_t done, int64_t total) {
       DrawProgress(static_cast<size_t>(done), static_cast<size_t>(total),
@@ -205,6 +219,9 @@ CLI::App* AddSimulate(CLI::App& app, SimulateOptions* opts) {
   ws->add_option("--to-day", w.to_day,
                  "Last day of the read's date range (default: the last)");
   ws->add_option("--shards", opts->shards, "N to sweep: 1..20 or 1,2,4,8")
+      ->capture_default_str();
+  ws->add_option("--variants", opts->variants,
+                 "GSI2 variants to run: unsharded,random,hash (any of them)")
       ->capture_default_str();
   ws->add_option("--seed", w.seed, "Random seed")->capture_default_str();
   ws->add_option("--load-rate", w.load_orders_per_second,

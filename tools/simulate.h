@@ -27,6 +27,7 @@ struct SimulateOptions {
   // Text forms parsed before the run: "1..20" or "1,2,4,8"; "RCU,WCU".
   std::string shards = "1..20";
   std::string provisioned;
+  std::string variants = "unsharded,random,hash";
   // Report files (empty: not written) and the progress bar.
   std::string csv;
   std::string json;
