@@ -240,6 +240,15 @@ std::string_view ShardingKindName(ShardingKind kind) {
   return "?";
 }
 
+int ZeroFrom(const std::vector<int>& xs, const std::vector<int64_t>& ys) {
+  int from = -1;
+  for (size_t i = xs.size(); i-- > 0;) {
+    if (i >= ys.size() || ys[i] != 0) break;
+    from = xs[i];
+  }
+  return from;
+}
+
 int PlateauStart(const std::vector<int>& xs, const std::vector<double>& ys,
                  double fraction) {
   if (xs.empty() || xs.size() != ys.size()) return 0;
@@ -574,14 +583,18 @@ Result<WriteShardingReport> RunWriteSharding(WriteShardingOptions o) {
   for (ShardingKind kind : {ShardingKind::kRandom, ShardingKind::kHash}) {
     std::vector<int> xs;
     std::vector<double> ys;
+    std::vector<int64_t> throttles;
     for (const ReadRun& run : report.runs) {
       if (run.kind != kind) continue;
       xs.push_back(run.shards);
       ys.push_back(static_cast<double>(run.read_micros));
+      throttles.push_back(run.throttled);
     }
     if (!xs.empty()) {
-      report.simulated_n[std::string(ShardingKindName(kind))] =
-          PlateauStart(xs, ys, o.plateau_fraction);
+      const std::string name(ShardingKindName(kind));
+      report.simulated_n[name] = PlateauStart(xs, ys, o.plateau_fraction);
+      const int from = ZeroFrom(xs, throttles);
+      if (from > 0) report.unthrottled_n[name] = from;
     }
   }
   report.total_wall_seconds = std::chrono::duration<double>(

@@ -134,6 +134,9 @@ struct WriteShardingReport {
   ShardFormula adjusted_formula;     // GSI entries, eventually consistent
   std::vector<ReadRun> runs;
   std::map<std::string, int> simulated_n;  // variant name -> N
+  // Variant name -> the smallest N from which on (every larger N of the
+  // sweep too) no Query was throttled; absent when the largest N was.
+  std::map<std::string, int> unthrottled_n;
   double load_wall_seconds = 0;  // the slowest table's
   double read_wall_seconds = 0;  // the slowest table's
   double total_wall_seconds = 0;
@@ -144,6 +147,10 @@ struct WriteShardingReport {
 // options the engine refuses, e.g. too many shards), or kValidation for
 // options out of range.
 Result<WriteShardingReport> RunWriteSharding(WriteShardingOptions options);
+
+// The smallest x from which on every y is 0 (x ascending); -1 when the last
+// y is not 0.
+int ZeroFrom(const std::vector<int>& xs, const std::vector<int64_t>& ys);
 
 // The smallest x whose y is within `fraction` of the smallest y
 // (x ascending; xs and ys of equal length); 0 when empty.

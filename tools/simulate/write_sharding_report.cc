@@ -83,7 +83,11 @@ std::string WriteShardingText(const WriteShardingReport& report) {
   for (const auto& [variant, n] : report.simulated_n) {
     out += "simulated N (" + variant + "): " + std::to_string(n) +
            " (the smallest N within " + Fixed(o.plateau_fraction * 100, 0) +
-           " % of the best read time)\n";
+           " % of the best read time)";
+    auto it = report.unthrottled_n.find(variant);
+    out += it == report.unthrottled_n.end()
+               ? "; throttled up to the largest N\n"
+               : "; no throttle from N = " + std::to_string(it->second) + " on\n";
   }
   return out;
 }
@@ -124,6 +128,7 @@ std::string WriteShardingJson(const WriteShardingReport& report) {
   j["seed_formula"] = FormulaJson(report.seed_formula);
   j["adjusted_formula"] = FormulaJson(report.adjusted_formula);
   j["simulated_n"] = report.simulated_n;
+  j["unthrottled_n"] = report.unthrottled_n;
   nlohmann::json runs = nlohmann::json::array();
   for (const ReadRun& r : report.runs) {
     runs.push_back({{"variant", ShardingKindName(r.kind)},

@@ -55,6 +55,7 @@ TEST(WriteShardingTest, UnshardedIsThrottledAndSlowerThanSharded) {
   EXPECT_LT(hash8->read_micros, unsharded->read_micros);
   EXPECT_EQ(report.simulated_n.at("random"), 8);
   EXPECT_EQ(report.simulated_n.at("hash"), 8);
+  EXPECT_GT(Find(report, ShardingKind::kRandom, 1)->throttled, 0);
 }
 
 TEST(WriteShardingTest, SameSeedSameReport) {
@@ -132,6 +133,13 @@ TEST(WriteShardingTest, PlateauStart) {
   EXPECT_EQ(PlateauStart({1, 2, 4, 8}, {10, 5, 2.05, 2.0}, 0.05), 4);
   EXPECT_EQ(PlateauStart({1, 2, 4, 8}, {10, 5, 2.5, 2.0}, 0.05), 8);
   EXPECT_EQ(PlateauStart({}, {}, 0.1), 0);
+}
+
+TEST(WriteShardingTest, ZeroFrom) {
+  EXPECT_EQ(ZeroFrom({1, 2, 4, 8}, {5, 0, 3, 0}), 8);
+  EXPECT_EQ(ZeroFrom({1, 2, 4, 8}, {5, 0, 0, 0}), 2);
+  EXPECT_EQ(ZeroFrom({1, 2, 4, 8}, {5, 0, 0, 1}), -1);
+  EXPECT_EQ(ZeroFrom({}, {}), -1);
 }
 
 TEST(WriteShardingTest, RejectsBadOptions) {
