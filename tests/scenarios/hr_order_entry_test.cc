@@ -26,7 +26,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <future>
+#include <map>
 
 #include "tests/scenarios/scenario_test_util.h"
 
@@ -76,6 +78,17 @@ class HrOrderEntryTest : public ScenarioTest {
   static Json Gsi1Read(double units) { return IndexRead("HR-Table", "gsi1", units); }
   static Json Gsi2Read(double units) { return IndexRead("HR-Table", "gsi2", units); }
 };
+
+// The load: 12 items, each <= 79 B -> 1 x 1 KB: 12 WCU on the table;
+// every item has SK and Data, so 12 gsi1 entries (12 WCU); the two order
+// lines with GSI-Bucket make 2 gsi2 entries (2 WCU); 26 in all.
+TEST_F(HrOrderEntryTest, LoadConsumesOneWcuPerItemAndPerIndexEntry) {
+  int64_t largest = 0;
+  for (const auto& item : plan_.tables[0].items) largest = std::max(largest, SizeOf(item.item));
+  EXPECT_EQ(largest, 79);
+  EXPECT_EQ(load_wcu_["HR-Table"],
+            (std::map<std::string, double>{{"Table", 12}, {"gsi1", 12}, {"gsi2", 2}}));
+}
 
 // 1. Look up employee details by employee ID: GetItem PK=HR-EMPLOYEE1,
 // SK=EMPLOYEE1.

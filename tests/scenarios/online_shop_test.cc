@@ -26,6 +26,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+
 #include "tests/scenarios/scenario_test_util.h"
 
 namespace dynarock::scenarios {
@@ -78,6 +81,19 @@ class OnlineShopTest : public ScenarioTest {
   static Json Gsi1Read(double units) { return IndexRead("OnlineShop", "GSI1", units); }
   static Json Gsi2Read(double units) { return IndexRead("OnlineShop", "GSI2", units); }
 };
+
+// The load: the Loader's BatchWriteItem puts the 19 items, each <= 261 B
+// -> 1 x 1 KB: 19 WCU on the table; 8 of them carry GSI1-PK and GSI1-SK
+// (the order lines, invoice, shipments, shipment items): 8 x 1 WCU on
+// GSI1; 7 carry GSI2-PK and GSI2-SK (two warehouse lines, the order
+// lines, invoice, shipments): 7 x 1 WCU on GSI2; 34 in all.
+TEST_F(OnlineShopTest, LoadConsumesOneWcuPerItemAndPerIndexEntry) {
+  int64_t largest = 0;
+  for (const auto& item : plan_.tables[0].items) largest = std::max(largest, SizeOf(item.item));
+  EXPECT_EQ(largest, 261);
+  EXPECT_EQ(load_wcu_["OnlineShop"],
+            (std::map<std::string, double>{{"Table", 19}, {"GSI1", 8}, {"GSI2", 7}}));
+}
 
 // 1. getCustomerByCustomerId: GetItem PK=customerId, SK=customerId.
 TEST_F(OnlineShopTest, P01_GetCustomerByCustomerId) {

@@ -36,7 +36,9 @@ class ScenarioTest : public ::testing::Test {
  protected:
   ScenarioTest() : client_(engine_.engine.get()) {}
 
-  // Loads tests/data/models/<relative> (every item must be valid).
+  // Loads tests/data/models/<relative> (every item must be valid). The
+  // loader's BatchWriteItem requests ask for ReturnConsumedCapacity =
+  // INDEXES, and what they consumed is summed into load_wcu_.
   void Load(const std::string& relative) {
     Result<tools::load::LoadPlan> plan = tools::load::ReadModelFile(
         std::string(DYNAROCK_TEST_MODELS_DIR) + "/" + relative);
@@ -44,7 +46,22 @@ class ScenarioTest : public ::testing::Test {
     plan_ = std::move(plan).value();
     tools::load::Loader loader(
         [this](std::string_view op, std::string_view body) {
-          return client_.Call(op, body);
+          if (op != "BatchWriteItem") return client_.Call(op, body);
+          Json req = Json::parse(body);
+          req["ReturnConsumedCapacity"] = "INDEXES";
+          api::Response r = client_.Call(op, req.dump());
+          const Json reply = r.ok() ? Json::parse(r.body) : Json::object();
+          if (reply.contains("ConsumedCapacity")) {
+            for (const Json& c : reply["ConsumedCapacity"]) {
+              auto& units = load_wcu_[c["TableName"].get<std::string>()];
+              units["Table"] += c["Table"]["CapacityUnits"].get<double>();
+              const Json gsis = c.value("GlobalSecondaryIndexes", Json::object());
+              for (const auto& [index, u] : gsis.items()) {
+                units[index] += u["CapacityUnits"].get<double>();
+              }
+            }
+          }
+          return r;
         },
         tools::load::LoaderOptions{});
     tools::load::LoadReport report;
@@ -139,6 +156,9 @@ class ScenarioTest : public ::testing::Test {
   TestEngine engine_;
   api::Client client_;
   tools::load::LoadPlan plan_;
+  // Write units the Load's batches consumed: table name -> "Table" or an
+  // index name -> units.
+  std::map<std::string, std::map<std::string, double>> load_wcu_;
 };
 
 }  // namespace dynarock::scenarios
