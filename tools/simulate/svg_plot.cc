@@ -125,12 +125,13 @@ std::string RenderLinePlot(const LinePlot& plot) {
   svg += Text(left + w / 2, plot.height - 12, plot.x_label, "middle");
   svg += Text(16, top + h / 2, plot.y_label, "middle",
               "transform=\"rotate(-90 16 " + Num(top + h / 2) + ")\"");
-  for (const auto& [x, label] : plot.x_markers) {
+  for (size_t m = 0; m < plot.x_markers.size(); ++m) {
+    const auto& [x, label] = plot.x_markers[m];
     if (x < x_min || x > x_max) continue;
     svg += "<line x1=\"" + Num(px(x)) + "\" y1=\"" + Num(top) + "\" x2=\"" +
            Num(px(x)) + "\" y2=\"" + Num(top + h) +
            "\" stroke=\"#555\" stroke-dasharray=\"4 3\"/>\n";
-    svg += Text(px(x) + 4, top + 12, label);
+    svg += Text(px(x) + 4, top + 12 + 14.0 * static_cast<double>(m), label);
   }
   // Series and legend.
   for (size_t k = 0; k < plot.series.size(); ++k) {
