@@ -390,6 +390,16 @@ Status ResolveFilterAndProjection(const ReadPageParameters& p,
   return Status::OK();
 }
 
+// Whether the page returns every entry it reads unchanged: nothing filters
+// or projects them and no item replaces an entry (an LSI fetch). Then the
+// entries need not be decoded (ReadPageParameters::encoded_items).
+bool ReturnsEntriesAsRead(const PreparedRead& prepared, const PageRequest& page) {
+  return (prepared.select == Select::kAllAttributes ||
+          prepared.select == Select::kAllProjectedAttributes) &&
+         !prepared.filter && !prepared.projection && page.filter == nullptr &&
+         page.fetch_table_key == nullptr;
+}
+
 }  // namespace
 
 Status InvalidStartKeyValue(const Status& cause) {
@@ -577,6 +587,7 @@ Result<PageRequest> PlanQuery(const TableInfo& table, const QueryRequest& req,
   page.forward = req.scan_index_forward;
   page.limit = p.limit;
   page.filter = prepared.filter ? &*prepared.filter : nullptr;
+  page.encoded_items = p.encoded_items && ReturnsEntriesAsRead(prepared, page);
   return page;
 }
 
@@ -629,16 +640,20 @@ Result<PageRequest> PlanScan(const TableInfo& table, const ScanRequest& req,
   page.forward = true;
   page.limit = p.limit;
   page.filter = prepared.filter ? &*prepared.filter : nullptr;
+  page.encoded_items = p.encoded_items && ReturnsEntriesAsRead(prepared, page);
   return page;
 }
 
 ReadPageResult FinishPage(const TableInfo& table, const PreparedRead& prepared,
                           Page page, const IndexInfo* index) {
   ReadPageResult out;
-  out.count = static_cast<int64_t>(page.items.size());
+  out.count = static_cast<int64_t>(page.items.size() + page.encoded_items.size());
   out.scanned_count = page.scanned_count;
   out.count_only = prepared.select == Select::kCount;
   if (!out.count_only) {
+    // An encoded page has neither projection nor filter
+    // (ReturnsEntriesAsRead).
+    out.encoded_items = std::move(page.encoded_items);
     if (prepared.projection) {
       out.items.reserve(page.items.size());
       for (const Item& item : page.items) {

@@ -74,11 +74,18 @@ struct PageRequest {
   int64_t max_bytes = kMaxPageBytes;
   // Resolved FilterExpression, or null. Not owned.
   const expr::ConditionExpression* filter = nullptr;
+  // Keep the items read as their stored bytes (Page::encoded_items), sized
+  // from the encoding; only the last item of a full page is decoded (for
+  // LastEvaluatedKey). REQUIRES: no filter and no fetch_table_key (nothing
+  // needs to look into an item).
+  bool encoded_items = false;
 };
 
 struct Page {
   // The items read that passed the filter, in read order.
   std::vector<Item> items;
+  // Instead of `items` for an encoded_items request: the values read.
+  std::vector<std::string> encoded_items;
   // Items read (ScannedCount), and the sum of their DynamoDB sizes (what a
   // Query or Scan is metered on).
   int64_t scanned_count = 0;

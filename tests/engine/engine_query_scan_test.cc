@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -13,8 +14,10 @@
 #include "engine/engine.h"
 #include "engine/expr/render.h"
 #include "engine/keys/key_codec.h"
+#include "engine/value/item_codec.h"
 #include "engine/value/item_size.h"
 #include "tests/engine/expr/expr_test_util.h"
+#include "tests/testutil/random_item.h"
 #include "tests/testutil/status_matchers.h"
 #include "tests/testutil/test_engine.h"
 
@@ -676,6 +679,204 @@ TEST_F(EngineQueryScanTest, ScanFiltersProjectsAndCounts) {
   ASSERT_OK_AND_ASSIGN(ScanResult c, db_->Scan(req));
   EXPECT_TRUE(c.count_only);
   EXPECT_EQ(c.count, 4);
+}
+
+}  // namespace
+}  // namespace dynarock
+
+namespace dynarock {
+namespace {
+
+using namespace expr::testing;  // NOLINT: value builders
+
+// --- Encoded items (ReadPageParameters::encoded_items) ----------------------
+
+// The fast path against the decoding one over random items of every type,
+// large enough for 1 MB pages: where it applies, the decoded encodings are
+// the items and everything else in the result is identical; where it does
+// not (filter, projection, COUNT, an LSI fetch) the result is the old one.
+class EngineEncodedItemsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    CreateTableRequest req;
+    req.table_name = "Enc";
+    req.attribute_definitions = {{"pk", AttrType::kS}, {"sk", AttrType::kN},
+                                 {"g", AttrType::kS}, {"l", AttrType::kN}};
+    req.key_schema = {{"pk", KeyType::kHash}, {"sk", KeyType::kRange}};
+    GlobalSecondaryIndexDef all;
+    all.index_name = "GAll";
+    all.key_schema = {{"g", KeyType::kHash}, {"sk", KeyType::kRange}};
+    GlobalSecondaryIndexDef keys = all;
+    keys.index_name = "GKeys";
+    keys.projection.type = ProjectionType::kKeysOnly;
+    LocalSecondaryIndexDef lsi;
+    lsi.index_name = "LKeys";
+    lsi.key_schema = {{"pk", KeyType::kHash}, {"l", KeyType::kRange}};
+    lsi.projection.type = ProjectionType::kKeysOnly;
+    req.global_secondary_indexes = {all, keys};
+    req.local_secondary_indexes = {lsi};
+    req.billing_mode = BillingMode::kPayPerRequest;
+    ASSERT_OK(db_->CreateTable(req).status());
+
+    std::mt19937 rng(11);
+    for (const char* pk : {"a", "b", "c"}) {
+      for (int i = 1; i <= 60; ++i) {
+        Item item = RandomItem(rng, 6);
+        item["pk"] = S(pk);
+        item["sk"] = N(std::to_string(i));
+        item["g"] = S(i % 3 == 0 ? "x" : "y");
+        item["l"] = N(std::to_string(100 - i));
+        // Some items of tens of KB, so that pages stop at 1 MB.
+        item["pad"] = S(std::string(i % 4 == 0 ? 40000 + i * 100 : i, 'p'));
+        PutItemRequest put;
+        put.table_name = "Enc";
+        put.item = std::move(item);
+        ASSERT_OK(db_->PutItem(put).status());
+      }
+    }
+    ASSERT_OK(db_->WaitUntilIndexesCaughtUp());
+  }
+
+  // Runs every page of `read` (a QueryRequest or ScanRequest) both ways and
+  // compares them; `fast` says whether the encoded path must apply.
+  // Returns the items read.
+  template <typename Request, typename Run>
+  int64_t ExpectSamePages(Request req, bool fast, Run run) {
+    int pages = 0;
+    int64_t items = 0;
+    while (pages < 1000) {
+      req.read.encoded_items = false;
+      Result<ReadPageResult> slow_or = run(req);
+      req.read.encoded_items = true;
+      Result<ReadPageResult> enc_or = run(req);
+      EXPECT_OK(slow_or.status());
+      EXPECT_OK(enc_or.status());
+      if (!slow_or.ok() || !enc_or.ok()) return 0;
+      const ReadPageResult& slow = *slow_or;
+      const ReadPageResult& enc = *enc_or;
+      ++pages;
+      EXPECT_TRUE(slow.encoded_items.empty());
+      if (fast && !slow.items.empty()) {
+        EXPECT_TRUE(enc.items.empty()) << pages;
+        EXPECT_EQ(enc.encoded_items.size(), slow.items.size());
+        for (size_t i = 0; i < slow.items.size() && i < enc.encoded_items.size(); ++i) {
+          Result<Item> decoded = DecodeItem(enc.encoded_items[i]);
+          EXPECT_OK(decoded.status());
+          if (decoded.ok()) {
+            EXPECT_EQ(*decoded, slow.items[i]) << pages << " " << i;
+          }
+        }
+      } else {
+        EXPECT_TRUE(enc.encoded_items.empty()) << pages;
+        EXPECT_EQ(enc.items, slow.items);
+      }
+      EXPECT_EQ(enc.count_only, slow.count_only);
+      EXPECT_EQ(enc.count, slow.count);
+      EXPECT_EQ(enc.scanned_count, slow.scanned_count);
+      EXPECT_EQ(enc.last_evaluated_key, slow.last_evaluated_key);
+      EXPECT_EQ(enc.consumed_capacity, slow.consumed_capacity);
+      EXPECT_EQ(enc.capacity_charges, slow.capacity_charges);
+      items += slow.scanned_count;
+      if (!slow.last_evaluated_key) break;
+      req.read.exclusive_start_key = slow.last_evaluated_key;
+    }
+    ++compared_;
+    return items;
+  }
+
+  void ExpectSameQuery(QueryRequest req, bool fast) {
+    req.table_name = "Enc";
+    EXPECT_GT(ExpectSamePages(req, fast,
+                              [&](const QueryRequest& r) { return db_->Query(r); }),
+              0);
+  }
+  int64_t ExpectSameScan(ScanRequest req, bool fast) {
+    req.table_name = "Enc";
+    return ExpectSamePages(req, fast, [&](const ScanRequest& r) { return db_->Scan(r); });
+  }
+
+  static QueryRequest Q(std::string kce, ExpressionAttributeValues values) {
+    QueryRequest req;
+    req.key_condition_expression = std::move(kce);
+    req.read.expression_attribute_values = std::move(values);
+    return req;
+  }
+
+  TestEngine db_;
+  int compared_ = 0;
+};
+
+TEST_F(EngineEncodedItemsTest, QueriesAreIdenticalBothWays) {
+  // Whole collections in 1 MB pages, forward and reverse.
+  for (const char* pk : {"a", "b", "c"}) {
+    QueryRequest q = Q("pk = :p", {{":p", S(pk)}});
+    ExpectSameQuery(q, true);
+    q.scan_index_forward = false;
+    ExpectSameQuery(q, true);
+  }
+  // Limit, with and without a sort-key condition, both directions.
+  for (int64_t limit : {1, 3, 7, 60}) {
+    QueryRequest q = Q("pk = :p AND sk BETWEEN :lo AND :hi",
+                       {{":p", S("b")}, {":lo", N("5")}, {":hi", N("50")}});
+    q.read.limit = limit;
+    ExpectSameQuery(q, true);
+    q.scan_index_forward = false;
+    ExpectSameQuery(q, true);
+  }
+  // An ALL-projection GSI; a KEYS_ONLY one with ALL_PROJECTED_ATTRIBUTES
+  // (its entries returned as read).
+  QueryRequest gsi = Q("g = :g", {{":g", S("y")}});
+  gsi.read.index_name = "GAll";
+  gsi.read.limit = 9;
+  ExpectSameQuery(gsi, true);
+  gsi.read.index_name = "GKeys";
+  gsi.read.select = Select::kAllProjectedAttributes;
+  ExpectSameQuery(gsi, true);
+  // The slow path: an LSI read that fetches items, a filter, a projection,
+  // COUNT.
+  QueryRequest lsi = Q("pk = :p", {{":p", S("a")}});
+  lsi.read.index_name = "LKeys";
+  lsi.read.select = Select::kAllAttributes;
+  ExpectSameQuery(lsi, false);
+  QueryRequest filtered = Q("pk = :p", {{":p", S("a")}, {":g", S("x")}});
+  filtered.read.filter_expression = "g = :g";
+  ExpectSameQuery(filtered, false);
+  QueryRequest projected = Q("pk = :p", {{":p", S("c")}});
+  projected.read.projection_expression = "sk, g";
+  projected.read.limit = 11;
+  ExpectSameQuery(projected, false);
+  QueryRequest count = Q("pk = :p", {{":p", S("a")}});
+  count.read.select = Select::kCount;
+  ExpectSameQuery(count, false);
+  EXPECT_EQ(compared_, 20);
+}
+
+TEST_F(EngineEncodedItemsTest, ScansAreIdenticalBothWays) {
+  ScanRequest all;
+  EXPECT_EQ(ExpectSameScan(all, true), 180);
+  all.read.limit = 13;
+  EXPECT_EQ(ExpectSameScan(all, true), 180);
+  // Segments of the GSI (one may be empty: it has two partition keys).
+  int64_t in_segments = 0;
+  for (int64_t segment : {0, 1, 2}) {
+    ScanRequest part;
+    part.segment = segment;
+    part.total_segments = 3;
+    part.read.index_name = "GAll";
+    part.read.limit = 25;
+    in_segments += ExpectSameScan(part, true);
+  }
+  EXPECT_EQ(in_segments, 180);
+  ScanRequest keys;
+  keys.read.index_name = "GKeys";
+  EXPECT_EQ(ExpectSameScan(keys, true), 180);
+  ScanRequest filtered;
+  filtered.read.filter_expression = "g = :g";
+  filtered.read.expression_attribute_values = ExpressionAttributeValues{{":g", S("x")}};
+  EXPECT_EQ(ExpectSameScan(filtered, false), 180);
+  ScanRequest projected;
+  projected.read.attributes_to_get = std::vector<std::string>{"pk", "pad"};
+  EXPECT_EQ(ExpectSameScan(projected, false), 180);
 }
 
 }  // namespace
