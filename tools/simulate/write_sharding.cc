@@ -301,8 +301,14 @@ struct TableOutcome {
 Status LoadTable(Engine& engine, SimulatedClock& clock, const TableSpec& t,
                  const WriteShardingOptions& o, Progress& progress,
                  TableOutcome* out) {
-  Result<TableDescription> created =
-      engine.CreateTable(CreateRequest(t, o.capacity));
+  CreateTableRequest create = CreateRequest(t, o.capacity);
+  std::vector<GlobalSecondaryIndexDef> later;
+  std::vector<AttributeDefinition> definitions = create.attribute_definitions;
+  if (o.backfill_indexes) {
+    later.swap(create.global_secondary_indexes);
+    create.attribute_definitions.resize(2);  // PK and SK
+  }
+  Result<TableDescription> created = engine.CreateTable(create);
   if (!created.ok()) return created.status();
   std::vector<WriteRequest> batch;
   int64_t batch_orders = 0;
@@ -344,7 +350,29 @@ Status LoadTable(Engine& engine, SimulatedClock& clock, const TableSpec& t,
     }
   }
   if (Status s = flush(); !s.ok()) return s;
-  return engine.WaitUntilIndexesCaughtUp();
+  if (Status s = engine.WaitUntilIndexesCaughtUp(); !s.ok()) return s;
+  // Backfill: one GSI per UpdateTable, as DynamoDB allows, each finished
+  // before the next is asked for.
+  for (GlobalSecondaryIndexDef& gsi : later) {
+    UpdateTableRequest update;
+    update.table_name = t.name;
+    for (const KeySchemaElement& k : gsi.key_schema) {
+      for (const AttributeDefinition& d : definitions) {
+        if (d.attribute_name == k.attribute_name) {
+          update.attribute_definitions.push_back(d);
+        }
+      }
+    }
+    GlobalSecondaryIndexUpdate add;
+    add.create = std::move(gsi);
+    update.global_secondary_index_updates =
+        std::vector<GlobalSecondaryIndexUpdate>{std::move(add)};
+    Result<TableDescription> updated = engine.UpdateTable(update);
+    if (!updated.ok()) return updated.status();
+    if (Status s = engine.WaitUntilIndexesCaughtUp(); !s.ok()) return s;
+    clock.Advance(kMicros);
+  }
+  return Status::OK();
 }
 
 Result<ReadRun> ReadAllOpen(Engine& engine, SimulatedClock& clock,

@@ -75,6 +75,19 @@ TEST(WriteShardingTest, SameSeedSameReport) {
   EXPECT_EQ(WriteShardingTable(a.value()).Csv(), WriteShardingTable(c.value()).Csv());
 }
 
+TEST(WriteShardingTest, BackfilledAndInlineIndexesReadTheSame) {
+  WriteShardingOptions o = SmallOptions();
+  o.orders = 10'000;
+  o.shards = {1, 4};
+  Result<WriteShardingReport> backfilled = RunWriteSharding(o);
+  o.backfill_indexes = false;
+  Result<WriteShardingReport> inline_ = RunWriteSharding(o);
+  ASSERT_TRUE(backfilled.ok() && inline_.ok());
+  EXPECT_GT(backfilled.value().runs[0].throttled, 0);  // a case with throttles
+  EXPECT_EQ(WriteShardingTable(backfilled.value()).Csv(),
+            WriteShardingTable(inline_.value()).Csv());
+}
+
 TEST(WriteShardingTest, TinyConfigurationExactCounts) {
   WriteShardingOptions o;
   o.orders = 200;
