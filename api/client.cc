@@ -1,6 +1,8 @@
 #include "api/client.h"
 
 #include <exception>
+#include <string>
+#include <utility>
 
 #include "api/dispatch.h"
 #include "api/error.h"
@@ -51,9 +53,16 @@ Response Handle(Engine* engine, const ClientOptions& options,
     return FormatError(Dispatch(RequestContext{}, operation, *request).status());
   }
   if (empty_body) return FormatError(ParseRequestBody(request_json).status());
-  RequestContext ctx{engine, ScopeFor(caller, options)};
+  std::string body_text;
+  RequestContext ctx{engine, ScopeFor(caller, options), &body_text};
   Result<Json> response = handler(ctx, *request);
   if (!response.ok()) return FormatError(response.status());
+  if (!body_text.empty()) {
+    Response r;
+    r.http_status = 200;
+    r.body = std::move(body_text);
+    return r;
+  }
   return Ok(*response);
 }
 

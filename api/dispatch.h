@@ -9,6 +9,7 @@
 #ifndef DYNAROCK_API_DISPATCH_H_
 #define DYNAROCK_API_DISPATCH_H_
 
+#include <string>
 #include <string_view>
 
 #include "api/json_codec.h"
@@ -22,6 +23,12 @@ namespace dynarock::api {
 struct RequestContext {
   Engine* engine = nullptr;  // not owned
   Scope scope;               // the caller's set of tables
+  // Where a handler may put its response body as finished JSON text instead
+  // of returning it as Json (Query and Scan splice in items rendered from
+  // their encodings, api/encoded_item_json.h); null when the caller wants
+  // the Json. When a handler fills it, the Json it returns is not used.
+  // Not owned.
+  std::string* body_text = nullptr;
 };
 
 // Returns the response body, or the Status to report.

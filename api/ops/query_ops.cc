@@ -12,6 +12,7 @@
 #include <string_view>
 #include <utility>
 
+#include "api/encoded_item_json.h"
 #include "api/ops/return_consumed_capacity.h"
 #include "api/ops/decode.h"
 #include "api/ops/fields.h"
@@ -153,20 +154,64 @@ Status DecodeReadValues(const Json& request, std::string_view filter_name,
   return Status::OK();
 }
 
-Json PageResponse(const Json& request, const ReadPageResult& r) {
+// The response members that sort before and after "Items" (a Json object
+// keeps its members in name order): ConsumedCapacity, Count | Items |
+// LastEvaluatedKey, ScannedCount.
+Json BeforeItems(const Json& request, const ReadPageResult& r) {
   Json out = Json::object();
   out["Count"] = r.count;
+  AddConsumedCapacity(request, r.consumed_capacity, &out);
+  return out;
+}
+Json AfterItems(const ReadPageResult& r) {
+  Json out = Json::object();
+  out["ScannedCount"] = r.scanned_count;
+  if (r.last_evaluated_key) {
+    out["LastEvaluatedKey"] = EncodeItem(*r.last_evaluated_key);
+  }
+  return out;
+}
+
+// PageResponse's text for a page whose items came encoded: the same
+// members in the same order, "Items" rendered from the encodings and
+// spliced between the members around it.
+Result<std::string> EncodedPageResponse(const Json& request,
+                                        const ReadPageResult& r) {
+  std::string out = DumpJson(BeforeItems(request, r));
+  out.pop_back();  // the closing brace; Count is always there before it
+  out += R"(,"Items":[)";
+  for (size_t i = 0; i < r.encoded_items.size(); ++i) {
+    if (i > 0) out.push_back(',');
+    DR_RETURN_IF_ERROR(AppendEncodedItemJson(r.encoded_items[i], &out));
+  }
+  out += "],";
+  const std::string after = DumpJson(AfterItems(r));
+  out.append(after, 1);  // without its opening brace; ScannedCount is there
+  return out;
+}
+
+Json PageResponse(const Json& request, const ReadPageResult& r) {
+  Json out = BeforeItems(request, r);
   if (!r.count_only) {
     Json items = Json::array();
     for (const Item& item : r.items) items.push_back(EncodeItem(item));
     out["Items"] = std::move(items);
   }
-  out["ScannedCount"] = r.scanned_count;
-  if (r.last_evaluated_key) {
-    out["LastEvaluatedKey"] = EncodeItem(*r.last_evaluated_key);
-  }
-  AddConsumedCapacity(request, r.consumed_capacity, &out);
+  out.update(AfterItems(r));
   return out;
+}
+
+// The response: rendered into ctx.body_text when the items came encoded
+// (or the page returned none); otherwise as Json. Only a caller that takes
+// text asks the engine for encodings (encoded_items), so a Json caller
+// always gets Items.
+Result<Json> Respond(const RequestContext& ctx, const Json& request,
+                     const ReadPageResult& r) {
+  if (ctx.body_text != nullptr && !r.count_only && r.items.empty()) {
+    DR_ASSIGN_OR_RETURN(*ctx.body_text, EncodedPageResponse(request, r));
+    return Json::object();
+  }
+  return PageResponse(request, r);
 }
 
 }  // namespace
@@ -186,8 +231,9 @@ Result<Json> Query(const RequestContext& ctx, const Json& request) {
   DR_RETURN_IF_ERROR(DecodeReadValues(request, "QueryFilter", &req.read));
   DR_ASSIGN_OR_RETURN(req.key_conditions,
                       DecodeConditions(request, "KeyConditions"));
+  req.read.encoded_items = ctx.body_text != nullptr;
   DR_ASSIGN_OR_RETURN(QueryResult result, ctx.engine->Query(req));
-  return PageResponse(request, result);
+  return Respond(ctx, request, result);
 }
 
 Result<Json> Scan(const RequestContext& ctx, const Json& request) {
@@ -200,8 +246,9 @@ Result<Json> Scan(const RequestContext& ctx, const Json& request) {
   req.total_segments = OptionalInt(request, "TotalSegments");
   DR_RETURN_IF_ERROR(CheckParameterUse(req));
   DR_RETURN_IF_ERROR(DecodeReadValues(request, "ScanFilter", &req.read));
+  req.read.encoded_items = ctx.body_text != nullptr;
   DR_ASSIGN_OR_RETURN(ScanResult result, ctx.engine->Scan(req));
-  return PageResponse(request, result);
+  return Respond(ctx, request, result);
 }
 
 }  // namespace dynarock::api::ops
