@@ -2,6 +2,8 @@
 
 #include "tools/simulate/write_sharding_report.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "tools/simulate/svg_plot.h"
@@ -80,6 +82,14 @@ std::string WriteShardingText(const WriteShardingReport& report) {
          std::to_string(a.items_per_rcu) + ", PartitionMaxReadRate = " +
          std::to_string(a.partition_max_read_rate) + ", N = " +
          Fixed(a.n_exact, 2) + " -> " + std::to_string(a.n) + "\n";
+  int partitions = 0;
+  for (const ReadRun& r : report.runs) partitions = std::max(partitions, r.index_partitions);
+  out += "why they differ: GSI reads are eventually consistent (a unit reads 8 KB, "
+         "twice the formula's rate); GSI2 holds the Orders, not the whole entities; "
+         "the shard keys hash onto the partitions each GSI has (up to " +
+         std::to_string(partitions) +
+         " here), so past that N adds client parallelism and collisions "
+         "(docs/simulate.md)\n";
   for (const auto& [variant, n] : report.simulated_n) {
     out += "simulated N (" + variant + "): " + std::to_string(n) +
            " (the smallest N within " + Fixed(o.plateau_fraction * 100, 0) +
