@@ -26,8 +26,12 @@
 #include <vector>
 
 #include "api/client.h"
+#include "bench/common/bench_main.h"
 #include "bench/common/bench_world.h"
 #include "bench/common/ratio_reporter.h"
+#include "bench/common/ratio_table.h"
+#include "bench/common/world_benchmarks.h"
+#include "bench/common/world_clients.h"
 
 namespace dynarock::bench {
 namespace {
@@ -82,26 +86,22 @@ const JsonRequests& Json() {
 }
 
 api::Client& ClientFor(bool in_memory) {
-  static std::unique_ptr<api::Client> clients[2];
-  auto& c = clients[in_memory ? 0 : 1];
-  if (!c) {
-    c = std::make_unique<api::Client>(&WorldFor(in_memory).engine());
+  return WorldClient(in_memory, [](api::Client& c) {
     // The update writes exactly the item PutItem writes.
     for (int64_t i : {int64_t{0}, kPreloadItems - 1}) {
-      api::Response put = c->Call("PutItem", Json().puts[i]);
+      api::Response put = c.Call("PutItem", Json().puts[i]);
       if (!put.ok()) Die("client PutItem: " + put.body);
-      const std::string after_put = c->Call("GetItem", Json().gets[i]).body;
-      api::Response update = c->Call("UpdateItem", Json().updates[i]);
+      const std::string after_put = c.Call("GetItem", Json().gets[i]).body;
+      api::Response update = c.Call("UpdateItem", Json().updates[i]);
       if (!update.ok()) Die("client UpdateItem: " + update.body);
-      const std::string after_update = c->Call("GetItem", Json().gets[i]).body;
+      const std::string after_update = c.Call("GetItem", Json().gets[i]).body;
       if (after_put != after_update) {
         Die("UpdateItem wrote another item:\n  " + after_put + "\n  " + after_update);
       }
-      api::Response cond = c->Call("UpdateItem", Json().conds[i]);
+      api::Response cond = c.Call("UpdateItem", Json().conds[i]);
       if (!cond.ok()) Die("client conditional UpdateItem: " + cond.body);
     }
-  }
-  return *c;
+  });
 }
 
 void Run(benchmark::State& state, bool in_memory, const char* operation,
@@ -119,24 +119,19 @@ void Run(benchmark::State& state, bool in_memory, const char* operation,
 void Register() {
   for (bool in_memory : {true, false}) {
     const std::string cfg = in_memory ? "mem" : "disk";
-    benchmark::RegisterBenchmark(("client/PutItem/" + cfg).c_str(),
-                                 [in_memory](benchmark::State& s) {
-                                   Run(s, in_memory, "PutItem", Json().puts);
-                                 })
-        ->Unit(benchmark::kNanosecond)
-        ->UseRealTime();
-    benchmark::RegisterBenchmark(("client/UpdateItem/" + cfg).c_str(),
-                                 [in_memory](benchmark::State& s) {
-                                   Run(s, in_memory, "UpdateItem", Json().updates);
-                                 })
-        ->Unit(benchmark::kNanosecond)
-        ->UseRealTime();
-    benchmark::RegisterBenchmark(("client/UpdateItemCond/" + cfg).c_str(),
-                                 [in_memory](benchmark::State& s) {
-                                   Run(s, in_memory, "UpdateItem", Json().conds);
-                                 })
-        ->Unit(benchmark::kNanosecond)
-        ->UseRealTime();
+    struct Variant {
+      const char* name;
+      const char* operation;
+      std::vector<std::string> JsonRequests::*bodies;
+    };
+    for (const Variant v :
+         {Variant{"client/PutItem/", "PutItem", &JsonRequests::puts},
+          Variant{"client/UpdateItem/", "UpdateItem", &JsonRequests::updates},
+          Variant{"client/UpdateItemCond/", "UpdateItem", &JsonRequests::conds}}) {
+      RegisterWallClockNs(v.name + cfg, [in_memory, v](benchmark::State& s) {
+        Run(s, in_memory, v.operation, Json().*v.bodies);
+      });
+    }
   }
 }
 
@@ -145,27 +140,14 @@ void Register() {
 
 int main(int argc, char** argv) {
   using namespace dynarock::bench;
-  std::vector<char*> args = ArgsWithDefaults(argc, argv);
-  int n = static_cast<int>(args.size()) - 1;
-  benchmark::Initialize(&n, args.data());
-  if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
-  Register();
   RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
+  if (!RunBenchmarks(argc, argv, reporter, Register)) return 1;
 
-  std::printf("\nThroughput ratios (same run; %lld items of %lld bytes "
-              "preloaded, random keys, through api::Client):\n",
-              static_cast<long long>(kPreloadItems),
-              static_cast<long long>(kOrderItemBytes));
-  for (const char* cfg : {"mem", "disk"}) {
-    const std::string c = cfg;
-    reporter.PrintRatio("UpdateItem/PutItem (" + c + ")",
-                        "client/UpdateItem/" + c, "client/PutItem/" + c, 0);
-    reporter.PrintRatio("UpdateItemCond/PutItem (" + c + ")",
-                        "client/UpdateItemCond/" + c, "client/PutItem/" + c, 0);
-  }
-  WorldSlot(true).reset();
-  WorldSlot(false).reset();
+  PrintRatiosHeading("Throughput ratios", ", through api::Client");
+  PrintRatiosPerConfig(
+      reporter,
+      {{"UpdateItem/PutItem", "client/UpdateItem/", "client/PutItem/"},
+       {"UpdateItemCond/PutItem", "client/UpdateItemCond/", "client/PutItem/"}});
+  ReleaseWorlds();
   return 0;
 }

@@ -29,7 +29,9 @@
 #include <string>
 #include <vector>
 
+#include "bench/common/check.h"
 #include "bench/common/order_items.h"
+#include "bench/common/orders_table.h"
 #include "engine/engine.h"
 #include "engine/keys/key_codec.h"
 #include "engine/value/item_codec.h"
@@ -41,15 +43,6 @@ inline constexpr int64_t kPreloadItems = 100'000;
 // The engine numbers its tables from 1; the first table's items live under
 // table id 1, so raw RocksDB uses the very same keys.
 inline constexpr uint32_t kTableId = 1;
-
-[[noreturn]] inline void Die(const std::string& what) {
-  std::fprintf(stderr, "bench: %s\n", what.c_str());
-  std::exit(1);
-}
-
-inline void Check(const Status& s, const char* what) {
-  if (!s.ok()) Die(std::string(what) + ": " + s.ToString());
-}
 
 inline std::string MakeTempDir(const char* tag) {
   std::string pattern =
@@ -170,6 +163,13 @@ inline const DataSet& Data() {
   return *data;
 }
 
+// PutItem of every item of Data() (kPreloadItems) into the Orders table.
+inline void PreloadData(Engine& engine) {
+  for (const PutItemRequest& put : Data().puts) {
+    Check(engine.PutItem(put).status(), "preload PutItem");
+  }
+}
+
 // --- one configuration: an engine and a raw database, preloaded ------------
 
 class World {
@@ -180,15 +180,8 @@ class World {
     raw_path_ = in_memory ? "" : MakeTempDir("raw");
 
     OpenEngine();
-    CreateTableRequest create;
-    create.table_name = kTableName;
-    create.attribute_definitions = {{"PK", AttrType::kS}, {"SK", AttrType::kS}};
-    create.key_schema = {{"PK", KeyType::kHash}, {"SK", KeyType::kRange}};
-    create.billing_mode = BillingMode::kPayPerRequest;
-    Check(engine_->CreateTable(create).status(), "CreateTable");
-    for (const PutItemRequest& put : data.puts) {
-      Check(engine_->PutItem(put).status(), "preload PutItem");
-    }
+    CreateOrdersTable(*engine_);
+    PreloadData(*engine_);
     raw_ = std::make_unique<RawDb>(in_memory, raw_path_);
     for (int64_t i = 0; i < kPreloadItems; ++i) {
       raw_->Put(data.raw_keys[i], data.raw_values[i]);
@@ -217,13 +210,7 @@ class World {
 
  private:
   void OpenEngine() {
-    EngineOptions options;
-    options.in_memory = in_memory_;
-    options.path = engine_path_;
-    options.table_create_delay_micros = 0;
-    auto engine = Engine::Open(options);
-    Check(engine.status(), "Engine::Open");
-    engine_ = std::move(*engine);
+    engine_ = OpenBenchEngine(BenchEngineOptions(in_memory_, engine_path_));
   }
 
   // Both sides hold the same items under the same keys.
@@ -256,6 +243,21 @@ inline World& WorldFor(bool in_memory) {
   auto& w = WorldSlot(in_memory);
   if (!w) w = std::make_unique<World>(in_memory);
   return *w;
+}
+
+// Prints the heading of the ratios after a run on the Worlds:
+//   "\n<title> (same run; <n> items of <size> bytes preloaded, random keys<detail>):"
+inline void PrintRatiosHeading(const char* title, const char* detail = "") {
+  std::printf("\n%s (same run; %lld items of %lld bytes preloaded, random keys%s):\n",
+              title, static_cast<long long>(kPreloadItems),
+              static_cast<long long>(kOrderItemBytes), detail);
+}
+
+// Closes both Worlds (and removes their directories); call at the end of
+// main(), after the run.
+inline void ReleaseWorlds() {
+  WorldSlot(true).reset();
+  WorldSlot(false).reset();
 }
 
 }  // namespace dynarock::bench

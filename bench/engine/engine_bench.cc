@@ -24,60 +24,16 @@
 #include <string>
 #include <vector>
 
+#include "bench/common/bench_main.h"
 #include "bench/common/bench_world.h"
 #include "bench/common/ratio_reporter.h"
+#include "bench/common/ratio_table.h"
+#include "bench/common/world_benchmarks.h"
 
 namespace dynarock::bench {
 namespace {
 
 // --- the benchmarks ---------------------------------------------------------
-
-void EngineGetItem(benchmark::State& state, bool in_memory) {
-  Engine& engine = WorldFor(in_memory).engine();
-  const DataSet& data = Data();
-  KeyChooser keys(kPreloadItems);
-  for (auto _ : state) {
-    auto result = engine.GetItem(data.gets[keys.Next()]);
-    if (!result.ok() || !result->item) state.SkipWithError("GetItem failed");
-    benchmark::DoNotOptimize(result);
-  }
-  state.SetItemsProcessed(state.iterations());
-}
-
-void RawGet(benchmark::State& state, bool in_memory) {
-  RawDb& raw = WorldFor(in_memory).raw();
-  const DataSet& data = Data();
-  KeyChooser keys(kPreloadItems);
-  for (auto _ : state) {
-    std::string value;
-    if (!raw.Get(data.raw_keys[keys.Next()], &value)) state.SkipWithError("Get missed");
-    benchmark::DoNotOptimize(value);
-  }
-  state.SetItemsProcessed(state.iterations());
-}
-
-void EnginePutItem(benchmark::State& state, bool in_memory) {
-  Engine& engine = WorldFor(in_memory).engine();
-  const DataSet& data = Data();
-  KeyChooser keys(kPreloadItems, 7);
-  for (auto _ : state) {
-    auto result = engine.PutItem(data.puts[keys.Next()]);
-    if (!result.ok()) state.SkipWithError("PutItem failed");
-    benchmark::DoNotOptimize(result);
-  }
-  state.SetItemsProcessed(state.iterations());
-}
-
-void RawPut(benchmark::State& state, bool in_memory) {
-  RawDb& raw = WorldFor(in_memory).raw();
-  const DataSet& data = Data();
-  KeyChooser keys(kPreloadItems, 7);
-  for (auto _ : state) {
-    const int64_t i = keys.Next();
-    raw.Put(data.raw_keys[i], data.raw_values[i]);
-  }
-  state.SetItemsProcessed(state.iterations());
-}
 
 // What PutItem does to RocksDB: read the old value (for the table's item
 // count and size, and later for index maintenance), then write the new one.
@@ -98,17 +54,11 @@ void RawGetPut(benchmark::State& state, bool in_memory) {
 }
 
 void Register() {
-  for (bool in_memory : {true, false}) {
-    const std::string cfg = in_memory ? "mem" : "disk";
-    for (auto [name, fn] :
-         {std::pair{"engine/GetItem/", &EngineGetItem}, {"raw/Get/", &RawGet},
-          {"engine/PutItem/", &EnginePutItem}, {"raw/Put/", &RawPut},
-          {"raw/GetPut/", &RawGetPut}}) {
-      benchmark::RegisterBenchmark((name + cfg).c_str(), fn, in_memory)
-          ->Unit(benchmark::kNanosecond)
-          ->UseRealTime();
-    }
-  }
+  RegisterPerConfig({{"engine/GetItem/", &EngineGetItem},
+                     {"raw/Get/", &RawGet},
+                     {"engine/PutItem/", &EnginePutItem},
+                     {"raw/Put/", &RawPut},
+                     {"raw/GetPut/", &RawGetPut}});
 }
 
 }  // namespace
@@ -116,36 +66,17 @@ void Register() {
 
 int main(int argc, char** argv) {
   using namespace dynarock::bench;
-  std::vector<char*> args = ArgsWithDefaults(argc, argv);
-  int n = static_cast<int>(args.size()) - 1;
-  benchmark::Initialize(&n, args.data());
-  if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
-  Register();
   RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
+  if (!RunBenchmarks(argc, argv, reporter, Register)) return 1;
 
-  std::printf("\nThroughput ratios, engine / raw RocksDB (same run; %lld items "
-              "of %lld bytes preloaded, random keys):\n",
-              static_cast<long long>(kPreloadItems),
-              static_cast<long long>(kOrderItemBytes));
-  bool met = true;
-  for (const char* cfg : {"mem", "disk"}) {
-    const std::string c = cfg;
-    met &= reporter.PrintRatio("GetItem / Get (" + c + ")", "engine/GetItem/" + c,
-                               "raw/Get/" + c, 0.5);
-    met &= reporter.PrintRatio("PutItem / Put (" + c + ")", "engine/PutItem/" + c,
-                               "raw/Put/" + c, 0.5);
-  }
+  PrintRatiosHeading("Throughput ratios, engine / raw RocksDB");
+  // A missed target is reported here, not as a failure exit.
+  PrintRatiosPerConfig(reporter,
+                       {{"GetItem / Get", "engine/GetItem/", "raw/Get/", 0.5},
+                        {"PutItem / Put", "engine/PutItem/", "raw/Put/", 0.5}});
   std::printf("Read-before-write share (no target): engine PutItem / raw Get+Put:\n");
-  for (const char* cfg : {"mem", "disk"}) {
-    const std::string c = cfg;
-    reporter.PrintRatio("PutItem / Get+Put (" + c + ")", "engine/PutItem/" + c,
-                        "raw/GetPut/" + c, 0);
-  }
-  WorldSlot(true).reset();
-  WorldSlot(false).reset();
-  // A missed target is reported above, not as a failure exit.
-  (void)met;
+  PrintRatiosPerConfig(reporter,
+                       {{"PutItem / Get+Put", "engine/PutItem/", "raw/GetPut/"}});
+  ReleaseWorlds();
   return 0;
 }

@@ -33,9 +33,12 @@
 #include <string>
 #include <vector>
 
+#include "bench/common/bench_main.h"
 #include "bench/common/bench_world.h"
 #include "bench/common/order_items.h"
+#include "bench/common/orders_table.h"
 #include "bench/common/ratio_reporter.h"
+#include "bench/common/ratio_table.h"
 #include "engine/table/query_scan.h"
 
 namespace dynarock::bench {
@@ -55,21 +58,6 @@ Item CollectionItem(int64_t i) {
   Item item = OrderItem(i);
   item["PK"] = AttributeValue::S("CUST#99999999");
   return item;
-}
-
-std::unique_ptr<Engine> OpenEngine() {
-  EngineOptions options;
-  options.in_memory = true;
-  options.table_create_delay_micros = 0;
-  auto engine = Engine::Open(options);
-  Check(engine.status(), "Engine::Open");
-  CreateTableRequest create;
-  create.table_name = kTableName;
-  create.attribute_definitions = {{"PK", AttrType::kS}, {"SK", AttrType::kS}};
-  create.key_schema = {{"PK", KeyType::kHash}, {"SK", KeyType::kRange}};
-  create.billing_mode = BillingMode::kPayPerRequest;
-  Check((*engine)->CreateTable(create).status(), "CreateTable");
-  return std::move(engine).value();
 }
 
 // Loads `items` with BatchWriteItem (25 at a time) into the engine and with
@@ -93,7 +81,7 @@ void Load(Engine& engine, RawDb& raw, const std::vector<Item>& items) {
 // --- Query: one collection of 100 items -------------------------------------
 
 struct QueryWorld {
-  std::unique_ptr<Engine> engine = OpenEngine();
+  std::unique_ptr<Engine> engine = OpenOrdersEngine();
   RawDb raw{true, ""};
   QueryRequest query;
   std::string lower, upper;  // the raw collection range
@@ -203,7 +191,7 @@ void RawIterateDecode100(benchmark::State& state) {
 // --- Scan: the whole table --------------------------------------------------
 
 struct ScanWorld {
-  std::unique_ptr<Engine> engine = OpenEngine();
+  std::unique_ptr<Engine> engine = OpenOrdersEngine();
   RawDb raw{true, ""};
   int64_t items = ScanItems();
 
@@ -285,7 +273,7 @@ void RawIterateTable(benchmark::State& state) {
 // --- BatchWriteItem of 25 vs 25 PutItem ---------------------------------------
 
 struct WriteWorld {
-  std::unique_ptr<Engine> engine = OpenEngine();
+  std::unique_ptr<Engine> engine = OpenOrdersEngine();
   std::vector<BatchWriteItemRequest> batches;
   std::vector<PutItemRequest> puts;
 
@@ -337,11 +325,7 @@ void EnginePutItem25(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * kBatchItems);
 }
 
-}  // namespace
-}  // namespace dynarock::bench
-
-int main(int argc, char** argv) {
-  using namespace dynarock::bench;
+void Register() {
   benchmark::RegisterBenchmark("engine/Query100", EngineQuery100);
   benchmark::RegisterBenchmark("engine/Query100Encoded", EngineQuery100Encoded);
   benchmark::RegisterBenchmark("raw/Iterate100", RawIterate100);
@@ -354,23 +338,24 @@ int main(int argc, char** argv) {
       ->Iterations(1);
   benchmark::RegisterBenchmark("engine/BatchWrite25", EngineBatchWrite25);
   benchmark::RegisterBenchmark("engine/PutItem25", EnginePutItem25);
+}
 
-  std::vector<char*> args = ArgsWithDefaults(argc, argv);
-  int n = static_cast<int>(args.size()) - 1;
-  benchmark::Initialize(&n, args.data());
+}  // namespace
+}  // namespace dynarock::bench
+
+int main(int argc, char** argv) {
+  using namespace dynarock::bench;
   RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
+  RunBenchmarks(argc, argv, reporter, Register, UnknownFlags::kIgnore);
   std::printf("\n");
-  bool met = reporter.PrintRatio("Query100Encoded / Iterate100",
-                                 "engine/Query100Encoded", "raw/Iterate100", 0.40);
-  reporter.PrintRatio("Query100 / Iterate100", "engine/Query100",
-                      "raw/Iterate100", 0);
-  reporter.PrintRatio("Query100 / IterateDecode100", "engine/Query100",
-                      "raw/IterateDecode100", 0);
-  reporter.PrintRatio("ScanTable / IterateTable", "engine/ScanTable",
-                      "raw/IterateTable", 0);
-  reporter.PrintRatio("BatchWrite25 / 25 x PutItem", "engine/BatchWrite25",
-                      "engine/PutItem25", 0);
+  const bool met = PrintRatios(
+      reporter,
+      {{"Query100Encoded / Iterate100", "engine/Query100Encoded",
+        "raw/Iterate100", 0.40},
+       {"Query100 / Iterate100", "engine/Query100", "raw/Iterate100"},
+       {"Query100 / IterateDecode100", "engine/Query100", "raw/IterateDecode100"},
+       {"ScanTable / IterateTable", "engine/ScanTable", "raw/IterateTable"},
+       {"BatchWrite25 / 25 x PutItem", "engine/BatchWrite25", "engine/PutItem25"}});
   const RatioReporter::Times scan = reporter.PerOp("engine/ScanTable");
   if (scan.real_ns > 0) {
     std::printf("Scan of %lld items: %.0f items/s (wall), %.0f items/s (cpu)\n",
@@ -378,6 +363,5 @@ int main(int argc, char** argv) {
                 TheScanWorld().items * 1e9 / scan.real_ns,
                 scan.cpu_ns > 0 ? TheScanWorld().items * 1e9 / scan.cpu_ns : 0.0);
   }
-  benchmark::Shutdown();
   return met ? 0 : 1;
 }

@@ -23,8 +23,12 @@
 #include <string>
 #include <vector>
 
+#include "bench/common/bench_main.h"
 #include "bench/common/bench_world.h"
+#include "bench/common/orders_table.h"
 #include "bench/common/ratio_reporter.h"
+#include "bench/common/ratio_table.h"
+#include "bench/common/world_benchmarks.h"
 
 namespace dynarock::bench {
 namespace {
@@ -34,9 +38,7 @@ constexpr int64_t kHuge = int64_t{1} << 40;
 class ThrottlingWorld {
  public:
   ThrottlingWorld() {
-    EngineOptions options;
-    options.in_memory = true;
-    options.table_create_delay_micros = 0;
+    EngineOptions options = BenchEngineOptions();
     options.throttling = true;
     options.capacity.partition_ceilings.read_units_per_second = kHuge;
     options.capacity.partition_ceilings.write_units_per_second = kHuge;
@@ -44,18 +46,8 @@ class ThrottlingWorld {
     options.capacity.on_demand_warm_write_units = 4 * kHuge;
     options.capacity.table_read_quota = 4 * kHuge;
     options.capacity.table_write_quota = 4 * kHuge;
-    auto engine = Engine::Open(options);
-    Check(engine.status(), "Engine::Open");
-    engine_ = std::move(*engine);
-    CreateTableRequest create;
-    create.table_name = kTableName;
-    create.attribute_definitions = {{"PK", AttrType::kS}, {"SK", AttrType::kS}};
-    create.key_schema = {{"PK", KeyType::kHash}, {"SK", KeyType::kRange}};
-    create.billing_mode = BillingMode::kPayPerRequest;
-    Check(engine_->CreateTable(create).status(), "CreateTable");
-    for (const PutItemRequest& put : Data().puts) {
-      Check(engine_->PutItem(put).status(), "preload PutItem");
-    }
+    engine_ = OpenOrdersEngine(options);
+    PreloadData(*engine_);
   }
   Engine& engine() { return *engine_; }
 
@@ -71,36 +63,19 @@ ThrottlingWorld& TheWorld() {
 void GetItem(benchmark::State& state, bool throttling) {
   Engine& engine = TheWorld().engine();
   engine.SetThrottling(throttling);
-  const DataSet& data = Data();
-  KeyChooser keys(kPreloadItems);
-  for (auto _ : state) {
-    auto result = engine.GetItem(data.gets[keys.Next()]);
-    if (!result.ok() || !result->item) state.SkipWithError("GetItem failed");
-    benchmark::DoNotOptimize(result);
-  }
-  state.SetItemsProcessed(state.iterations());
+  GetItemLoop(state, engine);
 }
 
 void PutItem(benchmark::State& state, bool throttling) {
   Engine& engine = TheWorld().engine();
   engine.SetThrottling(throttling);
-  const DataSet& data = Data();
-  KeyChooser keys(kPreloadItems, 7);
-  for (auto _ : state) {
-    auto result = engine.PutItem(data.puts[keys.Next()]);
-    if (!result.ok()) state.SkipWithError("PutItem failed");
-    benchmark::DoNotOptimize(result);
-  }
-  state.SetItemsProcessed(state.iterations());
+  PutItemLoop(state, engine);
 }
 
 void Register() {
   for (auto [name, fn] : {std::pair{"GetItem/", &GetItem}, {"PutItem/", &PutItem}}) {
     for (bool on : {false, true}) {
-      benchmark::RegisterBenchmark((std::string(name) + (on ? "on" : "off")).c_str(),
-                                   fn, on)
-          ->Unit(benchmark::kNanosecond)
-          ->UseRealTime();
+      RegisterWallClockNs(std::string(name) + (on ? "on" : "off"), fn, on);
     }
   }
 }
@@ -110,20 +85,17 @@ void Register() {
 
 int main(int argc, char** argv) {
   using namespace dynarock::bench;
-  std::vector<char*> args = ArgsWithDefaults(argc, argv);
-  int n = static_cast<int>(args.size()) - 1;
-  benchmark::Initialize(&n, args.data());
-  if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
-  TheWorld();  // preload outside the timed runs
-  Register();
   RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
+  const auto setup = [] {
+    TheWorld();  // preload outside the timed runs
+    Register();
+  };
+  if (!RunBenchmarks(argc, argv, reporter, setup)) return 1;
   std::printf("\nThroughput ratios, throttling on / off (same engine, same "
               "run; %lld items preloaded, random keys; target >= 0.90):\n",
               static_cast<long long>(kPreloadItems));
-  bool met = true;
-  met &= reporter.PrintRatio("GetItem on / off", "GetItem/on", "GetItem/off", 0.9);
-  met &= reporter.PrintRatio("PutItem on / off", "PutItem/on", "PutItem/off", 0.9);
+  const bool met = PrintRatios(
+      reporter, {{"GetItem on / off", "GetItem/on", "GetItem/off", 0.9},
+                 {"PutItem on / off", "PutItem/on", "PutItem/off", 0.9}});
   return met ? 0 : 2;
 }

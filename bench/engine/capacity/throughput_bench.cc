@@ -19,7 +19,9 @@
 #include <random>
 #include <vector>
 
+#include "bench/common/bench_main.h"
 #include "bench/common/ratio_reporter.h"
+#include "bench/common/ratio_table.h"
 #include "engine/capacity/partition_map.h"
 #include "engine/capacity/throughput_controller.h"
 #include "engine/capacity/token_bucket.h"
@@ -101,11 +103,7 @@ void AdmitWrite(benchmark::State& state) {
   }
 }
 
-}  // namespace
-}  // namespace dynarock::bench
-
-int main(int argc, char** argv) {
-  using namespace dynarock::bench;
+void Register() {
   benchmark::RegisterBenchmark("baseline/MutexLockUnlock", MutexLockUnlock);
   benchmark::RegisterBenchmark("bucket/AdmitCharge", BucketAdmitCharge);
   for (int n : {1, 16, 1024}) {
@@ -117,24 +115,26 @@ int main(int argc, char** argv) {
   }
   benchmark::RegisterBenchmark("controller/AdmitWrite1", AdmitWrite)->Arg(1);
   benchmark::RegisterBenchmark("controller/AdmitWrite3", AdmitWrite)->Arg(3);
+}
 
-  std::vector<char*> args = ArgsWithDefaults(argc, argv);
-  int n = static_cast<int>(args.size()) - 1;
-  benchmark::Initialize(&n, args.data());
+}  // namespace
+}  // namespace dynarock::bench
+
+int main(int argc, char** argv) {
+  using namespace dynarock::bench;
   RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
+  RunBenchmarks(argc, argv, reporter, Register, UnknownFlags::kIgnore);
   std::printf("\n");
-  reporter.PrintRatio("AdmitCharge / mutex", "bucket/AdmitCharge",
-                      "baseline/MutexLockUnlock", 0);
-  for (const char* n : {"1", "16", "1024"}) {
-    reporter.PrintRatio(std::string("IndexOf") + n + " / std::map",
-                        std::string("map/IndexOf") + n,
-                        std::string("baseline/StdMap") + n, 0);
+  std::vector<RatioRow> rows = {
+      {"AdmitCharge / mutex", "bucket/AdmitCharge", "baseline/MutexLockUnlock"}};
+  for (const std::string n : {"1", "16", "1024"}) {
+    rows.push_back({"IndexOf" + n + " / std::map", "map/IndexOf" + n,
+                    "baseline/StdMap" + n});
   }
-  reporter.PrintRatio("AdmitWrite1 / mutex", "controller/AdmitWrite1",
-                      "baseline/MutexLockUnlock", 0);
-  reporter.PrintRatio("AdmitWrite3 / mutex", "controller/AdmitWrite3",
-                      "baseline/MutexLockUnlock", 0);
-  benchmark::Shutdown();
+  rows.push_back(
+      {"AdmitWrite1 / mutex", "controller/AdmitWrite1", "baseline/MutexLockUnlock"});
+  rows.push_back(
+      {"AdmitWrite3 / mutex", "controller/AdmitWrite3", "baseline/MutexLockUnlock"});
+  PrintRatios(reporter, rows);
   return 0;
 }

@@ -33,8 +33,12 @@
 #include <thread>
 #include <vector>
 
+#include "bench/common/bench_main.h"
+#include "bench/common/check.h"
 #include "bench/common/order_items.h"
+#include "bench/common/orders_table.h"
 #include "bench/common/ratio_reporter.h"
+#include "bench/common/ratio_table.h"
 #include "engine/engine.h"
 #include "engine/value/item_size.h"
 
@@ -44,15 +48,6 @@ namespace {
 constexpr int kPool = 4096;      // distinct items overwritten
 constexpr int kVariants = 1024;  // values cycled through the GSI keys
 const int kGsiCounts[] = {0, 1, 2, 5};
-
-[[noreturn]] void Die(const std::string& what) {
-  std::fprintf(stderr, "gsi_bench: %s\n", what.c_str());
-  std::exit(1);
-}
-
-void Check(const Status& s, const char* what) {
-  if (!s.ok()) Die(std::string(what) + ": " + s.ToString());
-}
 
 AttributeValue Num(const std::string& text) {
   Result<Number> n = Number::Parse(text);
@@ -87,35 +82,26 @@ std::vector<GlobalSecondaryIndexDef> Gsis(int n) {
 }
 
 std::unique_ptr<Engine> OpenEngine(int gsis) {
-  EngineOptions o;
-  o.in_memory = true;
-  o.table_create_delay_micros = 0;
+  EngineOptions o = BenchEngineOptions();
   o.gsi_propagation = GsiPropagation::kBackground;
-  auto engine = Engine::Open(o);
-  if (!engine.ok()) Die(engine.status().ToString());
-  CreateTableRequest req;
-  req.table_name = kTableName;
-  req.attribute_definitions = {
-      {"PK", AttrType::kS},        {"SK", AttrType::kS},
-      {"Rep", AttrType::kS},       {"Status", AttrType::kS},
-      {"OrderDate", AttrType::kS}, {"Amount", AttrType::kN},
-      {"Quantity", AttrType::kN}};
-  req.key_schema = {{"PK", KeyType::kHash}, {"SK", KeyType::kRange}};
+  std::unique_ptr<Engine> engine = OpenBenchEngine(o);
+  CreateTableRequest req = OrdersTableRequest();
   req.global_secondary_indexes = Gsis(gsis);
-  // CreateTable wants exactly the attributes some key uses.
-  std::vector<AttributeDefinition> used;
-  for (const auto& a : req.attribute_definitions) {
-    bool key = a.attribute_name == "PK" || a.attribute_name == "SK";
+  // CreateTable wants exactly the attributes some key uses: PK, SK and
+  // those of the GSIs.
+  for (const AttributeDefinition& a : std::vector<AttributeDefinition>{
+           {"Rep", AttrType::kS},       {"Status", AttrType::kS},
+           {"OrderDate", AttrType::kS}, {"Amount", AttrType::kN},
+           {"Quantity", AttrType::kN}}) {
+    bool key = false;
     for (const auto& g : req.global_secondary_indexes) {
       for (const auto& e : g.key_schema)
         key = key || e.attribute_name == a.attribute_name;
     }
-    if (key) used.push_back(a);
+    if (key) req.attribute_definitions.push_back(a);
   }
-  req.attribute_definitions = used;
-  req.billing_mode = BillingMode::kPayPerRequest;
-  Check((*engine)->CreateTable(req).status(), "CreateTable");
-  return std::move(engine).value();
+  CreateOrdersTable(*engine, req);
+  return engine;
 }
 
 // Requests for the pool items, and the values the GSI keys cycle through.
@@ -245,27 +231,22 @@ LagResult RunLag(int gsis, double target_rate, double seconds) {
 
 int main(int argc, char** argv) {
   using namespace dynarock::bench;
-  std::vector<char*> args = ArgsWithDefaults(argc, argv);
-  int n = static_cast<int>(args.size()) - 1;
-  benchmark::Initialize(&n, args.data());
-  if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
-  Register();
   RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
+  if (!RunBenchmarks(argc, argv, reporter, Register)) return 1;
 
   std::printf(
       "\nPutItem throughput with GSIs / without (same run; %d items of %lld "
       "bytes overwritten, every GSI key changed by every put):\n",
       kPool, static_cast<long long>(kOrderItemBytes));
+  std::vector<RatioRow> rows;
   for (int g : kGsiCounts) {
     if (g == 0) continue;
     const std::string s = std::to_string(g);
-    reporter.PrintRatio(s + " GSI(s), writer", "gsi/PutItem/" + s,
-                        "gsi/PutItem/0", 0);
-    reporter.PrintRatio(s + " GSI(s), propagated", "gsi/PutItemPropagated/" + s,
-                        "gsi/PutItemPropagated/0", 0);
+    rows.push_back({s + " GSI(s), writer", "gsi/PutItem/" + s, "gsi/PutItem/0"});
+    rows.push_back({s + " GSI(s), propagated", "gsi/PutItemPropagated/" + s,
+                    "gsi/PutItemPropagated/0"});
   }
+  PrintRatios(reporter, rows);
   Engines().clear();
 
   const char* env = std::getenv("LAG_SECONDS");
