@@ -6,19 +6,18 @@
 #include <utility>
 
 #include "engine/util/coding.h"
+#include "engine/value/item_format.h"
 #include "engine/value/number.h"
 
 namespace dynarock {
 
 namespace {
 
-// The format is item_codec.cc's (described there); these constants and the
-// checks below mirror its Decoder, so that a buffer is accepted here
-// exactly when DecodeItem accepts it (tests/engine/value/encoded_item_test
-// holds the two together).
-constexpr uint8_t kItemFormatVersion = 1;
-constexpr uint8_t kNegativeBit = 0x80;
-constexpr int kMaxDecodeDepth = 256;
+// The format is item_format.h's; the checks below mirror item_codec.cc's
+// Decoder, so that a buffer is accepted here exactly when DecodeItem
+// accepts it (tests/engine/value/encoded_item_test holds the two together).
+using item_format::kMaxDecodeDepth;
+using item_format::kNegativeBit;
 
 // item_size.cc's rules.
 constexpr int64_t kNullOrBoolBytes = 1;
@@ -41,7 +40,7 @@ class Reader {
 
   Status Version() {
     if (in_.empty()) return Corrupt("empty item");
-    if (static_cast<uint8_t>(in_.front()) != kItemFormatVersion) {
+    if (static_cast<uint8_t>(in_.front()) != item_format::kVersion) {
       return Corrupt("unknown item format version");
     }
     in_.remove_prefix(1);
@@ -360,25 +359,7 @@ Status VisitEncodedItem(std::string_view encoded, EncodedItemVisitor* visitor) {
 }
 
 void AppendNumberText(const EncodedNumber& n, std::string* out) {
-  // Number::ToString, on the parts.
-  if (n.digits.empty()) {
-    out->push_back('0');
-    return;
-  }
-  const int count = static_cast<int>(n.digits.size());
-  if (n.negative) out->push_back('-');
-  if (n.exponent <= 0) {
-    out->append("0.");
-    out->append(static_cast<size_t>(-n.exponent), '0');
-    out->append(n.digits);
-  } else if (n.exponent >= count) {
-    out->append(n.digits);
-    out->append(static_cast<size_t>(n.exponent - count), '0');
-  } else {
-    out->append(n.digits.substr(0, static_cast<size_t>(n.exponent)));
-    out->push_back('.');
-    out->append(n.digits.substr(static_cast<size_t>(n.exponent)));
-  }
+  Number::AppendText(n.negative, n.digits, n.exponent, out);
 }
 
 }  // namespace dynarock

@@ -7,38 +7,17 @@
 #include <vector>
 
 #include "engine/util/coding.h"
+#include "engine/value/item_format.h"
 #include "engine/value/number.h"
 
 namespace dynarock {
 
-// Format (written to disk; extend only by adding new tags or versions):
-//
-//   item   := version:u8 (= 1)  count:varint  (name:lenpref value)*count
-//   value  := tag:u8 payload            tag = AttrType's persisted number
-//     S, B       lenpref bytes
-//     N          number
-//     BOOL       u8 (0 or 1)
-//     NULL       (nothing)
-//     L          count:varint value*count
-//     M          count:varint (name:lenpref value)*count, names ascending
-//     SS, BS     count:varint lenpref*count
-//     NS         count:varint number*count
-//   number := head:u8 = digit count (0..38) | 0x80 if negative
-//             [exponent:zigzag-varint  digits:BCD, two per byte, high
-//              nibble first, a final odd digit padded with a 0 nibble]
-//             (zero is the single byte 0x00)
-//   lenpref := length:varint bytes
-//
-// Numbers are kept in Number's normalized parts rather than as text: about
-// half the bytes, and decoding needs no parse.
+// The format, and the constants below, are item_format.h's.
 
 namespace {
 
-constexpr uint8_t kItemFormatVersion = 1;
-constexpr uint8_t kNegativeBit = 0x80;
-// Far deeper than any value validation admits (kMaxNestingDepth = 32), so
-// every stored item decodes, yet garbage cannot recurse the stack away.
-constexpr int kMaxDecodeDepth = 256;
+using item_format::kMaxDecodeDepth;
+using item_format::kNegativeBit;
 
 void EncodeNumber(const Number& n, std::string* out) {
   const size_t count = n.digits().size();
@@ -268,7 +247,7 @@ class Decoder {
 }  // namespace
 
 void EncodeItem(const Item& item, std::string* out) {
-  out->push_back(static_cast<char>(kItemFormatVersion));
+  out->push_back(static_cast<char>(item_format::kVersion));
   PutVarint64(out, item.size());
   for (const auto& [name, value] : item) {
     PutLengthPrefixed(out, name);
@@ -278,7 +257,7 @@ void EncodeItem(const Item& item, std::string* out) {
 
 Result<Item> DecodeItem(std::string_view bytes) {
   if (bytes.empty()) return Corrupt("empty item");
-  if (static_cast<uint8_t>(bytes.front()) != kItemFormatVersion) {
+  if (static_cast<uint8_t>(bytes.front()) != item_format::kVersion) {
     return Corrupt("unknown item format version");
   }
   bytes.remove_prefix(1);

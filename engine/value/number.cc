@@ -164,24 +164,33 @@ Number Number::FromParts(bool negative, std::string digits, int exponent) {
 
 std::string Number::ToString() const {
   if (is_zero()) return "0";
-  const int n = static_cast<int>(digits_.size());
   std::string out;
   // Longest case: "-0." + 129 zeros + 38 digits.
-  out.reserve(static_cast<size_t>(n + std::abs(exponent_) + 3));
-  if (negative_) out.push_back('-');
-  if (exponent_ <= 0) {
-    out += "0.";
-    out.append(static_cast<size_t>(-exponent_), '0');
-    out += digits_;
-  } else if (exponent_ >= n) {
-    out += digits_;
-    out.append(static_cast<size_t>(exponent_ - n), '0');
-  } else {
-    out.append(digits_, 0, static_cast<size_t>(exponent_));
-    out.push_back('.');
-    out.append(digits_, static_cast<size_t>(exponent_));
-  }
+  out.reserve(digits_.size() + static_cast<size_t>(std::abs(exponent_)) + 3);
+  AppendText(negative_, digits_, exponent_, &out);
   return out;
+}
+
+void Number::AppendText(bool negative, std::string_view digits, int exponent,
+                        std::string* out) {
+  if (digits.empty()) {
+    out->push_back('0');
+    return;
+  }
+  const int n = static_cast<int>(digits.size());
+  if (negative) out->push_back('-');
+  if (exponent <= 0) {
+    out->append("0.");
+    out->append(static_cast<size_t>(-exponent), '0');
+    out->append(digits);
+  } else if (exponent >= n) {
+    out->append(digits);
+    out->append(static_cast<size_t>(exponent - n), '0');
+  } else {
+    out->append(digits.substr(0, static_cast<size_t>(exponent)));
+    out->push_back('.');
+    out->append(digits.substr(static_cast<size_t>(exponent)));
+  }
 }
 
 int Number::Compare(const Number& other) const {

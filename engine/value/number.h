@@ -50,6 +50,12 @@ class Number {
   // "100000000000000000000").
   std::string ToString() const;
 
+  // Appends ToString()'s text of the number with these normalized parts
+  // (the invariants above; e.g. as read from a stored item, without
+  // building a Number) to `*out`.
+  static void AppendText(bool negative, std::string_view digits, int exponent,
+                         std::string* out);
+
   bool is_zero() const { return digits_.empty(); }
   bool negative() const { return negative_; }
   const std::string& digits() const { return digits_; }
