@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tools/progress/progress_bar.h"
@@ -94,9 +95,14 @@ void AddCommonOutputs(CLI::App* app, SimulateOptions* opts, bool svg) {
 
 int RunWriteSharding(SimulateOptions& opts) {
   simulate::WriteShardingOptions o = opts.write_sharding;
-  if (!ParseShards(opts.shards, &o.shards)) {
-    std::fprintf(stderr, "dynarock simulate: --shards wants 1..20 or 1,2,4\n");
-    return 2;
+  for (auto [text, list] : {std::pair{&opts.shards, &o.shards},
+                             std::pair{&opts.hash_shards, &o.hash_shards}}) {
+    if (!text->empty() && !ParseShards(*text, list)) {
+      std::fprintf(stderr,
+                   "dynarock simulate: --shards and --hash-shards want 1..20 "
+                   "or 1,2,4\n");
+      return 2;
+    }
   }
   if (!ParseCapacity(opts.provisioned, &o.capacity)) {
     std::fprintf(stderr, "dynarock simulate: --provisioned wants RCU,WCU\n");
@@ -119,7 +125,7 @@ int RunWriteSharding(SimulateOptions& opts) {
   if (opts.progress || StderrIsTerminal()) {
     o.on_progress = [](std::string_view phase, int64_t done, int64_t total) {
       DrawProgress(static_cast<size_t>(done), static_cast<size_t>(total),
-                   phase == "load" ? "orders" : "reads",
+                   phase == "load" ? "writes" : "reads",
                    phase == "load" ? "load " : "read ");
     };
   }
@@ -222,8 +228,14 @@ CLI::App* AddSimulate(CLI::App& app, SimulateOptions* opts) {
                  "First day of the read's date range (default: the first)");
   ws->add_option("--to-day", w.to_day,
                  "Last day of the read's date range (default: the last)");
-  ws->add_option("--shards", opts->shards, "N to sweep: 1..20 or 1,2,4,8")
-      ->capture_default_str();
+  ws->add_option("--shards", opts->shards,
+                 "N to sweep, 1..20 or 1,2,4,8: the random suffix's, and the "
+                 "hash suffix's unless --hash-shards (default: "
+                 "2,3,4,6,8,10,13,15,16,17,20, hash 4,13,16; 1..20: the "
+                 "full sweep)");
+  ws->add_option("--hash-shards", opts->hash_shards,
+                 "N to sweep for the hash suffix (default: 4,13,16 with the "
+                 "default --shards, else the same as --shards)");
   ws->add_option("--variants", opts->variants,
                  "GSI2 variants to run: unsharded,random,hash (any of them)")
       ->capture_default_str();

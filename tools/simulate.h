@@ -24,8 +24,10 @@ struct SimulateOptions {
   simulate::WriteShardingOptions write_sharding;
   simulate::HotPartitionOptions hot_partition;
   simulate::ItemPracticesOptions item_size;
-  // Text forms parsed before the run: "1..20" or "1,2,4,8"; "RCU,WCU".
-  std::string shards = "1..20";
+  // Text forms parsed before the run: "1..20" or "1,2,4,8" (empty: the
+  // default sweep); "RCU,WCU".
+  std::string shards;
+  std::string hash_shards;
   std::string provisioned;
   std::string variants = "unsharded,random,hash";
   // Report files (empty: not written) and the progress bar.

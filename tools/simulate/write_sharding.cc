@@ -79,12 +79,17 @@ std::vector<TableSpec> PlanTables(const WriteShardingOptions& o) {
   if (o.unsharded) {
     all.push_back({ShardingKind::kUnsharded, 1, "GSI2_unsharded", "Status"});
   }
-  for (int n : o.shards) {
-    if (o.random) {
+  std::set<int> ns(o.shards.begin(), o.shards.end());
+  ns.insert(o.hash_shards.begin(), o.hash_shards.end());
+  auto has = [](const std::vector<int>& v, int n) {
+    return std::find(v.begin(), v.end(), n) != v.end();
+  };
+  for (int n : ns) {
+    if (o.random && has(o.shards, n)) {
       all.push_back({ShardingKind::kRandom, n, "GSI2_rand_" + std::to_string(n),
                      "R" + std::to_string(n)});
     }
-    if (o.hash) {
+    if (o.hash && has(o.hash_shards, n)) {
       all.push_back({ShardingKind::kHash, n, "GSI2_hash_" + std::to_string(n),
                      "H" + std::to_string(n)});
     }
@@ -208,9 +213,11 @@ Status ValidateOptions(const WriteShardingOptions& o) {
     return Status::Validation("--items-per-order must not be negative");
   }
   if (o.days < 1) return Status::Validation("--days must be at least 1");
-  for (int n : o.shards) {
-    if (n < 1 || n > 10'000) {
-      return Status::Validation("shard counts must be within 1..10000");
+  for (const std::vector<int>* list : {&o.shards, &o.hash_shards}) {
+    for (int n : *list) {
+      if (n < 1 || n > 10'000) {
+        return Status::Validation("shard counts must be within 1..10000");
+      }
     }
   }
   if (o.load_orders_per_second < 1) {
@@ -239,6 +246,12 @@ std::string_view ShardingKindName(ShardingKind kind) {
   }
   return "?";
 }
+
+std::vector<int> DefaultShards() {
+  return {2, 3, 4, 6, 8, 10, 13, 15, 16, 17, 20};
+}
+
+std::vector<int> DefaultHashShards() { return {4, 13, 16}; }
 
 int ZeroFrom(const std::vector<int>& xs, const std::vector<int64_t>& ys) {
   int from = -1;
@@ -298,9 +311,12 @@ struct TableOutcome {
   double read_wall_seconds = 0;
 };
 
+// Writes the table's orders, then (backfill_indexes) creates its GSIs one
+// by one; progress counts the orders written and, per GSI backfilled, its
+// `open_orders` entries.
 Status LoadTable(Engine& engine, SimulatedClock& clock, const TableSpec& t,
-                 const WriteShardingOptions& o, Progress& progress,
-                 TableOutcome* out) {
+                 const WriteShardingOptions& o, int64_t open_orders,
+                 Progress& progress, TableOutcome* out) {
   CreateTableRequest create = CreateRequest(t, o.capacity);
   std::vector<GlobalSecondaryIndexDef> later;
   std::vector<AttributeDefinition> definitions = create.attribute_definitions;
@@ -371,6 +387,7 @@ Status LoadTable(Engine& engine, SimulatedClock& clock, const TableSpec& t,
     if (!updated.ok()) return updated.status();
     if (Status s = engine.WaitUntilIndexesCaughtUp(); !s.ok()) return s;
     clock.Advance(kMicros);
+    progress.Loaded(open_orders);
   }
   return Status::OK();
 }
@@ -489,7 +506,8 @@ Result<ReadRun> ReadAllOpen(Engine& engine, SimulatedClock& clock,
 
 // Loads one table into an engine of its own and reads every GSI of it.
 TableOutcome RunTable(const TableSpec& t, const WriteShardingOptions& o,
-                      int from_day, int to_day, Progress& progress) {
+                      int from_day, int to_day, int64_t open_orders,
+                      Progress& progress) {
   TableOutcome out;
   SimulatedClock clock;
   Result<std::unique_ptr<Engine>> opened =
@@ -501,7 +519,7 @@ TableOutcome RunTable(const TableSpec& t, const WriteShardingOptions& o,
   Engine& engine = *opened.value();
   const auto load_start = std::chrono::steady_clock::now();
   const int64_t start_micros = clock.NowMicros();
-  out.status = LoadTable(engine, clock, t, o, progress, &out);
+  out.status = LoadTable(engine, clock, t, o, open_orders, progress, &out);
   if (!out.status.ok()) return out;
   out.load_simulated_seconds = (clock.NowMicros() - start_micros) / kMicros;
   out.load_wall_seconds = std::chrono::duration<double>(
@@ -530,11 +548,18 @@ TableOutcome RunTable(const TableSpec& t, const WriteShardingOptions& o,
 }  // namespace
 
 Result<WriteShardingReport> RunWriteSharding(WriteShardingOptions o) {
-  if (o.shards.empty()) {
-    for (int n = 1; n <= 20; ++n) o.shards.push_back(n);
+  if (o.shards.empty() && o.hash_shards.empty()) {
+    o.shards = DefaultShards();
+    o.hash_shards = DefaultHashShards();
+  } else if (o.hash_shards.empty()) {
+    o.hash_shards = o.shards;
+  } else if (o.shards.empty()) {
+    o.shards = o.hash_shards;
   }
-  std::sort(o.shards.begin(), o.shards.end());
-  o.shards.erase(std::unique(o.shards.begin(), o.shards.end()), o.shards.end());
+  for (std::vector<int>* list : {&o.shards, &o.hash_shards}) {
+    std::sort(list->begin(), list->end());
+    list->erase(std::unique(list->begin(), list->end()), list->end());
+  }
   if (Status s = ValidateOptions(o); !s.ok()) return s;
   const int from_day = o.from_day < 0 ? 0 : std::min(o.from_day, o.days - 1);
   const int to_day = o.to_day < 0 ? o.days - 1 : std::min(o.to_day, o.days - 1);
@@ -543,9 +568,16 @@ Result<WriteShardingReport> RunWriteSharding(WriteShardingOptions o) {
   WriteShardingReport report;
   const std::vector<TableSpec> tables = PlanTables(o);
   double order_bytes_sum = 0;
+  // An Order's size depends on its status and its key's length only (the
+  // date and customer are fixed-width): one ItemSize per kind, not 3M.
+  std::map<std::pair<bool, int>, int64_t> order_bytes_of;
   for (int64_t id = 0; id < o.orders; ++id) {
     const OrderFacts f = FactsOf(o.seed, id, o);
-    order_bytes_sum += static_cast<double>(ItemSize(OrderItem(id, f, o.order_bytes)));
+    int digits = 8;  // OrderKey's "%08lld"
+    for (int64_t v = id / 100'000'000; v > 0; v /= 10) ++digits;
+    auto [it, fresh] = order_bytes_of.try_emplace({f.open, digits}, 0);
+    if (fresh) it->second = ItemSize(OrderItem(id, f, o.order_bytes));
+    order_bytes_sum += static_cast<double>(it->second);
     if (!f.open) continue;
     ++report.open_orders;
     if (f.day >= from_day && f.day <= to_day) ++report.open_orders_in_range;
@@ -561,8 +593,15 @@ Result<WriteShardingReport> RunWriteSharding(WriteShardingOptions o) {
     }
     report.tables.push_back(t.name + ": " + (names.empty() ? "no GSI" : names));
   }
-  Progress progress(o, loaded_per_table * static_cast<int64_t>(tables.size()),
-                    read_total);
+  // Progress: the orders written and, backfilling, the GSI entries.
+  int64_t load_total = 0;
+  for (const TableSpec& t : tables) {
+    load_total += loaded_per_table;
+    if (o.backfill_indexes) {
+      load_total += report.open_orders * static_cast<int64_t>(t.indexes.size());
+    }
+  }
+  Progress progress(o, load_total, read_total);
 
   // One engine per table; tables run on up to `threads` threads. Each table
   // has its own clock, so results do not depend on the thread count.
@@ -570,7 +609,8 @@ Result<WriteShardingReport> RunWriteSharding(WriteShardingOptions o) {
   std::atomic<size_t> next{0};
   auto worker = [&] {
     for (size_t i = next++; i < tables.size(); i = next++) {
-      outcomes[i] = RunTable(tables[i], o, from_day, to_day, progress);
+      outcomes[i] =
+          RunTable(tables[i], o, from_day, to_day, report.open_orders, progress);
     }
   };
   std::vector<std::thread> threads;

@@ -86,7 +86,12 @@ struct WriteShardingOptions {
   // whole spread.
   int from_day = -1;
   int to_day = -1;
-  std::vector<int> shards;  // empty: 1..20
+  // The N of the random variant, and of the hash variant unless
+  // `hash_shards` is given. Both empty: the default sweep
+  // (DefaultShards(), DefaultHashShards()); `shards` 1..20 alone: the full
+  // sweep, both variants at every N.
+  std::vector<int> shards;
+  std::vector<int> hash_shards;  // empty: the same as `shards`
   bool unsharded = true;
   bool random = true;
   bool hash = true;
@@ -128,7 +133,7 @@ struct ReadRun {
 };
 
 struct WriteShardingReport {
-  WriteShardingOptions options;  // as run (shards filled in)
+  WriteShardingOptions options;  // as run (shards and hash_shards filled in)
   int64_t orders_loaded = 0;  // per table
   int64_t open_orders = 0;
   int64_t open_orders_in_range = 0;
@@ -148,6 +153,15 @@ struct WriteShardingReport {
   double total_wall_seconds = 0;
   int64_t load_simulated_seconds = 0;
 };
+
+// The default sweep: the random suffix at N = 2, 3, 4, 6, 8, 10, 13, 15,
+// 16, 17, 20 (1/N up to the clients' limit, the GSI's 4-6 partitions, the
+// seed's 13, the best region 15-17 and a point past it) and the hash suffix
+// at 4, 13, 16 (for this bulk read it reads as the random one does at the
+// same N but for the backoff's jitter where pages are throttled), besides
+// the unsharded baseline: 15 GSIs instead of the full sweep's 41.
+std::vector<int> DefaultShards();
+std::vector<int> DefaultHashShards();
 
 // Runs the whole experiment. Errors: any engine error (kValidation for
 // options the engine refuses, e.g. too many shards), or kValidation for

@@ -91,7 +91,12 @@ std::string WriteShardingText(const WriteShardingReport& report) {
          " here), so past that N adds client parallelism and collisions "
          "(docs/simulate.md)\n";
   for (const auto& [variant, n] : report.simulated_n) {
-    out += "simulated N (" + variant + "): " + std::to_string(n) +
+    const std::vector<int>& swept =
+        variant == "hash" ? o.hash_shards : o.shards;
+    std::string list;
+    for (int x : swept) list += (list.empty() ? "" : ",") + std::to_string(x);
+    out += "simulated N (" + variant + ", of N = " + list + "): " +
+           std::to_string(n) +
            " (the smallest N within " + Fixed(o.plateau_fraction * 100, 0) +
            " % of the best read time)";
     auto it = report.unthrottled_n.find(variant);
@@ -114,6 +119,7 @@ std::string WriteShardingJson(const WriteShardingReport& report) {
                   {"with_order_items", o.with_order_items},
                   {"days", o.days},
                   {"shards", o.shards},
+                  {"hash_shards", o.hash_shards},
                   {"seed", o.seed},
                   {"capacity_mode", o.capacity.Describe()},
                   {"load_orders_per_second", o.load_orders_per_second},
@@ -178,11 +184,16 @@ std::string WriteShardingSvg(const WriteShardingReport& report) {
     }
     if (!s.x.empty()) plot.series.push_back(std::move(s));
   }
-  if (unsharded >= 0 && !report.options.shards.empty()) {
+  int lo = 0, hi = 0;
+  for (const ReadRun& r : report.runs) {
+    if (r.kind == ShardingKind::kUnsharded) continue;
+    lo = lo == 0 ? r.shards : std::min(lo, r.shards);
+    hi = std::max(hi, r.shards);
+  }
+  if (unsharded >= 0 && hi > 0) {
     PlotSeries s;
     s.name = "unsharded";
-    s.x = {static_cast<double>(report.options.shards.front()),
-           static_cast<double>(report.options.shards.back())};
+    s.x = {static_cast<double>(lo), static_cast<double>(hi)};
     s.y = {unsharded, unsharded};
     plot.series.push_back(std::move(s));
   }

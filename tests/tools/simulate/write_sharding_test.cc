@@ -142,6 +142,43 @@ TEST(WriteShardingTest, SweepBeyondTwentyGsisSpillsIntoMoreTables) {
   }
 }
 
+TEST(WriteShardingTest, DefaultSweepRunsHashAtFewerN) {
+  WriteShardingOptions o;
+  o.orders = 100;
+  Result<WriteShardingReport> r = RunWriteSharding(o);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const WriteShardingReport& report = r.value();
+  EXPECT_EQ(report.options.shards, DefaultShards());
+  EXPECT_EQ(report.options.hash_shards, DefaultHashShards());
+  // Unsharded, 11 random and 3 hash GSIs: two tables for the 2 threads.
+  EXPECT_EQ(report.runs.size(), 15u);
+  EXPECT_EQ(report.tables.size(), 2u);
+  std::vector<int> hash;
+  for (const ReadRun& run : report.runs) {
+    if (run.kind == ShardingKind::kHash) hash.push_back(run.shards);
+  }
+  EXPECT_EQ(hash, (std::vector<int>{4, 13, 16}));
+  // The seed's 13 is in both variants.
+  EXPECT_NE(Find(report, ShardingKind::kRandom, 13), nullptr);
+  EXPECT_NE(Find(report, ShardingKind::kHash, 13), nullptr);
+}
+
+TEST(WriteShardingTest, ShardsAloneSweepBothVariantsHashShardsNarrowIt) {
+  WriteShardingOptions o;
+  o.orders = 100;
+  o.unsharded = false;
+  o.shards = {2, 3};
+  Result<WriteShardingReport> r = RunWriteSharding(o);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r.value().runs.size(), 4u);  // random and hash at 2 and 3
+  o.hash_shards = {3};
+  r = RunWriteSharding(o);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r.value().runs.size(), 3u);
+  EXPECT_EQ(Find(r.value(), ShardingKind::kHash, 2), nullptr);
+  EXPECT_NE(Find(r.value(), ShardingKind::kHash, 3), nullptr);
+}
+
 TEST(WriteShardingTest, PlateauStart) {
   EXPECT_EQ(PlateauStart({1, 2, 4, 8}, {10, 5, 2.05, 2.0}, 0.05), 4);
   EXPECT_EQ(PlateauStart({1, 2, 4, 8}, {10, 5, 2.5, 2.0}, 0.05), 8);
