@@ -20,6 +20,7 @@ from pathlib import Path
 import boto3
 import pytest
 from botocore.config import Config
+from botocore.exceptions import ClientError
 
 REPO = Path(__file__).resolve().parents[2]
 LISTENING = re.compile(r"^dynarock listening on (http://\S+)")
@@ -137,6 +138,22 @@ def start_server():
 
 
 _counter = itertools.count()
+
+
+def put_item_paced(client, attempts=200, pause=0.05, **kwargs):
+    """PutItem as a DynamoDB client must write faster than a table can take:
+    retry the throttles. The server throttles (--throttling on, as DynamoDB
+    does), and a test that writes MBs at once to a new on-demand table (4
+    partitions of 1,000 WCU/s) passes what DynamoDB would accept in that
+    second; the clients here retry a throttle only once."""
+    for _ in range(attempts):
+        try:
+            return client.put_item(**kwargs)
+        except ClientError as e:
+            if e.response["Error"]["Code"] != "ProvisionedThroughputExceededException":
+                raise
+            time.sleep(pause)
+    raise AssertionError(f"PutItem still throttled after {attempts} attempts")
 
 
 def unique_name(prefix="e2e"):

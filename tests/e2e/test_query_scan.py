@@ -9,7 +9,7 @@ from boto3.dynamodb.conditions import Attr, Key
 from boto3.dynamodb.types import Binary
 from botocore.exceptions import ClientError
 
-from conftest import create_simple_table, unique_name
+from conftest import create_simple_table, put_item_paced, unique_name
 
 NUMBERS = ["-1e10", "-7.1e2", "-4.1", "-0.1", "-1e-5", "0", "2e-5", "0.15",
            "1", "1.00000000000000000000000000001", "3.14159", "31.4", "1.4e10"]
@@ -114,9 +114,10 @@ def test_one_megabyte_pages(ddb, range_table):
     # "pk" + "p", "sk" + a number of one significant digit (2 bytes), "data".
     base = len("pk") + 1 + len("sk") + 2 + len("data")
     payload = "x" * (128 * 1024 - base)
+    # 1,280 WCU into one partition key: past its partition's 1,000 WCU/s.
     for i in range(1, 11):
-        ddb.put_item(TableName=range_table,
-                     Item={"pk": {"S": "p"}, "sk": {"N": str(i)}, "data": {"S": payload}})
+        put_item_paced(ddb, TableName=range_table,
+                       Item={"pk": {"S": "p"}, "sk": {"N": str(i)}, "data": {"S": payload}})
     first = ddb.query(TableName=range_table, KeyConditionExpression="pk = :p",
                       ExpressionAttributeValues={":p": {"S": "p"}},
                       ProjectionExpression="sk")
