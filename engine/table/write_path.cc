@@ -107,11 +107,13 @@ Result<std::optional<Item>> WritePath::Apply(const TableInfo& table,
   WriteBatch batch;
   std::vector<StatsDelta> stats;
   // Always metered, whether or not the caller wants it: once staged, the
-  // charge is complete, and this is the admission point.
-  Metering staged;
+  // charge is complete, and this is the admission point. Staged straight
+  // into the caller's Metering (no copy per write on the hot path).
+  Metering local;
+  Metering& staged = metering != nullptr ? *metering : local;
+  staged = Metering();
   Result<std::optional<Item>> old_item =
       Stage(table, item_key, mutation, &txn, &batch, &stats, &staged);
-  if (metering != nullptr) *metering = staged;
   // Errors other than a failed condition cost nothing.
   if (!old_item.ok() && staged.charge.parts.empty()) return old_item;
   const bool throttle = throttling();
