@@ -6,4 +6,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-exec build/dynarock serve --host 127.0.0.1 --port 8000 --db-path ./dynarock-data "$@"
+# Defaults only for what the caller did not pass: CLI11 refuses an option
+# given twice ("--port: At Most 1 required but received 2").
+defaults=()
+has() { local o; for o in "${@:2}"; do [[ $o == "$1" || $o == "$1="* ]] && return 0; done; return 1; }
+has --host "$@" || defaults+=(--host 127.0.0.1)
+has --port "$@" || defaults+=(--port 8000)
+has --db-path "$@" || has --in-memory "$@" || defaults+=(--db-path ./dynarock-data)
+exec build/dynarock serve "${defaults[@]}" "$@"
