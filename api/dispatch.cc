@@ -37,6 +37,7 @@ constexpr std::array kOperations = {
               &ops::DescribeIndexPropagation},
     Operation{"DynamoRock_20251121.SetIndexLag", &ops::SetIndexLag},
     Operation{"DynamoRock_20251121.SetThrottling", &ops::SetThrottling},
+    Operation{"DynamoRock_20251121.VerifyIndexes", &ops::VerifyIndexes},
     Operation{"DynamoRock_20251121.WaitForIndexes", &ops::WaitForIndexes},
 };
 

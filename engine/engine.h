@@ -111,9 +111,12 @@ class Engine {
   virtual Status SetIndexLag(const SetIndexLagRequest& req) = 0;
   virtual IndexPropagationStats GetIndexPropagationStats() = 0;
   // The consistency checker: rebuilds every index of the table from its
-  // items and compares the result with the stored entries. OK when they
-  // agree; kInternal describing the differences otherwise. Pending GSI
-  // changes count as differences: call WaitUntilIndexesCaughtUp first.
+  // items and compares the result with the stored entries, and recounts the
+  // table's items and their bytes (DynamoDB item sizes) against its counters
+  // (DescribeTable's ItemCount and TableSizeBytes). OK when all agree;
+  // kInternal describing the differences otherwise. Pending GSI changes
+  // count as differences (call WaitUntilIndexesCaughtUp first), and so do
+  // writes running during the check: call it on a quiet table.
   // Errors also: kResourceNotFound.
   virtual Status VerifyIndexes(const Scope& scope, const std::string& table_name) = 0;
 

@@ -43,9 +43,12 @@ struct EngineOptions {
   // see the transitions DynamoDB has.
   int64_t table_create_delay_micros = 50'000;
   int64_t table_delete_delay_micros = 50'000;
-  // Synchronous RocksDB writes (fsync of the WAL on every write). Off by
-  // default: the WAL is still written, so a process crash loses nothing;
-  // only a machine crash can lose the last writes.
+  // Synchronous RocksDB writes: every write's WAL record is fsynced
+  // (WriteOptions::sync) before the write returns, so an acknowledged write
+  // survives a power loss. Off by default: the WAL record is still written
+  // (into the OS page cache) before the write returns, so a process crash
+  // (kill -9) loses nothing acknowledged; a power loss or kernel crash can
+  // lose the last writes. `dynarock serve --sync-writes` sets it.
   bool sync_writes = false;
 
   // --- Secondary indexes ---

@@ -56,6 +56,10 @@ CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {
       ->check(CLI::IsMember({"on", "off"}))
       ->type_name("on|off")
       ->default_str("on");
+  serve->add_flag("--sync-writes", opts->sync_writes,
+                  "fsync the write-ahead log before acknowledging each write: "
+                  "acknowledged writes survive a power loss, not only a "
+                  "process crash (slower)");
   return serve;
 }
 

@@ -50,6 +50,7 @@ int RunServe(const ServeOptions& options) {
   engine_options.in_memory = options.in_memory;
   engine_options.gsi_lag_micros = options.gsi_lag_ms * 1000;
   engine_options.throttling = options.throttling;
+  engine_options.sync_writes = options.sync_writes;
   Result<std::unique_ptr<Engine>> engine = Engine::Open(engine_options);
   if (!engine.ok()) {
     std::fprintf(stderr, "dynarock: cannot open the database at %s: %s\n",
@@ -79,6 +80,7 @@ int RunServe(const ServeOptions& options) {
   std::string db = options.in_memory ? "in-memory" : "db: " + options.db_path;
   if (options.shared_db) db += ", shared-db";
   if (!options.throttling) db += ", throttling off";
+  if (options.sync_writes) db += ", sync-writes";
   std::printf("dynarock listening on %s (%s)\n",
               Url((*server)->host(), (*server)->port()).c_str(), db.c_str());
   std::fflush(stdout);

@@ -28,13 +28,18 @@ struct ServeOptions {
   // capacity statistics (`dynarock stats`) are on either way; the
   // DynamoRock_20251121.SetThrottling extension switches it at runtime.
   bool throttling = true;
+  // fsync the RocksDB WAL before acknowledging each write
+  // (EngineOptions::sync_writes): acknowledged writes survive a power loss
+  // too, not only a process crash.
+  bool sync_writes = false;
 };
 
 // Runs the server until a signal stops it; returns the process exit code
 // (0 after a clean shutdown, 1 when the database or the port cannot be
 // opened). Prints one line to stdout once it accepts connections:
 //   dynarock listening on http://127.0.0.1:8000 (db: ./dynarock-data)
-// (with ", throttling off" inside the parentheses when it is off).
+// (with ", throttling off" inside the parentheses when it is off, and
+// ", sync-writes" with --sync-writes).
 // REQUIRES: called from main() before any other thread is started (it sets
 // the process's signal mask).
 int RunServe(const ServeOptions& options);

@@ -14,6 +14,12 @@
 //   DescribeIndexPropagation  {} -> {AppliedRecords, PendingRecords,
 //                             LagP50Micros, LagP99Micros, LagMaxMicros,
 //                             Samples}.
+//   VerifyIndexes             {TableName} -> {}: the consistency checker
+//                             (Engine::VerifyIndexes: every index rebuilt
+//                             from the items and compared, items and bytes
+//                             recounted against ItemCount and
+//                             TableSizeBytes); InternalServerError listing
+//                             the differences. Call WaitForIndexes first.
 
 #include "api/ops/fields.h"
 #include "api/ops/ops.h"
@@ -39,7 +45,18 @@ const Shape kSetIndexLagInput{
                .min_value = -1},
     }};
 
+const Shape kVerifyIndexesInput{
+    .kind = Kind::kStructure,
+    .members = {TableNameMember()}};
+
 }  // namespace
+
+Result<Json> VerifyIndexes(const RequestContext& ctx, const Json& request) {
+  DR_RETURN_IF_ERROR(ValidateRequest(request, kVerifyIndexesInput));
+  DR_RETURN_IF_ERROR(
+      ctx.engine->VerifyIndexes(ctx.scope, StringOr(request, "TableName")));
+  return Json::object();
+}
 
 Result<Json> WaitForIndexes(const RequestContext& ctx, const Json& request) {
   DR_RETURN_IF_ERROR(ValidateRequest(request, kEmptyInput));

@@ -35,6 +35,7 @@ Result<Json> BatchWriteItem(const RequestContext& ctx, const Json& request);
 // index_ops.cc: dynarock extensions, dispatched as
 // "DynamoRock_20251121.<name>" (never a DynamoDB_20120810 operation).
 Result<Json> WaitForIndexes(const RequestContext& ctx, const Json& request);
+Result<Json> VerifyIndexes(const RequestContext& ctx, const Json& request);
 Result<Json> SetIndexLag(const RequestContext& ctx, const Json& request);
 Result<Json> DescribeIndexPropagation(const RequestContext& ctx, const Json& request);
 

@@ -227,6 +227,8 @@ Result<int64_t> Store::GetCounter(std::string_view key) const {
   return DecodeCounter(rocksdb::Slice(*value));
 }
 
+bool Store::syncs_writes() const { return rep_->write_options.sync; }
+
 Status Store::Write(WriteBatch* batch) {
   return FromRocks(rep_->db->Write(rep_->write_options, batch->rep_.get()));
 }

@@ -35,6 +35,10 @@ enum class Cf { kMeta = 0, kItems = 1, kIndexes = 2, kGsiLog = 3 };
 struct StoreOptions {
   std::string path;
   bool in_memory = false;
+  // Every Write syncs the WAL to stable storage (WriteOptions::sync) before
+  // it returns. Without it the WAL is still written (write(2) into the OS
+  // page cache) before Write returns, so a process crash loses nothing; a
+  // power loss can lose the writes the OS had not yet flushed.
   bool sync_writes = false;
 };
 
@@ -91,7 +95,11 @@ class Store {
   // A counter written with WriteBatch::AddToCounter (0 when absent).
   Result<int64_t> GetCounter(std::string_view key) const;
 
+  // Applies the batch atomically; its WAL record is written before this
+  // returns (and synced, with StoreOptions::sync_writes).
   Status Write(WriteBatch* batch);
+  // Whether Write syncs the WAL (the WriteOptions every Write passes).
+  bool syncs_writes() const;
 
   // An iterator bounded to [lower, upper); both bounds are copied.
   std::unique_ptr<StoreIterator> NewIterator(Cf cf, std::string_view lower,

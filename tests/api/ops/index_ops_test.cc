@@ -182,5 +182,32 @@ TEST_F(IndexOpsTest, ExtensionsHaveTheirOwnTargetPrefix) {
             400);
 }
 
+TEST_F(IndexOpsTest, VerifyIndexesChecksIndexesAndRecountsTheTable) {
+  for (int i = 0; i < 4; ++i) Put("p" + std::to_string(i), "s", "x");
+  ASSERT_EQ(Call("UpdateItem", R"({"TableName":"tbl",
+      "Key":{"pk":{"S":"p1"},"sk":{"S":"s"}},"UpdateExpression":"SET g = :g",
+      "ExpressionAttributeValues":{":g":{"S":"y"}}})").http_status, 200);
+  ASSERT_EQ(Call("DeleteItem", R"({"TableName":"tbl",
+      "Key":{"pk":{"S":"p2"},"sk":{"S":"s"}}})").http_status, 200);
+  ASSERT_EQ(Call("DynamoRock_20251121.WaitForIndexes", "{}").http_status, 200);
+  Reply ok = Call("DynamoRock_20251121.VerifyIndexes", R"({"TableName":"tbl"})");
+  EXPECT_EQ(ok.http_status, 200) << ok;
+  EXPECT_EQ(ok.body, json::object());
+
+  // A GSI change still in the log is a difference the checker reports.
+  ASSERT_EQ(Call("DynamoRock_20251121.SetIndexLag",
+                 R"({"TableName":"tbl","IndexName":"byG","LagMillis":600000})")
+                .http_status, 200);
+  Put("p9", "s", "z");
+  Reply stale = Call("DynamoRock_20251121.VerifyIndexes", R"({"TableName":"tbl"})");
+  EXPECT_EQ(stale.http_status, 500) << stale;
+  EXPECT_NE(stale.body.dump().find("index byG"), std::string::npos) << stale;
+  ASSERT_EQ(Call("DynamoRock_20251121.WaitForIndexes", "{}").http_status, 200);
+  EXPECT_EQ(Call("DynamoRock_20251121.VerifyIndexes", R"({"TableName":"tbl"})")
+                .http_status, 200);
+  EXPECT_EQ(Call("DynamoRock_20251121.VerifyIndexes", R"({"TableName":"nope"})")
+                .http_status, 400);
+}
+
 }  // namespace
 }  // namespace dynarock::api

@@ -90,6 +90,53 @@ TEST(StoreTest, OnDiskDataSurvivesReopen) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(StoreTest, SyncWritesReachesTheWriteOptions) {
+  StoreOptions o;
+  o.in_memory = true;
+  ASSERT_OK_AND_ASSIGN(auto plain, Store::Open(o));
+  EXPECT_FALSE(plain->syncs_writes());
+  o.sync_writes = true;
+  ASSERT_OK_AND_ASSIGN(auto synced, Store::Open(o));
+  EXPECT_TRUE(synced->syncs_writes());
+}
+
+// What a kill -9 leaves: the files as they are while the database is still
+// open (nothing flushed, nothing closed). Without sync_writes, a write that
+// returned must already be in the WAL file, so a copy of the directory taken
+// right after it opens with the write in it.
+TEST(StoreTest, WriteIsInTheWalWhenItReturnsWithAndWithoutSync) {
+  for (bool sync : {false, true}) {
+    const auto base = std::filesystem::temp_directory_path() /
+                      ("dynarock_store_wal_" + std::to_string(::getpid()) +
+                       (sync ? "_sync" : "_nosync"));
+    const auto live = base / "live";
+    const auto copy = base / "copy";
+    std::filesystem::remove_all(base);
+    std::filesystem::create_directories(base);
+    StoreOptions o;
+    o.path = live.string();
+    o.sync_writes = sync;
+    ASSERT_OK_AND_ASSIGN(auto store, Store::Open(o));
+    WriteBatch b;
+    b.Put(Cf::kItems, "acknowledged", "v");
+    b.AddToCounter("count", 1);
+    ASSERT_OK(store->Write(&b));
+    std::filesystem::copy(live, copy, std::filesystem::copy_options::recursive);
+    StoreOptions c;
+    c.path = copy.string();
+    {
+      ASSERT_OK_AND_ASSIGN(auto recovered, Store::Open(c));
+      ASSERT_OK_AND_ASSIGN(auto v, recovered->Get(Cf::kItems, "acknowledged"));
+      ASSERT_TRUE(v.has_value()) << "sync=" << sync;
+      EXPECT_EQ(*v, "v");
+      ASSERT_OK_AND_ASSIGN(int64_t n, recovered->GetCounter("count"));
+      EXPECT_EQ(n, 1);
+    }
+    store.reset();
+    std::filesystem::remove_all(base);
+  }
+}
+
 TEST(StoreTest, OpenFailureIsAnIOErrorNotACrash) {
   StoreOptions o;
   o.path = "/proc/definitely/not/writable";
