@@ -336,7 +336,38 @@ Result<AttributeValue> DecodeAv(const Json& value, int depth) {
 
 }  // namespace
 
+namespace {
+
+// The deepest nesting of objects and arrays in `body`, outside strings;
+// stops counting once past `limit`. Malformed text is left to the parser.
+int JsonDepth(std::string_view body, int limit) {
+  int depth = 0, deepest = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < body.size(); ++i) {
+    const char c = body[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;  // the escaped character, whatever it is
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth > deepest && (deepest = depth) > limit) return deepest;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+}  // namespace
+
 Result<Json> ParseRequestBody(std::string_view body) {
+  if (JsonDepth(body, kMaxRequestJsonDepth) > kMaxRequestJsonDepth) {
+    return NestingTooDeep();
+  }
   Json parsed = Json::parse(body.begin(), body.end(), /*cb=*/nullptr,
                             /*allow_exceptions=*/false);
   if (parsed.is_discarded() || !parsed.is_object()) {

@@ -36,8 +36,18 @@ using Json = nlohmann::json;
 // decide for every realistic request.
 inline constexpr int kMaxDecodeDepth = 64;
 
+// The deepest JSON nesting (objects and arrays) a request body may have.
+// The deepest valid request (a 32-level document inside Item or
+// ExpressionAttributeValues) is about 70 levels; everything that walks a
+// parsed request (validation messages, decoding, rendering) recurses at most
+// this deep, which the smallest worker stack holds many times over.
+inline constexpr int kMaxRequestJsonDepth = 256;
+
 // Parses a request body. Errors: kSerialization with an empty message (what
-// DynamoDB sends for a body that is not JSON or not a JSON object).
+// DynamoDB sends for a body that is not JSON or not a JSON object);
+// kValidation with DynamoDB's nesting message when the body nests deeper
+// than kMaxRequestJsonDepth, found in one iterative pass before any tree is
+// built, so no input can exhaust a stack.
 Result<Json> ParseRequestBody(std::string_view body);
 
 // Compact JSON text; invalid UTF-8 is replaced rather than thrown on.

@@ -195,11 +195,13 @@ TEST(JsonCodecTest, Base64KnownVectors) {
   }
 }
 
+// Past kMaxDecodeDepth attribute-value levels (but within the body's
+// kMaxRequestJsonDepth), the decoder's own bound answers.
 TEST(JsonCodecTest, DeepNestingIsRejectedWithoutRecursingForever) {
   std::string deep;
-  for (int i = 0; i < 10000; ++i) deep += R"({"L":[)";
+  for (int i = 0; i < 100; ++i) deep += R"({"L":[)";
   deep += R"({"S":"x"})";
-  for (int i = 0; i < 10000; ++i) deep += "]}";
+  for (int i = 0; i < 100; ++i) deep += "]}";
   Result<Json> parsed = ParseRequestBody(R"({"v":)" + deep + "}");
   ASSERT_OK(parsed);
   EXPECT_THAT(CheckAttributeValueTypes((*parsed)["v"]),
@@ -216,6 +218,40 @@ TEST(JsonCodecTest, ParseRequestBody) {
     EXPECT_THAT(ParseRequestBody(bad), StatusIs(ErrorCode::kSerialization, Eq("")))
         << bad;
   }
+}
+
+// A body nested past kMaxRequestJsonDepth is refused before a tree is
+// built: 200,000 levels of plain objects under an attribute value once
+// overflowed the stack of the validation that renders bad values.
+TEST(JsonCodecTest, ParseRequestBodyRefusesDeepNestingBeforeParsing) {
+  const std::string nesting =
+      "Nesting Levels have exceeded supported limits: Attributes in the item "
+      "have nested levels beyond supported limit";
+  auto nested = [](int levels, const char* open, const char* close) {
+    std::string s = R"({"TableName":"t","Item":{"x":)";
+    for (int i = 0; i < levels; ++i) s += open;
+    s += "1";
+    for (int i = 0; i < levels; ++i) s += close;
+    return s + "}}";
+  };
+  // The body has 2 levels around the value: the bound is exact.
+  const int inner = kMaxRequestJsonDepth - 2;
+  EXPECT_OK(ParseRequestBody(nested(inner, R"({"a":)", "}")));
+  EXPECT_THAT(ParseRequestBody(nested(inner + 1, R"({"a":)", "}")),
+              StatusIs(ErrorCode::kValidation, Eq(nesting)));
+  for (int levels : {1'000, 200'000}) {
+    EXPECT_THAT(ParseRequestBody(nested(levels, R"({"a":)", "}")),
+                StatusIs(ErrorCode::kValidation, Eq(nesting)));
+    EXPECT_THAT(ParseRequestBody(nested(levels, "[", "]")),
+                StatusIs(ErrorCode::kValidation, Eq(nesting)));
+  }
+  // Brackets inside strings (escaped quotes included) are text, not nesting.
+  const std::string text(100'000, '[');
+  EXPECT_OK(ParseRequestBody(R"({"s":"\"[{\\)" + text + R"("})"));
+  // Wide is fine: a million elements at depth 2.
+  std::string wide = R"({"l":[)";
+  for (int i = 0; i < 1'000'000; ++i) wide += i ? ",1" : "1";
+  EXPECT_OK(ParseRequestBody(wide + "]}"));
 }
 
 TEST(JsonCodecTest, CheckWireTypeForIntegersAndStructures) {

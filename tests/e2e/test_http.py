@@ -94,6 +94,22 @@ def test_malformed_json_is_serialization_exception(server):
         assert int(res.getheader("x-amz-crc32")) == zlib.crc32(data)
 
 
+def test_deeply_nested_body_is_refused_and_server_survives(server):
+    # 200,000 levels of plain objects inside an attribute value (1.2 MB, far
+    # under the 16 MB limit) once overflowed a worker's stack and killed the
+    # server; it is refused before parsing with DynamoDB's nesting message.
+    for open_, close in (('{"a":', "}"), ("[", "]"), ('{"M":{"a":', "}}")):
+        levels = 200_000
+        body = ('{"TableName":"t","Item":{"x":' + open_ * levels + "1" +
+                close * levels + "}}").encode()
+        res, data = post(server, "DynamoDB_20120810.PutItem", body)
+        assert res.status == 400, data[:200]
+        err = json.loads(data)
+        assert err["__type"].endswith("#ValidationException"), err
+        assert err["message"].startswith("Nesting Levels have exceeded supported limits")
+        assert_still_serving(server)
+
+
 def test_unknown_operation(server):
     res, data = post(server, "DynamoDB_20120810.NoSuchOperation", b"{}")
     assert res.status == 400
