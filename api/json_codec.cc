@@ -334,10 +334,6 @@ Result<AttributeValue> DecodeAv(const Json& value, int depth) {
   return EmptyAttributeValue();
 }
 
-}  // namespace
-
-namespace {
-
 // The deepest nesting of objects and arrays in `body`, outside strings;
 // stops counting once past `limit`. Malformed text is left to the parser.
 int JsonDepth(std::string_view body, int limit) {

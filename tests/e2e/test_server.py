@@ -72,6 +72,29 @@ def test_data_survives_restart(tmp_path):
     assert s2.returncode == 0
 
 
+def test_sync_writes_server_keeps_acknowledged_writes_through_sigkill(tmp_path):
+    db = tmp_path / "db"
+    s = DynarockServer("--db-path", str(db), "--sync-writes")
+    try:
+        c = s.client()
+        name = unique_name("synced")
+        create_simple_table(c, name)
+        for i in range(20):
+            c.put_item(TableName=name, Item={"pk": {"S": f"k{i}"}, "n": {"N": str(i)}})
+    finally:
+        s.stop(kill=True)
+    assert s.returncode == -signal.SIGKILL
+
+    s2 = DynarockServer("--db-path", str(db), "--sync-writes")
+    try:
+        c2 = s2.client()
+        items = c2.scan(TableName=name, ConsistentRead=True)["Items"]
+        assert sorted(int(i["n"]["N"]) for i in items) == list(range(20))
+        assert c2.describe_table(TableName=name)["Table"]["ItemCount"] == 20
+    finally:
+        s2.stop()
+
+
 def test_sigterm_during_writes_loses_no_acknowledged_write(tmp_path):
     """Writers keep going while SIGTERM arrives: every PutItem that was
     answered 200 must be there after a restart."""
