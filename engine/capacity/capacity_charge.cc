@@ -4,14 +4,10 @@
 
 #include "engine/expr/render.h"
 #include "engine/keys/key_codec.h"
-#include "engine/util/coding.h"
 
 namespace dynarock {
 
 namespace {
-
-// id (4 bytes) | hash (8 bytes): where every item and entry key starts.
-constexpr size_t kHashEnd = 12;
 
 std::string Rendering(const AttributeValue& pk) {
   std::string s = expr::RenderValue(pk);
@@ -46,9 +42,9 @@ PartitionUnits PartOfStorageKey(uint32_t index_id, std::string_view storage_key,
                                 AttrType pk_type, double read_units,
                                 double write_units) {
   PartitionUnits part{index_id, 0, {}, read_units, write_units};
-  if (storage_key.size() < kHashEnd) return part;
-  part.hash = DecodeFixed64BE(storage_key.data() + 4);
-  std::string_view rest = storage_key.substr(kHashEnd);
+  if (storage_key.size() < keys::kHashedPrefixSize) return part;
+  part.hash = keys::HashOfKey(storage_key);
+  std::string_view rest = storage_key.substr(keys::kHashedPrefixSize);
   Result<AttributeValue> pk = keys::DecodeOrdered(pk_type, &rest);
   if (pk.ok()) part.key = Rendering(*pk);
   return part;
@@ -56,7 +52,7 @@ PartitionUnits PartOfStorageKey(uint32_t index_id, std::string_view storage_key,
 
 void AddToRuns(std::string_view storage_key, int64_t bytes,
                std::vector<PartitionRun>* runs) {
-  const uint64_t hash = DecodeFixed64BE(storage_key.data() + 4);
+  const uint64_t hash = keys::HashOfKey(storage_key);
   if (runs->empty() || runs->back().hash != hash) {
     runs->push_back(PartitionRun{hash, std::string(storage_key), 0});
   }

@@ -4,6 +4,7 @@
 
 #include "engine/index/index_entry.h"
 #include "engine/keys/key_codec.h"
+#include "engine/value/encoded_item.h"
 #include "engine/value/item_codec.h"
 
 namespace dynarock {
@@ -97,6 +98,26 @@ Result<std::vector<IndexDifference>> CheckTableIndexes(const Store& store,
     if (!d.empty()) out.push_back(std::move(d));
   }
   return out;
+}
+
+Result<std::string> CheckTableCounters(const Store& store, const TableInfo& table) {
+  int64_t items = 0;
+  int64_t bytes = 0;
+  auto it = store.NewIterator(Cf::kItems, keys::TablePrefix(table.id),
+                              keys::TableEnd(table.id));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    DR_ASSIGN_OR_RETURN(int64_t size, EncodedItemSize(it->value()));
+    ++items;
+    bytes += size;
+  }
+  DR_RETURN_IF_ERROR(it->status());
+  const int64_t counted_items = table.stats->item_count.load();
+  const int64_t counted_bytes = table.stats->size_bytes.load();
+  if (items == counted_items && bytes == counted_bytes) return std::string();
+  return "table " + table.desc.table_name + ": stored " + std::to_string(items) +
+         " items of " + std::to_string(bytes) + " bytes; counters say " +
+         std::to_string(counted_items) + " items of " +
+         std::to_string(counted_bytes) + " bytes\n";
 }
 
 }  // namespace dynarock

@@ -56,6 +56,13 @@ Result<IndexDifference> CheckIndex(const Store& store, uint32_t table_id,
 Result<std::vector<IndexDifference>> CheckTableIndexes(const Store& store,
                                                        const TableInfo& table);
 
+// Recounts the table's stored items and their bytes (DynamoDB item sizes)
+// against its counters (ItemCount, TableSizeBytes). Every write moves the
+// counters in the batch that writes its item, so on a quiet table they
+// agree. Returns "" when they do, else one line describing the difference.
+// Errors: kCorruption, kIOError.
+Result<std::string> CheckTableCounters(const Store& store, const TableInfo& table);
+
 }  // namespace dynarock
 
 #endif  // DYNAROCK_ENGINE_INDEX_CONSISTENCY_CHECKER_H_

@@ -39,12 +39,9 @@
 #include "engine/storage/catalog.h"
 #include "engine/table/query_scan.h"
 #include "engine/types.h"
+#include "engine/value/item_size.h"
 
 namespace dynarock {
-
-// DynamoDB counts 100 bytes of overhead per index entry when it sizes an
-// item collection (base items + LSI entries).
-inline constexpr int64_t kIndexEntryOverheadBytes = 100;
 
 struct IndexEntry {
   std::string key;    // storage key in the indexes column family

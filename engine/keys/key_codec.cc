@@ -149,4 +149,18 @@ std::string TableEnd(uint32_t table_id) {
   return TablePrefix(table_id + 1);
 }
 
+std::string HashRangeStart(uint32_t table_id, uint64_t hash) {
+  std::string key = TablePrefix(table_id);
+  PutFixed64BE(&key, hash);
+  return key;
+}
+
+std::string HashRangeEnd(uint32_t table_id, uint64_t end) {
+  return end == 0 ? TableEnd(table_id) : HashRangeStart(table_id, end);
+}
+
+uint64_t HashOfKey(std::string_view storage_key) {
+  return storage_key.size() >= kHashedPrefixSize ? DecodeFixed64BE(storage_key.data() + 4) : 0;
+}
+
 }  // namespace dynarock::keys

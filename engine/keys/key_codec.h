@@ -48,6 +48,20 @@ std::string ItemKey(uint32_t table_id, const AttributeValue& partition_key,
 std::string TablePrefix(uint32_t table_id);
 std::string TableEnd(uint32_t table_id);
 
+// Keys of one table (or index) id in hash order: the key where hash `hash`
+// starts, and the end of the hash range [begin, end) with end 0 meaning the
+// end of the ring (TableEnd). Physical partitions and Scan segments are such
+// ranges.
+std::string HashRangeStart(uint32_t table_id, uint64_t hash);
+std::string HashRangeEnd(uint32_t table_id, uint64_t end);
+
+// Size of a storage key's id and hash; the ordered partition key follows.
+inline constexpr size_t kHashedPrefixSize = 12;
+
+// The partition hash a storage key (item or GSI entry) carries after its
+// id; 0 for a key shorter than id and hash (a bound at the ring's start).
+uint64_t HashOfKey(std::string_view storage_key);
+
 }  // namespace dynarock::keys
 
 #endif  // DYNAROCK_ENGINE_KEYS_KEY_CODEC_H_

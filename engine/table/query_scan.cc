@@ -4,7 +4,6 @@
 
 #include "engine/expr/evaluate.h"
 #include "engine/keys/key_codec.h"
-#include "engine/util/coding.h"
 #include "engine/value/encoded_item.h"
 #include "engine/value/item_codec.h"
 #include "engine/value/item_size.h"
@@ -89,14 +88,10 @@ KeyRange SegmentRange(uint32_t table_id, int64_t segment,
         static_cast<unsigned __int128>(total_segments));
   };
   KeyRange r;
-  r.lower = keys::TablePrefix(table_id);
-  PutFixed64BE(&r.lower, boundary(segment));
-  if (segment + 1 == total_segments) {
-    r.upper = keys::TableEnd(table_id);
-  } else {
-    r.upper = keys::TablePrefix(table_id);
-    PutFixed64BE(&r.upper, boundary(segment + 1));
-  }
+  r.lower = keys::HashRangeStart(table_id, boundary(segment));
+  r.upper = segment + 1 == total_segments
+                ? keys::TableEnd(table_id)
+                : keys::HashRangeStart(table_id, boundary(segment + 1));
   return r;
 }
 

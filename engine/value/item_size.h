@@ -17,6 +17,10 @@ namespace dynarock {
 // 400 KB: the largest item DynamoDB stores.
 inline constexpr int64_t kMaxItemBytes = 400 * 1024;
 
+// DynamoDB counts 100 bytes of overhead per index entry when it sizes an
+// item collection (base items + LSI entries) and a GSI partition.
+inline constexpr int64_t kIndexEntryOverheadBytes = 100;
+
 // Size of a value alone (no attribute name).
 int64_t AttributeValueSize(const AttributeValue& value);
 

@@ -23,4 +23,30 @@ TestEngine::TestEngine(EngineOptions options) {
   engine = std::move(opened).value();
 }
 
+CreateTableRequest SimpleTable(const std::string& name, bool with_sort) {
+  CreateTableRequest req;
+  req.table_name = name;
+  req.attribute_definitions = {{"pk", AttrType::kS}};
+  req.key_schema = {{"pk", KeyType::kHash}};
+  if (with_sort) {
+    req.attribute_definitions.push_back({"sk", AttrType::kN});
+    req.key_schema.push_back({"sk", KeyType::kRange});
+  }
+  req.billing_mode = BillingMode::kPayPerRequest;
+  return req;
+}
+
+Item SimpleItem(const std::string& pk, const char* sk, std::string payload) {
+  Item item = SimpleKey(pk, sk);
+  item["payload"] = AttributeValue::S(std::move(payload));
+  return item;
+}
+
+Item SimpleKey(const std::string& pk, const char* sk) {
+  Item key;
+  key["pk"] = AttributeValue::S(pk);
+  key["sk"] = AttributeValue::N(Number::Parse(sk).value());
+  return key;
+}
+
 }  // namespace dynarock

@@ -7,6 +7,7 @@
 #define DYNAROCK_TESTS_TESTUTIL_TEST_ENGINE_H_
 
 #include <memory>
+#include <string>
 
 #include "engine/clock.h"
 #include "engine/engine.h"
@@ -24,6 +25,13 @@ struct TestEngine {
 
   Engine* operator->() { return engine.get(); }
 };
+
+// An on-demand table keyed by pk (S) and, with `with_sort`, sk (N).
+CreateTableRequest SimpleTable(const std::string& name, bool with_sort = true);
+// An item of a SimpleTable: pk, sk and a payload attribute.
+Item SimpleItem(const std::string& pk, const char* sk, std::string payload = "x");
+// The key of a SimpleTable item.
+Item SimpleKey(const std::string& pk, const char* sk);
 
 }  // namespace dynarock
 

@@ -108,5 +108,31 @@ TEST(KeyCodecTest, PartitionHashIgnoresNumberSpelling) {
   EXPECT_NE(PartitionHash(Num("1")), PartitionHash(AttributeValue::S("1")));
 }
 
+TEST(KeyCodecTest, HashOfKeyReadsTheHashAnItemKeyCarries) {
+  const AttributeValue pk = AttributeValue::S("order#1");
+  const AttributeValue sk = Num("7");
+  EXPECT_EQ(HashOfKey(ItemKey(5, pk, &sk)), PartitionHash(pk));
+  EXPECT_EQ(HashOfKey(ItemKey(5, pk, nullptr)), PartitionHash(pk));
+  // A bound at the start of a table's ring has no hash.
+  EXPECT_EQ(HashOfKey(TablePrefix(5)), 0u);
+  EXPECT_EQ(ItemKey(5, pk, nullptr).substr(kHashedPrefixSize), Enc(pk));
+}
+
+TEST(KeyCodecTest, HashRangesHoldExactlyTheKeysOfTheirHashes) {
+  const AttributeValue pk = AttributeValue::S("a");
+  const uint64_t h = PartitionHash(pk);
+  const std::string key = ItemKey(9, pk, nullptr);
+  // [h, h + 1) holds the key; [0, h) and [h + 1, end of ring) do not.
+  EXPECT_LE(HashRangeStart(9, h), key);
+  EXPECT_LT(key, HashRangeEnd(9, h + 1));
+  EXPECT_LT(HashRangeEnd(9, h), key);
+  EXPECT_GT(HashRangeStart(9, h + 1), key);
+  // End 0 is the end of the ring: the table's end, after every hash.
+  EXPECT_EQ(HashRangeEnd(9, 0), TableEnd(9));
+  EXPECT_LT(ItemKey(9, pk, nullptr), HashRangeEnd(9, 0));
+  EXPECT_EQ(HashRangeStart(9, 0).substr(0, 4), TablePrefix(9));
+  EXPECT_EQ(HashOfKey(HashRangeStart(9, h)), h);
+}
+
 }  // namespace
 }  // namespace dynarock::keys

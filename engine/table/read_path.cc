@@ -1,0 +1,124 @@
+#include "engine/table/read_path.h"
+
+#include <utility>
+
+#include "engine/expr/evaluate.h"
+#include "engine/keys/key_codec.h"
+#include "engine/table/write_path.h"
+#include "engine/value/item_size.h"
+
+namespace dynarock {
+namespace {
+
+// What a read is expected to cost before it happens (the throttled units a
+// refused read counts): one item's minimum.
+double MinimumReadUnits(bool consistent_read) {
+  return consistent_read ? 1.0 : 0.5;
+}
+
+}  // namespace
+
+Status ReadPath::Admit(const TableInfo& table, const IndexInfo* index,
+                       uint64_t hash, bool consistent_read) const {
+  if (!throttling()) return Status::OK();
+  return throughput_->CheckRead(table.id, index ? index->id : 0, hash,
+                                MinimumReadUnits(consistent_read));
+}
+
+Result<std::optional<Item>> ReadPath::GetItem(const TableInfo& table,
+                                              const std::string& item_key,
+                                              bool consistent_read,
+                                              Metering* metering) {
+  DR_RETURN_IF_ERROR(
+      Admit(table, nullptr, keys::HashOfKey(item_key), consistent_read));
+  DR_ASSIGN_OR_RETURN(std::optional<Item> item, ReadItem(*store_, item_key));
+  *metering = MeterItemRead(table, item_key, item ? ItemSize(*item) : 0,
+                            consistent_read);
+  throughput_->ChargeRead(metering->charge);
+  return item;
+}
+
+Result<Page> ReadPath::ReadPage(const TableInfo& table,
+                                const PageRequest& request, PageKind kind,
+                                bool consistent_read, Metering* metering) {
+  // A Query's range starts at its partition key; a Scan page where it
+  // resumes.
+  const std::string& start =
+      request.exclusive_start ? *request.exclusive_start : request.range.lower;
+  DR_RETURN_IF_ERROR(
+      Admit(table, request.index, keys::HashOfKey(start), consistent_read));
+  DR_ASSIGN_OR_RETURN(Page page, dynarock::ReadPage(*store_, request));
+  *metering = MeterPage(table, request, page, kind, consistent_read);
+  throughput_->ChargeRead(metering->charge);
+  return page;
+}
+
+Result<BatchGetItemResult> ReadPath::BatchGet(
+    const BatchGetItemRequest& req,
+    const std::vector<std::shared_ptr<const TableInfo>>& tables,
+    const std::vector<std::vector<std::string>>& item_keys,
+    const PreparedBatchGet& projections) {
+  BatchGetItemResult result;
+  int64_t response_bytes = 0;
+  bool full = false;
+  Status first_throttle;
+  size_t keys_read = 0;
+  for (size_t i = 0; i < req.request_items.size(); ++i) {
+    const auto& [name, t] = req.request_items[i];
+    const TableInfo& table = *tables[i];
+    std::vector<Item>& items =
+        result.responses.emplace_back(name, std::vector<Item>()).second;
+    KeysAndAttributes unprocessed;
+    // Each key read is rounded on its own, found or not.
+    Metering metering;
+    metering.consumed.table_name = name;
+    metering.charge.table_id = table.id;
+    for (size_t k = 0; k < t.keys.size(); ++k) {
+      if (!full) {
+        const std::string& item_key = item_keys[i][k];
+        Status admitted = Admit(table, nullptr, keys::HashOfKey(item_key),
+                                t.consistent_read);
+        if (!admitted.ok()) {
+          if (first_throttle.ok()) first_throttle = std::move(admitted);
+          unprocessed.keys.push_back(t.keys[k]);
+          continue;
+        }
+        DR_ASSIGN_OR_RETURN(std::optional<Item> item, ReadItem(*store_, item_key));
+        const int64_t read_bytes = item ? ItemSize(*item) : 0;
+        std::optional<int64_t> returned_bytes;
+        if (item) {
+          if (projections[i]) *item = expr::ProjectItem(*item, *projections[i]);
+          returned_bytes = ItemSize(*item);
+          full = response_bytes + *returned_bytes > kMaxBatchGetResponseBytes;
+        }
+        if (!full) {
+          // Charged key by key, so the next keys' admissions see it.
+          Metering key_metering =
+              MeterItemRead(table, item_key, read_bytes, t.consistent_read);
+          throughput_->ChargeRead(key_metering.charge);
+          metering.Merge(key_metering);
+          ++keys_read;
+          if (item) {
+            response_bytes += *returned_bytes;
+            items.push_back(std::move(*item));
+          }
+          continue;
+        }
+      }
+      unprocessed.keys.push_back(t.keys[k]);
+    }
+    result.consumed_capacity.push_back(std::move(metering.consumed));
+    result.capacity_charges.push_back(std::move(metering.charge));
+    if (!unprocessed.keys.empty()) {
+      unprocessed.projection_expression = t.projection_expression;
+      unprocessed.attributes_to_get = t.attributes_to_get;
+      unprocessed.expression_attribute_names = t.expression_attribute_names;
+      unprocessed.consistent_read = t.consistent_read;
+      result.unprocessed_keys.emplace_back(name, std::move(unprocessed));
+    }
+  }
+  if (keys_read == 0 && !first_throttle.ok()) return first_throttle;
+  return result;
+}
+
+}  // namespace dynarock

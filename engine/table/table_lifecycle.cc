@@ -1,0 +1,364 @@
+#include "engine/table/table_lifecycle.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <string>
+#include <utility>
+
+#include "engine/capacity/table_capacity.h"
+#include "engine/clock.h"
+#include "engine/keys/key_codec.h"
+#include "engine/table/schema.h"
+#include "engine/util/uuid.h"
+
+namespace dynarock {
+namespace {
+
+// Data-plane calls (PutItem, GetItem, ...) on a missing or not-yet-ready
+// table get DynamoDB's shorter message.
+Status DataTableNotFound() {
+  return Status::ResourceNotFound("Requested resource not found");
+}
+
+Status InUse(std::string_view what, std::string_view name) {
+  return Status::ResourceInUse(
+      "Attempt to change a resource which is still in use: Table is being " +
+      std::string(what) + ": " + std::string(name));
+}
+
+std::string TableArn(const Scope& scope, std::string_view name) {
+  return "arn:aws:dynamodb:" + scope.region + ":" + scope.account +
+         ":table/" + std::string(name);
+}
+
+ProvisionedThroughputDescription ToDescription(
+    const std::optional<ProvisionedThroughput>& t) {
+  ProvisionedThroughputDescription d;
+  if (t) {
+    d.read_capacity_units = t->read_capacity_units;
+    d.write_capacity_units = t->write_capacity_units;
+  }
+  return d;
+}
+
+// "Friday, October 9, 2026 at 12:21:34 AM Coordinated Universal Time", as
+// DynamoDB's LimitExceededException prints times.
+std::string UtcTime(int64_t micros) {
+  static const char* const kDays[] = {"Sunday",   "Monday", "Tuesday",
+                                      "Wednesday", "Thursday", "Friday",
+                                      "Saturday"};
+  static const char* const kMonths[] = {
+      "January", "February", "March",     "April",   "May",      "June",
+      "July",    "August",   "September", "October", "November", "December"};
+  const time_t seconds = static_cast<time_t>(micros / 1'000'000);
+  struct tm tm;
+  gmtime_r(&seconds, &tm);
+  const int hour12 = tm.tm_hour % 12 == 0 ? 12 : tm.tm_hour % 12;
+  char buf[128];
+  std::snprintf(buf, sizeof(buf),
+                "%s, %s %d, %d at %d:%02d:%02d %s Coordinated Universal Time",
+                kDays[tm.tm_wday], kMonths[tm.tm_mon], tm.tm_mday,
+                tm.tm_year + 1900, hour12, tm.tm_min, tm.tm_sec,
+                tm.tm_hour < 12 ? "AM" : "PM");
+  return buf;
+}
+
+constexpr int64_t kMicrosPerDay = int64_t{86400} * 1'000'000;
+constexpr int64_t kFreeDecreasesPerDay = 4;
+constexpr int64_t kDecreaseIntervalMicros = int64_t{3600} * 1'000'000;
+
+// DynamoDB's limit on provisioned-throughput decreases: 4 at any time in a
+// UTC day, then one per 3,600 s. Updates `cur` for one more decrease at
+// `now`, or returns LimitExceededException with DynamoDB's message.
+Status CountDecrease(ProvisionedThroughputDescription* cur, int64_t now) {
+  const bool same_day = cur->last_decrease_micros &&
+                        *cur->last_decrease_micros / kMicrosPerDay ==
+                            now / kMicrosPerDay;
+  const int64_t today = same_day ? cur->number_of_decreases_today : 0;
+  if (today >= kFreeDecreasesPerDay &&
+      now < *cur->last_decrease_micros + kDecreaseIntervalMicros) {
+    return Status(
+        ErrorCode::kLimitExceeded,
+        "Subscriber limit exceeded: Provisioned throughput decreases are "
+        "limited within a given UTC day. After the first 4 decreases, each "
+        "subsequent decrease in the same UTC day can be performed at most once "
+        "every 3600 seconds. Number of decreases today: " +
+            std::to_string(today) + ". Last decrease at " +
+            UtcTime(*cur->last_decrease_micros) +
+            ". Next decrease can be made at " +
+            UtcTime(*cur->last_decrease_micros + kDecreaseIntervalMicros));
+  }
+  cur->number_of_decreases_today = today + 1;
+  cur->last_decrease_micros = now;
+  return Status::OK();
+}
+
+}  // namespace
+
+Status TableNotFound(std::string_view name) {
+  return Status::ResourceNotFound("Requested resource not found: Table: " +
+                                  std::string(name) + " not found");
+}
+
+// --- Status and lookups -----------------------------------------------------
+
+TableStatus TableLifecycle::StatusOf(const TableInfo& t, int64_t now) const {
+  if (t.deleting_since_micros) return TableStatus::kDeleting;
+  if (now < t.desc.creation_date_time_micros + options_.create_delay_micros) {
+    return TableStatus::kCreating;
+  }
+  if (t.updating_since_micros &&
+      now < *t.updating_since_micros + options_.create_delay_micros) {
+    return TableStatus::kUpdating;
+  }
+  return TableStatus::kActive;
+}
+
+bool TableLifecycle::Expired(const TableInfo& t, int64_t now) const {
+  return t.deleting_since_micros &&
+         now >= *t.deleting_since_micros + options_.delete_delay_micros;
+}
+
+std::shared_ptr<const TableInfo> TableLifecycle::Find(const Scope& scope,
+                                                      std::string_view name,
+                                                      TableStatus* status) {
+  auto table = catalog_->Find(scope.ns, name);
+  if (!table) return nullptr;
+  const int64_t now = clock_->NowMicros();
+  if (Expired(*table, now)) {
+    WriteBatch batch;
+    // The items went at DeleteTable; only the definition remains. Failure
+    // to forget it now is retried at the next lookup.
+    if (catalog_->Remove(*table, &batch).ok()) return nullptr;
+  }
+  *status = StatusOf(*table, now);
+  return table;
+}
+
+Result<std::shared_ptr<const TableInfo>> TableLifecycle::FindOrNotFound(
+    const Scope& scope, std::string_view name) {
+  TableStatus status;
+  auto table = Find(scope, name, &status);
+  if (!table) return TableNotFound(name);
+  return table;
+}
+
+Result<std::shared_ptr<const TableInfo>> TableLifecycle::ForData(
+    const Scope& scope, std::string_view name) {
+  TableStatus status;
+  auto table = Find(scope, name, &status);
+  DR_RETURN_IF_ERROR(indexes_->status());
+  if (!table || status == TableStatus::kCreating ||
+      status == TableStatus::kDeleting) {
+    return DataTableNotFound();
+  }
+  return table;
+}
+
+TableDescription TableLifecycle::DescriptionOf(const TableInfo& t,
+                                               TableStatus status) const {
+  TableDescription d = t.desc;
+  d.table_status = status;
+  d.item_count = t.stats->item_count.load(std::memory_order_relaxed);
+  d.table_size_bytes = t.stats->size_bytes.load(std::memory_order_relaxed);
+  indexes_->Describe(t, &d);
+  for (auto& g : d.global_secondary_indexes) {
+    if (status == TableStatus::kCreating) g.index_status = TableStatus::kCreating;
+    if (status == TableStatus::kDeleting) g.index_status = TableStatus::kDeleting;
+  }
+  return d;
+}
+
+// --- Operations -------------------------------------------------------------
+
+Result<TableDescription> TableLifecycle::Create(const CreateTableRequest& req) {
+  DR_RETURN_IF_ERROR(ValidateCreateTable(req));
+  TableStatus status;
+  if (Find(req.scope, req.table_name, &status)) {
+    return Status::ResourceInUse("Table already exists: " + req.table_name);
+  }
+  const BillingMode billing = req.billing_mode.value_or(BillingMode::kProvisioned);
+  const int64_t now = clock_->NowMicros();
+
+  TableInfo info;
+  info.ns = req.scope.ns;
+  info.key = ResolveKeyDef(req.key_schema, req.attribute_definitions);
+  TableDescription& d = info.desc;
+  d.table_name = req.table_name;
+  d.table_arn = TableArn(req.scope, req.table_name);
+  d.table_id = NewUuid();
+  d.key_schema = req.key_schema;
+  d.attribute_definitions = req.attribute_definitions;
+  d.creation_date_time_micros = now;
+  d.billing_mode = billing;
+  if (billing == BillingMode::kPayPerRequest) {
+    d.last_update_to_pay_per_request_micros = now;
+  }
+  d.provisioned_throughput = ToDescription(req.provisioned_throughput);
+  d.deletion_protection_enabled = req.deletion_protection_enabled;
+  for (const auto& gsi : req.global_secondary_indexes) {
+    GlobalSecondaryIndexDescription g;
+    g.def = gsi;
+    g.index_arn = d.table_arn + "/index/" + gsi.index_name;
+    g.index_status = TableStatus::kActive;
+    g.provisioned_throughput = ToDescription(gsi.provisioned_throughput);
+    d.global_secondary_indexes.push_back(std::move(g));
+  }
+  for (const auto& lsi : req.local_secondary_indexes) {
+    LocalSecondaryIndexDescription l;
+    l.def = lsi;
+    l.index_arn = d.table_arn + "/index/" + lsi.index_name;
+    d.local_secondary_indexes.push_back(std::move(l));
+  }
+  DR_ASSIGN_OR_RETURN(auto created, catalog_->Create(std::move(info)));
+  indexes_->TableCreated(*created);
+  throughput_->RegisterTable(ThroughputConfigOf(*created));
+  return DescriptionOf(*created, StatusOf(*created, now));
+}
+
+Result<TableDescription> TableLifecycle::Describe(
+    const DescribeTableRequest& req) {
+  TableStatus status;
+  auto table = Find(req.scope, req.table_name, &status);
+  if (!table) return TableNotFound(req.table_name);
+  return DescriptionOf(*table, status);
+}
+
+Result<ListTablesResult> TableLifecycle::List(const ListTablesRequest& req) {
+  const size_t limit = static_cast<size_t>(std::clamp(req.limit.value_or(100), 1, 100));
+  ListTablesResult result;
+  const int64_t now = clock_->NowMicros();
+  for (const auto& table : catalog_->List(req.scope.ns)) {
+    const std::string& name = table->desc.table_name;
+    if (req.exclusive_start_table_name &&
+        name <= *req.exclusive_start_table_name) {
+      continue;
+    }
+    if (Expired(*table, now)) continue;  // gone; Find forgets it next time
+    if (result.table_names.size() == limit) {
+      result.last_evaluated_table_name = result.table_names.back();
+      break;
+    }
+    result.table_names.push_back(name);
+  }
+  return result;
+}
+Result<TableDescription> TableLifecycle::Update(const UpdateTableRequest& req) {
+  TableStatus status;
+  auto table = Find(req.scope, req.table_name, &status);
+  if (!table) return TableNotFound(req.table_name);
+  if (status == TableStatus::kCreating) return InUse("created", req.table_name);
+  if (status == TableStatus::kDeleting) return InUse("deleted", req.table_name);
+  if (status == TableStatus::kUpdating) return InUse("updated", req.table_name);
+  if (!req.billing_mode && !req.provisioned_throughput &&
+      !req.deletion_protection_enabled &&
+      (!req.global_secondary_index_updates ||
+       req.global_secondary_index_updates->empty())) {
+    return Status::Validation(
+        "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
+        "GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
+  }
+
+  auto next = std::make_shared<TableInfo>(*table);
+  TableDescription& d = next->desc;
+  const int64_t now = clock_->NowMicros();
+  const BillingMode mode = req.billing_mode.value_or(d.billing_mode);
+  bool changes_capacity = false;
+  if (mode == BillingMode::kPayPerRequest) {
+    if (req.provisioned_throughput) {
+      return Status::Validation(
+          "One or more parameter values were invalid: Neither ReadCapacityUnits "
+          "nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+    }
+    if (d.billing_mode != BillingMode::kPayPerRequest) {
+      d.billing_mode = BillingMode::kPayPerRequest;
+      d.last_update_to_pay_per_request_micros = now;
+      d.provisioned_throughput.read_capacity_units = 0;
+      d.provisioned_throughput.write_capacity_units = 0;
+      changes_capacity = true;
+    }
+  } else {
+    if (d.billing_mode == BillingMode::kPayPerRequest && !req.provisioned_throughput) {
+      return Status::Validation(
+          "One or more parameter values were invalid: ProvisionedThroughput must "
+          "be specified when BillingMode is PROVISIONED");
+    }
+    if (req.provisioned_throughput) {
+      auto& cur = d.provisioned_throughput;
+      const auto& want = *req.provisioned_throughput;
+      if (d.billing_mode == BillingMode::kProvisioned &&
+          cur.read_capacity_units == want.read_capacity_units &&
+          cur.write_capacity_units == want.write_capacity_units) {
+        return Status::Validation(
+            "The provisioned throughput for the table will not change. The requested "
+            "value equals the current value. Current ReadCapacityUnits provisioned for "
+            "the table: " + std::to_string(cur.read_capacity_units) +
+            ". Requested ReadCapacityUnits: " + std::to_string(want.read_capacity_units) +
+            ". Current WriteCapacityUnits provisioned for the table: " +
+            std::to_string(cur.write_capacity_units) +
+            ". Requested WriteCapacityUnits: " + std::to_string(want.write_capacity_units) +
+            ". Refer to the Amazon DynamoDB Developer Guide for current limits and how "
+            "to request higher limits.");
+      }
+      if (want.read_capacity_units > cur.read_capacity_units ||
+          want.write_capacity_units > cur.write_capacity_units) {
+        cur.last_increase_micros = now;
+      }
+      if (want.read_capacity_units < cur.read_capacity_units ||
+          want.write_capacity_units < cur.write_capacity_units) {
+        DR_RETURN_IF_ERROR(CountDecrease(&cur, now));
+      }
+      cur.read_capacity_units = want.read_capacity_units;
+      cur.write_capacity_units = want.write_capacity_units;
+      d.billing_mode = BillingMode::kProvisioned;
+      changes_capacity = true;
+    }
+  }
+  if (req.deletion_protection_enabled) {
+    d.deletion_protection_enabled = *req.deletion_protection_enabled;
+  }
+  GsiChanges gsi_changes;
+  DR_RETURN_IF_ERROR(indexes_->PlanGsiUpdates(req, *table, now, next.get(), &gsi_changes));
+  if (changes_capacity || gsi_changes.changes_index_set()) {
+    next->updating_since_micros = now;
+  }
+  WriteBatch batch;
+  DR_RETURN_IF_ERROR(indexes_->Publish(*table, next, gsi_changes, &batch));
+  // Re-rate the buckets (and add or drop GSIs) on the published version.
+  auto published = catalog_->Find(req.scope.ns, req.table_name);
+  throughput_->UpdateTable(ThroughputConfigOf(published ? *published : *next));
+  return DescriptionOf(*next, StatusOf(*next, now));
+}
+
+Result<TableDescription> TableLifecycle::Delete(const DeleteTableRequest& req) {
+  TableStatus status;
+  auto table = Find(req.scope, req.table_name, &status);
+  if (!table) return TableNotFound(req.table_name);
+  if (status == TableStatus::kCreating) return InUse("created", req.table_name);
+  if (status == TableStatus::kDeleting) return InUse("deleted", req.table_name);
+  if (table->desc.deletion_protection_enabled) {
+    return Status::Validation(
+        "Resource cannot be deleted as it is currently protected against deletion. "
+        "Disable deletion protection first.");
+  }
+  auto next = std::make_shared<TableInfo>(*table);
+  const int64_t now = clock_->NowMicros();
+  next->deleting_since_micros = now;
+  // The items go now, in the same batch that marks the table DELETING; the
+  // definition stays until the delete delay passes, as DynamoDB shows it.
+  WriteBatch batch;
+  batch.DeleteRange(Cf::kItems, keys::TablePrefix(table->id),
+                    keys::TableEnd(table->id));
+  const int64_t items = table->stats->item_count.load();
+  const int64_t bytes = table->stats->size_bytes.load();
+  Catalog::AddStats(table->id, -items, -bytes, &batch);
+  TableDescription before = DescriptionOf(*table, TableStatus::kDeleting);
+  // The index entries and GSI log records go in the same batch.
+  DR_RETURN_IF_ERROR(indexes_->PublishTableDeletion(*table, next, &batch));
+  Catalog::ApplyStats(*table, -items, -bytes);
+  throughput_->RemoveTable(table->id);
+  return before;
+}
+
+}  // namespace dynarock
