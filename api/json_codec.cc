@@ -556,5 +556,5 @@ Result<std::string> Base64Decode(std::string_view text) {
   return out;
 }
 
-}  // namespace dynarock::api#include "engine/value/attribute_value_validation.h"
+}  // namespace dynarock::api
 

@@ -19,7 +19,7 @@
 #include "engine/table/item_requests.h"
 #include "engine/table/query_requests.h"
 #include "engine/table/read_path.h"
-#include "engine/table/schema.h"
+#include "engine/schema/schema.h"
 #include "engine/table/table_lifecycle.h"
 #include "engine/table/write_path.h"
 

@@ -15,7 +15,7 @@
 
 #include <memory>
 
-#include "engine/capacity/throughput_controller.h"
+#include "engine/capacity/capacity_stats.h"
 #include "engine/options.h"
 #include "engine/requests.h"
 #include "engine/status.h"

@@ -5,21 +5,30 @@
 # apt-get (as root, or through sudo), then configures and builds a Release
 # build with Ninja into build/ (build/dynarock is the binary).
 #
-#   scripts/setup.sh              install what is missing, then build
+#   scripts/setup.sh              install what is missing, then build all
 #   scripts/setup.sh --no-build   only install
+#   scripts/setup.sh --serve      install only what building and serving
+#                                 need, and build only the dynarock binary
+#                                 (scripts/run.sh: the first run serves in
+#                                 minutes, not after every test binary)
 #
 # Environment: BUILD_DIR (default build), JOBS (default 2), CMAKE_ARGS (extra
 # cmake -D flags, space-separated).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PACKAGES=(
+MODE="${1:-}"
+SERVE_PACKAGES=(
   build-essential cmake ninja-build
   librocksdb-dev nlohmann-json3-dev libxxhash-dev libboost-dev libcli11-dev libssl-dev
+)
+TEST_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
   python3-pytest python3-boto3 awscli nodejs npm wrk
 )
+PACKAGES=("${SERVE_PACKAGES[@]}")
+if [[ "$MODE" != "--serve" ]]; then PACKAGES+=("${TEST_PACKAGES[@]}"); fi
 
 installed() {
   dpkg -s "$1" 2>/dev/null | grep -q '^Status: install ok installed'
@@ -47,13 +56,26 @@ else
   echo "setup: all packages present"
 fi
 
-if [[ "${1:-}" == "--no-build" ]]; then
+if [[ "$MODE" == "--no-build" ]]; then
   exit 0
 fi
 
 BUILD_DIR="${BUILD_DIR:-build}"
 JOBS="${JOBS:-2}"
-# shellcheck disable=SC2086
-cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release ${CMAKE_ARGS:-}
-cmake --build "$BUILD_DIR" -j "$JOBS"
+if [[ "$MODE" == "--serve" ]]; then
+  # The test and benchmark suites stay configured when their libraries are
+  # here (a later scripts/test.sh reuses the build), but are not built.
+  tests=OFF benches=OFF
+  installed libgtest-dev && installed libgmock-dev && tests=ON
+  installed libbenchmark-dev && benches=ON
+  # shellcheck disable=SC2086
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DDYNAROCK_BUILD_TESTS=$tests -DDYNAROCK_BUILD_BENCHMARKS=$benches ${CMAKE_ARGS:-}
+  cmake --build "$BUILD_DIR" -j "$JOBS" --target dynarock
+else
+  # shellcheck disable=SC2086
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DDYNAROCK_BUILD_TESTS=ON -DDYNAROCK_BUILD_BENCHMARKS=ON ${CMAKE_ARGS:-}
+  cmake --build "$BUILD_DIR" -j "$JOBS"
+fi
 echo "setup: built $BUILD_DIR/dynarock"

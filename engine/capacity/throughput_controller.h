@@ -51,6 +51,7 @@
 
 #include "engine/capacity/capacity_charge.h"
 #include "engine/capacity/capacity_options.h"
+#include "engine/capacity/capacity_stats.h"
 #include "engine/capacity/usage_stats.h"
 #include "engine/clock.h"
 #include "engine/status.h"
@@ -97,50 +98,6 @@ struct SplitSizes {
 using SplitSizeFn = std::function<SplitSizes(
     uint32_t table_id, uint32_t index_id, uint64_t begin, uint64_t mid,
     uint64_t end)>;
-
-// Statistics of one partition.
-struct PartitionStats {
-  uint32_t id = 0;
-  uint64_t begin = 0;
-  uint64_t end = 0;  // exclusive; 0 = the end of the ring
-  int64_t items = 0;
-  int64_t bytes = 0;
-  double read_balance = 0;   // units in its read bucket now (may be < 0)
-  double write_balance = 0;
-  Usage last_second;  // windows: see usage_stats.h
-  Usage last_minute;
-  Usage last_5_minutes;
-  Usage total;  // since the partition was created (by a split, or not)
-};
-
-// Statistics of a table or one of its GSIs.
-struct ResourceStats {
-  uint32_t index_id = 0;  // 0 for the table
-  std::string name;       // table or index name
-  std::string arn;
-  // The table-level rate now: provisioned RCU / WCU, or what an on-demand
-  // table can serve at once.
-  int64_t read_units_per_second = 0;
-  int64_t write_units_per_second = 0;
-  double read_balance = 0;
-  double write_balance = 0;
-  // Highest units consumed in one completed second of the peak window.
-  double peak_read_units = 0;
-  double peak_write_units = 0;
-  Usage last_second;
-  Usage last_minute;
-  Usage last_5_minutes;
-  Usage total;  // since registration
-  std::vector<PartitionStats> partitions;  // in ring order
-  std::vector<HotKey> hot_keys;            // hottest first
-};
-
-struct TableThroughputStats {
-  uint32_t table_id = 0;
-  BillingMode billing_mode = BillingMode::kProvisioned;
-  ResourceStats table;
-  std::vector<ResourceStats> global_secondary_indexes;  // in config order
-};
 
 class ThroughputController {
  public:

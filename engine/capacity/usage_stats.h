@@ -18,20 +18,9 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/capacity/capacity_stats.h"
+
 namespace dynarock {
-
-// Capacity units consumed and throttled, and throttled requests.
-struct Usage {
-  double consumed_read_units = 0;
-  double consumed_write_units = 0;
-  double throttled_read_units = 0;
-  double throttled_write_units = 0;
-  int64_t throttled_read_requests = 0;
-  int64_t throttled_write_requests = 0;
-
-  Usage& operator+=(const Usage& o);
-  bool operator==(const Usage&) const = default;
-};
 
 // The clock second containing `now_micros`.
 inline int64_t SecondOf(int64_t now_micros) { return now_micros / 1'000'000; }
@@ -60,19 +49,6 @@ class UsageRing {
   };
   std::vector<Slot> slots_;
   Usage total_;
-};
-
-// One of the hottest partition keys of a table or GSI.
-struct HotKey {
-  uint64_t hash = 0;
-  std::string key;
-  // Units counted for this key, including `overestimate` (space-saving: a
-  // key that replaced another inherits its count as a possible error).
-  double units = 0;
-  double read_units = 0;       // consumed, observed while tracked
-  double write_units = 0;      // consumed, observed while tracked
-  double throttled_units = 0;  // throttled, observed while tracked
-  double overestimate = 0;
 };
 
 // Space-saving top-k by consumed units (Metwally et al.): at most `capacity`

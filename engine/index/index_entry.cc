@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "engine/keys/key_codec.h"
-#include "engine/table/schema.h"
+#include "engine/schema/schema.h"
 #include "engine/util/coding.h"
 #include "engine/value/item_codec.h"
 #include "engine/value/item_size.h"

@@ -35,9 +35,9 @@
 #include <vector>
 
 #include "engine/expr/key_condition.h"
+#include "engine/keys/key_codec.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
-#include "engine/table/query_scan.h"
 #include "engine/types.h"
 #include "engine/value/item_size.h"
 

@@ -8,7 +8,7 @@
 #include "engine/clock.h"
 #include "engine/index/index_entry.h"
 #include "engine/keys/key_codec.h"
-#include "engine/table/schema.h"
+#include "engine/schema/schema.h"
 #include "engine/value/item_codec.h"
 #include "engine/value/item_size.h"
 

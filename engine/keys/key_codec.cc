@@ -164,3 +164,15 @@ uint64_t HashOfKey(std::string_view storage_key) {
 }
 
 }  // namespace dynarock::keys
+
+namespace dynarock {
+
+std::string PrefixSuccessor(std::string prefix) {
+  while (!prefix.empty() && static_cast<unsigned char>(prefix.back()) == 0xff) {
+    prefix.pop_back();
+  }
+  if (!prefix.empty()) prefix.back() = static_cast<char>(prefix.back() + 1);
+  return prefix;
+}
+
+}  // namespace dynarock

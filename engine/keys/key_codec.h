@@ -64,4 +64,18 @@ uint64_t HashOfKey(std::string_view storage_key);
 
 }  // namespace dynarock::keys
 
+namespace dynarock {
+
+// A half-open range [lower, upper) of storage keys.
+struct KeyRange {
+  std::string lower;
+  std::string upper;
+};
+
+// The smallest string greater than every string that starts with `prefix`
+// (empty when there is none: `prefix` is all 0xff bytes).
+std::string PrefixSuccessor(std::string prefix);
+
+}  // namespace dynarock
+
 #endif  // DYNAROCK_ENGINE_KEYS_KEY_CODEC_H_

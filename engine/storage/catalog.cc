@@ -1,6 +1,6 @@
 #include "engine/storage/catalog.h"
 
-#include "engine/table/schema.h"
+#include "engine/schema/schema.h"
 #include "engine/util/coding.h"
 
 namespace dynarock {

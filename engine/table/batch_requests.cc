@@ -5,7 +5,7 @@
 #include "engine/expr/request_expressions.h"
 #include "engine/keys/key_codec.h"
 #include "engine/table/item_requests.h"
-#include "engine/table/schema.h"
+#include "engine/schema/schema.h"
 #include "engine/value/attribute_value_validation.h"
 
 namespace dynarock {

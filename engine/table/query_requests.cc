@@ -12,7 +12,7 @@
 #include "engine/index/index_entry.h"
 #include "engine/keys/key_codec.h"
 #include "engine/table/item_requests.h"
-#include "engine/table/schema.h"
+#include "engine/schema/schema.h"
 #include "engine/value/attribute_value_validation.h"
 
 namespace dynarock {

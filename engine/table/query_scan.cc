@@ -40,14 +40,6 @@ std::string BeginsWithPrefix(const std::string& prefix, const AttributeValue& v)
 
 }  // namespace
 
-std::string PrefixSuccessor(std::string prefix) {
-  while (!prefix.empty() && static_cast<unsigned char>(prefix.back()) == 0xff) {
-    prefix.pop_back();
-  }
-  if (!prefix.empty()) prefix.back() = static_cast<char>(prefix.back() + 1);
-  return prefix;
-}
-
 KeyRange QueryRange(uint32_t table_id, const AttributeValue& pk,
                     const expr::KeyConditionTerm* sort) {
   const std::string prefix = PartitionPrefix(table_id, pk);

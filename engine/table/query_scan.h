@@ -24,6 +24,7 @@
 #include "engine/capacity/capacity_charge.h"
 #include "engine/expr/ast.h"
 #include "engine/expr/key_condition.h"
+#include "engine/keys/key_codec.h"
 #include "engine/status.h"
 #include "engine/storage/store.h"
 #include "engine/types.h"
@@ -32,12 +33,6 @@ namespace dynarock {
 
 // 1 MB: the most item data one Query or Scan page reads.
 inline constexpr int64_t kMaxPageBytes = 1024 * 1024;
-
-// A half-open range [lower, upper) of storage keys.
-struct KeyRange {
-  std::string lower;
-  std::string upper;
-};
 
 // The keys of one item collection (partition key `pk` of table `table_id`)
 // that satisfy `sort` (all of them when null).
@@ -107,10 +102,6 @@ struct Page {
 
 // Reads one page. Errors: kCorruption / kIOError from storage.
 Result<Page> ReadPage(const Store& store, const PageRequest& request);
-
-// The smallest string greater than every string that starts with `prefix`
-// (empty when there is none: `prefix` is all 0xff bytes).
-std::string PrefixSuccessor(std::string prefix);
 
 }  // namespace dynarock
 

@@ -9,7 +9,7 @@
 #include "engine/capacity/table_capacity.h"
 #include "engine/clock.h"
 #include "engine/keys/key_codec.h"
-#include "engine/table/schema.h"
+#include "engine/schema/schema.h"
 #include "engine/util/uuid.h"
 
 namespace dynarock {

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "engine/capacity/capacity_options.h"
-#include "engine/capacity/usage_stats.h"
+#include "engine/capacity/capacity_stats.h"
 #include "engine/status.h"
 #include "tools/simulate/event_loop.h"
 #include "tools/simulate/sim_support.h"

@@ -134,5 +134,11 @@ TEST(KeyCodecTest, HashRangesHoldExactlyTheKeysOfTheirHashes) {
   EXPECT_EQ(HashOfKey(HashRangeStart(9, h)), h);
 }
 
+TEST(PrefixSuccessorTest, IncrementsPastTrailingFfBytes) {
+  EXPECT_EQ(PrefixSuccessor("ab"), "ac");
+  EXPECT_EQ(PrefixSuccessor(std::string("a\xff\xff", 3)), "b");
+  EXPECT_EQ(PrefixSuccessor(std::string("\xff", 1)), "");
+}
+
 }  // namespace
 }  // namespace dynarock::keys

@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "engine/table/schema.h"
+#include "engine/schema/schema.h"
 #include "tests/testutil/status_matchers.h"
 
 namespace dynarock {

@@ -220,11 +220,5 @@ TEST_F(QueryScanTest, ScanSegmentsAreDisjointAndCoverTheTable) {
   }
 }
 
-TEST(PrefixSuccessorTest, IncrementsPastTrailingFfBytes) {
-  EXPECT_EQ(PrefixSuccessor("ab"), "ac");
-  EXPECT_EQ(PrefixSuccessor(std::string("a\xff\xff", 3)), "b");
-  EXPECT_EQ(PrefixSuccessor(std::string("\xff", 1)), "");
-}
-
 }  // namespace
 }  // namespace dynarock

@@ -1,4 +1,4 @@
-// engine/table/schema.h
+// engine/schema/schema.h
 //
 // Table definitions and primary keys: the semantic checks DynamoDB makes on
 // CreateTable (key schema vs attribute definitions, indexes, billing mode)
@@ -6,8 +6,8 @@
 // ValidationException messages. Request-shape checks (JSON members, lengths,
 // enums) are api/validate's.
 
-#ifndef DYNAROCK_ENGINE_TABLE_SCHEMA_H_
-#define DYNAROCK_ENGINE_TABLE_SCHEMA_H_
+#ifndef DYNAROCK_ENGINE_SCHEMA_SCHEMA_H_
+#define DYNAROCK_ENGINE_SCHEMA_SCHEMA_H_
 
 #include <string_view>
 #include <vector>
@@ -62,4 +62,4 @@ Status KeyElementMismatch();
 
 }  // namespace dynarock
 
-#endif  // DYNAROCK_ENGINE_TABLE_SCHEMA_H_
+#endif  // DYNAROCK_ENGINE_SCHEMA_SCHEMA_H_

@@ -1,4 +1,4 @@
-#include "engine/table/schema.h"
+#include "engine/schema/schema.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
