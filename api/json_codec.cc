@@ -153,8 +153,6 @@ Status TooDeep() { return NestingTooDeep(); }
 
 // --- Base64 ---------------------------------------------------------------
 
-constexpr char kBase64Alphabet[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 int Base64Value(char c) {
   if (c >= 'A' && c <= 'Z') return c - 'A';
@@ -499,31 +497,6 @@ Json EncodeAttributeValue(const AttributeValue& value) {
 Json EncodeItem(const Item& item) {
   Json out = Json::object();
   for (const auto& [name, value] : item) out[name] = EncodeAttributeValue(value);
-  return out;
-}
-
-std::string Base64Encode(std::string_view bytes) {
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 3 <= bytes.size(); i += 3) {
-    uint32_t n = (static_cast<uint8_t>(bytes[i]) << 16) |
-                 (static_cast<uint8_t>(bytes[i + 1]) << 8) |
-                 static_cast<uint8_t>(bytes[i + 2]);
-    out += kBase64Alphabet[(n >> 18) & 63];
-    out += kBase64Alphabet[(n >> 12) & 63];
-    out += kBase64Alphabet[(n >> 6) & 63];
-    out += kBase64Alphabet[n & 63];
-  }
-  size_t rest = bytes.size() - i;
-  if (rest > 0) {
-    uint32_t n = static_cast<uint8_t>(bytes[i]) << 16;
-    if (rest == 2) n |= static_cast<uint8_t>(bytes[i + 1]) << 8;
-    out += kBase64Alphabet[(n >> 18) & 63];
-    out += kBase64Alphabet[(n >> 12) & 63];
-    out += rest == 2 ? kBase64Alphabet[(n >> 6) & 63] : '=';
-    out += '=';
-  }
   return out;
 }
 

@@ -25,6 +25,7 @@
 
 #include "engine/status.h"
 #include "engine/types.h"
+#include "engine/util/base64.h"
 
 namespace dynarock::api {
 
@@ -98,8 +99,7 @@ Result<Item> DecodeItem(const Json& map);
 Json EncodeAttributeValue(const AttributeValue& value);
 Json EncodeItem(const Item& item);
 
-// Standard base64 with padding.
-std::string Base64Encode(std::string_view bytes);
+// Base64 text of a binary value: engine/util/base64.h's Base64Encode.
 // Errors: kSerialization with DynamoDB's messages for bad length, bad
 // characters and non-canonical final characters.
 Result<std::string> Base64Decode(std::string_view text);

@@ -3,6 +3,8 @@
 #include <string>
 #include <utility>
 
+#include "engine/util/base64.h"
+
 namespace dynarock::expr::msg {
 
 namespace {
@@ -16,37 +18,6 @@ Status Invalid(ExpressionKind kind, std::string detail) {
 }
 
 std::string Str(std::string_view s) { return std::string(s); }
-
-std::string Base64(std::string_view bytes) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    uint32_t v = (uint32_t{static_cast<uint8_t>(bytes[i])} << 16) |
-                 (uint32_t{static_cast<uint8_t>(bytes[i + 1])} << 8) |
-                 uint32_t{static_cast<uint8_t>(bytes[i + 2])};
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += kAlphabet[(v >> 6) & 63];
-    out += kAlphabet[v & 63];
-  }
-  if (i + 1 == bytes.size()) {
-    uint32_t v = uint32_t{static_cast<uint8_t>(bytes[i])} << 16;
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += "==";
-  } else if (i + 2 == bytes.size()) {
-    uint32_t v = (uint32_t{static_cast<uint8_t>(bytes[i])} << 16) |
-                 (uint32_t{static_cast<uint8_t>(bytes[i + 1])} << 8);
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += kAlphabet[(v >> 6) & 63];
-    out += '=';
-  }
-  return out;
-}
 
 // ADD and DELETE spell the operand type out.
 std::string_view LongTypeName(AttrType type) {
@@ -104,7 +75,7 @@ std::string ValueForMessage(const AttributeValue& value) {
       out += value.n().ToString();
       break;
     case AttrType::kB:
-      out += Base64(value.b());
+      out += Base64Encode(value.b());
       break;
     case AttrType::kBool:
       out += value.boolean() ? "true" : "false";

@@ -9,6 +9,7 @@
 
 #include "engine/value/item_size.h"
 #include "engine/value/number.h"
+#include "engine/util/base64.h"
 
 namespace dynarock {
 
@@ -59,34 +60,6 @@ std::string CollectionText(const std::vector<std::string>& members) {
   return out;
 }
 
-// Binary members appear in messages as the base64 the client sent.
-std::string Base64(std::string_view bytes) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    const uint32_t v = (uint32_t{static_cast<uint8_t>(bytes[i])} << 16) |
-                       (uint32_t{static_cast<uint8_t>(bytes[i + 1])} << 8) |
-                       uint32_t{static_cast<uint8_t>(bytes[i + 2])};
-    out.push_back(kAlphabet[(v >> 18) & 63]);
-    out.push_back(kAlphabet[(v >> 12) & 63]);
-    out.push_back(kAlphabet[(v >> 6) & 63]);
-    out.push_back(kAlphabet[v & 63]);
-  }
-  const size_t rest = bytes.size() - i;
-  if (rest > 0) {
-    uint32_t v = uint32_t{static_cast<uint8_t>(bytes[i])} << 16;
-    if (rest == 2) v |= uint32_t{static_cast<uint8_t>(bytes[i + 1])} << 8;
-    out.push_back(kAlphabet[(v >> 18) & 63]);
-    out.push_back(kAlphabet[(v >> 12) & 63]);
-    out.push_back(rest == 2 ? kAlphabet[(v >> 6) & 63] : '=');
-    out.push_back('=');
-  }
-  return out;
-}
-
 Status StringSetDuplicates(const std::vector<std::string>& members) {
   return Invalid("Input collection " + CollectionText(members) +
                  " contains duplicates.");
@@ -95,7 +68,7 @@ Status StringSetDuplicates(const std::vector<std::string>& members) {
 Status BinarySetDuplicates(const std::vector<std::string>& members) {
   std::vector<std::string> encoded;
   encoded.reserve(members.size());
-  for (const std::string& m : members) encoded.push_back(Base64(m));
+  for (const std::string& m : members) encoded.push_back(Base64Encode(m));  // as the client sent it
   return Invalid("Input collection " + CollectionText(encoded) +
                  "of type BS contains duplicates.");
 }
