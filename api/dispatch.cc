@@ -29,6 +29,12 @@ constexpr std::array kOperations = {
     Operation{"Scan", &ops::Scan},
     Operation{"UpdateItem", &ops::UpdateItem},
     Operation{"UpdateTable", &ops::UpdateTable},
+    // DynamoDB Streams: the streams client's target prefix, kept whole
+    // (api/ops/stream_ops.cc).
+    Operation{"DynamoDBStreams_20120810.DescribeStream", &ops::DescribeStream},
+    Operation{"DynamoDBStreams_20120810.GetRecords", &ops::GetRecords},
+    Operation{"DynamoDBStreams_20120810.GetShardIterator", &ops::GetShardIterator},
+    Operation{"DynamoDBStreams_20120810.ListStreams", &ops::ListStreams},
     // Extensions: their names carry their own target prefix, so that no
     // DynamoDB SDK reaches them by accident (api/ops/index_ops.cc,
     // api/ops/capacity_ops.cc).

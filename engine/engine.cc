@@ -14,6 +14,8 @@
 #include "engine/keys/key_codec.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"
+#include "engine/stream/stream_log.h"
+#include "engine/stream/stream_reader.h"
 #include "engine/table/batch_requests.h"
 #include "engine/table/item_locks.h"
 #include "engine/table/item_requests.h"
@@ -59,19 +61,28 @@ class EngineImpl final : public Engine {
  public:
   EngineImpl(const EngineOptions& options, Clock* clock,
              std::unique_ptr<Store> store, std::unique_ptr<Catalog> catalog,
-             std::unique_ptr<SecondaryIndexes> indexes)
+             std::unique_ptr<SecondaryIndexes> indexes,
+             std::unique_ptr<StreamLog> streams)
       : options_(options),
         clock_(clock),
         store_(std::move(store)),
         catalog_(std::move(catalog)),
         indexes_(std::move(indexes)),
+        streams_(std::move(streams)),
         throughput_(clock, options.capacity),
         throttling_(options.throttling),
         write_path_(store_.get(), &locks_, indexes_->writer()),
         read_path_(store_.get(), &throughput_, &throttling_),
         tables_(LifecycleOptionsOf(options), clock, catalog_.get(),
-                indexes_.get(), &throughput_) {
+                indexes_.get(), &throughput_, streams_.get()) {
     write_path_.SetThroughput(&throughput_, &throttling_);
+    write_path_.SetStreams(streams_.get());
+    // Shards follow partitions: a table's split closes its shard.
+    StreamLog* log = streams_.get();
+    throughput_.SetSplitListener([log](uint32_t table_id, uint32_t index_id,
+                                           uint64_t, uint64_t at, uint64_t) {
+      if (index_id == 0) log->PartitionSplit(table_id, at);
+    });
     StartThroughput(*catalog_, store_.get(), &throughput_);
   }
 
@@ -118,6 +129,22 @@ class EngineImpl final : public Engine {
     RunDueWork();
     return tables_.Delete(req);
   }
+  Result<ListStreamsResult> ListStreams(const ListStreamsRequest& req) override {
+    RunDueWork();
+    return dynarock::ListStreams(*streams_, req);
+  }
+  Result<StreamDescription> DescribeStream(const DescribeStreamRequest& req) override {
+    RunDueWork();
+    return dynarock::DescribeStream(*streams_, req);
+  }
+  Result<std::string> GetShardIterator(const GetShardIteratorRequest& req) override {
+    RunDueWork();
+    return dynarock::GetShardIterator(*streams_, req);
+  }
+  Result<GetRecordsResult> GetRecords(const GetRecordsRequest& req) override {
+    RunDueWork();
+    return dynarock::GetRecords(*streams_, req);
+  }
   Result<PutItemResult> PutItem(const PutItemRequest& req) override;
   Result<GetItemResult> GetItem(const GetItemRequest& req) override;
   Result<DeleteItemResult> DeleteItem(const DeleteItemRequest& req) override;
@@ -133,7 +160,12 @@ class EngineImpl final : public Engine {
   // with deterministic propagation, GSI changes and backfill steps move
   // with the calls (and the clock); with the propagation thread it does
   // nothing.
-  void RunDueWork() { indexes_->Pump(); }
+  // Stream maintenance (shard rollover, retention) runs here too, at most
+  // once per second of the clock; its failure is not the caller's.
+  void RunDueWork() {
+    indexes_->Pump();
+    streams_->Maintain().ok();
+  }
 
   // The table of a data-plane call (TableLifecycle::ForData), after the
   // due work.
@@ -169,6 +201,7 @@ class EngineImpl final : public Engine {
   std::unique_ptr<Store> store_;
   std::unique_ptr<Catalog> catalog_;
   std::unique_ptr<SecondaryIndexes> indexes_;
+  std::unique_ptr<StreamLog> streams_;
   ThroughputController throughput_;
   std::atomic<bool> throttling_;
   ItemLocks locks_;
@@ -446,8 +479,27 @@ Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
   DR_ASSIGN_OR_RETURN(
       std::unique_ptr<SecondaryIndexes> indexes,
       SecondaryIndexes::Open(store.get(), catalog.get(), clock, index_options));
+  StreamOptions stream_options;
+  stream_options.retention_micros = options.stream_retention_micros;
+  stream_options.shard_rollover_micros = options.stream_shard_rollover_micros;
+  DR_ASSIGN_OR_RETURN(std::unique_ptr<StreamLog> streams,
+                      StreamLog::Open(store.get(), clock, stream_options));
+  // A stream whose table's record does not name it (a crash between the
+  // two writes) is disabled.
+  const Catalog& tables = *catalog;
+  DR_RETURN_IF_ERROR(streams->Reconcile([&](uint32_t table_id, const std::string& arn) {
+    for (const auto& t : tables.All()) {
+      if (t->id == table_id) {
+        return !t->deleting_since_micros && t->desc.stream_specification &&
+               t->desc.stream_specification->stream_enabled &&
+               t->desc.latest_stream_arn == arn;
+      }
+    }
+    return false;
+  }));
   return std::unique_ptr<Engine>(new EngineImpl(options, clock, std::move(store),
-                                                std::move(catalog), std::move(indexes)));
+                                                std::move(catalog), std::move(indexes),
+                                                std::move(streams)));
 }
 
 }  // namespace dynarock

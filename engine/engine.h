@@ -94,6 +94,26 @@ class Engine {
   virtual Result<BatchWriteItemResult> BatchWriteItem(
       const BatchWriteItemRequest& req) = 0;
 
+  // --- DynamoDB Streams (the DynamoDBStreams_20120810 operations) ---
+  // A table's stream is enabled by StreamSpecification in CreateTable or
+  // UpdateTable; every item change then writes one record in the change's
+  // own WriteBatch. Shards follow the table's partitions (a split closes
+  // the parent shard and opens two children), roll over every
+  // stream_shard_rollover_micros, and records are kept for
+  // stream_retention_micros, all on the engine clock.
+  //
+  // Streams of the request's scope, in ARN order. Errors: kValidation.
+  virtual Result<ListStreamsResult> ListStreams(const ListStreamsRequest& req) = 0;
+  // Errors: kValidation (malformed ARN), kResourceNotFound.
+  virtual Result<StreamDescription> DescribeStream(
+      const DescribeStreamRequest& req) = 0;
+  // Errors: kValidation, kResourceNotFound, kTrimmedDataAccess.
+  virtual Result<std::string> GetShardIterator(
+      const GetShardIteratorRequest& req) = 0;
+  // Errors: kValidation, kExpiredIterator (15 minutes), kTrimmedDataAccess,
+  // kResourceNotFound.
+  virtual Result<GetRecordsResult> GetRecords(const GetRecordsRequest& req) = 0;
+
   // --- Secondary indexes (dynarock extensions, no DynamoDB operation) ---
   // GSIs are updated asynchronously, after a lag (EngineOptions), as in
   // DynamoDB; these calls let tests and simulations control that.

@@ -63,6 +63,14 @@ struct EngineOptions {
   // it to make tests reach ItemCollectionSizeLimitExceededException.
   int64_t item_collection_size_limit_bytes = int64_t{10} << 30;
 
+  // --- DynamoDB Streams ---
+  // How long stream records (and closed shards, and disabled streams) are
+  // kept: DynamoDB's 24 hours. On the engine clock.
+  int64_t stream_retention_micros = int64_t{24} * 3600 * 1'000'000;
+  // An open shard closes and a child with the same hash range opens after
+  // this long (DynamoDB rolls shards over every few hours).
+  int64_t stream_shard_rollover_micros = int64_t{4} * 3600 * 1'000'000;
+
   // --- Capacity and throttling ---
   // Refuse requests beyond capacity, as DynamoDB does
   // (ProvisionedThroughputExceededException with ThrottlingReasons;

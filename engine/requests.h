@@ -135,6 +135,7 @@ struct CreateTableRequest {
   std::optional<BillingMode> billing_mode;
   std::optional<ProvisionedThroughput> provisioned_throughput;
   bool deletion_protection_enabled = false;
+  std::optional<StreamSpecification> stream_specification;
 };
 
 struct DescribeTableRequest {
@@ -179,6 +180,7 @@ struct UpdateTableRequest {
   // Unset when the request has no GlobalSecondaryIndexUpdates member (an
   // empty list is an error of its own).
   std::optional<std::vector<GlobalSecondaryIndexUpdate>> global_secondary_index_updates;
+  std::optional<StreamSpecification> stream_specification;
 };
 
 struct DeleteTableRequest {
@@ -451,6 +453,103 @@ struct IndexPropagationStats {
   int64_t lag_p99_micros = 0;
   int64_t lag_max_micros = 0;
   int64_t samples = 0;
+};
+
+// --- DynamoDB Streams (DynamoDBStreams_20120810) ----------------------------
+
+struct ListStreamsRequest {
+  Scope scope;
+  std::optional<std::string> table_name;
+  std::optional<int> limit;  // 1..100; unset = 100
+  std::optional<std::string> exclusive_start_stream_arn;
+};
+
+struct StreamSummary {
+  std::string stream_arn;
+  std::string table_name;
+  std::string stream_label;
+};
+
+struct ListStreamsResult {
+  std::vector<StreamSummary> streams;
+  std::optional<std::string> last_evaluated_stream_arn;
+};
+
+enum class StreamStatus { kEnabling, kEnabled, kDisabling, kDisabled };
+std::string_view StreamStatusName(StreamStatus status);
+
+struct DescribeStreamRequest {
+  Scope scope;
+  std::string stream_arn;
+  std::optional<int> limit;  // shards, 1..100; unset = 100
+  std::optional<std::string> exclusive_start_shard_id;
+  // ShardFilter {Type: CHILD_SHARDS, ShardId}: only that shard's children.
+  std::optional<std::string> child_shards_of;
+};
+
+struct ShardDescription {
+  std::string shard_id;
+  std::optional<std::string> parent_shard_id;
+  std::string starting_sequence_number;
+  std::optional<std::string> ending_sequence_number;  // set once closed
+};
+
+struct StreamDescription {
+  std::string stream_arn;
+  std::string stream_label;
+  StreamStatus stream_status = StreamStatus::kEnabled;
+  StreamViewType stream_view_type = StreamViewType::kKeysOnly;
+  int64_t creation_request_date_time_micros = 0;
+  std::string table_name;
+  std::vector<KeySchemaElement> key_schema;
+  std::vector<ShardDescription> shards;  // oldest first: parents before children
+  std::optional<std::string> last_evaluated_shard_id;
+};
+
+enum class ShardIteratorType {
+  kTrimHorizon,
+  kLatest,
+  kAtSequenceNumber,
+  kAfterSequenceNumber,
+};
+
+struct GetShardIteratorRequest {
+  Scope scope;
+  std::string stream_arn;
+  std::string shard_id;
+  ShardIteratorType type = ShardIteratorType::kTrimHorizon;
+  std::optional<std::string> sequence_number;  // AT_/AFTER_SEQUENCE_NUMBER
+};
+
+struct GetRecordsRequest {
+  Scope scope;
+  std::string shard_iterator;
+  std::optional<int> limit;  // 1..1000; unset = 1000
+};
+
+// Persisted in stream records; never renumber.
+enum class StreamEventName : uint8_t { kInsert = 1, kModify = 2, kRemove = 3 };
+std::string_view StreamEventNameOf(StreamEventName name);
+
+// One stream record as GetRecords returns it.
+struct StreamRecord {
+  std::string event_id;
+  StreamEventName event_name = StreamEventName::kInsert;
+  std::string aws_region;
+  int64_t approximate_creation_micros = 0;
+  Item keys;
+  std::optional<Item> new_image;
+  std::optional<Item> old_image;
+  std::string sequence_number;
+  int64_t size_bytes = 0;
+  StreamViewType stream_view_type = StreamViewType::kKeysOnly;
+  std::optional<StreamUserIdentity> user_identity;
+};
+
+struct GetRecordsResult {
+  std::vector<StreamRecord> records;
+  // Absent once a closed shard has been read to its end.
+  std::optional<std::string> next_shard_iterator;
 };
 
 }  // namespace dynarock

@@ -36,6 +36,10 @@ std::string_view ErrorCodeName(ErrorCode code) {
       return "LimitExceededException";
     case ErrorCode::kRequestLimitExceeded:
       return "RequestLimitExceeded";
+    case ErrorCode::kExpiredIterator:
+      return "ExpiredIteratorException";
+    case ErrorCode::kTrimmedDataAccess:
+      return "TrimmedDataAccessException";
     case ErrorCode::kCorruption:
     case ErrorCode::kIOError:
     case ErrorCode::kInternal:

@@ -67,6 +67,11 @@ enum class ErrorCode {
   kLimitExceeded,
   // The account's request rate is too high.
   kRequestLimitExceeded,
+  // DynamoDB Streams: a shard iterator older than 15 minutes.
+  kExpiredIterator,
+  // DynamoDB Streams: a position before the shard's trim horizon (records
+  // past the 24-hour retention are gone).
+  kTrimmedDataAccess,
   // Internal failures: all become InternalServerError (HTTP 500).
   kCorruption,
   kIOError,

@@ -86,6 +86,29 @@ std::optional<AttrType> AttrTypeFromName(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view StreamViewTypeName(StreamViewType type) {
+  switch (type) {
+    case StreamViewType::kKeysOnly:
+      return "KEYS_ONLY";
+    case StreamViewType::kNewImage:
+      return "NEW_IMAGE";
+    case StreamViewType::kOldImage:
+      return "OLD_IMAGE";
+    case StreamViewType::kNewAndOldImages:
+      return "NEW_AND_OLD_IMAGES";
+  }
+  return "";
+}
+
+std::optional<StreamViewType> StreamViewTypeFromName(std::string_view name) {
+  for (StreamViewType t :
+       {StreamViewType::kKeysOnly, StreamViewType::kNewImage,
+        StreamViewType::kOldImage, StreamViewType::kNewAndOldImages}) {
+    if (StreamViewTypeName(t) == name) return t;
+  }
+  return std::nullopt;
+}
+
 std::string_view TableStatusName(TableStatus status) {
   switch (status) {
     case TableStatus::kCreating:

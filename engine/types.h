@@ -194,6 +194,36 @@ struct LocalSecondaryIndexDescription {
   int64_t item_count = 0;
 };
 
+// --- DynamoDB Streams ---------------------------------------------------
+
+// What a stream record carries of the item (StreamViewType). Persisted in
+// the catalog and stream descriptors; never renumber.
+enum class StreamViewType : uint8_t {
+  kKeysOnly = 1,
+  kNewImage = 2,
+  kOldImage = 3,
+  kNewAndOldImages = 4,
+};
+// "KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES".
+std::string_view StreamViewTypeName(StreamViewType type);
+std::optional<StreamViewType> StreamViewTypeFromName(std::string_view name);
+
+// A table's StreamSpecification as CreateTable / UpdateTable take it and
+// DescribeTable reports it.
+struct StreamSpecification {
+  bool stream_enabled = false;
+  std::optional<StreamViewType> stream_view_type;
+  bool operator==(const StreamSpecification&) const = default;
+};
+
+// Who made a change, on a stream record: unset for a client's write; TTL
+// deletions are {Type: "Service", PrincipalId: "dynamodb.amazonaws.com"}.
+struct StreamUserIdentity {
+  std::string type;
+  std::string principal_id;
+  bool operator==(const StreamUserIdentity&) const = default;
+};
+
 struct TableDescription {
   std::string table_name;
   std::string table_arn;
@@ -211,6 +241,11 @@ struct TableDescription {
   std::vector<GlobalSecondaryIndexDescription> global_secondary_indexes;
   std::vector<LocalSecondaryIndexDescription> local_secondary_indexes;
   bool deletion_protection_enabled = false;
+  // Set once a stream was ever specified; StreamEnabled false after it is
+  // disabled. The latest stream's ARN and label stay after a disable.
+  std::optional<StreamSpecification> stream_specification;
+  std::string latest_stream_arn;
+  std::string latest_stream_label;
 };
 
 }  // namespace dynarock

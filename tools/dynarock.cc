@@ -60,6 +60,13 @@ CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {
                   "fsync the write-ahead log before acknowledging each write: "
                   "acknowledged writes survive a power loss, not only a "
                   "process crash (slower)");
+  serve
+      ->add_option("--partition-split-bytes", opts->partition_split_bytes,
+                   "a partition splits in two when its data passes this many "
+                   "bytes (DynamoDB: 10 GB); small values let tests see splits, "
+                   "and the stream shards that follow them")
+      ->check(CLI::PositiveNumber)
+      ->default_str("10737418240");
   return serve;
 }
 

@@ -51,6 +51,7 @@ int RunServe(const ServeOptions& options) {
   engine_options.gsi_lag_micros = options.gsi_lag_ms * 1000;
   engine_options.throttling = options.throttling;
   engine_options.sync_writes = options.sync_writes;
+  engine_options.capacity.split_size_bytes = options.partition_split_bytes;
   Result<std::unique_ptr<Engine>> engine = Engine::Open(engine_options);
   if (!engine.ok()) {
     std::fprintf(stderr, "dynarock: cannot open the database at %s: %s\n",

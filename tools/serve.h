@@ -32,6 +32,9 @@ struct ServeOptions {
   // (EngineOptions::sync_writes): acknowledged writes survive a power loss
   // too, not only a process crash.
   bool sync_writes = false;
+  // A partition splits when its data passes this many bytes (DynamoDB:
+  // 10 GB); small values make tests split partitions (and stream shards).
+  int64_t partition_split_bytes = int64_t{10} << 30;
 };
 
 // Runs the server until a signal stops it; returns the process exit code

@@ -17,6 +17,9 @@ constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
 // dynarock's own operations (api/ops/index_ops.cc): the operation name is
 // the whole target, so a DynamoDB target never reaches them.
 constexpr std::string_view kExtensionPrefix = "DynamoRock_20251121.";
+// The DynamoDB Streams API (its own service, served on the same endpoint);
+// kept whole too.
+constexpr std::string_view kStreamsPrefix = "DynamoDBStreams_20120810.";
 constexpr std::string_view kJson10 = "application/x-amz-json-1.0";
 constexpr std::string_view kJson11 = "application/x-amz-json-1.1";
 
@@ -182,12 +185,12 @@ HttpResponse BadHttpRequestResponse() {
 
 std::optional<std::string_view> OperationFromTarget(std::string_view target) {
   const bool extension =
-      target.substr(0, kExtensionPrefix.size()) == kExtensionPrefix;
+      target.substr(0, kExtensionPrefix.size()) == kExtensionPrefix ||
+      target.substr(0, kStreamsPrefix.size()) == kStreamsPrefix;
   if (!extension && target.substr(0, kTargetPrefix.size()) != kTargetPrefix) {
     return std::nullopt;
   }
-  std::string_view operation =
-      target.substr(extension ? kExtensionPrefix.size() : kTargetPrefix.size());
+  std::string_view operation = target.substr(target.find('.') + 1);
   if (operation.empty() || operation.size() > 64) return std::nullopt;
   for (char c : operation) {
     if (!std::isalnum(static_cast<unsigned char>(c))) return std::nullopt;

@@ -85,7 +85,8 @@ HttpResponse BadHttpRequestResponse();
 // "DynamoDB_20120810.PutItem" -> "PutItem"; nullopt for another API version,
 // a missing dot, or an operation name that is empty or not [A-Za-z0-9]+.
 // dynarock's extensions keep their whole target as the operation name:
-// "DynamoRock_20251121.WaitForIndexes" -> "DynamoRock_20251121.WaitForIndexes".
+// "DynamoRock_20251121.WaitForIndexes" -> "DynamoRock_20251121.WaitForIndexes";
+// so do the DynamoDB Streams operations ("DynamoDBStreams_20120810.GetRecords").
 std::optional<std::string_view> OperationFromTarget(std::string_view target);
 
 // CRC-32 (IEEE 802.3, as zlib's crc32) of `data`.

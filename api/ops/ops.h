@@ -45,6 +45,13 @@ Result<Json> DescribeLimits(const RequestContext& ctx, const Json& request);
 Result<Json> DescribeCapacity(const RequestContext& ctx, const Json& request);
 Result<Json> SetThrottling(const RequestContext& ctx, const Json& request);
 
+// stream_ops.cc: the DynamoDB Streams API, dispatched as
+// "DynamoDBStreams_20120810.<name>" (the same endpoint as DynamoDB's).
+Result<Json> ListStreams(const RequestContext& ctx, const Json& request);
+Result<Json> DescribeStream(const RequestContext& ctx, const Json& request);
+Result<Json> GetShardIterator(const RequestContext& ctx, const Json& request);
+Result<Json> GetRecords(const RequestContext& ctx, const Json& request);
+
 }  // namespace dynarock::api::ops
 
 #endif  // DYNAROCK_API_OPS_OPS_H_

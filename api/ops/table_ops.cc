@@ -90,6 +90,20 @@ const Shape kLocalSecondaryIndexesShape{.kind = Kind::kList,
 const Shape kGlobalSecondaryIndexesShape{.kind = Kind::kList,
                                          .element = &kGlobalSecondaryIndexShape};
 
+const Shape kStreamSpecificationShape{
+    .kind = Kind::kStructure,
+    .java_class = "com.amazonaws.dynamodb.v20120810.StreamSpecification",
+    .members = {
+        Member{.name = "StreamEnabled", .shape = &kBooleanShape, .required = true},
+        Member{.name = "StreamViewType", .shape = &kStringShape,
+               .enum_values = {"NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES",
+                               "KEYS_ONLY"}},
+    }};
+
+Member StreamSpecificationMember() {
+  return Member{.name = "StreamSpecification", .shape = &kStreamSpecificationShape};
+}
+
 Member BillingModeMember() {
   return Member{.name = "BillingMode", .shape = &kStringShape,
                 .enum_values = {"PROVISIONED", "PAY_PER_REQUEST"}};
@@ -108,6 +122,7 @@ const Shape kCreateTableInput{
         BillingModeMember(),
         Member{.name = "ProvisionedThroughput", .shape = &kProvisionedThroughputShape},
         Member{.name = "DeletionProtectionEnabled", .shape = &kBooleanShape},
+        StreamSpecificationMember(),
     }};
 
 const Shape kTableNameOnlyInput{.kind = Kind::kStructure,
@@ -165,9 +180,21 @@ const Shape kUpdateTableInput{
         Member{.name = "GlobalSecondaryIndexUpdates",
                .shape = &kGlobalSecondaryIndexUpdatesShape},
         Member{.name = "DeletionProtectionEnabled", .shape = &kBooleanShape},
+        StreamSpecificationMember(),
     }};
 
 // --- Decoding ---------------------------------------------------------
+
+std::optional<StreamSpecification> DecodeStreamSpecification(const Json& request) {
+  const Json* spec = Field(request, "StreamSpecification");
+  if (spec == nullptr) return std::nullopt;
+  StreamSpecification out;
+  out.stream_enabled = OptionalBool(*spec, "StreamEnabled").value_or(false);
+  if (std::optional<std::string> view = OptionalString(*spec, "StreamViewType")) {
+    out.stream_view_type = StreamViewTypeFromName(*view);
+  }
+  return out;
+}
 
 std::vector<KeySchemaElement> DecodeKeySchema(const Json* list) {
   std::vector<KeySchemaElement> out;
@@ -305,6 +332,19 @@ Json EncodeTableDescription(const TableDescription& d) {
       {"TableId", d.table_id},
       {"DeletionProtectionEnabled", d.deletion_protection_enabled},
   };
+  if (d.stream_specification) {
+    Json spec = {{"StreamEnabled", d.stream_specification->stream_enabled}};
+    if (d.stream_specification->stream_enabled &&
+        d.stream_specification->stream_view_type) {
+      spec["StreamViewType"] =
+          StreamViewTypeName(*d.stream_specification->stream_view_type);
+    }
+    out["StreamSpecification"] = std::move(spec);
+  }
+  if (!d.latest_stream_arn.empty()) {
+    out["LatestStreamArn"] = d.latest_stream_arn;
+    out["LatestStreamLabel"] = d.latest_stream_label;
+  }
   // DynamoDB shows BillingModeSummary for on-demand tables and for tables
   // that were ever switched to on-demand; a table created provisioned and
   // never switched has none.
@@ -385,6 +425,7 @@ Result<Json> CreateTable(const RequestContext& ctx, const Json& request) {
   req.provisioned_throughput = DecodeThroughput(request);
   req.deletion_protection_enabled =
       OptionalBool(request, "DeletionProtectionEnabled").value_or(false);
+  req.stream_specification = DecodeStreamSpecification(request);
   DR_ASSIGN_OR_RETURN(TableDescription d, ctx.engine->CreateTable(req));
   return Json{{"TableDescription", EncodeTableDescription(d)}};
 }
@@ -422,6 +463,7 @@ Result<Json> UpdateTable(const RequestContext& ctx, const Json& request) {
   req.billing_mode = DecodeBillingMode(request);
   req.provisioned_throughput = DecodeThroughput(request);
   req.deletion_protection_enabled = OptionalBool(request, "DeletionProtectionEnabled");
+  req.stream_specification = DecodeStreamSpecification(request);
   req.attribute_definitions =
       DecodeAttributeDefinitions(Field(request, "AttributeDefinitions"));
   if (const Json* updates = Field(request, "GlobalSecondaryIndexUpdates")) {

@@ -57,6 +57,7 @@ struct Env {
   int64_t now;
   uint32_t table_id;
   const SplitSizeFn& split_size_fn;
+  const SplitListener& split_listener;
 };
 
 int64_t Width(const Partition& p) {
@@ -77,8 +78,13 @@ void SplitAt(ResourceState& r, size_t i, uint64_t at, const Env& env) {
     sizes.left_bytes = p.bytes / 2;
     sizes.right_bytes = p.bytes - sizes.left_bytes;
   }
-  r.partitions.Split(i, at, sizes.left_items, sizes.left_bytes,
-                     sizes.right_items, sizes.right_bytes, env.now);
+  const uint64_t begin = p.begin;
+  const uint64_t end = p.end;
+  if (r.partitions.Split(i, at, sizes.left_items, sizes.left_bytes,
+                         sizes.right_items, sizes.right_bytes, env.now) &&
+      env.split_listener) {
+    env.split_listener(env.table_id, r.index_id, begin, at, end);
+  }
 }
 
 // Splits the widest partitions at their midpoints until there are `count`.
@@ -444,7 +450,7 @@ ThroughputController::~ThroughputController() = default;
 void ThroughputController::RegisterTable(const TableThroughputConfig& config) {
   std::unique_lock lock(registry_mu_);
   const Env env{options_, clock_->NowMicros(), config.table_id,
-                split_size_fn_};
+                split_size_fn_, split_listener_};
   auto t = std::make_unique<TableState>();
   t->table_id = config.table_id;
   t->mode = config.billing_mode;
@@ -471,7 +477,7 @@ void ThroughputController::UpdateTable(const TableThroughputConfig& config) {
       TableState& t = *it->second;
       std::lock_guard table_lock(t.mu);
       const Env env{options_, clock_->NowMicros(), config.table_id,
-                    split_size_fn_};
+                    split_size_fn_, split_listener_};
       t.lsi_ids = config.local_secondary_index_ids;
       t.table->name = config.table_name;
       t.table->arn = config.table_arn;
@@ -510,6 +516,11 @@ void ThroughputController::RemoveTable(uint32_t table_id) {
   tables_.erase(table_id);
 }
 
+void ThroughputController::SetSplitListener(SplitListener fn) {
+  std::unique_lock lock(registry_mu_);
+  split_listener_ = std::move(fn);
+}
+
 void ThroughputController::SetSplitSizeFn(SplitSizeFn fn) {
   std::unique_lock lock(registry_mu_);
   split_size_fn_ = std::move(fn);
@@ -522,7 +533,7 @@ Status ThroughputController::CheckRead(uint32_t table_id, uint32_t index_id,
   if (it == tables_.end()) return Status::OK();
   TableState& t = *it->second;
   std::lock_guard table_lock(t.mu);
-  const Env env{options_, clock_->NowMicros(), table_id, split_size_fn_};
+  const Env env{options_, clock_->NowMicros(), table_id, split_size_fn_, split_listener_};
   PartitionUnits part;
   part.index_id = index_id;
   part.hash = hash;
@@ -541,7 +552,7 @@ void ThroughputController::ChargeRead(const CapacityCharge& charge) {
   TableState& t = *it->second;
   std::lock_guard table_lock(t.mu);
   const Env env{options_, clock_->NowMicros(), charge.table_id,
-                split_size_fn_};
+                split_size_fn_, split_listener_};
   t.Charge(charge.parts.data(), charge.parts.size(), env);
 }
 
@@ -552,7 +563,7 @@ Status ThroughputController::AdmitWrite(const CapacityCharge& charge) {
   TableState& t = *it->second;
   std::lock_guard table_lock(t.mu);
   const Env env{options_, clock_->NowMicros(), charge.table_id,
-                split_size_fn_};
+                split_size_fn_, split_listener_};
   Throttles throttles;
   t.Check(charge.parts.data(), charge.parts.size(), /*read_op=*/false, env,
           &throttles);
@@ -575,7 +586,7 @@ void ThroughputController::RecordWrite(uint32_t table_id, uint32_t index_id,
   std::lock_guard table_lock(t.mu);
   ResourceState* r = t.Resolve(index_id);
   if (r == nullptr) return;
-  const Env env{options_, clock_->NowMicros(), table_id, split_size_fn_};
+  const Env env{options_, clock_->NowMicros(), table_id, split_size_fn_, split_listener_};
   const size_t i = r->partitions.IndexOf(hash);
   Partition& p = r->partitions.at(i);
   p.items += delta_items;
@@ -631,7 +642,7 @@ std::optional<TableThroughputStats> ThroughputController::Describe(
   if (it == tables_.end()) return std::nullopt;
   TableState& t = *it->second;
   std::lock_guard table_lock(t.mu);
-  const Env env{options_, clock_->NowMicros(), table_id, split_size_fn_};
+  const Env env{options_, clock_->NowMicros(), table_id, split_size_fn_, split_listener_};
   TableThroughputStats out;
   out.table_id = table_id;
   out.billing_mode = t.mode;

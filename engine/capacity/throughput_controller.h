@@ -99,6 +99,12 @@ using SplitSizeFn = std::function<SplitSizes(
     uint32_t table_id, uint32_t index_id, uint64_t begin, uint64_t mid,
     uint64_t end)>;
 
+// Told of every split of a partition [begin, end) of a table (index_id 0)
+// or GSI at `at`, after it happened. Called with the table's lock held: it
+// must not call back into the controller.
+using SplitListener = std::function<void(uint32_t table_id, uint32_t index_id,
+                                         uint64_t begin, uint64_t at, uint64_t end)>;
+
 class ThroughputController {
  public:
   // REQUIRES: clock outlives the controller.
@@ -122,6 +128,8 @@ class ThroughputController {
   // Sets how splits learn the sizes of their halves; without one, a split
   // halves the parent's items and bytes.
   void SetSplitSizeFn(SplitSizeFn fn);
+  // Sets who hears of splits (DynamoDB Streams: shards follow partitions).
+  void SetSplitListener(SplitListener fn);
 
   // Before a read of `index_id` (0: the table; an LSI is the table) at
   // partition `hash`: OK when the table (or GSI) read bucket and the
@@ -162,6 +170,7 @@ class ThroughputController {
   mutable std::shared_mutex registry_mu_;
   std::unordered_map<uint32_t, std::unique_ptr<TableState>> tables_;
   SplitSizeFn split_size_fn_;  // guarded by registry_mu_
+  SplitListener split_listener_;  // guarded by registry_mu_
 };
 
 }  // namespace dynarock

@@ -14,7 +14,9 @@ namespace {
 constexpr char kTablePrefix = 't';
 constexpr char kNextIdKey[] = "n";
 // Version 1: no index ids. Version 2 appends the index ids (name, id).
-constexpr uint8_t kRecordVersion = 2;
+// Version 3 appends the stream: specification (present, enabled, view
+// type) and the latest stream's ARN and label.
+constexpr uint8_t kRecordVersion = 3;
 
 std::string TableKey(std::string_view ns, std::string_view name) {
   std::string key(1, kTablePrefix);
@@ -110,6 +112,17 @@ std::string EncodeTable(const TableInfo& t) {
     PutLengthPrefixed(&out, name);
     PutVarint64(&out, id);
   }
+  // Version 3.
+  out.push_back(d.stream_specification ? 1 : 0);
+  if (d.stream_specification) {
+    out.push_back(d.stream_specification->stream_enabled ? 1 : 0);
+    out.push_back(static_cast<char>(
+        d.stream_specification->stream_view_type
+            ? static_cast<uint8_t>(*d.stream_specification->stream_view_type)
+            : 0));
+  }
+  PutLengthPrefixed(&out, d.latest_stream_arn);
+  PutLengthPrefixed(&out, d.latest_stream_label);
   return out;
 }
 
@@ -182,7 +195,7 @@ struct Reader {
 Result<TableInfo> DecodeTable(std::string_view bytes) {
   Reader r{bytes};
   const uint8_t version = r.Byte();
-  if (version != 1 && version != kRecordVersion) {
+  if (version < 1 || version > kRecordVersion) {
     return Status::Corruption("unknown table record version");
   }
   TableInfo t;
@@ -237,6 +250,17 @@ Result<TableInfo> DecodeTable(std::string_view bytes) {
   } else {
     t.needs_index_rebuild = !d.global_secondary_indexes.empty() ||
                             !d.local_secondary_indexes.empty();
+  }
+  if (version >= 3 && r.Byte() != 0) {
+    StreamSpecification spec;
+    spec.stream_enabled = r.Byte() != 0;
+    const uint8_t view = r.Byte();
+    if (view != 0) spec.stream_view_type = static_cast<StreamViewType>(view);
+    d.stream_specification = spec;
+  }
+  if (version >= 3) {
+    d.latest_stream_arn = r.String();
+    d.latest_stream_label = r.String();
   }
   if (!r.ok) return Status::Corruption("truncated table record");
   t.key = ResolveKeyDef(d.key_schema, d.attribute_definitions);

@@ -14,8 +14,9 @@
 namespace dynarock {
 namespace {
 
-constexpr const char* kCfNames[] = {"meta", "items", "indexes", "gsi_log"};
-constexpr int kNumCfs = 4;
+constexpr const char* kCfNames[] = {"meta", "items", "indexes", "gsi_log",
+                                    "streams"};
+constexpr int kNumCfs = 5;
 
 Status FromRocks(const rocksdb::Status& s) {
   if (s.ok()) return Status::OK();
@@ -135,11 +136,12 @@ class CfIdHandle final : public rocksdb::ColumnFamilyHandle {
 };
 
 // RocksDB assigns column family ids in creation order: default = 0, then
-// meta, items, indexes, gsi_log = 1..4 (Store::Open creates them in that
+// meta, items, indexes, gsi_log, streams = 1..5 (Store::Open creates them in that
 // order and checks the ids it gets back).
 rocksdb::ColumnFamilyHandle* HandleFor(Cf cf) {
   static CfIdHandle handles[kNumCfs] = {CfIdHandle(1), CfIdHandle(2),
-                                        CfIdHandle(3), CfIdHandle(4)};
+                                        CfIdHandle(3), CfIdHandle(4),
+                                        CfIdHandle(5)};
   return &handles[static_cast<int>(cf)];
 }
 }  // namespace

@@ -10,6 +10,7 @@
 //   items    base-table items (keys: engine/keys/key_codec.h)
 //   indexes  GSI and LSI entries
 //   gsi_log  pending asynchronous GSI updates
+//   streams  DynamoDB Streams: stream and shard descriptors, stream records
 //
 // Thread-safe: Get, Write and NewIterator may be called concurrently.
 
@@ -30,7 +31,7 @@ class WriteBatch;
 
 namespace dynarock {
 
-enum class Cf { kMeta = 0, kItems = 1, kIndexes = 2, kGsiLog = 3 };
+enum class Cf { kMeta = 0, kItems = 1, kIndexes = 2, kGsiLog = 3, kStreams = 4 };
 
 struct StoreOptions {
   std::string path;

@@ -10,6 +10,7 @@
 #include "engine/clock.h"
 #include "engine/keys/key_codec.h"
 #include "engine/schema/schema.h"
+#include "engine/stream/table_streams.h"
 #include "engine/util/uuid.h"
 
 namespace dynarock {
@@ -172,8 +173,30 @@ TableDescription TableLifecycle::DescriptionOf(const TableInfo& t,
 
 // --- Operations -------------------------------------------------------------
 
+Status TableLifecycle::ApplyStream(const Scope& scope, const TableInfo& t,
+                                   const StreamSpecification& spec,
+                                   TableDescription* desc) {
+  if (streams_ == nullptr) return Status::OK();
+  StreamTable st;
+  st.table_id = t.id;
+  st.ns = t.ns;
+  st.region = scope.region;
+  st.desc = &t.desc;
+  st.key = t.key;
+  if (std::optional<TableThroughputStats> stats = throughput_->Describe(t.id, 0)) {
+    for (const PartitionStats& p : stats->table.partitions) {
+      st.partitions.emplace_back(p.begin, p.end);
+    }
+  }
+  if (st.partitions.empty()) st.partitions.emplace_back(0, 0);
+  return ApplyStreamSpecification(streams_, st, spec, desc);
+}
+
 Result<TableDescription> TableLifecycle::Create(const CreateTableRequest& req) {
   DR_RETURN_IF_ERROR(ValidateCreateTable(req));
+  if (req.stream_specification) {
+    DR_RETURN_IF_ERROR(CheckCreateStream(*req.stream_specification));
+  }
   TableStatus status;
   if (Find(req.scope, req.table_name, &status)) {
     return Status::ResourceInUse("Table already exists: " + req.table_name);
@@ -214,6 +237,16 @@ Result<TableDescription> TableLifecycle::Create(const CreateTableRequest& req) {
   DR_ASSIGN_OR_RETURN(auto created, catalog_->Create(std::move(info)));
   indexes_->TableCreated(*created);
   throughput_->RegisterTable(ThroughputConfigOf(*created));
+  if (req.stream_specification && req.stream_specification->stream_enabled) {
+    // The stream's descriptor first, then the table's record names it (a
+    // crash between leaves a stream the next open disables).
+    auto next = std::make_shared<TableInfo>(*created);
+    DR_RETURN_IF_ERROR(
+        ApplyStream(req.scope, *created, *req.stream_specification, &next->desc));
+    WriteBatch batch;
+    DR_RETURN_IF_ERROR(catalog_->Replace(next, &batch));
+    created = next;
+  }
   return DescriptionOf(*created, StatusOf(*created, now));
 }
 
@@ -252,7 +285,7 @@ Result<TableDescription> TableLifecycle::Update(const UpdateTableRequest& req) {
   if (status == TableStatus::kDeleting) return InUse("deleted", req.table_name);
   if (status == TableStatus::kUpdating) return InUse("updated", req.table_name);
   if (!req.billing_mode && !req.provisioned_throughput &&
-      !req.deletion_protection_enabled &&
+      !req.deletion_protection_enabled && !req.stream_specification &&
       (!req.global_secondary_index_updates ||
        req.global_secondary_index_updates->empty())) {
     return Status::Validation(
@@ -318,8 +351,15 @@ Result<TableDescription> TableLifecycle::Update(const UpdateTableRequest& req) {
   if (req.deletion_protection_enabled) {
     d.deletion_protection_enabled = *req.deletion_protection_enabled;
   }
+  if (req.stream_specification) {
+    DR_RETURN_IF_ERROR(CheckUpdateStream(d, *req.stream_specification));
+  }
   GsiChanges gsi_changes;
   DR_RETURN_IF_ERROR(indexes_->PlanGsiUpdates(req, *table, now, next.get(), &gsi_changes));
+  if (req.stream_specification) {
+    // Every check passed: the stream changes, then the table's record.
+    DR_RETURN_IF_ERROR(ApplyStream(req.scope, *table, *req.stream_specification, &d));
+  }
   if (changes_capacity || gsi_changes.changes_index_set()) {
     next->updating_since_micros = now;
   }
@@ -358,6 +398,8 @@ Result<TableDescription> TableLifecycle::Delete(const DeleteTableRequest& req) {
   DR_RETURN_IF_ERROR(indexes_->PublishTableDeletion(*table, next, &batch));
   Catalog::ApplyStats(*table, -items, -bytes);
   throughput_->RemoveTable(table->id);
+  // The stream stays readable for its retention, as DynamoDB's does.
+  if (streams_ != nullptr) DR_RETURN_IF_ERROR(streams_->Disable(table->id));
   return before;
 }
 

@@ -23,6 +23,7 @@
 #include "engine/requests.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
+#include "engine/stream/stream_log.h"
 #include "engine/types.h"
 
 namespace dynarock {
@@ -39,14 +40,16 @@ struct TableLifecycleOptions {
 class TableLifecycle {
  public:
   // None of the pointers is owned; all must outlive this.
+  // `streams` may be null (no DynamoDB Streams).
   TableLifecycle(const TableLifecycleOptions& options, Clock* clock,
                  Catalog* catalog, SecondaryIndexes* indexes,
-                 ThroughputController* throughput)
+                 ThroughputController* throughput, StreamLog* streams = nullptr)
       : options_(options),
         clock_(clock),
         catalog_(catalog),
         indexes_(indexes),
-        throughput_(throughput) {}
+        throughput_(throughput),
+        streams_(streams) {}
 
   // --- The operations (Engine's contracts) ---
   Result<TableDescription> Create(const CreateTableRequest& req);
@@ -78,12 +81,17 @@ class TableLifecycle {
   TableStatus StatusOf(const TableInfo& t, int64_t now) const;
   TableDescription DescriptionOf(const TableInfo& t, TableStatus status) const;
   bool Expired(const TableInfo& t, int64_t now) const;
+  // Enables or disables `t`'s stream and sets its description's stream
+  // members (the caller persists them).
+  Status ApplyStream(const Scope& scope, const TableInfo& t,
+                     const StreamSpecification& spec, TableDescription* desc);
 
   const TableLifecycleOptions options_;
   Clock* const clock_;
   Catalog* const catalog_;
   SecondaryIndexes* const indexes_;
   ThroughputController* const throughput_;
+  StreamLog* const streams_;
 };
 
 // DescribeTable's (and the control plane's) ResourceNotFoundException.

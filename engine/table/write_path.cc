@@ -4,6 +4,7 @@
 #include <optional>
 #include <utility>
 
+#include "engine/stream/stream_record.h"
 #include "engine/value/item_codec.h"
 #include "engine/value/item_size.h"
 
@@ -23,7 +24,9 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
                                              IndexWriter::Txn* txn,
                                              WriteBatch* batch,
                                              std::vector<StatsDelta>* stats,
-                                             Metering* metering) {
+                                             Metering* metering,
+                                             std::vector<PendingStreamRecord>* records,
+                                             const std::optional<StreamUserIdentity>& user_identity) {
   DR_ASSIGN_OR_RETURN(std::optional<Item> old_item, ReadItem(*store_, item_key));
   const int64_t old_size = old_item ? ItemSize(*old_item) : 0;
   // The base table's part comes first; the index parts follow it.
@@ -67,6 +70,17 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
   } else {
     batch->Delete(Cf::kItems, item_key);
   }
+  if (streams_ != nullptr && table.desc.stream_specification &&
+      table.desc.stream_specification->stream_enabled) {
+    if (std::optional<StreamViewType> view = streams_->ActiveViewType(table.id)) {
+      std::optional<std::string> record =
+          EncodeChangeRecord(*view, table.key, old_item, change.new_item,
+                             streams_->clock()->NowMicros(), user_identity);
+      if (record) {
+        records->push_back({table.id, m.charge.parts.front().hash, std::move(*record)});
+      }
+    }
+  }
   const int64_t item_delta = (change.new_item ? 1 : 0) - (old_item ? 1 : 0);
   Catalog::AddStats(table.id, item_delta, new_size - old_size, batch);
   // The base part (first) carries the item's partition hash.
@@ -74,6 +88,12 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
                     m.charge.parts.front().hash, std::move(gsi_sizes)});
   *metering = std::move(m);
   return old_item;
+}
+
+Status WritePath::Commit(WriteBatch* batch,
+                         const std::vector<PendingStreamRecord>& records) {
+  if (streams_ == nullptr || records.empty()) return store_->Write(batch);
+  return streams_->Write(batch, records);
 }
 
 Status WritePath::Admit(const CapacityCharge& charge) {
@@ -101,8 +121,10 @@ void WritePath::Committed(const std::vector<StatsDelta>& stats) {
 Result<std::optional<Item>> WritePath::Apply(const TableInfo& table,
                                              const std::string& item_key,
                                              const ItemMutation& mutation,
-                                             Metering* metering) {
+                                             Metering* metering,
+                                             const std::optional<StreamUserIdentity>& user_identity) {
   std::lock_guard<std::mutex> lock(locks_->For(item_key));
+  std::vector<PendingStreamRecord> records;
   IndexWriter::Txn txn(indexes_);
   WriteBatch batch;
   std::vector<StatsDelta> stats;
@@ -113,7 +135,8 @@ Result<std::optional<Item>> WritePath::Apply(const TableInfo& table,
   Metering& staged = metering != nullptr ? *metering : local;
   staged = Metering();
   Result<std::optional<Item>> old_item =
-      Stage(table, item_key, mutation, &txn, &batch, &stats, &staged);
+      Stage(table, item_key, mutation, &txn, &batch, &stats, &staged, &records,
+            user_identity);
   // Errors other than a failed condition cost nothing.
   if (!old_item.ok() && staged.charge.parts.empty()) return old_item;
   const bool throttle = throttling();
@@ -122,7 +145,7 @@ Result<std::optional<Item>> WritePath::Apply(const TableInfo& table,
   // keeps its units consumed.
   if (throttle) DR_RETURN_IF_ERROR(Admit(staged.charge));
   if (old_item.ok() && !batch.empty()) {
-    DR_RETURN_IF_ERROR(store_->Write(&batch));
+    DR_RETURN_IF_ERROR(Commit(&batch, records));
     txn.Committed();
     Committed(stats);
   }
@@ -152,6 +175,7 @@ Result<std::vector<std::optional<Item>>> WritePath::ApplyMany(
   std::optional<IndexWriter::Txn> txn(std::in_place, indexes_);
   std::optional<WriteBatch> batch(std::in_place);
   std::vector<StatsDelta> stats;
+  std::vector<PendingStreamRecord> records;
   std::vector<std::optional<Item>> old_items;
   old_items.reserve(writes.size());
   std::vector<Metering> staged;
@@ -159,7 +183,8 @@ Result<std::vector<std::optional<Item>>> WritePath::ApplyMany(
   for (const ItemWrite& w : writes) {
     Metering m;
     Result<std::optional<Item>> old_item =
-        Stage(*w.table, w.item_key, w.mutation, &*txn, &*batch, &stats, &m);
+        Stage(*w.table, w.item_key, w.mutation, &*txn, &*batch, &stats, &m,
+              &records, std::nullopt);
     const bool charged = old_item.ok() || !m.charge.parts.empty();
     if (charged) staged.push_back(std::move(m));
     if (!old_item.ok()) {
@@ -200,6 +225,7 @@ Result<std::vector<std::optional<Item>>> WritePath::ApplyMany(
     // Restage the admitted writes alone (the items are still locked, so
     // they stage as before); the refused ones leave no trace.
     stats.clear();
+    records.clear();
     batch.reset();
     txn.reset();
     txn.emplace(indexes_);
@@ -211,12 +237,13 @@ Result<std::vector<std::optional<Item>>> WritePath::ApplyMany(
       }
       const ItemWrite& w = writes[i];
       Metering unused;
-      DR_ASSIGN_OR_RETURN(old_items[i], Stage(*w.table, w.item_key, w.mutation,
-                                              &*txn, &*batch, &stats, &unused));
+      DR_ASSIGN_OR_RETURN(old_items[i],
+                          Stage(*w.table, w.item_key, w.mutation, &*txn, &*batch,
+                                &stats, &unused, &records, std::nullopt));
     }
   }
   if (!batch->empty()) {
-    Status written = store_->Write(&*batch);
+    Status written = Commit(&*batch, records);
     if (!written.ok()) {
       if (metering != nullptr) *metering = std::move(staged);
       return written;

@@ -43,6 +43,7 @@
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"
+#include "engine/stream/stream_log.h"
 #include "engine/table/item_locks.h"
 #include "engine/types.h"
 
@@ -75,15 +76,21 @@ class WritePath {
     throttling_ = throttling;
   }
 
+  // Attaches the stream log (not owned; null: no streams). With it, every
+  // item change of a table whose stream is enabled adds one stream record
+  // to the change's own WriteBatch (none when the item did not change).
+  void SetStreams(StreamLog* streams) { streams_ = streams; }
+
   // Applies `mutation` to the item stored at `item_key` of `table`.
   // Returns the old item (nullopt when there was none). When `metering` is
   // not null it receives what the write consumed: on success, and on
   // kConditionalCheckFailed (the old item's size); it is left empty on any
-  // other error.
-  Result<std::optional<Item>> Apply(const TableInfo& table,
-                                    const std::string& item_key,
-                                    const ItemMutation& mutation,
-                                    Metering* metering = nullptr);
+  // other error. `user_identity` marks the change's stream record (TTL
+  // deletions: {Service, dynamodb.amazonaws.com}); none for clients.
+  Result<std::optional<Item>> Apply(
+      const TableInfo& table, const std::string& item_key,
+      const ItemMutation& mutation, Metering* metering = nullptr,
+      const std::optional<StreamUserIdentity>& user_identity = std::nullopt);
 
   // One item of a multi-item write.
   struct ItemWrite {
@@ -129,7 +136,11 @@ class WritePath {
                                     const ItemMutation& mutation,
                                     IndexWriter::Txn* txn, WriteBatch* batch,
                                     std::vector<StatsDelta>* stats,
-                                    Metering* metering);
+                                    Metering* metering,
+                                    std::vector<PendingStreamRecord>* records,
+                                    const std::optional<StreamUserIdentity>& user_identity);
+  // Store::Write, through the stream log when there are stream records.
+  Status Commit(WriteBatch* batch, const std::vector<PendingStreamRecord>& records);
   bool throttling() const {
     return throughput_ != nullptr && throttling_ != nullptr &&
            throttling_->load(std::memory_order_relaxed);
@@ -144,6 +155,7 @@ class WritePath {
   Store* store_;
   ItemLocks* locks_;
   IndexWriter* indexes_;
+  StreamLog* streams_ = nullptr;
   ThroughputController* throughput_ = nullptr;
   const std::atomic<bool>* throttling_ = nullptr;
 };

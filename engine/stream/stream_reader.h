@@ -1,0 +1,47 @@
+// engine/stream/stream_reader.h
+//
+// The read side of DynamoDB Streams over a StreamLog: ListStreams,
+// DescribeStream, GetShardIterator and GetRecords with DynamoDB's paging
+// and errors. Shard iterators are self-contained text (stream ARN, shard
+// id, next sequence number, creation time), so the server keeps no
+// iterator state; they expire `iterator_lifetime_micros` after they were
+// handed out (ExpiredIteratorException), and a position before the shard's
+// trim horizon is TrimmedDataAccessException.
+//
+// Thread-safe (StreamLog is).
+
+#ifndef DYNAROCK_ENGINE_STREAM_STREAM_READER_H_
+#define DYNAROCK_ENGINE_STREAM_STREAM_READER_H_
+
+#include <string>
+
+#include "engine/requests.h"
+#include "engine/status.h"
+#include "engine/stream/stream_log.h"
+
+namespace dynarock {
+
+// GetRecords' limits.
+inline constexpr int kMaxGetRecordsLimit = 1000;
+inline constexpr int64_t kMaxGetRecordsBytes = int64_t{1} << 20;
+
+// Errors: kValidation (TableName of a missing table is not an error: no
+// streams), none otherwise.
+Result<ListStreamsResult> ListStreams(const StreamLog& log,
+                                      const ListStreamsRequest& req);
+// Errors: kValidation (malformed ARN), kResourceNotFound.
+Result<StreamDescription> DescribeStream(const StreamLog& log,
+                                         const DescribeStreamRequest& req);
+// Errors: kValidation (malformed ARN, missing or foreign sequence number),
+// kResourceNotFound (stream or shard), kTrimmedDataAccess.
+Result<std::string> GetShardIterator(const StreamLog& log,
+                                     const GetShardIteratorRequest& req);
+// Up to Limit records (1,000) and 1 MB from the iterator's position.
+// Errors: kValidation (malformed iterator), kExpiredIterator,
+// kTrimmedDataAccess, kResourceNotFound (stream or shard gone), kCorruption.
+Result<GetRecordsResult> GetRecords(const StreamLog& log,
+                                    const GetRecordsRequest& req);
+
+}  // namespace dynarock
+
+#endif  // DYNAROCK_ENGINE_STREAM_STREAM_READER_H_

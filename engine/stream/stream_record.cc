@@ -1,0 +1,204 @@
+#include "engine/stream/stream_record.h"
+
+#include <xxhash.h>
+
+#include <cstdio>
+#include <utility>
+
+#include "engine/util/coding.h"
+#include "engine/value/item_codec.h"
+#include "engine/value/item_size.h"
+
+namespace dynarock {
+namespace {
+
+// Record format (values in the streams column family; append only):
+//   version(1) event(1) created(signed varint) size(varint) flags(1)
+//   keys(length-prefixed item) [new image] [old image] [identity type,
+//   principal], flags bit 0: new image, bit 1: old image, bit 2: identity.
+constexpr uint8_t kRecordVersion = 1;
+constexpr uint8_t kHasNew = 1;
+constexpr uint8_t kHasOld = 2;
+constexpr uint8_t kHasIdentity = 4;
+
+void PutItem(std::string* out, const Item& item) {
+  std::string bytes;
+  EncodeItem(item, &bytes);
+  PutLengthPrefixed(out, bytes);
+}
+
+Result<Item> GetItem(std::string_view* in) {
+  std::string_view bytes;
+  if (!GetLengthPrefixed(in, &bytes)) {
+    return Status::Corruption("truncated stream record");
+  }
+  return DecodeItem(bytes);
+}
+
+Item KeysOf(const KeyDef& key, const Item& item) {
+  Item keys;
+  auto copy = [&](const std::string& name) {
+    auto it = item.find(name);
+    if (it != item.end()) keys.emplace(it->first, it->second);
+  };
+  copy(key.hash_name);
+  if (key.range_name) copy(*key.range_name);
+  return keys;
+}
+
+}  // namespace
+
+std::string_view StreamEventNameOf(StreamEventName name) {
+  switch (name) {
+    case StreamEventName::kInsert:
+      return "INSERT";
+    case StreamEventName::kModify:
+      return "MODIFY";
+    case StreamEventName::kRemove:
+      return "REMOVE";
+  }
+  return "";
+}
+
+std::string_view StreamStatusName(StreamStatus status) {
+  switch (status) {
+    case StreamStatus::kEnabling:
+      return "ENABLING";
+    case StreamStatus::kEnabled:
+      return "ENABLED";
+    case StreamStatus::kDisabling:
+      return "DISABLING";
+    case StreamStatus::kDisabled:
+      return "DISABLED";
+  }
+  return "";
+}
+
+std::optional<std::string> EncodeChangeRecord(
+    StreamViewType view, const KeyDef& key, const std::optional<Item>& old_item,
+    const std::optional<Item>& new_item, int64_t now_micros,
+    const std::optional<StreamUserIdentity>& user_identity) {
+  if (!old_item && !new_item) return std::nullopt;
+  if (old_item && new_item && *old_item == *new_item) return std::nullopt;
+  const StreamEventName event = !old_item   ? StreamEventName::kInsert
+                                : !new_item ? StreamEventName::kRemove
+                                            : StreamEventName::kModify;
+  const Item keys = KeysOf(key, new_item ? *new_item : *old_item);
+  const bool with_new = new_item && (view == StreamViewType::kNewImage ||
+                                     view == StreamViewType::kNewAndOldImages);
+  const bool with_old = old_item && (view == StreamViewType::kOldImage ||
+                                     view == StreamViewType::kNewAndOldImages);
+  int64_t size = ItemSize(keys);
+  if (with_new) size += ItemSize(*new_item);
+  if (with_old) size += ItemSize(*old_item);
+  std::string out;
+  out.push_back(static_cast<char>(kRecordVersion));
+  out.push_back(static_cast<char>(event));
+  PutSignedVarint64(&out, now_micros);
+  PutVarint64(&out, static_cast<uint64_t>(size));
+  out.push_back(static_cast<char>((with_new ? kHasNew : 0) |
+                                  (with_old ? kHasOld : 0) |
+                                  (user_identity ? kHasIdentity : 0)));
+  PutItem(&out, keys);
+  if (with_new) PutItem(&out, *new_item);
+  if (with_old) PutItem(&out, *old_item);
+  if (user_identity) {
+    PutLengthPrefixed(&out, user_identity->type);
+    PutLengthPrefixed(&out, user_identity->principal_id);
+  }
+  return out;
+}
+
+void EncodeStreamRecord(const StoredStreamRecord& r, std::string* out) {
+  out->push_back(static_cast<char>(kRecordVersion));
+  out->push_back(static_cast<char>(r.event_name));
+  PutSignedVarint64(out, r.created_micros);
+  PutVarint64(out, static_cast<uint64_t>(r.size_bytes));
+  out->push_back(static_cast<char>((r.new_image ? kHasNew : 0) |
+                                   (r.old_image ? kHasOld : 0) |
+                                   (r.user_identity ? kHasIdentity : 0)));
+  PutItem(out, r.keys);
+  if (r.new_image) PutItem(out, *r.new_image);
+  if (r.old_image) PutItem(out, *r.old_image);
+  if (r.user_identity) {
+    PutLengthPrefixed(out, r.user_identity->type);
+    PutLengthPrefixed(out, r.user_identity->principal_id);
+  }
+}
+
+Result<StoredStreamRecord> DecodeStreamRecord(std::string_view in) {
+  const Status corrupt = Status::Corruption("malformed stream record");
+  if (in.size() < 3 || static_cast<uint8_t>(in[0]) != kRecordVersion) {
+    return corrupt;
+  }
+  StoredStreamRecord r;
+  const uint8_t event = static_cast<uint8_t>(in[1]);
+  if (event < 1 || event > 3) return corrupt;
+  r.event_name = static_cast<StreamEventName>(event);
+  in.remove_prefix(2);
+  uint64_t size = 0;
+  if (!GetSignedVarint64(&in, &r.created_micros) || !GetVarint64(&in, &size) ||
+      in.empty()) {
+    return corrupt;
+  }
+  r.size_bytes = static_cast<int64_t>(size);
+  const uint8_t flags = static_cast<uint8_t>(in[0]);
+  in.remove_prefix(1);
+  DR_ASSIGN_OR_RETURN(r.keys, GetItem(&in));
+  if (flags & kHasNew) {
+    DR_ASSIGN_OR_RETURN(Item item, GetItem(&in));
+    r.new_image = std::move(item);
+  }
+  if (flags & kHasOld) {
+    DR_ASSIGN_OR_RETURN(Item item, GetItem(&in));
+    r.old_image = std::move(item);
+  }
+  if (flags & kHasIdentity) {
+    std::string_view type, principal;
+    if (!GetLengthPrefixed(&in, &type) || !GetLengthPrefixed(&in, &principal)) {
+      return corrupt;
+    }
+    r.user_identity = StreamUserIdentity{std::string(type), std::string(principal)};
+  }
+  return r;
+}
+
+bool StreamRecordCreatedMicros(std::string_view in, int64_t* micros) {
+  if (in.size() < 3 || static_cast<uint8_t>(in[0]) != kRecordVersion) {
+    return false;
+  }
+  in.remove_prefix(2);
+  return GetSignedVarint64(&in, micros);
+}
+
+std::string SequenceNumberText(uint64_t seq) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%021llu",
+                static_cast<unsigned long long>(seq));
+  return buf;
+}
+
+std::optional<uint64_t> ParseSequenceNumber(std::string_view text) {
+  if (text.empty() || text.size() > 40) return std::nullopt;
+  uint64_t v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    const uint64_t digit = static_cast<uint64_t>(c - '0');
+    if (v > (UINT64_MAX - digit) / 10) return std::nullopt;
+    v = v * 10 + digit;
+  }
+  return v;
+}
+
+std::string StreamEventId(uint32_t stream_id, uint64_t seq) {
+  std::string key;
+  PutFixed32BE(&key, stream_id);
+  PutFixed64BE(&key, seq);
+  char buf[40];
+  std::snprintf(buf, sizeof(buf), "%016llx%016llx",
+                static_cast<unsigned long long>(XXH64(key.data(), key.size(), 1)),
+                static_cast<unsigned long long>(XXH64(key.data(), key.size(), 2)));
+  return buf;
+}
+
+}  // namespace dynarock
