@@ -32,6 +32,11 @@ struct ServeOptions {
   // (EngineOptions::sync_writes): acknowledged writes survive a power loss
   // too, not only a process crash.
   bool sync_writes = false;
+  // Time to Live: how often a sweep for expired items starts (engine
+  // clock), and the spread of deletions after expiry (0: at the first sweep
+  // after it; DynamoDB takes up to a few days).
+  int64_t ttl_sweep_interval_ms = 1000;
+  int64_t ttl_deletion_spread_s = 0;
 };
 
 // Runs the server until a signal stops it; returns the process exit code
