@@ -90,6 +90,19 @@ CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {
                    "headers have, and its response to be read")
       ->capture_default_str()
       ->check(CLI::Range(0.01, 86'400.0));
+  serve
+      ->add_option("--ttl-sweep-interval-ms", opts->ttl_sweep_interval_ms,
+                   "Milliseconds between sweeps for items past their Time to "
+                   "Live (sweeps advance as requests arrive)")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{1}, int64_t{86'400'000}));
+  serve
+      ->add_option("--ttl-deletion-spread-s", opts->ttl_deletion_spread_s,
+                   "Seconds over which expired items are deleted after their "
+                   "expiry, each at a delay of its own; 0 = at the next sweep "
+                   "(DynamoDB: within a few days)")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{0}, int64_t{30} * 86'400));
   return serve;
 }
 

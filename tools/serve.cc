@@ -52,6 +52,9 @@ int RunServe(const ServeOptions& options) {
   engine_options.gsi_lag_micros = options.gsi_lag_ms * 1000;
   engine_options.throttling = options.throttling;
   engine_options.sync_writes = options.sync_writes;
+  engine_options.ttl_sweep_interval_micros = options.ttl_sweep_interval_ms * 1000;
+  engine_options.ttl_deletion_spread_micros =
+      options.ttl_deletion_spread_s * 1'000'000;
   Result<std::unique_ptr<Engine>> engine = Engine::Open(engine_options);
   if (!engine.ok()) {
     std::fprintf(stderr, "dynarock: cannot open the database at %s: %s\n",

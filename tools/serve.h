@@ -42,6 +42,11 @@ struct ServeOptions {
   double idle_timeout_s = 60;
   double header_timeout_s = 20;
   double request_timeout_s = 60;
+  // Time to Live: how often a sweep for expired items starts (engine
+  // clock), and the spread of deletions after expiry (0: at the first sweep
+  // after it; DynamoDB takes up to a few days).
+  int64_t ttl_sweep_interval_ms = 1000;
+  int64_t ttl_deletion_spread_s = 0;
 };
 
 // Runs the server until a signal stops it; returns the process exit code
