@@ -1,5 +1,6 @@
 #include "engine/engine.h"
 
+#include <algorithm>
 #include <atomic>
 #include <set>
 #include <utility>
@@ -24,6 +25,8 @@
 #include "engine/schema/schema.h"
 #include "engine/table/table_lifecycle.h"
 #include "engine/table/write_path.h"
+#include "engine/ttl/ttl_settings.h"
+#include "engine/ttl/ttl_sweeper.h"
 
 // The engine facade: it owns the parts (store, catalog, indexes, capacity
 // model, read and write paths, table lifecycle) and runs each operation as
@@ -57,6 +60,14 @@ TableLifecycleOptions LifecycleOptionsOf(const EngineOptions& options) {
   return o;
 }
 
+TtlSweeperOptions SweeperOptionsOf(const EngineOptions& options) {
+  TtlSweeperOptions o;
+  o.interval_micros = options.ttl_sweep_interval_micros;
+  o.chunk_items = std::max<int64_t>(1, options.ttl_sweep_chunk_items);
+  o.deletion_spread_micros = options.ttl_deletion_spread_micros;
+  return o;
+}
+
 class EngineImpl final : public Engine {
  public:
   EngineImpl(const EngineOptions& options, Clock* clock,
@@ -74,7 +85,10 @@ class EngineImpl final : public Engine {
         write_path_(store_.get(), &locks_, indexes_->writer()),
         read_path_(store_.get(), &throughput_, &throttling_),
         tables_(LifecycleOptionsOf(options), clock, catalog_.get(),
-                indexes_.get(), &throughput_, streams_.get()) {
+                indexes_.get(), &throughput_, streams_.get()),
+        ttl_(clock, catalog_.get(), &tables_, options.ttl_change_cooldown_micros),
+        ttl_sweeper_(SweeperOptionsOf(options), clock, catalog_.get(),
+                     store_.get(), &write_path_) {
     write_path_.SetThroughput(&throughput_, &throttling_);
     write_path_.SetStreams(streams_.get());
     // Shards follow partitions: a table's split closes its shard.
@@ -145,6 +159,18 @@ class EngineImpl final : public Engine {
     RunDueWork();
     return dynarock::GetRecords(*streams_, req);
   }
+  Result<TimeToLiveSpecification> UpdateTimeToLive(
+      const UpdateTimeToLiveRequest& req) override {
+    RunDueWork();
+    return ttl_.Update(req);
+  }
+  Result<TimeToLiveDescription> DescribeTimeToLive(
+      const DescribeTimeToLiveRequest& req) override {
+    RunDueWork();
+    return ttl_.Describe(req);
+  }
+  Result<TimeToLiveSweepResult> RunTimeToLiveSweep(
+      const TimeToLiveSweepRequest& req) override;
   Result<PutItemResult> PutItem(const PutItemRequest& req) override;
   Result<GetItemResult> GetItem(const GetItemRequest& req) override;
   Result<DeleteItemResult> DeleteItem(const DeleteItemRequest& req) override;
@@ -158,12 +184,13 @@ class EngineImpl final : public Engine {
  private:
   // The background work that is due, run at the start of every operation:
   // with deterministic propagation, GSI changes and backfill steps move
-  // with the calls (and the clock); with the propagation thread it does
-  // nothing.
-  // Stream maintenance (shard rollover, retention) runs here too, at most
-  // once per second of the clock; its failure is not the caller's.
+  // with the calls (and the clock) (with the propagation thread, nothing);
+  // a step of the Time to Live sweep when one is due; and stream
+  // maintenance (shard rollover, retention), at most once per second of
+  // the clock, whose failure is not the caller's.
   void RunDueWork() {
     indexes_->Pump();
+    ttl_sweeper_.RunDue();
     streams_->Maintain().ok();
   }
 
@@ -208,7 +235,24 @@ class EngineImpl final : public Engine {
   WritePath write_path_;
   ReadPath read_path_;
   TableLifecycle tables_;
+  TtlSettings ttl_;
+  TtlSweeper ttl_sweeper_;
 };
+
+// --- Time to Live -------------------------------------------------------------
+
+Result<TimeToLiveSweepResult> EngineImpl::RunTimeToLiveSweep(
+    const TimeToLiveSweepRequest& req) {
+  RunDueWork();
+  std::vector<std::shared_ptr<const TableInfo>> tables;
+  if (req.table_name) {
+    DR_ASSIGN_OR_RETURN(auto table, tables_.FindOrNotFound(req.scope, *req.table_name));
+    tables.push_back(std::move(table));
+  } else {
+    tables = catalog_->List(req.scope.ns);
+  }
+  return ttl_sweeper_.SweepNow(tables);
+}
 
 // --- Secondary-index extensions ------------------------------------------
 

@@ -123,6 +123,21 @@ Result<std::optional<Item>> WritePath::Apply(const TableInfo& table,
                                              const ItemMutation& mutation,
                                              Metering* metering,
                                              const std::optional<StreamUserIdentity>& user_identity) {
+  return ApplyOne(table, item_key, mutation, metering, /*charged=*/true,
+                  user_identity);
+}
+
+Result<std::optional<Item>> WritePath::ApplyAsService(
+    const TableInfo& table, const std::string& item_key,
+    const ItemMutation& mutation) {
+  return ApplyOne(table, item_key, mutation, nullptr, /*charged=*/false,
+                  StreamUserIdentity{"Service", "dynamodb.amazonaws.com"});
+}
+
+Result<std::optional<Item>> WritePath::ApplyOne(
+    const TableInfo& table, const std::string& item_key,
+    const ItemMutation& mutation, Metering* metering, bool charged,
+    const std::optional<StreamUserIdentity>& user_identity) {
   std::lock_guard<std::mutex> lock(locks_->For(item_key));
   std::vector<PendingStreamRecord> records;
   IndexWriter::Txn txn(indexes_);
@@ -139,7 +154,7 @@ Result<std::optional<Item>> WritePath::Apply(const TableInfo& table,
             user_identity);
   // Errors other than a failed condition cost nothing.
   if (!old_item.ok() && staged.charge.parts.empty()) return old_item;
-  const bool throttle = throttling();
+  const bool throttle = charged && throttling();
   // A throttle wins over a failed condition (DynamoDB refuses a throttled
   // request before it evaluates anything); an admitted failed condition
   // keeps its units consumed.
@@ -149,7 +164,7 @@ Result<std::optional<Item>> WritePath::Apply(const TableInfo& table,
     txn.Committed();
     Committed(stats);
   }
-  if (!throttle) ChargeUnthrottled(staged.charge);
+  if (charged && !throttle) ChargeUnthrottled(staged.charge);
   return old_item;
 }
 

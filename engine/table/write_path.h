@@ -92,6 +92,16 @@ class WritePath {
       const ItemMutation& mutation, Metering* metering = nullptr,
       const std::optional<StreamUserIdentity>& user_identity = std::nullopt);
 
+  // A write the service makes on its own behalf (Time to Live deletes):
+  // applied exactly as Apply (same lock, batch, counters, index changes and
+  // partition sizes), but charged to no capacity: never throttled, and no
+  // unit reaches the throughput controller (DynamoDB's TTL deletes are
+  // free). Its stream record carries the service's identity, {Type:
+  // Service, PrincipalId: dynamodb.amazonaws.com}. Returns the old item.
+  Result<std::optional<Item>> ApplyAsService(const TableInfo& table,
+                                             const std::string& item_key,
+                                             const ItemMutation& mutation);
+
   // One item of a multi-item write.
   struct ItemWrite {
     const TableInfo* table;  // not owned
@@ -141,6 +151,11 @@ class WritePath {
                                     const std::optional<StreamUserIdentity>& user_identity);
   // Store::Write, through the stream log when there are stream records.
   Status Commit(WriteBatch* batch, const std::vector<PendingStreamRecord>& records);
+  // Apply, charged (a client's write) or not (ApplyAsService).
+  Result<std::optional<Item>> ApplyOne(
+      const TableInfo& table, const std::string& item_key,
+      const ItemMutation& mutation, Metering* metering, bool charged,
+      const std::optional<StreamUserIdentity>& user_identity);
   bool throttling() const {
     return throughput_ != nullptr && throttling_ != nullptr &&
            throttling_->load(std::memory_order_relaxed);
