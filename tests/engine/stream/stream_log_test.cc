@@ -345,6 +345,46 @@ TEST(StreamLogTest, UpdateTableRules) {
   EXPECT_NE(rest.streams[0].stream_arn, page.streams[0].stream_arn);
 }
 
+TEST(StreamLogTest, TimeToLiveDeletionsCarryTheServiceIdentity) {
+  TestEngine db;
+  ASSERT_OK(db->CreateTable(StreamTable("Tab", StreamViewType::kOldImage)).status());
+  const std::string arn = Arn(db.engine.get(), "Tab");
+  UpdateTimeToLiveRequest ttl;
+  ttl.table_name = "Tab";
+  ttl.specification = TimeToLiveSpecification{true, "expires"};
+  ASSERT_OK(db->UpdateTimeToLive(ttl).status());
+  PutItemRequest put;
+  put.table_name = "Tab";
+  put.item = SimpleItem("a", "1");
+  put.item["expires"] = AttributeValue::N(
+      *Number::Parse(std::to_string(db.clock.NowMicros() / 1'000'000 - 10)));
+  ASSERT_OK(db->PutItem(put).status());
+  DeleteItemRequest del;  // a client's delete of another item: no identity
+  del.table_name = "Tab";
+  del.key = SimpleKey("b", "1");
+  ASSERT_OK(Put(db.engine.get(), "Tab", "b", "1"));
+  ASSERT_OK(db->DeleteItem(del).status());
+  TimeToLiveSweepRequest sweep;
+  sweep.table_name = "Tab";
+  ASSERT_OK_AND_ASSIGN(TimeToLiveSweepResult swept, db->RunTimeToLiveSweep(sweep));
+  EXPECT_EQ(swept.deleted_items, 1);
+  int ttl_removes = 0;
+  for (const StreamRecord& r : ReadAll(db.engine.get(), arn)) {
+    if (r.event_name != StreamEventName::kRemove) {
+      EXPECT_FALSE(r.user_identity);
+      continue;
+    }
+    if (r.keys.at("pk").s() == "a") {
+      ++ttl_removes;
+      EXPECT_EQ(r.user_identity, (StreamUserIdentity{"Service", "dynamodb.amazonaws.com"}));
+      EXPECT_TRUE(r.old_image);
+    } else {
+      EXPECT_FALSE(r.user_identity);
+    }
+  }
+  EXPECT_EQ(ttl_removes, 1);
+}
+
 TEST(StreamLogTest, DescriptorsRoundTrip) {
   ShardInfo s;
   s.index = 3;
