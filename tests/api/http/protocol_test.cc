@@ -62,8 +62,8 @@ TEST(ProtocolTest, OperationFromTarget) {
        {"", "PutItem", "DynamoDB_20120810", "DynamoDB_20120810.",
         "DynamoDB_20111205.PutItem", "dynamodb_20120810.PutItem",
         "DynamoDB_20120810.Put.Item", "DynamoDB_20120810.Put Item",
-        "DynamoDB_20120810.PutItem\n", "DynamoDBStreams_20120810.ListStreams",
-        "xDynamoDB_20120810.PutItem"}) {
+        "DynamoDB_20120810.PutItem\n", "DynamoDBStreams_20120810.",
+        "DynamoDBStreams_20111205.ListStreams", "xDynamoDB_20120810.PutItem"}) {
     EXPECT_EQ(OperationFromTarget(bad), std::nullopt) << bad;
   }
   std::string long_op = "DynamoDB_20120810." + std::string(65, 'A');
@@ -75,6 +75,12 @@ TEST(ProtocolTest, ExtensionTargetsKeepTheirPrefix) {
               Optional(std::string_view("DynamoRock_20251121.WaitForIndexes")));
   EXPECT_EQ(OperationFromTarget("DynamoRock_20251121."), std::nullopt);
   EXPECT_EQ(OperationFromTarget("DynamoRock_20251121.Wait.For"), std::nullopt);
+}
+
+TEST(ProtocolTest, StreamsTargetsKeepTheirPrefix) {
+  EXPECT_THAT(OperationFromTarget("DynamoDBStreams_20120810.GetRecords"),
+              Optional(std::string_view("DynamoDBStreams_20120810.GetRecords")));
+  EXPECT_EQ(OperationFromTarget("DynamoDBStreams_20120810.Get.Records"), std::nullopt);
 }
 
 TEST(ProtocolTest, Crc32MatchesZlib) {
