@@ -27,6 +27,8 @@ constexpr std::array kOperations = {
     Operation{"PutItem", &ops::PutItem},
     Operation{"Query", &ops::Query},
     Operation{"Scan", &ops::Scan},
+    Operation{"TransactGetItems", &ops::TransactGetItems},
+    Operation{"TransactWriteItems", &ops::TransactWriteItems},
     Operation{"UpdateItem", &ops::UpdateItem},
     Operation{"UpdateTable", &ops::UpdateTable},
     // Extensions: their names carry their own target prefix, so that no

@@ -32,6 +32,10 @@ Result<Json> Scan(const RequestContext& ctx, const Json& request);
 Result<Json> BatchGetItem(const RequestContext& ctx, const Json& request);
 Result<Json> BatchWriteItem(const RequestContext& ctx, const Json& request);
 
+// transact_ops.cc
+Result<Json> TransactWriteItems(const RequestContext& ctx, const Json& request);
+Result<Json> TransactGetItems(const RequestContext& ctx, const Json& request);
+
 // index_ops.cc: dynarock extensions, dispatched as
 // "DynamoRock_20251121.<name>" (never a DynamoDB_20120810 operation).
 Result<Json> WaitForIndexes(const RequestContext& ctx, const Json& request);
