@@ -60,7 +60,7 @@ Response FormatError(const Status& status) {
   // A cancelled transaction: one reason per action, in action order; a
   // "None" reason has no Message (botocore: e.response['CancellationReasons'],
   // the JS SDK: TransactionCanceledException.CancellationReasons).
-  if (code == ErrorCode::kTransactionCanceled) {
+  if (!status.cancellation_reasons().empty()) {
     Json reasons = Json::array();
     for (const CancellationReason& r : status.cancellation_reasons()) {
       Json reason{{"Code", r.code}};
