@@ -22,6 +22,7 @@ constexpr std::array kOperations = {
     Operation{"DeleteTable", &ops::DeleteTable},
     Operation{"DescribeLimits", &ops::DescribeLimits},
     Operation{"DescribeTable", &ops::DescribeTable},
+    Operation{"DescribeTimeToLive", &ops::DescribeTimeToLive},
     Operation{"GetItem", &ops::GetItem},
     Operation{"ListTables", &ops::ListTables},
     Operation{"PutItem", &ops::PutItem},
@@ -31,12 +32,14 @@ constexpr std::array kOperations = {
     Operation{"TransactWriteItems", &ops::TransactWriteItems},
     Operation{"UpdateItem", &ops::UpdateItem},
     Operation{"UpdateTable", &ops::UpdateTable},
+    Operation{"UpdateTimeToLive", &ops::UpdateTimeToLive},
     // Extensions: their names carry their own target prefix, so that no
     // DynamoDB SDK reaches them by accident (api/ops/index_ops.cc,
-    // api/ops/capacity_ops.cc).
+    // api/ops/capacity_ops.cc, api/ops/ttl_ops.cc).
     Operation{"DynamoRock_20251121.DescribeCapacity", &ops::DescribeCapacity},
     Operation{"DynamoRock_20251121.DescribeIndexPropagation",
               &ops::DescribeIndexPropagation},
+    Operation{"DynamoRock_20251121.RunTimeToLiveSweep", &ops::RunTimeToLiveSweep},
     Operation{"DynamoRock_20251121.SetIndexLag", &ops::SetIndexLag},
     Operation{"DynamoRock_20251121.SetThrottling", &ops::SetThrottling},
     Operation{"DynamoRock_20251121.VerifyIndexes", &ops::VerifyIndexes},

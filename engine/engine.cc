@@ -1,5 +1,6 @@
 #include "engine/engine.h"
 
+#include <algorithm>
 #include <atomic>
 #include <set>
 #include <utility>
@@ -23,6 +24,8 @@
 #include "engine/table/table_lifecycle.h"
 #include "engine/table/transactions.h"
 #include "engine/table/write_path.h"
+#include "engine/ttl/ttl_settings.h"
+#include "engine/ttl/ttl_sweeper.h"
 
 // The engine facade: it owns the parts (store, catalog, indexes, capacity
 // model, read and write paths, table lifecycle) and runs each operation as
@@ -36,6 +39,14 @@ TableLifecycleOptions LifecycleOptionsOf(const EngineOptions& options) {
   TableLifecycleOptions o;
   o.create_delay_micros = options.table_create_delay_micros;
   o.delete_delay_micros = options.table_delete_delay_micros;
+  return o;
+}
+
+TtlSweeperOptions SweeperOptionsOf(const EngineOptions& options) {
+  TtlSweeperOptions o;
+  o.interval_micros = options.ttl_sweep_interval_micros;
+  o.chunk_items = std::max<int64_t>(1, options.ttl_sweep_chunk_items);
+  o.deletion_spread_micros = options.ttl_deletion_spread_micros;
   return o;
 }
 
@@ -56,7 +67,10 @@ class EngineImpl final : public Engine {
         tables_(LifecycleOptionsOf(options), clock, catalog_.get(),
                 indexes_.get(), &throughput_),
         transactions_(store_.get(), &locks_, &write_path_, &read_path_,
-                      indexes_->writer(), &throughput_, clock) {
+                      indexes_->writer(), &throughput_, clock),
+        ttl_(clock, catalog_.get(), &tables_, options.ttl_change_cooldown_micros),
+        ttl_sweeper_(SweeperOptionsOf(options), clock, catalog_.get(),
+                     store_.get(), &write_path_) {
     write_path_.SetThroughput(&throughput_, &throttling_);
     StartThroughput(*catalog_, store_.get(), &throughput_);
   }
@@ -104,6 +118,18 @@ class EngineImpl final : public Engine {
     RunDueWork();
     return tables_.Delete(req);
   }
+  Result<TimeToLiveSpecification> UpdateTimeToLive(
+      const UpdateTimeToLiveRequest& req) override {
+    RunDueWork();
+    return ttl_.Update(req);
+  }
+  Result<TimeToLiveDescription> DescribeTimeToLive(
+      const DescribeTimeToLiveRequest& req) override {
+    RunDueWork();
+    return ttl_.Describe(req);
+  }
+  Result<TimeToLiveSweepResult> RunTimeToLiveSweep(
+      const TimeToLiveSweepRequest& req) override;
   Result<PutItemResult> PutItem(const PutItemRequest& req) override;
   Result<GetItemResult> GetItem(const GetItemRequest& req) override;
   Result<DeleteItemResult> DeleteItem(const DeleteItemRequest& req) override;
@@ -127,9 +153,12 @@ class EngineImpl final : public Engine {
  private:
   // The background work that is due, run at the start of every operation:
   // with deterministic propagation, GSI changes and backfill steps move
-  // with the calls (and the clock); with the propagation thread it does
-  // nothing.
-  void RunDueWork() { indexes_->Pump(); }
+  // with the calls (and the clock) (with the propagation thread, nothing);
+  // and a step of the Time to Live sweep when one is due.
+  void RunDueWork() {
+    indexes_->Pump();
+    ttl_sweeper_.RunDue();
+  }
 
   // The table of a data-plane call (TableLifecycle::ForData), after the
   // due work.
@@ -179,7 +208,24 @@ class EngineImpl final : public Engine {
   ReadPath read_path_;
   TableLifecycle tables_;
   TransactionCoordinator transactions_;
+  TtlSettings ttl_;
+  TtlSweeper ttl_sweeper_;
 };
+
+// --- Time to Live -------------------------------------------------------------
+
+Result<TimeToLiveSweepResult> EngineImpl::RunTimeToLiveSweep(
+    const TimeToLiveSweepRequest& req) {
+  RunDueWork();
+  std::vector<std::shared_ptr<const TableInfo>> tables;
+  if (req.table_name) {
+    DR_ASSIGN_OR_RETURN(auto table, tables_.FindOrNotFound(req.scope, *req.table_name));
+    tables.push_back(std::move(table));
+  } else {
+    tables = catalog_->List(req.scope.ns);
+  }
+  return ttl_sweeper_.SweepNow(tables);
+}
 
 // --- Secondary-index extensions ------------------------------------------
 

@@ -497,6 +497,46 @@ struct TransactGetItemsResult {
   std::vector<CapacityCharge> capacity_charges;
 };
 
+// --- Time to Live ------------------------------------------------------------
+
+// UpdateTimeToLive's TimeToLiveSpecification, which its answer echoes.
+struct TimeToLiveSpecification {
+  bool enabled = false;
+  std::string attribute_name;
+};
+
+struct UpdateTimeToLiveRequest {
+  Scope scope;
+  std::string table_name;
+  TimeToLiveSpecification specification;
+};
+
+struct DescribeTimeToLiveRequest {
+  Scope scope;
+  std::string table_name;
+};
+
+// DescribeTimeToLive's TimeToLiveDescription. DynamoDB settles a change at
+// once (ENABLING and DISABLING are never seen), and a disabled table shows
+// no AttributeName.
+enum class TimeToLiveStatus { kEnabled, kDisabled };
+struct TimeToLiveDescription {
+  TimeToLiveStatus status = TimeToLiveStatus::kDisabled;
+  std::optional<std::string> attribute_name;
+};
+
+// A Time to Live sweep run now (dynarock extension): one table, or every
+// table of the scope with TTL enabled when `table_name` is unset.
+struct TimeToLiveSweepRequest {
+  Scope scope;
+  std::optional<std::string> table_name;
+};
+
+struct TimeToLiveSweepResult {
+  int64_t scanned_items = 0;  // items read
+  int64_t deleted_items = 0;  // expired items deleted
+};
+
 // --- Secondary-index extensions (dynarock only) ----------------------------
 
 // Sets how long after a write its changes reach one GSI (0: as fast as

@@ -124,6 +124,20 @@ Result<std::optional<Item>> WritePath::Apply(const TableInfo& table,
                                              const std::string& item_key,
                                              const ItemMutation& mutation,
                                              Metering* metering) {
+  return ApplyOne(table, item_key, mutation, metering, /*charged=*/true);
+}
+
+Result<std::optional<Item>> WritePath::ApplyAsService(
+    const TableInfo& table, const std::string& item_key,
+    const ItemMutation& mutation) {
+  return ApplyOne(table, item_key, mutation, nullptr, /*charged=*/false);
+}
+
+Result<std::optional<Item>> WritePath::ApplyOne(const TableInfo& table,
+                                                const std::string& item_key,
+                                                const ItemMutation& mutation,
+                                                Metering* metering,
+                                                bool charged) {
   std::lock_guard<std::mutex> lock(locks_->For(item_key));
   if (locks_->IsMarked(item_key)) return TransactionConflict();
   IndexWriter::Txn txn(indexes_);
@@ -139,7 +153,7 @@ Result<std::optional<Item>> WritePath::Apply(const TableInfo& table,
       Stage(table, item_key, mutation, &txn, &batch, &stats, &staged);
   // Errors other than a failed condition cost nothing.
   if (!old_item.ok() && staged.charge.parts.empty()) return old_item;
-  const bool throttle = throttling();
+  const bool throttle = charged && throttling();
   // A throttle wins over a failed condition (DynamoDB refuses a throttled
   // request before it evaluates anything); an admitted failed condition
   // keeps its units consumed.
@@ -149,7 +163,7 @@ Result<std::optional<Item>> WritePath::Apply(const TableInfo& table,
     txn.Committed();
     Committed(stats);
   }
-  if (!throttle) ChargeUnthrottled(staged.charge);
+  if (charged && !throttle) ChargeUnthrottled(staged.charge);
   return old_item;
 }
 

@@ -104,6 +104,15 @@ class WritePath {
                                     const ItemMutation& mutation,
                                     Metering* metering = nullptr);
 
+  // A write the service makes on its own behalf (Time to Live deletes):
+  // applied exactly as Apply (same lock, batch, counters, index changes and
+  // partition sizes), but charged to no capacity: never throttled, and no
+  // unit reaches the throughput controller (DynamoDB's TTL deletes are
+  // free). Returns the old item.
+  Result<std::optional<Item>> ApplyAsService(const TableInfo& table,
+                                             const std::string& item_key,
+                                             const ItemMutation& mutation);
+
   // One item of a multi-item write.
   struct ItemWrite {
     const TableInfo* table;  // not owned
@@ -155,6 +164,11 @@ class WritePath {
                                     IndexWriter::Txn* txn, WriteBatch* batch,
                                     std::vector<StatsDelta>* stats,
                                     Metering* metering);
+  // Apply, charged (a client's write) or not (ApplyAsService).
+  Result<std::optional<Item>> ApplyOne(const TableInfo& table,
+                                       const std::string& item_key,
+                                       const ItemMutation& mutation,
+                                       Metering* metering, bool charged);
   bool throttling() const {
     return throughput_ != nullptr && throttling_ != nullptr &&
            throttling_->load(std::memory_order_relaxed);
