@@ -385,6 +385,36 @@ TEST(StreamLogTest, TimeToLiveDeletionsCarryTheServiceIdentity) {
   EXPECT_EQ(ttl_removes, 1);
 }
 
+TEST(StreamLogTest, TransactionsWriteOneRecordPerChangedItem) {
+  TestEngine db;
+  ASSERT_OK(db->CreateTable(StreamTable("Tab", StreamViewType::kNewImage)).status());
+  const std::string arn = Arn(db.engine.get(), "Tab");
+  ASSERT_OK(Put(db.engine.get(), "Tab", "b", "1"));
+  TransactWriteItemsRequest tx;
+  TransactWriteAction put;
+  put.table_name = "Tab";
+  put.item = SimpleItem("a", "1", "tx");
+  TransactWriteAction del;
+  del.kind = TransactWriteAction::Kind::kDelete;
+  del.table_name = "Tab";
+  del.key = SimpleKey("b", "1");
+  tx.actions = {put, del};
+  ASSERT_OK(db->TransactWriteItems(tx).status());
+  // A cancelled transaction writes no record.
+  TransactWriteAction check = put;
+  check.item = SimpleItem("c", "1");
+  check.condition_expression = "attribute_exists(pk)";
+  tx.actions = {check};
+  EXPECT_FALSE(db->TransactWriteItems(tx).ok());
+  std::vector<std::string> events;
+  for (const StreamRecord& r : ReadAll(db.engine.get(), arn)) {
+    events.push_back(std::string(StreamEventNameOf(r.event_name)) + " " +
+                     r.keys.at("pk").s());
+  }
+  std::sort(events.begin(), events.end());
+  EXPECT_THAT(events, ::testing::ElementsAre("INSERT a", "INSERT b", "REMOVE b"));
+}
+
 TEST(StreamLogTest, DescriptorsRoundTrip) {
   ShardInfo s;
   s.index = 3;
