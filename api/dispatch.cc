@@ -28,6 +28,8 @@ constexpr std::array kOperations = {
     Operation{"PutItem", &ops::PutItem},
     Operation{"Query", &ops::Query},
     Operation{"Scan", &ops::Scan},
+    Operation{"TransactGetItems", &ops::TransactGetItems},
+    Operation{"TransactWriteItems", &ops::TransactWriteItems},
     Operation{"UpdateItem", &ops::UpdateItem},
     Operation{"UpdateTable", &ops::UpdateTable},
     Operation{"UpdateTimeToLive", &ops::UpdateTimeToLive},
