@@ -31,6 +31,8 @@ constexpr std::array kOperations = {
     Operation{"Scan", &ops::Scan},
     Operation{"TagResource", &ops::TagResource},
     Operation{"UntagResource", &ops::UntagResource},
+    Operation{"TransactGetItems", &ops::TransactGetItems},
+    Operation{"TransactWriteItems", &ops::TransactWriteItems},
     Operation{"UpdateItem", &ops::UpdateItem},
     Operation{"UpdateTable", &ops::UpdateTable},
     Operation{"UpdateTimeToLive", &ops::UpdateTimeToLive},

@@ -23,6 +23,7 @@
 #include "engine/schema/schema.h"
 #include "engine/table/table_lifecycle.h"
 #include "engine/table/table_tags.h"
+#include "engine/table/transactions.h"
 #include "engine/table/write_path.h"
 #include "engine/ttl/ttl_settings.h"
 #include "engine/ttl/ttl_sweeper.h"
@@ -34,23 +35,6 @@
 
 namespace dynarock {
 namespace {
-
-// ReturnItemCollectionMetrics = SIZE: reported for tables with LSIs only, as
-// DynamoDB does, with the size counted after the write.
-Result<std::optional<ItemCollectionMetrics>> CollectionMetrics(
-    const IndexWriter& writer, const TableInfo& table, ReturnItemCollectionMetrics what,
-    const AttributeValue& pk) {
-  if (what != ReturnItemCollectionMetrics::kSize || !table.has_lsi()) {
-    return std::optional<ItemCollectionMetrics>();
-  }
-  DR_ASSIGN_OR_RETURN(int64_t bytes, writer.ItemCollectionSize(table.id, pk));
-  ItemCollectionMetrics m;
-  m.item_collection_key[table.key.hash_name] = pk;
-  const double gb = static_cast<double>(bytes) / static_cast<double>(int64_t{1} << 30);
-  m.size_estimate_lower_gb = static_cast<double>(static_cast<int64_t>(gb));
-  m.size_estimate_upper_gb = m.size_estimate_lower_gb + 1;
-  return std::optional<ItemCollectionMetrics>(std::move(m));
-}
 
 TableLifecycleOptions LifecycleOptionsOf(const EngineOptions& options) {
   TableLifecycleOptions o;
@@ -85,6 +69,8 @@ class EngineImpl final : public Engine {
                 indexes_.get(), &throughput_),
         tags_(catalog_.get(), &tables_,
               static_cast<size_t>(std::max<int64_t>(1, options.list_tags_page_size))),
+        transactions_(store_.get(), &locks_, &write_path_, &read_path_,
+                      indexes_->writer(), &throughput_, clock),
         ttl_(clock, catalog_.get(), &tables_, options.ttl_change_cooldown_micros),
         ttl_sweeper_(SweeperOptionsOf(options), clock, catalog_.get(),
                      store_.get(), &write_path_) {
@@ -169,6 +155,16 @@ class EngineImpl final : public Engine {
   Result<BatchGetItemResult> BatchGetItem(const BatchGetItemRequest& req) override;
   Result<BatchWriteItemResult> BatchWriteItem(
       const BatchWriteItemRequest& req) override;
+  Result<TransactWriteItemsResult> TransactWriteItems(
+      const TransactWriteItemsRequest& req) override {
+    RunDueWork();
+    return transactions_.Write(req, TableLookup(req.scope));
+  }
+  Result<TransactGetItemsResult> TransactGetItems(
+      const TransactGetItemsRequest& req) override {
+    RunDueWork();
+    return transactions_.Get(req, TableLookup(req.scope));
+  }
 
  private:
   // The background work that is due, run at the start of every operation:
@@ -186,6 +182,13 @@ class EngineImpl final : public Engine {
                                                      std::string_view name) {
     RunDueWork();
     return tables_.ForData(scope, name);
+  }
+
+  // How the transaction coordinator finds the tables of `scope`.
+  TransactionCoordinator::TableLookup TableLookup(const Scope& scope) {
+    return [this, &scope](std::string_view name) {
+      return tables_.ForData(scope, name);
+    };
   }
 
   // One Query or Scan page, planned: the index must be readable, then the
@@ -221,6 +224,7 @@ class EngineImpl final : public Engine {
   ReadPath read_path_;
   TableLifecycle tables_;
   TableTags tags_;
+  TransactionCoordinator transactions_;
   TtlSettings ttl_;
   TtlSweeper ttl_sweeper_;
 };

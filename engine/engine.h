@@ -104,6 +104,23 @@ class Engine {
   virtual Result<ListTagsOfResourceResult> ListTagsOfResource(
       const ListTagsOfResourceRequest& req) = 0;
 
+  // --- Transactions (engine/table/transactions.h) ---
+  // All actions or none: every condition is evaluated against the items as
+  // stored, and every change (items, LSI entries, GSI log records,
+  // counters) is ONE WriteBatch. Any failing action cancels the whole
+  // transaction with kTransactionCanceled, carrying one CancellationReason
+  // per action in order.
+  // Errors: kValidation (request shape, expressions, two actions on one
+  // item, limits), kResourceNotFound, kTransactionCanceled,
+  // kIdempotentParameterMismatch, kTransactionInProgress.
+  virtual Result<TransactWriteItemsResult> TransactWriteItems(
+      const TransactWriteItemsRequest& req) = 0;
+  // Reads every item at one snapshot. Errors: kValidation,
+  // kResourceNotFound, kTransactionCanceled (an item a transaction is
+  // writing: TransactionConflict; a throttled item).
+  virtual Result<TransactGetItemsResult> TransactGetItems(
+      const TransactGetItemsRequest& req) = 0;
+
   // --- Time to Live ---
   // Enables or disables TTL on a table (persisted); answers the
   // specification. Errors: kResourceNotFound, kValidation (DynamoDB's

@@ -37,6 +37,10 @@ Result<Json> TagResource(const RequestContext& ctx, const Json& request);
 Result<Json> UntagResource(const RequestContext& ctx, const Json& request);
 Result<Json> ListTagsOfResource(const RequestContext& ctx, const Json& request);
 
+// transact_ops.cc
+Result<Json> TransactWriteItems(const RequestContext& ctx, const Json& request);
+Result<Json> TransactGetItems(const RequestContext& ctx, const Json& request);
+
 // ttl_ops.cc: UpdateTimeToLive, DescribeTimeToLive, and the extension
 // RunTimeToLiveSweep (dispatched as "DynamoRock_20251121.RunTimeToLiveSweep").
 Result<Json> UpdateTimeToLive(const RequestContext& ctx, const Json& request);
