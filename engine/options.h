@@ -70,6 +70,11 @@ struct EngineOptions {
   // An open shard closes and a child with the same hash range opens after
   // this long (DynamoDB rolls shards over every few hours).
   int64_t stream_shard_rollover_micros = int64_t{4} * 3600 * 1'000'000;
+  // --- Tags ---
+  // The most tags one ListTagsOfResource call answers (NextToken for the
+  // rest). A table has at most 50, so the default answers all at once.
+  int64_t list_tags_page_size = 50;
+
   // --- Time to Live (engine/ttl/) ---
   // How often a sweep for expired items starts, on `clock`. Sweeps run in
   // the engine's due work (at the start of engine calls), at most

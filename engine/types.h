@@ -224,6 +224,13 @@ struct StreamUserIdentity {
   bool operator==(const StreamUserIdentity&) const = default;
 };
 
+// A resource tag (TagResource, CreateTable's Tags).
+struct Tag {
+  std::string key;
+  std::string value;
+  bool operator==(const Tag&) const = default;
+};
+
 struct TableDescription {
   std::string table_name;
   std::string table_arn;

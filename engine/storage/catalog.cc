@@ -15,9 +15,10 @@ constexpr char kTablePrefix = 't';
 constexpr char kNextIdKey[] = "n";
 // Version 1: no index ids. Version 2 appends the index ids (name, id).
 // Version 3 appends Time to Live (enabled, attribute name, last change).
-// Version 4 appends the stream: specification (present, enabled, view
+// Version 4 appends the tags (count, then key and value of each).
+// Version 5 appends the stream: specification (present, enabled, view
 // type) and the latest stream's ARN and label.
-constexpr uint8_t kRecordVersion = 4;
+constexpr uint8_t kRecordVersion = 5;
 
 std::string TableKey(std::string_view ns, std::string_view name) {
   std::string key(1, kTablePrefix);
@@ -118,6 +119,12 @@ std::string EncodeTable(const TableInfo& t) {
   PutLengthPrefixed(&out, t.ttl.attribute_name);
   PutOptional(&out, t.ttl.last_change_micros);
   // Version 4.
+  PutVarint64(&out, t.tags.size());
+  for (const auto& [key, value] : t.tags) {
+    PutLengthPrefixed(&out, key);
+    PutLengthPrefixed(&out, value);
+  }
+  // Version 5.
   out.push_back(d.stream_specification ? 1 : 0);
   if (d.stream_specification) {
     out.push_back(d.stream_specification->stream_enabled ? 1 : 0);
@@ -261,14 +268,21 @@ Result<TableInfo> DecodeTable(std::string_view bytes) {
     t.ttl.attribute_name = r.String();
     t.ttl.last_change_micros = r.Optional();
   }
-  if (version >= 4 && r.Byte() != 0) {
+  if (version >= 4) {
+    const uint64_t n = r.Count();
+    for (uint64_t i = 0; i < n && r.ok; ++i) {
+      std::string key = r.String();
+      t.tags[std::move(key)] = r.String();
+    }
+  }
+  if (version >= 5 && r.Byte() != 0) {
     StreamSpecification spec;
     spec.stream_enabled = r.Byte() != 0;
     const uint8_t view = r.Byte();
     if (view != 0) spec.stream_view_type = static_cast<StreamViewType>(view);
     d.stream_specification = spec;
   }
-  if (version >= 4) {
+  if (version >= 5) {
     d.latest_stream_arn = r.String();
     d.latest_stream_label = r.String();
   }
@@ -282,10 +296,13 @@ Result<TableInfo> DecodeTable(std::string_view bytes) {
 bool SameSettings(const TableInfo& a, const TableInfo& b) {
   return a.ttl.enabled == b.ttl.enabled &&
          a.ttl.attribute_name == b.ttl.attribute_name &&
-         a.ttl.last_change_micros == b.ttl.last_change_micros;
+         a.ttl.last_change_micros == b.ttl.last_change_micros && a.tags == b.tags;
 }
 
-void CopySettings(const TableInfo& from, TableInfo* to) { to->ttl = from.ttl; }
+void CopySettings(const TableInfo& from, TableInfo* to) {
+  to->ttl = from.ttl;
+  to->tags = from.tags;
+}
 
 }  // namespace
 

@@ -11,6 +11,7 @@
 #include "engine/keys/key_codec.h"
 #include "engine/schema/schema.h"
 #include "engine/stream/table_streams.h"
+#include "engine/table/table_tags.h"
 #include "engine/util/uuid.h"
 
 namespace dynarock {
@@ -197,6 +198,7 @@ Result<TableDescription> TableLifecycle::Create(const CreateTableRequest& req) {
   if (req.stream_specification) {
     DR_RETURN_IF_ERROR(CheckCreateStream(*req.stream_specification));
   }
+  DR_RETURN_IF_ERROR(CheckNewTags(req.tags, {}));
   TableStatus status;
   if (Find(req.scope, req.table_name, &status)) {
     return Status::ResourceInUse("Table already exists: " + req.table_name);
@@ -206,6 +208,7 @@ Result<TableDescription> TableLifecycle::Create(const CreateTableRequest& req) {
 
   TableInfo info;
   info.ns = req.scope.ns;
+  for (const Tag& t : req.tags) info.tags[t.key] = t.value;
   info.key = ResolveKeyDef(req.key_schema, req.attribute_definitions);
   TableDescription& d = info.desc;
   d.table_name = req.table_name;
