@@ -282,6 +282,8 @@ void ResolveIndexes(TableInfo* info) {
 
 Result<std::unique_ptr<Catalog>> Catalog::Load(Store* store) {
   std::unique_ptr<Catalog> catalog(new Catalog(store));
+  // Not yet shared with any thread; held so the analysis sees it.
+  WriterMutexLock lock(&catalog->mu_);
   auto it = store->NewIterator(Cf::kMeta, std::string(1, kTablePrefix),
                                std::string(1, kTablePrefix + 1));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
@@ -309,7 +311,7 @@ Result<std::unique_ptr<Catalog>> Catalog::Load(Store* store) {
 
 std::shared_ptr<const TableInfo> Catalog::Find(std::string_view ns,
                                                std::string_view name) const {
-  std::shared_lock lock(mu_);
+  ReaderMutexLock lock(&mu_);
   auto it = tables_.find(std::make_pair(std::string(ns), std::string(name)));
   return it == tables_.end() ? nullptr : it->second;
 }
@@ -317,7 +319,7 @@ std::shared_ptr<const TableInfo> Catalog::Find(std::string_view ns,
 std::vector<std::shared_ptr<const TableInfo>> Catalog::List(
     std::string_view ns) const {
   std::vector<std::shared_ptr<const TableInfo>> out;
-  std::shared_lock lock(mu_);
+  ReaderMutexLock lock(&mu_);
   for (auto it = tables_.lower_bound(std::make_pair(std::string(ns), std::string()));
        it != tables_.end() && it->first.first == ns; ++it) {
     out.push_back(it->second);
@@ -327,13 +329,13 @@ std::vector<std::shared_ptr<const TableInfo>> Catalog::List(
 
 std::vector<std::shared_ptr<const TableInfo>> Catalog::All() const {
   std::vector<std::shared_ptr<const TableInfo>> out;
-  std::shared_lock lock(mu_);
+  ReaderMutexLock lock(&mu_);
   for (const auto& [name, table] : tables_) out.push_back(table);
   return out;
 }
 
 Result<std::shared_ptr<const TableInfo>> Catalog::Create(TableInfo info) {
-  std::unique_lock lock(mu_);
+  WriterMutexLock lock(&mu_);
   NameKey name{info.ns, info.desc.table_name};
   if (tables_.count(name)) {
     return Status::ResourceInUse("Table already exists: " + info.desc.table_name);
@@ -363,7 +365,7 @@ Result<std::shared_ptr<const TableInfo>> Catalog::Create(TableInfo info) {
 }
 
 Status Catalog::Replace(std::shared_ptr<const TableInfo> info, WriteBatch* batch) {
-  std::unique_lock lock(mu_);
+  WriterMutexLock lock(&mu_);
   batch->Put(Cf::kMeta, TableKey(info->ns, info->desc.table_name), EncodeTable(*info));
   DR_RETURN_IF_ERROR(store_->Write(batch));
   tables_[NameKey{info->ns, info->desc.table_name}] = std::move(info);
@@ -371,7 +373,7 @@ Status Catalog::Replace(std::shared_ptr<const TableInfo> info, WriteBatch* batch
 }
 
 Result<uint32_t> Catalog::ReserveId() {
-  std::unique_lock lock(mu_);
+  WriterMutexLock lock(&mu_);
   WriteBatch batch;
   std::string next;
   PutFixed32BE(&next, next_id_ + 1);
@@ -381,7 +383,7 @@ Result<uint32_t> Catalog::ReserveId() {
 }
 
 Status Catalog::Remove(const TableInfo& info, WriteBatch* batch) {
-  std::unique_lock lock(mu_);
+  WriterMutexLock lock(&mu_);
   batch->Delete(Cf::kMeta, TableKey(info.ns, info.desc.table_name));
   batch->Delete(Cf::kMeta, CounterKey(info.id, 'i'));
   batch->Delete(Cf::kMeta, CounterKey(info.id, 'b'));
