@@ -50,9 +50,25 @@ Response FormatError(const Status& status) {
   const ErrorCode code = status.code();
   Json body = Json::object();
   body["__type"] = ErrorType(code);
+  // SerializationException and TransactionCanceledException spell their
+  // message "Message", as DynamoDB's model does.
   if (!status.message().empty()) {
-    body[code == ErrorCode::kSerialization ? "Message" : "message"] =
-        status.message();
+    const bool capital = code == ErrorCode::kSerialization ||
+                         code == ErrorCode::kTransactionCanceled;
+    body[capital ? "Message" : "message"] = status.message();
+  }
+  // A cancelled transaction: one reason per action, in action order; a
+  // "None" reason has no Message (botocore: e.response['CancellationReasons'],
+  // the JS SDK: TransactionCanceledException.CancellationReasons).
+  if (!status.cancellation_reasons().empty()) {
+    Json reasons = Json::array();
+    for (const CancellationReason& r : status.cancellation_reasons()) {
+      Json reason{{"Code", r.code}};
+      if (!r.message.empty()) reason["Message"] = r.message;
+      if (r.item != nullptr) reason["Item"] = EncodeItem(*r.item);
+      reasons.push_back(std::move(reason));
+    }
+    body["CancellationReasons"] = std::move(reasons);
   }
   if (code == ErrorCode::kConditionalCheckFailed && status.item() != nullptr) {
     body["Item"] = EncodeItem(*status.item());

@@ -1,5 +1,6 @@
 #include "engine/engine.h"
 
+#include <algorithm>
 #include <atomic>
 #include <set>
 #include <utility>
@@ -21,7 +22,10 @@
 #include "engine/table/read_path.h"
 #include "engine/schema/schema.h"
 #include "engine/table/table_lifecycle.h"
+#include "engine/table/transactions.h"
 #include "engine/table/write_path.h"
+#include "engine/ttl/ttl_settings.h"
+#include "engine/ttl/ttl_sweeper.h"
 
 // The engine facade: it owns the parts (store, catalog, indexes, capacity
 // model, read and write paths, table lifecycle) and runs each operation as
@@ -31,27 +35,18 @@
 namespace dynarock {
 namespace {
 
-// ReturnItemCollectionMetrics = SIZE: reported for tables with LSIs only, as
-// DynamoDB does, with the size counted after the write.
-Result<std::optional<ItemCollectionMetrics>> CollectionMetrics(
-    const IndexWriter& writer, const TableInfo& table, ReturnItemCollectionMetrics what,
-    const AttributeValue& pk) {
-  if (what != ReturnItemCollectionMetrics::kSize || !table.has_lsi()) {
-    return std::optional<ItemCollectionMetrics>();
-  }
-  DR_ASSIGN_OR_RETURN(int64_t bytes, writer.ItemCollectionSize(table.id, pk));
-  ItemCollectionMetrics m;
-  m.item_collection_key[table.key.hash_name] = pk;
-  const double gb = static_cast<double>(bytes) / static_cast<double>(int64_t{1} << 30);
-  m.size_estimate_lower_gb = static_cast<double>(static_cast<int64_t>(gb));
-  m.size_estimate_upper_gb = m.size_estimate_lower_gb + 1;
-  return std::optional<ItemCollectionMetrics>(std::move(m));
-}
-
 TableLifecycleOptions LifecycleOptionsOf(const EngineOptions& options) {
   TableLifecycleOptions o;
   o.create_delay_micros = options.table_create_delay_micros;
   o.delete_delay_micros = options.table_delete_delay_micros;
+  return o;
+}
+
+TtlSweeperOptions SweeperOptionsOf(const EngineOptions& options) {
+  TtlSweeperOptions o;
+  o.interval_micros = options.ttl_sweep_interval_micros;
+  o.chunk_items = std::max<int64_t>(1, options.ttl_sweep_chunk_items);
+  o.deletion_spread_micros = options.ttl_deletion_spread_micros;
   return o;
 }
 
@@ -70,7 +65,12 @@ class EngineImpl final : public Engine {
         write_path_(store_.get(), &locks_, indexes_->writer()),
         read_path_(store_.get(), &throughput_, &throttling_),
         tables_(LifecycleOptionsOf(options), clock, catalog_.get(),
-                indexes_.get(), &throughput_) {
+                indexes_.get(), &throughput_),
+        transactions_(store_.get(), &locks_, &write_path_, &read_path_,
+                      indexes_->writer(), &throughput_, clock),
+        ttl_(clock, catalog_.get(), &tables_, options.ttl_change_cooldown_micros),
+        ttl_sweeper_(SweeperOptionsOf(options), clock, catalog_.get(),
+                     store_.get(), &write_path_) {
     write_path_.SetThroughput(&throughput_, &throttling_);
     StartThroughput(*catalog_, store_.get(), &throughput_);
   }
@@ -118,6 +118,18 @@ class EngineImpl final : public Engine {
     RunDueWork();
     return tables_.Delete(req);
   }
+  Result<TimeToLiveSpecification> UpdateTimeToLive(
+      const UpdateTimeToLiveRequest& req) override {
+    RunDueWork();
+    return ttl_.Update(req);
+  }
+  Result<TimeToLiveDescription> DescribeTimeToLive(
+      const DescribeTimeToLiveRequest& req) override {
+    RunDueWork();
+    return ttl_.Describe(req);
+  }
+  Result<TimeToLiveSweepResult> RunTimeToLiveSweep(
+      const TimeToLiveSweepRequest& req) override;
   Result<PutItemResult> PutItem(const PutItemRequest& req) override;
   Result<GetItemResult> GetItem(const GetItemRequest& req) override;
   Result<DeleteItemResult> DeleteItem(const DeleteItemRequest& req) override;
@@ -127,13 +139,26 @@ class EngineImpl final : public Engine {
   Result<BatchGetItemResult> BatchGetItem(const BatchGetItemRequest& req) override;
   Result<BatchWriteItemResult> BatchWriteItem(
       const BatchWriteItemRequest& req) override;
+  Result<TransactWriteItemsResult> TransactWriteItems(
+      const TransactWriteItemsRequest& req) override {
+    RunDueWork();
+    return transactions_.Write(req, TableLookup(req.scope));
+  }
+  Result<TransactGetItemsResult> TransactGetItems(
+      const TransactGetItemsRequest& req) override {
+    RunDueWork();
+    return transactions_.Get(req, TableLookup(req.scope));
+  }
 
  private:
   // The background work that is due, run at the start of every operation:
   // with deterministic propagation, GSI changes and backfill steps move
-  // with the calls (and the clock); with the propagation thread it does
-  // nothing.
-  void RunDueWork() { indexes_->Pump(); }
+  // with the calls (and the clock) (with the propagation thread, nothing);
+  // and a step of the Time to Live sweep when one is due.
+  void RunDueWork() {
+    indexes_->Pump();
+    ttl_sweeper_.RunDue();
+  }
 
   // The table of a data-plane call (TableLifecycle::ForData), after the
   // due work.
@@ -141,6 +166,13 @@ class EngineImpl final : public Engine {
                                                      std::string_view name) {
     RunDueWork();
     return tables_.ForData(scope, name);
+  }
+
+  // How the transaction coordinator finds the tables of `scope`.
+  TransactionCoordinator::TableLookup TableLookup(const Scope& scope) {
+    return [this, &scope](std::string_view name) {
+      return tables_.ForData(scope, name);
+    };
   }
 
   // One Query or Scan page, planned: the index must be readable, then the
@@ -175,7 +207,25 @@ class EngineImpl final : public Engine {
   WritePath write_path_;
   ReadPath read_path_;
   TableLifecycle tables_;
+  TransactionCoordinator transactions_;
+  TtlSettings ttl_;
+  TtlSweeper ttl_sweeper_;
 };
+
+// --- Time to Live -------------------------------------------------------------
+
+Result<TimeToLiveSweepResult> EngineImpl::RunTimeToLiveSweep(
+    const TimeToLiveSweepRequest& req) {
+  RunDueWork();
+  std::vector<std::shared_ptr<const TableInfo>> tables;
+  if (req.table_name) {
+    DR_ASSIGN_OR_RETURN(auto table, tables_.FindOrNotFound(req.scope, *req.table_name));
+    tables.push_back(std::move(table));
+  } else {
+    tables = catalog_->List(req.scope.ns);
+  }
+  return ttl_sweeper_.SweepNow(tables);
+}
 
 // --- Secondary-index extensions ------------------------------------------
 

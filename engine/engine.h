@@ -94,6 +94,41 @@ class Engine {
   virtual Result<BatchWriteItemResult> BatchWriteItem(
       const BatchWriteItemRequest& req) = 0;
 
+  // --- Transactions (engine/table/transactions.h) ---
+  // All actions or none: every condition is evaluated against the items as
+  // stored, and every change (items, LSI entries, GSI log records,
+  // counters) is ONE WriteBatch. Any failing action cancels the whole
+  // transaction with kTransactionCanceled, carrying one CancellationReason
+  // per action in order.
+  // Errors: kValidation (request shape, expressions, two actions on one
+  // item, limits), kResourceNotFound, kTransactionCanceled,
+  // kIdempotentParameterMismatch, kTransactionInProgress.
+  virtual Result<TransactWriteItemsResult> TransactWriteItems(
+      const TransactWriteItemsRequest& req) = 0;
+  // Reads every item at one snapshot. Errors: kValidation,
+  // kResourceNotFound, kTransactionCanceled (an item a transaction is
+  // writing: TransactionConflict; a throttled item).
+  virtual Result<TransactGetItemsResult> TransactGetItems(
+      const TransactGetItemsRequest& req) = 0;
+
+  // --- Time to Live ---
+  // Enables or disables TTL on a table (persisted); answers the
+  // specification. Errors: kResourceNotFound, kValidation (DynamoDB's
+  // messages: already enabled / disabled, a different attribute, changed
+  // too often when EngineOptions::ttl_change_cooldown_micros is set).
+  virtual Result<TimeToLiveSpecification> UpdateTimeToLive(
+      const UpdateTimeToLiveRequest& req) = 0;
+  // Errors: kResourceNotFound.
+  virtual Result<TimeToLiveDescription> DescribeTimeToLive(
+      const DescribeTimeToLiveRequest& req) = 0;
+  // Expired items (a Number of epoch seconds before now, not more than five
+  // years before) are deleted in the background on the engine's clock
+  // (EngineOptions::ttl_*), without consuming capacity; until then they
+  // are read like any other. This extension sweeps now: the named table, or
+  // every TTL table of the scope. Errors: kResourceNotFound, storage errors.
+  virtual Result<TimeToLiveSweepResult> RunTimeToLiveSweep(
+      const TimeToLiveSweepRequest& req) = 0;
+
   // --- Secondary indexes (dynarock extensions, no DynamoDB operation) ---
   // GSIs are updated asynchronously, after a lag (EngineOptions), as in
   // DynamoDB; these calls let tests and simulations control that.

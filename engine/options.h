@@ -63,6 +63,24 @@ struct EngineOptions {
   // it to make tests reach ItemCollectionSizeLimitExceededException.
   int64_t item_collection_size_limit_bytes = int64_t{10} << 30;
 
+  // --- Time to Live (engine/ttl/) ---
+  // How often a sweep for expired items starts, on `clock`. Sweeps run in
+  // the engine's due work (at the start of engine calls), at most
+  // `ttl_sweep_chunk_items` items per call, so a call never waits for a
+  // whole table. Engine::RunTimeToLiveSweep sweeps at once.
+  int64_t ttl_sweep_interval_micros = 1'000'000;
+  int64_t ttl_sweep_chunk_items = 1000;
+  // DynamoDB deletes expired items "within a few days". Each expired item is
+  // deleted once its expiry plus a delay of its own (a hash of its key, in
+  // [0, spread)) has passed: 0 deletes at the first sweep after expiry; two
+  // days models DynamoDB's typical delay, deterministically.
+  int64_t ttl_deletion_spread_micros = 0;
+  // DynamoDB refuses a second UpdateTimeToLive on a table within about an
+  // hour of the last change ("Time to live has been modified multiple
+  // times within a fixed interval"); 0 (the default, as DynamoDB Local)
+  // never refuses.
+  int64_t ttl_change_cooldown_micros = 0;
+
   // --- Capacity and throttling ---
   // Refuse requests beyond capacity, as DynamoDB does
   // (ProvisionedThroughputExceededException with ThrottlingReasons;

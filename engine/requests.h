@@ -430,6 +430,113 @@ struct BatchWriteItemResult {
   std::vector<CapacityCharge> capacity_charges;
 };
 
+// --- Transactions -----------------------------------------------------------
+
+// One action of TransactWriteItems (exactly one of DynamoDB's Put, Update,
+// Delete and ConditionCheck).
+struct TransactWriteAction {
+  enum class Kind : uint8_t { kConditionCheck, kPut, kDelete, kUpdate };
+  Kind kind = Kind::kPut;
+  std::string table_name;
+  Item item;  // Put: the item
+  Item key;   // Update, Delete, ConditionCheck: the key
+  std::optional<std::string> update_expression;     // Update
+  std::optional<std::string> condition_expression;  // required for ConditionCheck
+  std::optional<ExpressionAttributeNames> expression_attribute_names;
+  std::optional<ExpressionAttributeValues> expression_attribute_values;
+  ReturnValuesOnConditionCheckFailure return_values_on_condition_check_failure =
+      ReturnValuesOnConditionCheckFailure::kNone;
+};
+
+// TransactWriteItems: up to 100 actions on distinct items, applied all
+// together or not at all.
+struct TransactWriteItemsRequest {
+  Scope scope;
+  std::vector<TransactWriteAction> actions;
+  // Makes the call idempotent for 10 minutes (engine/table/
+  // idempotency_cache.h). Unset: none.
+  std::optional<std::string> client_request_token;
+  ReturnItemCollectionMetrics return_item_collection_metrics =
+      ReturnItemCollectionMetrics::kNone;
+};
+
+struct TransactWriteItemsResult {
+  // One per table, in order of first appearance: 2 x the units the same
+  // plain writes would consume (ConditionCheck billed as a write). A
+  // replayed request (same ClientRequestToken) reports the read units of
+  // reading its items instead, and writes nothing.
+  std::vector<ConsumedCapacity> consumed_capacity;
+  std::vector<CapacityCharge> capacity_charges;
+  // SIZE: per table with local secondary indexes, one entry per item
+  // collection written, after the write.
+  std::vector<std::pair<std::string, std::vector<ItemCollectionMetrics>>>
+      item_collection_metrics;
+  bool replayed = false;
+};
+
+// One Get of TransactGetItems.
+struct TransactGetAction {
+  std::string table_name;
+  Item key;
+  std::optional<std::string> projection_expression;
+  std::optional<ExpressionAttributeNames> expression_attribute_names;
+};
+
+// TransactGetItems: up to 100 items read at one point in time.
+struct TransactGetItemsRequest {
+  Scope scope;
+  std::vector<TransactGetAction> actions;
+};
+
+struct TransactGetItemsResult {
+  // In action order; nullopt for a missing item.
+  std::vector<std::optional<Item>> responses;
+  // One per table, in order of first appearance: 2 x the strongly
+  // consistent read units of each item (4 KB rounding, 1 unit at least).
+  std::vector<ConsumedCapacity> consumed_capacity;
+  std::vector<CapacityCharge> capacity_charges;
+};
+
+// --- Time to Live ------------------------------------------------------------
+
+// UpdateTimeToLive's TimeToLiveSpecification, which its answer echoes.
+struct TimeToLiveSpecification {
+  bool enabled = false;
+  std::string attribute_name;
+};
+
+struct UpdateTimeToLiveRequest {
+  Scope scope;
+  std::string table_name;
+  TimeToLiveSpecification specification;
+};
+
+struct DescribeTimeToLiveRequest {
+  Scope scope;
+  std::string table_name;
+};
+
+// DescribeTimeToLive's TimeToLiveDescription. DynamoDB settles a change at
+// once (ENABLING and DISABLING are never seen), and a disabled table shows
+// no AttributeName.
+enum class TimeToLiveStatus { kEnabled, kDisabled };
+struct TimeToLiveDescription {
+  TimeToLiveStatus status = TimeToLiveStatus::kDisabled;
+  std::optional<std::string> attribute_name;
+};
+
+// A Time to Live sweep run now (dynarock extension): one table, or every
+// table of the scope with TTL enabled when `table_name` is unset.
+struct TimeToLiveSweepRequest {
+  Scope scope;
+  std::optional<std::string> table_name;
+};
+
+struct TimeToLiveSweepResult {
+  int64_t scanned_items = 0;  // items read
+  int64_t deleted_items = 0;  // expired items deleted
+};
+
 // --- Secondary-index extensions (dynarock only) ----------------------------
 
 // Sets how long after a write its changes reach one GSI (0: as fast as

@@ -30,6 +30,10 @@ std::string_view ErrorCodeName(ErrorCode code) {
       return "TransactionCanceledException";
     case ErrorCode::kTransactionConflict:
       return "TransactionConflictException";
+    case ErrorCode::kIdempotentParameterMismatch:
+      return "IdempotentParameterMismatchException";
+    case ErrorCode::kTransactionInProgress:
+      return "TransactionInProgressException";
     case ErrorCode::kItemCollectionSizeLimitExceeded:
       return "ItemCollectionSizeLimitExceededException";
     case ErrorCode::kLimitExceeded:
@@ -46,7 +50,7 @@ std::string_view ErrorCodeName(ErrorCode code) {
 
 Status::Status(ErrorCode code, std::string message) {
   if (code != ErrorCode::kOk) {
-    rep_ = std::make_shared<const Rep>(Rep{code, std::move(message), nullptr, {}});
+    rep_ = std::make_shared<const Rep>(Rep{code, std::move(message), nullptr, {}, {}});
   }
 }
 
@@ -55,6 +59,7 @@ Status Status::ConditionalCheckFailed(std::shared_ptr<const Item> old_item) {
   s.rep_ = std::make_shared<const Rep>(Rep{ErrorCode::kConditionalCheckFailed,
                                            "The conditional request failed",
                                            std::move(old_item),
+                                           {},
                                            {}});
   return s;
 }
@@ -64,8 +69,29 @@ Status Status::Throttled(ErrorCode code, std::string message,
   assert(code != ErrorCode::kOk);
   Status s;
   s.rep_ = std::make_shared<const Rep>(
-      Rep{code, std::move(message), nullptr, std::move(reasons)});
+      Rep{code, std::move(message), nullptr, std::move(reasons), {}});
   return s;
+}
+
+Status Status::TransactionCanceled(std::vector<CancellationReason> reasons) {
+  std::string message =
+      "Transaction cancelled, please refer cancellation reasons for specific "
+      "reasons [";
+  for (size_t i = 0; i < reasons.size(); ++i) {
+    if (i > 0) message += ", ";
+    message += reasons[i].code;
+  }
+  message += "]";
+  Status s;
+  s.rep_ = std::make_shared<const Rep>(Rep{ErrorCode::kTransactionCanceled,
+                                           std::move(message), nullptr, {},
+                                           std::move(reasons)});
+  return s;
+}
+
+const std::vector<CancellationReason>& Status::cancellation_reasons() const {
+  static const std::vector<CancellationReason> kNone;
+  return rep_ ? rep_->cancellation_reasons : kNone;
 }
 
 const std::vector<ThrottlingReason>& Status::throttling_reasons() const {

@@ -33,6 +33,18 @@ struct ThrottlingReason {
   bool operator==(const ThrottlingReason&) const = default;
 };
 
+// One action's entry in a TransactionCanceledException's
+// CancellationReasons: `code` is "None", "ConditionalCheckFailed",
+// "ValidationError", "TransactionConflict", "ProvisionedThroughputExceeded",
+// "ThrottlingError" or "ItemCollectionSizeLimitExceeded"; `message` is empty
+// for "None"; `item` is the item as stored, for a ConditionalCheckFailed
+// whose action asked for ReturnValuesOnConditionCheckFailure = ALL_OLD.
+struct CancellationReason {
+  std::string code = "None";
+  std::string message;
+  std::shared_ptr<const Item> item;
+};
+
 // DynamoDB's error vocabulary. api/error.cc maps each code to its wire type
 // ("com.amazonaws.dynamodb.v20120810#<Type>") and HTTP status.
 enum class ErrorCode {
@@ -59,8 +71,14 @@ enum class ErrorCode {
   kResourceInUse,
   // A transaction was cancelled; carries cancellation reasons.
   kTransactionCanceled,
-  // Another transaction holds an item this request needs.
+  // Another transaction holds an item this request needs (a single-item
+  // write on an item a TransactWriteItems is writing).
   kTransactionConflict,
+  // A ClientRequestToken was reused within its window with a different
+  // request.
+  kIdempotentParameterMismatch,
+  // A ClientRequestToken's first request is still running.
+  kTransactionInProgress,
   // An item collection of a table with LSIs would pass its size limit.
   kItemCollectionSizeLimitExceeded,
   // Too many concurrent control-plane operations, or an account limit.
@@ -113,6 +131,11 @@ class [[nodiscard]] Status {
   static Status Throttled(ErrorCode code, std::string message,
                           std::vector<ThrottlingReason> reasons);
 
+  // TransactionCanceledException: "Transaction cancelled, please refer
+  // cancellation reasons for specific reasons [None, ConditionalCheckFailed]"
+  // (the codes in action order), carrying `reasons`, one per action.
+  static Status TransactionCanceled(std::vector<CancellationReason> reasons);
+
   bool ok() const { return rep_ == nullptr; }
   ErrorCode code() const { return rep_ ? rep_->code : ErrorCode::kOk; }
   const std::string& message() const;
@@ -120,6 +143,8 @@ class [[nodiscard]] Status {
   const Item* item() const { return rep_ ? rep_->item.get() : nullptr; }
   // The reasons attached by Status::Throttled; empty for any other status.
   const std::vector<ThrottlingReason>& throttling_reasons() const;
+  // The reasons attached by Status::TransactionCanceled; empty otherwise.
+  const std::vector<CancellationReason>& cancellation_reasons() const;
 
   // "ValidationException: message", for logs and test failures.
   std::string ToString() const;
@@ -130,6 +155,7 @@ class [[nodiscard]] Status {
     std::string message;
     std::shared_ptr<const Item> item;
     std::vector<ThrottlingReason> throttling_reasons;
+    std::vector<CancellationReason> cancellation_reasons;
   };
   std::shared_ptr<const Rep> rep_;
 };

@@ -60,6 +60,49 @@ CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {
                   "fsync the write-ahead log before acknowledging each write: "
                   "acknowledged writes survive a power loss, not only a "
                   "process crash (slower)");
+  serve
+      ->add_option("--max-connections", opts->max_connections,
+                   "Connections served at once; one more is answered 503 "
+                   "ServiceUnavailable and closed")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1'000'000));
+  serve
+      ->add_option("--max-inflight-mb", opts->max_inflight_mb,
+                   "Megabytes of request bodies buffered at once over all "
+                   "connections; a request beyond it is answered 503 "
+                   "ServiceUnavailable")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1'000'000));
+  serve
+      ->add_option("--idle-timeout", opts->idle_timeout_s,
+                   "Seconds a connection may wait between requests")
+      ->capture_default_str()
+      ->check(CLI::Range(0.01, 86'400.0));
+  serve
+      ->add_option("--header-timeout", opts->header_timeout_s,
+                   "Seconds a request's headers may take to arrive, from its "
+                   "first byte (slower clients are dropped)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.01, 86'400.0));
+  serve
+      ->add_option("--request-timeout", opts->request_timeout_s,
+                   "Seconds a request's body may take to arrive once its "
+                   "headers have, and its response to be read")
+      ->capture_default_str()
+      ->check(CLI::Range(0.01, 86'400.0));
+  serve
+      ->add_option("--ttl-sweep-interval-ms", opts->ttl_sweep_interval_ms,
+                   "Milliseconds between sweeps for items past their Time to "
+                   "Live (sweeps advance as requests arrive)")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{1}, int64_t{86'400'000}));
+  serve
+      ->add_option("--ttl-deletion-spread-s", opts->ttl_deletion_spread_s,
+                   "Seconds over which expired items are deleted after their "
+                   "expiry, each at a delay of its own; 0 = at the next sweep "
+                   "(DynamoDB: within a few days)")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{0}, int64_t{30} * 86'400));
   return serve;
 }
 

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 
+#include <chrono>
 #include <cstdio>
 #include <memory>
 
@@ -51,6 +52,9 @@ int RunServe(const ServeOptions& options) {
   engine_options.gsi_lag_micros = options.gsi_lag_ms * 1000;
   engine_options.throttling = options.throttling;
   engine_options.sync_writes = options.sync_writes;
+  engine_options.ttl_sweep_interval_micros = options.ttl_sweep_interval_ms * 1000;
+  engine_options.ttl_deletion_spread_micros =
+      options.ttl_deletion_spread_s * 1'000'000;
   Result<std::unique_ptr<Engine>> engine = Engine::Open(engine_options);
   if (!engine.ok()) {
     std::fprintf(stderr, "dynarock: cannot open the database at %s: %s\n",
@@ -66,6 +70,15 @@ int RunServe(const ServeOptions& options) {
   server_options.host = options.host;
   server_options.port = static_cast<uint16_t>(options.port);
   server_options.threads = options.threads;
+  server_options.max_connections = options.max_connections;
+  server_options.max_inflight_bytes =
+      static_cast<size_t>(options.max_inflight_mb) << 20;
+  auto millis = [](double seconds) {
+    return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
+  };
+  server_options.idle_timeout = millis(options.idle_timeout_s);
+  server_options.header_timeout = millis(options.header_timeout_s);
+  server_options.request_timeout = millis(options.request_timeout_s);
   auto server = api::http::Server::Start(
       [&client](std::string_view operation, std::string_view body,
                 const api::CallerIdentity& caller) {

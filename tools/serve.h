@@ -32,6 +32,21 @@ struct ServeOptions {
   // (EngineOptions::sync_writes): acknowledged writes survive a power loss
   // too, not only a process crash.
   bool sync_writes = false;
+  // Server limits (api::http::ServerOptions): connections served at once
+  // (beyond: 503 ServiceUnavailable), megabytes of request bodies buffered
+  // at once over all connections (beyond: 503), and the timeouts in
+  // seconds: between requests, for a request's headers, for its body (and
+  // for its response to be read).
+  int max_connections = 4096;
+  int max_inflight_mb = 512;
+  double idle_timeout_s = 60;
+  double header_timeout_s = 20;
+  double request_timeout_s = 60;
+  // Time to Live: how often a sweep for expired items starts (engine
+  // clock), and the spread of deletions after expiry (0: at the first sweep
+  // after it; DynamoDB takes up to a few days).
+  int64_t ttl_sweep_interval_ms = 1000;
+  int64_t ttl_deletion_spread_s = 0;
 };
 
 // Runs the server until a signal stops it; returns the process exit code

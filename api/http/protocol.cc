@@ -174,6 +174,19 @@ HttpResponse PayloadTooLargeResponse() {
   return Stamp(std::move(response));
 }
 
+HttpResponse ServiceUnavailableResponse() {
+  // The error name and message of DynamoDB's developer guide (error
+  // handling, HTTP status code 5xx), in InternalServerError's namespace.
+  HttpResponse response;
+  response.status = 503;
+  response.headers.emplace_back("Content-Type", std::string(kJson10));
+  response.body =
+      "{\"__type\":\"com.amazonaws.dynamodb.v20120810#ServiceUnavailable\","
+      "\"message\":\"DynamoDB is currently unavailable. (This should be a "
+      "temporary state.)\"}";
+  return Stamp(std::move(response));
+}
+
 HttpResponse BadHttpRequestResponse() {
   HttpResponse response;
   response.status = 400;

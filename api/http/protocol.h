@@ -82,6 +82,11 @@ HttpResponse PayloadTooLargeResponse();
 // headers are too large.
 HttpResponse BadHttpRequestResponse();
 
+// 503 with DynamoDB's ServiceUnavailable error body: the server is at one
+// of its limits (connections, bytes of requests in flight) and the client
+// should retry later, as every AWS SDK does on a 503.
+HttpResponse ServiceUnavailableResponse();
+
 // "DynamoDB_20120810.PutItem" -> "PutItem"; nullopt for another API version,
 // a missing dot, or an operation name that is empty or not [A-Za-z0-9]+.
 // dynarock's extensions keep their whole target as the operation name:

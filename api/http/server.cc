@@ -1,10 +1,14 @@
 // api/http/server.cc
 //
 // One Session per connection, each on its own strand of a shared
-// io_context run by `threads` threads. A session reads a request's headers
-// (idle_timeout), then its body (request_timeout), answers it through
-// HandleRequest on the same thread, writes the response, and loops while the
-// connection is kept alive. The Handler runs on the io threads: engine calls
+// io_context run by `threads` threads. A session waits for a request's first
+// byte (idle_timeout), reads its headers (header_timeout), reserves its
+// Content-Length against the server-wide in-flight budget, reads its body
+// (request_timeout; chunked bodies reserve as they grow), answers it through
+// HandleRequest on the same thread, releases the reservation, writes the
+// response, and loops while the connection is kept alive. Connections
+// beyond max_connections become short-lived rejecting sessions that write
+// one 503 and close. The Handler runs on the io threads: engine calls
 // are short, and several threads keep one slow call from stalling the rest.
 
 #include "api/http/server.h"
@@ -44,6 +48,13 @@ using Clock = std::chrono::steady_clock;
 // read the response instead of a reset.
 constexpr std::chrono::seconds kDrainTime{5};
 constexpr size_t kDrainMaxBytes = 64 * 1024 * 1024;
+// A connection refused for being over max_connections gets its 503 and at
+// most this long to read it; at most kMaxRejecting are in that state at
+// once, and further ones are closed without an answer.
+constexpr std::chrono::seconds kRejectDrainTime{1};
+constexpr int kMaxRejecting = 64;
+// The first read of a request, which ends the connection's idle wait.
+constexpr size_t kFirstReadBytes = 4096;
 
 class Session;
 
@@ -59,21 +70,45 @@ struct Shared {
   uint64_t next_id = 0;                                           // mu
   // Set once, under mu, when shutdown begins; read without it too.
   std::atomic<bool> stopping{false};
-  std::atomic<int> open{0};
+  std::atomic<int> open{0};       // sessions serving requests
+  std::atomic<int> rejecting{0};  // sessions answering 503 before closing
+  // Bytes of request bodies reserved by sessions, at most
+  // options.max_inflight_bytes.
+  std::atomic<size_t> inflight{0};
 
-  // Adds a session; false once shutdown has begun.
-  bool Register(const std::shared_ptr<Session>& session, uint64_t* id) {
+  // Adds a session (`counted` in `open`, or a rejecting one); false once
+  // shutdown has begun.
+  bool Register(const std::shared_ptr<Session>& session, bool counted,
+                uint64_t* id) {
     std::lock_guard<std::mutex> lock(mu);
     if (stopping.load(std::memory_order_relaxed)) return false;
     *id = ++next_id;
     sessions.emplace(*id, session);
-    open.fetch_add(1, std::memory_order_relaxed);
+    (counted ? open : rejecting).fetch_add(1, std::memory_order_relaxed);
     return true;
   }
-  void Unregister(uint64_t id) {
+  void Unregister(uint64_t id, bool counted) {
     std::lock_guard<std::mutex> lock(mu);
-    if (sessions.erase(id) > 0) open.fetch_sub(1, std::memory_order_relaxed);
+    if (sessions.erase(id) > 0) {
+      (counted ? open : rejecting).fetch_sub(1, std::memory_order_relaxed);
+    }
     cv.notify_all();
+  }
+
+  // Adds `bytes` to `inflight` if that stays within the limit.
+  bool TryReserve(size_t bytes) {
+    size_t now = inflight.load(std::memory_order_relaxed);
+    do {
+      if (bytes > options.max_inflight_bytes ||
+          now > options.max_inflight_bytes - bytes) {
+        return false;
+      }
+    } while (!inflight.compare_exchange_weak(now, now + bytes,
+                                             std::memory_order_relaxed));
+    return true;
+  }
+  void Release(size_t bytes) {
+    inflight.fetch_sub(bytes, std::memory_order_relaxed);
   }
 };
 
@@ -92,17 +127,26 @@ bool IsHttpParseError(const beast::error_code& ec) {
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(tcp::socket socket, Shared* shared)
+  // A rejecting session (`reject`) answers 503 and closes.
+  Session(tcp::socket socket, Shared* shared, bool reject)
       : stream_(std::move(socket)),
         buffer_(shared->options.max_header_bytes + 64 * 1024),
-        shared_(shared) {}
+        shared_(shared),
+        reject_(reject) {}
 
   ~Session() {
-    if (id_ != 0) shared_->Unregister(id_);
+    ReleaseReservation();
+    if (id_ != 0) shared_->Unregister(id_, !reject_);
   }
 
   void Start(uint64_t id) {
     id_ = id;
+    if (reject_) {
+      net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+        self->Respond(ServiceUnavailableResponse(), false, /*drain=*/true);
+      });
+      return;
+    }
     net::dispatch(
         stream_.get_executor(),
         beast::bind_front_handler(&Session::ReadHeader, shared_from_this()));
@@ -120,14 +164,31 @@ class Session : public std::enable_shared_from_this<Session> {
  private:
   const ServerOptions& options() const { return shared_->options; }
 
+  // Waits (idle_timeout) for the first byte of the next request, unless
+  // the client already sent it.
   void ReadHeader() {
     if (stopping_) return Close();
-    idle_ = true;
+    ReleaseReservation();
     parser_.emplace();
     parser_->header_limit(static_cast<uint32_t>(
         std::min<size_t>(options().max_header_bytes, UINT32_MAX)));
     parser_->body_limit(options().max_body_bytes);
+    if (buffer_.size() > 0) return ReadRestOfHeader();
+    idle_ = true;
     stream_.expires_after(options().idle_timeout);
+    stream_.async_read_some(
+        buffer_.prepare(kFirstReadBytes),
+        [self = shared_from_this()](beast::error_code ec, size_t n) {
+          self->buffer_.commit(n);
+          if (ec) return self->Close();  // gone, idle too long, or stopped
+          self->ReadRestOfHeader();
+        });
+  }
+
+  // The request has begun: its headers get header_timeout.
+  void ReadRestOfHeader() {
+    idle_ = false;
+    stream_.expires_after(options().header_timeout);
     bhttp::async_read_header(
         stream_, buffer_, *parser_,
         beast::bind_front_handler(&Session::OnHeader, shared_from_this()));
@@ -137,6 +198,11 @@ class Session : public std::enable_shared_from_this<Session> {
     if (ec) return OnReadError(ec);
     idle_ = false;
     stream_.expires_after(options().request_timeout);
+    // The declared body is reserved before any of it is read (and before
+    // a 100 Continue invites it).
+    if (!Reserve(parser_->content_length().value_or(0))) {
+      return Respond(ServiceUnavailableResponse(), false, /*drain=*/true);
+    }
     auto& req = parser_->get();
     auto expect = req.find(bhttp::field::expect);
     if (expect != req.end() &&
@@ -154,14 +220,23 @@ class Session : public std::enable_shared_from_this<Session> {
     ReadBody();
   }
 
+  // Reads the body piece by piece, so that a chunked body (whose length
+  // is not declared) is reserved as it grows.
   void ReadBody() {
-    bhttp::async_read(
+    if (parser_->is_done()) return OnBody();
+    bhttp::async_read_some(
         stream_, buffer_, *parser_,
-        beast::bind_front_handler(&Session::OnBody, shared_from_this()));
+        [self = shared_from_this()](beast::error_code ec, size_t) {
+          if (ec) return self->OnReadError(ec);
+          if (!self->Reserve(self->parser_->get().body().size())) {
+            return self->Respond(ServiceUnavailableResponse(), false,
+                                 /*drain=*/true);
+          }
+          self->ReadBody();
+        });
   }
 
-  void OnBody(beast::error_code ec, size_t /*bytes*/) {
-    if (ec) return OnReadError(ec);
+  void OnBody() {
     const auto& req = parser_->get();
     HttpRequest request;
     beast::string_view method = req.method_string();
@@ -180,6 +255,9 @@ class Session : public std::enable_shared_from_this<Session> {
     if (req.method() == bhttp::verb::head) response.body.clear();
     bool keep_alive = req.keep_alive() && !stopping_ &&
                       !shared_->stopping.load(std::memory_order_acquire);
+    // The request's bytes are no longer needed.
+    parser_.reset();
+    ReleaseReservation();
     Respond(std::move(response), keep_alive, /*drain=*/false);
   }
 
@@ -222,7 +300,7 @@ class Session : public std::enable_shared_from_this<Session> {
     stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
     buffer_.consume(buffer_.size());
     drain_buffer_ = std::make_unique<std::array<char, 64 * 1024>>();
-    stream_.expires_after(kDrainTime);
+    stream_.expires_after(reject_ ? kRejectDrainTime : kDrainTime);
     DrainSome();
   }
 
@@ -234,6 +312,19 @@ class Session : public std::enable_shared_from_this<Session> {
           if (ec || self->drained_ > kDrainMaxBytes) return self->Close();
           self->DrainSome();
         });
+  }
+
+  // Grows this request's reservation to `bytes`; false if the server-wide
+  // budget does not allow it.
+  bool Reserve(size_t bytes) {
+    if (bytes <= reserved_) return true;
+    if (!shared_->TryReserve(bytes - reserved_)) return false;
+    reserved_ = bytes;
+    return true;
+  }
+  void ReleaseReservation() {
+    shared_->Release(reserved_);
+    reserved_ = 0;
   }
 
   void Close() {
@@ -249,6 +340,8 @@ class Session : public std::enable_shared_from_this<Session> {
   std::unique_ptr<std::array<char, 64 * 1024>> drain_buffer_;
   size_t drained_ = 0;
   Shared* shared_;
+  const bool reject_;
+  size_t reserved_ = 0;  // bytes of shared_->inflight this session holds
   uint64_t id_ = 0;
   bool idle_ = true;       // waiting for a request's headers
   bool stopping_ = false;  // Stop() was called
@@ -333,17 +426,19 @@ struct Server::Impl {
   }
 
   void OnAccept(tcp::socket socket) {
-    if (shared.open.load(std::memory_order_relaxed) >=
-        shared.options.max_connections) {
-      beast::error_code ec;
+    const bool reject = shared.open.load(std::memory_order_relaxed) >=
+                        shared.options.max_connections;
+    beast::error_code ec;
+    if (reject &&
+        shared.rejecting.load(std::memory_order_relaxed) >= kMaxRejecting) {
       socket.close(ec);
       return;
     }
-    beast::error_code ec;
     socket.set_option(tcp::no_delay(true), ec);
-    auto session = std::make_shared<Session>(std::move(socket), &shared);
+    auto session =
+        std::make_shared<Session>(std::move(socket), &shared, reject);
     uint64_t id = 0;
-    if (shared.Register(session, &id)) session->Start(id);
+    if (shared.Register(session, !reject, &id)) session->Start(id);
   }
 
   void Run() {
@@ -422,6 +517,10 @@ void Server::Shutdown() { impl_->Shutdown(); }
 
 int Server::TEST_OpenConnections() const {
   return impl_->shared.open.load(std::memory_order_relaxed);
+}
+
+size_t Server::TEST_InflightBytes() const {
+  return impl_->shared.inflight.load(std::memory_order_relaxed);
 }
 
 }  // namespace dynarock::api::http

@@ -6,7 +6,8 @@
 // a Handler (api::Client::Call in `dynarock serve`).
 //
 // No input stops or stalls it: headers and bodies have size limits, idle
-// and slow connections time out, and malformed bytes get a 400 and a close.
+// and slow connections time out, malformed bytes get a 400 and a close, and
+// connections and buffered request bytes beyond their limits get a 503.
 // Shutdown() stops accepting, lets every request already received finish
 // and be answered, closes the connections, and joins the threads; after it
 // returns the Handler is never called again, so its owner can close the
@@ -40,15 +41,25 @@ struct ServerOptions {
   size_t max_body_bytes = kMaxRequestBodyBytes;
   // Request line plus headers; larger ones get a 400 and a close.
   size_t max_header_bytes = 64 * 1024;
-  // How long a connection may sit between requests, or take to send a
-  // request's headers, before it is closed.
+  // Bytes of request bodies buffered at once, over every connection: a
+  // request that would pass it (by its Content-Length, or as its chunks
+  // arrive) is answered 503 ServiceUnavailable and its connection closed.
+  size_t max_inflight_bytes = size_t{512} << 20;
+  // How long a connection may sit between requests (waiting for the first
+  // byte of the next one) before it is closed.
   std::chrono::milliseconds idle_timeout{60'000};
-  // How long a request's body may take to arrive, and its response to be
-  // taken by the client.
+  // How long a request's line and headers may take to arrive, from its
+  // first byte; slower clients are dropped.
+  std::chrono::milliseconds header_timeout{20'000};
+  // How long a request's body may take to arrive, once its headers have;
+  // and, separately, how long its response may take to be taken by the
+  // client. Slower clients are dropped.
   std::chrono::milliseconds request_timeout{60'000};
   // How long Shutdown() waits for requests in flight before it cuts them.
   std::chrono::milliseconds shutdown_grace{10'000};
-  // Connections beyond this many are closed as soon as they are accepted.
+  // Connections served at once. One beyond it is answered 503
+  // ServiceUnavailable and closed (a few at a time; beyond those, closed at
+  // once).
   int max_connections = 4096;
 };
 
@@ -75,6 +86,8 @@ class Server {
 
   // Connections open now; for tests and stats.
   int TEST_OpenConnections() const;
+  // Bytes of request bodies reserved now (see max_inflight_bytes).
+  size_t TEST_InflightBytes() const;
 
  private:
   struct Impl;

@@ -32,6 +32,16 @@ Result<Json> Scan(const RequestContext& ctx, const Json& request);
 Result<Json> BatchGetItem(const RequestContext& ctx, const Json& request);
 Result<Json> BatchWriteItem(const RequestContext& ctx, const Json& request);
 
+// transact_ops.cc
+Result<Json> TransactWriteItems(const RequestContext& ctx, const Json& request);
+Result<Json> TransactGetItems(const RequestContext& ctx, const Json& request);
+
+// ttl_ops.cc: UpdateTimeToLive, DescribeTimeToLive, and the extension
+// RunTimeToLiveSweep (dispatched as "DynamoRock_20251121.RunTimeToLiveSweep").
+Result<Json> UpdateTimeToLive(const RequestContext& ctx, const Json& request);
+Result<Json> DescribeTimeToLive(const RequestContext& ctx, const Json& request);
+Result<Json> RunTimeToLiveSweep(const RequestContext& ctx, const Json& request);
+
 // index_ops.cc: dynarock extensions, dispatched as
 // "DynamoRock_20251121.<name>" (never a DynamoDB_20120810 operation).
 Result<Json> WaitForIndexes(const RequestContext& ctx, const Json& request);

@@ -32,6 +32,20 @@ void Metering::Merge(const Metering& other) {
                       other.charge.parts.end());
 }
 
+void Metering::Scale(double factor) {
+  auto scale = [factor](Capacity& c) {
+    c.read_units *= factor;
+    c.write_units *= factor;
+  };
+  scale(consumed.table);
+  for (auto& [name, c] : consumed.global_secondary_indexes) scale(c);
+  for (auto& [name, c] : consumed.local_secondary_indexes) scale(c);
+  for (PartitionUnits& p : charge.parts) {
+    p.read_units *= factor;
+    p.write_units *= factor;
+  }
+}
+
 PartitionUnits PartOf(uint32_t index_id, const AttributeValue& pk,
                       double read_units, double write_units) {
   return PartitionUnits{index_id, keys::PartitionHash(pk), Rendering(pk),

@@ -65,6 +65,9 @@ struct Metering {
 
   // Adds `other` (same table): units merged, parts appended.
   void Merge(const Metering& other);
+  // Multiplies every unit (the client's view and every part) by `factor`:
+  // transactions cost twice what the same plain reads and writes cost.
+  void Scale(double factor);
 };
 
 // The longest printable rendering a PartitionUnits carries.

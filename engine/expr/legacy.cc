@@ -301,19 +301,30 @@ class Builder {
   int next_ = 0;
 };
 
-// Joins the conditions left to right with AND or OR.
+// Joins the conditions with AND or OR, in order, as a balanced tree: a
+// request may hold many thousands of conditions (Expected, QueryFilter and
+// ScanFilter have no count limit), and a left-deep chain of that length
+// would exhaust the stack of whatever walks the tree (evaluate, render,
+// resolve, the destructor). Adjacent pairs are joined round by round, so
+// the depth is ceil(log2(n)) and the order of evaluation is unchanged.
 ConditionExpression Combine(ExpressionKind kind, std::vector<Condition> parts,
                             std::optional<ConditionalOperator> op) {
   const Condition::Kind junction = op == ConditionalOperator::kOr
                                        ? Condition::Kind::kOr
                                        : Condition::Kind::kAnd;
+  while (parts.size() > 1) {
+    std::vector<Condition> joined;
+    joined.reserve((parts.size() + 1) / 2);
+    for (size_t i = 0; i + 1 < parts.size(); i += 2) {
+      joined.push_back(Builder::Junction(junction, std::move(parts[i]),
+                                         std::move(parts[i + 1])));
+    }
+    if (parts.size() % 2 == 1) joined.push_back(std::move(parts.back()));
+    parts = std::move(joined);
+  }
   ConditionExpression out;
   out.kind = kind;
   out.root = std::move(parts[0]);
-  for (size_t i = 1; i < parts.size(); ++i) {
-    out.root =
-        Builder::Junction(junction, std::move(out.root), std::move(parts[i]));
-  }
   out.resolved = true;
   return out;
 }

@@ -14,7 +14,8 @@ namespace {
 constexpr char kTablePrefix = 't';
 constexpr char kNextIdKey[] = "n";
 // Version 1: no index ids. Version 2 appends the index ids (name, id).
-constexpr uint8_t kRecordVersion = 2;
+// Version 3 appends Time to Live (enabled, attribute name, last change).
+constexpr uint8_t kRecordVersion = 3;
 
 std::string TableKey(std::string_view ns, std::string_view name) {
   std::string key(1, kTablePrefix);
@@ -110,6 +111,10 @@ std::string EncodeTable(const TableInfo& t) {
     PutLengthPrefixed(&out, name);
     PutVarint64(&out, id);
   }
+  // Version 3.
+  out.push_back(t.ttl.enabled ? 1 : 0);
+  PutLengthPrefixed(&out, t.ttl.attribute_name);
+  PutOptional(&out, t.ttl.last_change_micros);
   return out;
 }
 
@@ -182,7 +187,7 @@ struct Reader {
 Result<TableInfo> DecodeTable(std::string_view bytes) {
   Reader r{bytes};
   const uint8_t version = r.Byte();
-  if (version != 1 && version != kRecordVersion) {
+  if (version < 1 || version > kRecordVersion) {
     return Status::Corruption("unknown table record version");
   }
   TableInfo t;
@@ -238,11 +243,25 @@ Result<TableInfo> DecodeTable(std::string_view bytes) {
     t.needs_index_rebuild = !d.global_secondary_indexes.empty() ||
                             !d.local_secondary_indexes.empty();
   }
+  if (version >= 3) {
+    t.ttl.enabled = r.Byte() != 0;
+    t.ttl.attribute_name = r.String();
+    t.ttl.last_change_micros = r.Optional();
+  }
   if (!r.ok) return Status::Corruption("truncated table record");
   t.key = ResolveKeyDef(d.key_schema, d.attribute_definitions);
   ResolveIndexes(&t);
   return t;
 }
+
+// The settings only UpdateSettings changes.
+bool SameSettings(const TableInfo& a, const TableInfo& b) {
+  return a.ttl.enabled == b.ttl.enabled &&
+         a.ttl.attribute_name == b.ttl.attribute_name &&
+         a.ttl.last_change_micros == b.ttl.last_change_micros;
+}
+
+void CopySettings(const TableInfo& from, TableInfo* to) { to->ttl = from.ttl; }
 
 }  // namespace
 
@@ -366,10 +385,34 @@ Result<std::shared_ptr<const TableInfo>> Catalog::Create(TableInfo info) {
 
 Status Catalog::Replace(std::shared_ptr<const TableInfo> info, WriteBatch* batch) {
   WriterMutexLock lock(&mu_);
+  auto current = tables_.find(NameKey{info->ns, info->desc.table_name});
+  if (current != tables_.end() && current->second->id == info->id &&
+      !SameSettings(*current->second, *info)) {
+    auto kept = std::make_shared<TableInfo>(*info);
+    CopySettings(*current->second, kept.get());
+    info = std::move(kept);
+  }
   batch->Put(Cf::kMeta, TableKey(info->ns, info->desc.table_name), EncodeTable(*info));
   DR_RETURN_IF_ERROR(store_->Write(batch));
   tables_[NameKey{info->ns, info->desc.table_name}] = std::move(info);
   return Status::OK();
+}
+
+Result<std::shared_ptr<const TableInfo>> Catalog::UpdateSettings(
+    std::string_view ns, std::string_view name, uint32_t id,
+    const std::function<Status(TableInfo*)>& change) {
+  WriterMutexLock lock(&mu_);
+  auto it = tables_.find(NameKey{std::string(ns), std::string(name)});
+  if (it == tables_.end() || it->second->id != id) {
+    return Status::ResourceNotFound("Requested resource not found");
+  }
+  auto next = std::make_shared<TableInfo>(*it->second);
+  DR_RETURN_IF_ERROR(change(next.get()));
+  WriteBatch batch;
+  batch.Put(Cf::kMeta, TableKey(next->ns, next->desc.table_name), EncodeTable(*next));
+  DR_RETURN_IF_ERROR(store_->Write(&batch));
+  it->second = next;
+  return std::shared_ptr<const TableInfo>(std::move(next));
 }
 
 Result<uint32_t> Catalog::ReserveId() {

@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -49,6 +50,17 @@ struct IndexInfo {
   Projection projection;
 };
 
+// A table's Time to Live setting (engine/ttl/): whether expired items are
+// deleted, by which attribute, and when the setting last changed. Persisted
+// in the table record; changed only through Catalog::UpdateSettings.
+struct TimeToLiveSettings {
+  bool enabled = false;
+  // The attribute holding each item's expiry (epoch seconds); empty when
+  // TTL was never enabled or has been disabled.
+  std::string attribute_name;
+  std::optional<int64_t> last_change_micros;
+};
+
 struct TableInfo {
   uint32_t id = 0;   // key prefix of the table's items; never reused
   std::string ns;    // the Scope namespace the table lives in
@@ -67,6 +79,8 @@ struct TableInfo {
   // Loaded from a record written before index ids existed (version 1): the
   // indexes have no ids and no entries yet; Engine::Open rebuilds them.
   bool needs_index_rebuild = false;
+  // Time to Live (record version 3; off in older records).
+  TimeToLiveSettings ttl;
 
   // The index named `name`, or null.
   const IndexInfo* FindIndex(std::string_view name) const;
@@ -96,8 +110,20 @@ class Catalog {
   // Errors: kResourceInUse ("Table already exists: <name>").
   Result<std::shared_ptr<const TableInfo>> Create(TableInfo info);
   // Persists and publishes a new version of an existing table; `batch`
-  // carries other changes to commit with it (may be empty).
+  // carries other changes to commit with it (may be empty). The settings
+  // UpdateSettings owns (`ttl`) are kept from the version published now,
+  // so a table change made from an older copy cannot undo them.
   Status Replace(std::shared_ptr<const TableInfo> info, WriteBatch* batch);
+  // Changes the settings of the table published as (ns, name) with id `id`
+  // (Time to Live): under the catalog's lock, copies the current version,
+  // lets `change` edit the copy (an error aborts with nothing changed),
+  // persists and publishes it, and returns it. Concurrent changes of one
+  // table are serialized, so none is lost.
+  // Errors: kResourceNotFound (no such table now; the message is the
+  // caller's to replace), kIOError, and `change`'s.
+  Result<std::shared_ptr<const TableInfo>> UpdateSettings(
+      std::string_view ns, std::string_view name, uint32_t id,
+      const std::function<Status(TableInfo*)>& change);
   // A fresh id for a new index (UpdateTable): never handed out before and
   // never again, persisted before it is returned. Errors: kIOError.
   Result<uint32_t> ReserveId();

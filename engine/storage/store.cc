@@ -221,6 +221,38 @@ Result<std::optional<std::string>> Store::Get(Cf cf,
   return std::optional<std::string>(std::move(value));
 }
 
+namespace {
+
+class SnapshotImpl final : public StoreSnapshot {
+ public:
+  SnapshotImpl(rocksdb::DB* db, const std::vector<rocksdb::ColumnFamilyHandle*>* cfs)
+      : db_(db), cfs_(cfs), snapshot_(db->GetSnapshot()) {}
+  ~SnapshotImpl() override { db_->ReleaseSnapshot(snapshot_); }
+
+  Result<std::optional<std::string>> Get(Cf cf,
+                                         std::string_view key) const override {
+    rocksdb::ReadOptions options;
+    options.snapshot = snapshot_;
+    std::string value;
+    rocksdb::Status s =
+        db_->Get(options, (*cfs_)[static_cast<int>(cf)], ToSlice(key), &value);
+    if (s.IsNotFound()) return std::optional<std::string>();
+    if (!s.ok()) return FromRocks(s);
+    return std::optional<std::string>(std::move(value));
+  }
+
+ private:
+  rocksdb::DB* db_;
+  const std::vector<rocksdb::ColumnFamilyHandle*>* cfs_;
+  const rocksdb::Snapshot* snapshot_;
+};
+
+}  // namespace
+
+std::unique_ptr<StoreSnapshot> Store::NewSnapshot() const {
+  return std::make_unique<SnapshotImpl>(rep_->db.get(), &rep_->cfs);
+}
+
 Result<int64_t> Store::GetCounter(std::string_view key) const {
   DR_ASSIGN_OR_RETURN(auto value, Get(Cf::kMeta, key));
   if (!value) return int64_t{0};

@@ -84,6 +84,18 @@ class StoreIterator {
   virtual Status status() const = 0;
 };
 
+// A consistent point-in-time view of the database (a RocksDB snapshot):
+// reads through it see exactly the writes committed before it was taken.
+// Released when destroyed. REQUIRES: destroyed before its Store.
+// Thread-safe.
+class StoreSnapshot {
+ public:
+  virtual ~StoreSnapshot() = default;
+  // As Store::Get, at the snapshot.
+  virtual Result<std::optional<std::string>> Get(Cf cf,
+                                                 std::string_view key) const = 0;
+};
+
 class Store {
  public:
   // Opens or creates the database. Errors: kIOError, kCorruption.
@@ -92,6 +104,8 @@ class Store {
 
   // Point read: the value, or nullopt when the key is absent.
   Result<std::optional<std::string>> Get(Cf cf, std::string_view key) const;
+  // A snapshot of the database now (TransactGetItems reads through one).
+  std::unique_ptr<StoreSnapshot> NewSnapshot() const;
   // A counter written with WriteBatch::AddToCounter (0 when absent).
   Result<int64_t> GetCounter(std::string_view key) const;
 

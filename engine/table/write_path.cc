@@ -1,6 +1,7 @@
 #include "engine/table/write_path.h"
 
 #include <algorithm>
+#include <cassert>
 #include <optional>
 #include <utility>
 
@@ -8,6 +9,27 @@
 #include "engine/value/item_size.h"
 
 namespace dynarock {
+
+Result<std::optional<ItemCollectionMetrics>> CollectionMetrics(
+    const IndexWriter& writer, const TableInfo& table,
+    ReturnItemCollectionMetrics what, const AttributeValue& pk) {
+  if (what != ReturnItemCollectionMetrics::kSize || !table.has_lsi()) {
+    return std::optional<ItemCollectionMetrics>();
+  }
+  DR_ASSIGN_OR_RETURN(int64_t bytes, writer.ItemCollectionSize(table.id, pk));
+  ItemCollectionMetrics m;
+  m.item_collection_key[table.key.hash_name] = pk;
+  const double gb =
+      static_cast<double>(bytes) / static_cast<double>(int64_t{1} << 30);
+  m.size_estimate_lower_gb = static_cast<double>(static_cast<int64_t>(gb));
+  m.size_estimate_upper_gb = m.size_estimate_lower_gb + 1;
+  return std::optional<ItemCollectionMetrics>(std::move(m));
+}
+
+Status TransactionConflict() {
+  return Status(ErrorCode::kTransactionConflict,
+                "Transaction is ongoing for the item");
+}
 
 Result<std::optional<Item>> ReadItem(const Store& store,
                                      const std::string& item_key) {
@@ -102,7 +124,22 @@ Result<std::optional<Item>> WritePath::Apply(const TableInfo& table,
                                              const std::string& item_key,
                                              const ItemMutation& mutation,
                                              Metering* metering) {
+  return ApplyOne(table, item_key, mutation, metering, /*charged=*/true);
+}
+
+Result<std::optional<Item>> WritePath::ApplyAsService(
+    const TableInfo& table, const std::string& item_key,
+    const ItemMutation& mutation) {
+  return ApplyOne(table, item_key, mutation, nullptr, /*charged=*/false);
+}
+
+Result<std::optional<Item>> WritePath::ApplyOne(const TableInfo& table,
+                                                const std::string& item_key,
+                                                const ItemMutation& mutation,
+                                                Metering* metering,
+                                                bool charged) {
   std::lock_guard<std::mutex> lock(locks_->For(item_key));
+  if (locks_->IsMarked(item_key)) return TransactionConflict();
   IndexWriter::Txn txn(indexes_);
   WriteBatch batch;
   std::vector<StatsDelta> stats;
@@ -116,7 +153,7 @@ Result<std::optional<Item>> WritePath::Apply(const TableInfo& table,
       Stage(table, item_key, mutation, &txn, &batch, &stats, &staged);
   // Errors other than a failed condition cost nothing.
   if (!old_item.ok() && staged.charge.parts.empty()) return old_item;
-  const bool throttle = throttling();
+  const bool throttle = charged && throttling();
   // A throttle wins over a failed condition (DynamoDB refuses a throttled
   // request before it evaluates anything); an admitted failed condition
   // keeps its units consumed.
@@ -126,13 +163,13 @@ Result<std::optional<Item>> WritePath::Apply(const TableInfo& table,
     txn.Committed();
     Committed(stats);
   }
-  if (!throttle) ChargeUnthrottled(staged.charge);
+  if (charged && !throttle) ChargeUnthrottled(staged.charge);
   return old_item;
 }
 
 Result<std::vector<std::optional<Item>>> WritePath::ApplyMany(
     const std::vector<ItemWrite>& writes, std::vector<Metering>* metering,
-    std::vector<bool>* throttled) {
+    std::vector<bool>* throttled, const ApplyManyOptions& options) {
   if (metering != nullptr) metering->clear();
   if (throttled != nullptr) throttled->assign(writes.size(), false);
   // Distinct stripes in address order: a total order every writer shares.
@@ -147,19 +184,37 @@ Result<std::vector<std::optional<Item>>> WritePath::ApplyMany(
       for (auto it = stripes.rbegin(); it != stripes.rend(); ++it) (*it)->unlock();
     }
   } unlock{stripes};
+  if (options.transactional) return ApplyTransactional(writes, metering, options);
+
+  // Items a transaction holds are refused before anything is read.
+  std::vector<bool> skipped(writes.size(), false);
+  size_t conflicts = 0;
+  for (size_t i = 0; i < writes.size(); ++i) {
+    if (!locks_->IsMarked(writes[i].item_key)) continue;
+    if (throttled == nullptr) return TransactionConflict();
+    skipped[i] = true;
+    (*throttled)[i] = true;
+    ++conflicts;
+  }
+  if (conflicts == writes.size() && !writes.empty()) return TransactionConflict();
 
   const bool throttle = throttling();
   std::optional<IndexWriter::Txn> txn(std::in_place, indexes_);
   std::optional<WriteBatch> batch(std::in_place);
   std::vector<StatsDelta> stats;
-  std::vector<std::optional<Item>> old_items;
-  old_items.reserve(writes.size());
+  std::vector<std::optional<Item>> old_items(writes.size());
   std::vector<Metering> staged;
   staged.reserve(writes.size());
-  for (const ItemWrite& w : writes) {
+  for (size_t i = 0; i < writes.size(); ++i) {
+    const ItemWrite& w = writes[i];
     Metering m;
+    if (skipped[i]) {
+      staged.push_back(std::move(m));
+      continue;
+    }
     Result<std::optional<Item>> old_item =
         Stage(*w.table, w.item_key, w.mutation, &*txn, &*batch, &stats, &m);
+    if (options.unit_factor != 1) m.Scale(options.unit_factor);
     const bool charged = old_item.ok() || !m.charge.parts.empty();
     if (charged) staged.push_back(std::move(m));
     if (!old_item.ok()) {
@@ -174,14 +229,15 @@ Result<std::vector<std::optional<Item>>> WritePath::ApplyMany(
       if (metering != nullptr) *metering = std::move(staged);
       return old_item.status();
     }
-    old_items.push_back(std::move(old_item).value());
+    old_items[i] = std::move(old_item).value();
   }
   // Every write is staged and metered: the admission point.
-  size_t admitted = writes.size();
+  size_t admitted = writes.size() - conflicts;
   if (throttle) {
     Status first_throttle;
     admitted = 0;
     for (size_t i = 0; i < writes.size(); ++i) {
+      if (skipped[i]) continue;
       Status s = Admit(staged[i].charge);
       if (s.ok()) {
         ++admitted;
@@ -193,12 +249,13 @@ Result<std::vector<std::optional<Item>>> WritePath::ApplyMany(
     }
     if (admitted == 0 && !writes.empty()) {
       if (metering != nullptr) *metering = std::move(staged);
-      return first_throttle;
+      return first_throttle.ok() ? TransactionConflict() : first_throttle;
     }
   }
-  if (admitted < writes.size()) {
-    // Restage the admitted writes alone (the items are still locked, so
-    // they stage as before); the refused ones leave no trace.
+  // A throttled write was staged: restage the admitted writes alone (the
+  // items are still locked, so they stage as before); the refused ones
+  // leave no trace. Conflicted writes were never staged.
+  if (admitted + conflicts < writes.size()) {
     stats.clear();
     batch.reset();
     txn.reset();
@@ -222,6 +279,61 @@ Result<std::vector<std::optional<Item>>> WritePath::ApplyMany(
       return written;
     }
     txn->Committed();
+    Committed(stats);
+  }
+  if (!throttle) {
+    for (const Metering& m : staged) ChargeUnthrottled(m.charge);
+  }
+  if (metering != nullptr) *metering = std::move(staged);
+  return old_items;
+}
+
+Result<std::vector<std::optional<Item>>> WritePath::ApplyTransactional(
+    const std::vector<ItemWrite>& writes, std::vector<Metering>* metering,
+    const ApplyManyOptions& options) {
+  assert(options.statuses != nullptr);
+  std::vector<Status>& statuses = *options.statuses;
+  statuses.assign(writes.size(), Status::OK());
+  IndexWriter::Txn txn(indexes_);
+  WriteBatch batch;
+  std::vector<StatsDelta> stats;
+  std::vector<std::optional<Item>> old_items(writes.size());
+  std::vector<Metering> staged(writes.size());
+  Status first_failure;
+  // Every write is staged (its condition evaluated against the item as
+  // stored), so that every failing action is reported, not only the first.
+  for (size_t i = 0; i < writes.size(); ++i) {
+    const ItemWrite& w = writes[i];
+    Result<std::optional<Item>> old_item =
+        Stage(*w.table, w.item_key, w.mutation, &txn, &batch, &stats, &staged[i]);
+    if (options.unit_factor != 1) staged[i].Scale(options.unit_factor);
+    if (!old_item.ok()) {
+      statuses[i] = old_item.status();
+      if (first_failure.ok()) first_failure = old_item.status();
+      continue;
+    }
+    old_items[i] = std::move(old_item).value();
+  }
+  auto finish = [&](Status s) -> Result<std::vector<std::optional<Item>>> {
+    if (metering != nullptr) *metering = std::move(staged);
+    return s;
+  };
+  if (!first_failure.ok()) return finish(first_failure);
+  const bool throttle = throttling();
+  if (throttle) {
+    // Each write is admitted on its own partitions: every throttled action
+    // is reported.
+    for (size_t i = 0; i < writes.size(); ++i) {
+      Status s = Admit(staged[i].charge);
+      if (s.ok()) continue;
+      statuses[i] = s;
+      if (first_failure.ok()) first_failure = std::move(s);
+    }
+    if (!first_failure.ok()) return finish(first_failure);
+  }
+  if (!batch.empty()) {
+    DR_RETURN_IF_ERROR(store_->Write(&batch));
+    txn.Committed();
     Committed(stats);
   }
   if (!throttle) {

@@ -40,6 +40,7 @@
 #include "engine/capacity/capacity_charge.h"
 #include "engine/capacity/throughput_controller.h"
 #include "engine/index/index_writer.h"
+#include "engine/requests.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"
@@ -60,6 +61,22 @@ struct ItemChange {
 using ItemMutation =
     std::function<Result<ItemChange>(const std::optional<Item>& old_item)>;
 
+// How ApplyMany runs.
+struct ApplyManyOptions {
+  // TransactWriteItems: every write is staged and admitted, and any write
+  // that fails (its mutation's error, its index changes' error, a
+  // throttle) fails the whole call with nothing written; `statuses` (not
+  // owned, required) receives one Status per write, OK for those that
+  // would have passed. The caller holds the items' marks (ItemLocks::
+  // TryMark), so marks are not conflicts here. A cancelled call charges
+  // only the writes admitted before the failure was known.
+  bool transactional = false;
+  // Every write's units (client view and charge) are multiplied by it
+  // before admission: 2 for transactions.
+  double unit_factor = 1;
+  std::vector<Status>* statuses = nullptr;
+};
+
 class WritePath {
  public:
   // `indexes` (not owned) maintains secondary indexes; null: none.
@@ -79,11 +96,22 @@ class WritePath {
   // Returns the old item (nullopt when there was none). When `metering` is
   // not null it receives what the write consumed: on success, and on
   // kConditionalCheckFailed (the old item's size); it is left empty on any
-  // other error.
+  // other error. An item a transaction is writing (ItemLocks::IsMarked) is
+  // refused with kTransactionConflict "Transaction is ongoing for the item",
+  // costing nothing.
   Result<std::optional<Item>> Apply(const TableInfo& table,
                                     const std::string& item_key,
                                     const ItemMutation& mutation,
                                     Metering* metering = nullptr);
+
+  // A write the service makes on its own behalf (Time to Live deletes):
+  // applied exactly as Apply (same lock, batch, counters, index changes and
+  // partition sizes), but charged to no capacity: never throttled, and no
+  // unit reaches the throughput controller (DynamoDB's TTL deletes are
+  // free). Returns the old item.
+  Result<std::optional<Item>> ApplyAsService(const TableInfo& table,
+                                             const std::string& item_key,
+                                             const ItemMutation& mutation);
 
   // One item of a multi-item write.
   struct ItemWrite {
@@ -92,13 +120,15 @@ class WritePath {
     ItemMutation mutation;
   };
 
+
   // Applies every mutation in ONE WriteBatch: all take effect or none does.
   // Locks are taken in a fixed order (by stripe), so concurrent multi-item
   // writes cannot deadlock. REQUIRES: no two writes name the same item.
   // Returns the old items, in the order of `writes`. When `metering` is not
   // null it receives one Metering per write, in the order of `writes` (on
   // error: those staged before the failure, and the failed write's when its
-  // condition failed).
+  // condition failed; in transactional mode: one per write, empty for a
+  // write that failed otherwise).
   //
   // With throttling on, writes are admitted one by one in order. Without
   // `throttled`, the first refused write fails the call (nothing written;
@@ -106,11 +136,15 @@ class WritePath {
   // receives one flag per write: the refused writes are left out (their
   // old item is nullopt, their Metering is what they would have cost) and
   // the others are committed together; the call fails with the first
-  // throttle only when every write was refused.
+  // throttle only when every write was refused. Outside transactional mode
+  // an item a transaction holds is refused like a throttled write
+  // (kTransactionConflict; with `throttled` it is left out, costing
+  // nothing).
   Result<std::vector<std::optional<Item>>> ApplyMany(
       const std::vector<ItemWrite>& writes,
       std::vector<Metering>* metering = nullptr,
-      std::vector<bool>* throttled = nullptr);
+      std::vector<bool>* throttled = nullptr,
+      const ApplyManyOptions& options = ApplyManyOptions());
 
  private:
   // Reads the old item, runs the mutation and adds the change (item,
@@ -130,6 +164,11 @@ class WritePath {
                                     IndexWriter::Txn* txn, WriteBatch* batch,
                                     std::vector<StatsDelta>* stats,
                                     Metering* metering);
+  // Apply, charged (a client's write) or not (ApplyAsService).
+  Result<std::optional<Item>> ApplyOne(const TableInfo& table,
+                                       const std::string& item_key,
+                                       const ItemMutation& mutation,
+                                       Metering* metering, bool charged);
   bool throttling() const {
     return throughput_ != nullptr && throttling_ != nullptr &&
            throttling_->load(std::memory_order_relaxed);
@@ -140,6 +179,10 @@ class WritePath {
   void ChargeUnthrottled(const CapacityCharge& charge);
   // Mirrors committed counter and partition-size changes.
   void Committed(const std::vector<StatsDelta>& stats);
+  // ApplyMany's transactional mode. REQUIRES: the stripes are locked.
+  Result<std::vector<std::optional<Item>>> ApplyTransactional(
+      const std::vector<ItemWrite>& writes, std::vector<Metering>* metering,
+      const ApplyManyOptions& options);
 
   Store* store_;
   ItemLocks* locks_;
@@ -147,6 +190,16 @@ class WritePath {
   ThroughputController* throughput_ = nullptr;
   const std::atomic<bool>* throttling_ = nullptr;
 };
+
+// ReturnItemCollectionMetrics = SIZE: the item collection of partition key
+// `pk` after a write, reported for tables with LSIs only, as DynamoDB does;
+// nullopt otherwise.
+Result<std::optional<ItemCollectionMetrics>> CollectionMetrics(
+    const IndexWriter& writer, const TableInfo& table,
+    ReturnItemCollectionMetrics what, const AttributeValue& pk);
+
+// kTransactionConflict "Transaction is ongoing for the item".
+Status TransactionConflict();
 
 // Reads and decodes the item at `item_key`; nullopt when absent.
 Result<std::optional<Item>> ReadItem(const Store& store,

@@ -4,7 +4,9 @@
 #include "api/client.h"
 
 #include <gtest/gtest.h>
+#include <pthread.h>
 
+#include <functional>
 #include <string>
 
 #include "tests/api/api_test_util.h"
@@ -94,7 +96,7 @@ TEST_F(ClientTest, ArbitraryBytesNeverThrow) {
   const std::string inputs[] = {
       std::string("\xff\xfe\x00", 3), std::string(100000, '['), std::string(100000, '{'),
       R"({"TableName":"\ud800"})", R"({"Item":{"a":{"M":{"b":{"L":[null,{"NULL":null}]}}}}})",
-      R"({"TableName":"t","Item":{"a":{"SS":[null]}}})"};
+      R"({"TableName":"tbl","Item":{"a":{"SS":[null]}}})"};
   for (const char* op : {"PutItem", "GetItem", "CreateTable", "UpdateTable", "ListTables"}) {
     for (const std::string& in : inputs) {
       Response r = client_.Call(op, in);
@@ -105,6 +107,283 @@ TEST_F(ClientTest, ArbitraryBytesNeverThrow) {
       EXPECT_FALSE(json::parse(r.body, nullptr, false).is_discarded()) << r.body;
     }
   }
+}
+
+// --- The largest requests DynamoDB's limits allow, on a small stack --------
+//
+// Server worker threads have the default 8 MB stack; these run every request
+// on a thread with 2 MB, so that nothing a client controls can make a walk of
+// a request (parse, validate, resolve, evaluate, render, destroy) recurse
+// deeply. Beyond DynamoDB's limits the answer is its ValidationException.
+
+constexpr size_t kSmallStackBytes = 2 << 20;
+
+// Runs `fn` on a new thread with a `stack_bytes` stack and waits for it.
+void RunOnSmallStack(const std::function<void()>& fn,
+                     size_t stack_bytes = kSmallStackBytes) {
+  pthread_attr_t attr;
+  ASSERT_EQ(pthread_attr_init(&attr), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&attr, stack_bytes), 0);
+  pthread_t thread;
+  auto body = [](void* arg) -> void* {
+    (*static_cast<const std::function<void()>*>(arg))();
+    return nullptr;
+  };
+  ASSERT_EQ(pthread_create(&thread, &attr, body,
+                           const_cast<std::function<void()>*>(&fn)),
+            0);
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+}
+
+class DeepRequestTest : public ApiTest {
+ protected:
+  void SetUp() override { CreateTable("tbl"); }
+
+  // Sends `body` on a small stack.
+  Reply SmallStackCall(std::string_view operation, const json& body) {
+    const std::string text = body.dump();
+    Reply r;
+    RunOnSmallStack([&] { r = Call(operation, text); });
+    return r;
+  }
+  Reply SmallStackCall(std::string_view operation, const std::string& text) {
+    Reply r;
+    RunOnSmallStack([&] { r = Call(operation, text); });
+    return r;
+  }
+
+  static void ExpectValidation(const Reply& r, std::string_view fragment) {
+    EXPECT_EQ(r.http_status, 400) << r;
+    EXPECT_EQ(r.body.value("__type", ""),
+              "com.amazon.coral.validate#ValidationException")
+        << r;
+    EXPECT_NE(r.body.value("message", "").find(fragment), std::string::npos)
+        << r;
+  }
+};
+
+constexpr int kManyConditions = 50000;
+
+TEST_F(DeepRequestTest, ExpectedWithTensOfThousandsOfConditions) {
+  // All true (no attribute exists): the whole AND is evaluated.
+  json expected = json::object();
+  for (int i = 0; i < kManyConditions; ++i) {
+    expected["a" + std::to_string(i)] = {{"Exists", false}};
+  }
+  Reply r = SmallStackCall(
+      "PutItem", json{{"TableName", "tbl"},
+                      {"Item", {{"pk", {{"S", "k"}}}}},
+                      {"Expected", expected}});
+  EXPECT_EQ(r.http_status, 200) << r;
+  // All false under OR: every condition is evaluated, then the check fails.
+  json missing = json::object();
+  for (int i = 0; i < kManyConditions; ++i) {
+    missing["a" + std::to_string(i)] = {{"ComparisonOperator", "NOT_NULL"}};
+  }
+  r = SmallStackCall("DeleteItem", json{{"TableName", "tbl"},
+                                        {"Key", {{"pk", {{"S", "k"}}}}},
+                                        {"Expected", missing},
+                                        {"ConditionalOperator", "OR"}});
+  EXPECT_EQ(r.body.value("__type", ""),
+            "com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException")
+      << r;
+}
+
+TEST_F(DeepRequestTest, ScanAndQueryFiltersWithTensOfThousandsOfConditions) {
+  ASSERT_EQ(Call("PutItem", json{{"TableName", "tbl"},
+                                 {"Item", {{"pk", {{"S", "k"}}}}}})
+                .http_status,
+            200);
+  json filter = json::object();
+  for (int i = 0; i < kManyConditions; ++i) {
+    filter["a" + std::to_string(i)] = {{"ComparisonOperator", "NULL"}};
+  }
+  Reply r = SmallStackCall("Scan", json{{"TableName", "tbl"},
+                                        {"ScanFilter", filter}});
+  ASSERT_EQ(r.http_status, 200) << r;
+  EXPECT_EQ(r.body["Count"], 1);
+  r = SmallStackCall(
+      "Query",
+      json{{"TableName", "tbl"},
+           {"KeyConditions",
+            {{"pk",
+              {{"ComparisonOperator", "EQ"},
+               {"AttributeValueList", {{{"S", "k"}}}}}}}},
+           {"QueryFilter", filter},
+           {"ConditionalOperator", "OR"}});
+  ASSERT_EQ(r.http_status, 200) << r;
+  EXPECT_EQ(r.body["Count"], 1);
+}
+
+// "c0 = :v OR c1 = :v OR ...": `comparisons` comparisons joined by OR.
+std::string OrChain(int comparisons) {
+  std::string out;
+  for (int i = 0; i < comparisons; ++i) {
+    if (i > 0) out += " OR ";
+    out += "c" + std::to_string(i) + " = :v";
+  }
+  return out;
+}
+
+TEST_F(DeepRequestTest, ConditionExpressionAtTheOperatorLimit) {
+  const json values = {{":v", {{"N", "1"}}}};
+  // 150 comparisons and 149 ORs: 299 operators.
+  Reply r = SmallStackCall("Scan", json{{"TableName", "tbl"},
+                                        {"FilterExpression", OrChain(150)},
+                                        {"ExpressionAttributeValues", values}});
+  EXPECT_EQ(r.http_status, 200) << r;
+  r = SmallStackCall("Scan", json{{"TableName", "tbl"},
+                                  {"FilterExpression", OrChain(151)},
+                                  {"ExpressionAttributeValues", values}});
+  ExpectValidation(r, "The expression contains too many operators");
+
+  // NOT NOT ... NOT a = :v: 299 NOTs and the comparison.
+  std::string nots;
+  for (int i = 0; i < 299; ++i) nots += "NOT ";
+  r = SmallStackCall("Scan", json{{"TableName", "tbl"},
+                                  {"FilterExpression", nots + "a = :v"},
+                                  {"ExpressionAttributeValues", values}});
+  EXPECT_EQ(r.http_status, 200) << r;
+  r = SmallStackCall("Scan", json{{"TableName", "tbl"},
+                                  {"FilterExpression", nots + "NOT NOT a = :v"},
+                                  {"ExpressionAttributeValues", values}});
+  ExpectValidation(r, "The expression contains too many operators");
+
+  // Nested parentheses around conditions: a = :v AND (a = :v AND (...)).
+  std::string nested;
+  for (int i = 0; i < 140; ++i) nested += "a = :v AND (";
+  nested += "a = :v" + std::string(140, ')');
+  r = SmallStackCall("Scan", json{{"TableName", "tbl"},
+                                  {"FilterExpression", nested},
+                                  {"ExpressionAttributeValues", values}});
+  EXPECT_EQ(r.http_status, 200) << r;
+}
+
+TEST_F(DeepRequestTest, PathologicalNestingWithin4KbIsRefused) {
+  const json values = {{":v", {{"N", "1"}}}};
+  // 2,000 parentheses around one comparison.
+  std::string parens = std::string(2000, '(') + "a = :v" + std::string(2000, ')');
+  Reply r = SmallStackCall("Scan", json{{"TableName", "tbl"},
+                                        {"FilterExpression", parens},
+                                        {"ExpressionAttributeValues", values}});
+  ExpectValidation(r, "The expression has redundant parentheses");
+  // 600 nested function calls.
+  std::string calls;
+  for (int i = 0; i < 600; ++i) calls += "size(";
+  calls += "a" + std::string(600, ')') + " = :v";
+  r = SmallStackCall("Scan", json{{"TableName", "tbl"},
+                                  {"FilterExpression", calls},
+                                  {"ExpressionAttributeValues", values}});
+  ExpectValidation(r, "Invalid FilterExpression");
+  // Parenthesized operands of a comparison: ((((a)))) = :v.
+  std::string operand =
+      std::string(2000, '(') + "a" + std::string(2000, ')') + " = :v";
+  r = SmallStackCall("Scan", json{{"TableName", "tbl"},
+                                  {"FilterExpression", operand},
+                                  {"ExpressionAttributeValues", values}});
+  ExpectValidation(r, "The expression has redundant parentheses");
+  // Parenthesized SET values.
+  std::string set = "SET a = " + std::string(2000, '(') + ":v" +
+                    std::string(2000, ')');
+  r = SmallStackCall("UpdateItem",
+                     json{{"TableName", "tbl"},
+                          {"Key", {{"pk", {{"S", "k"}}}}},
+                          {"UpdateExpression", set},
+                          {"ExpressionAttributeValues", values}});
+  ExpectValidation(r, "Invalid UpdateExpression");
+  // Over 4 KB.
+  r = SmallStackCall("Scan", json{{"TableName", "tbl"},
+                                  {"FilterExpression", OrChain(400)},
+                                  {"ExpressionAttributeValues", values}});
+  ExpectValidation(r, "Expression size has exceeded the maximum allowed size");
+}
+
+// {"M":{"m":{"M":{"m": ... leaf ...}}}}: `levels` values, the leaf included.
+json NestedMaps(int levels) {
+  json v = {{"S", "leaf"}};
+  for (int i = 1; i < levels; ++i) v = {{"M", {{"m", v}}}};
+  return v;
+}
+json NestedLists(int levels) {
+  json v = {{"N", "1"}};
+  for (int i = 1; i < levels; ++i) v = {{"L", json::array({v})}};
+  return v;
+}
+
+TEST_F(DeepRequestTest, DocumentsAtTheNestingLimit) {
+  for (const json& deepest : {NestedMaps(32), NestedLists(32)}) {
+    Reply r = SmallStackCall(
+        "PutItem", json{{"TableName", "tbl"},
+                        {"Item", {{"pk", {{"S", "k"}}}, {"d", deepest}}}});
+    ASSERT_EQ(r.http_status, 200) << r;
+    r = SmallStackCall("GetItem", json{{"TableName", "tbl"},
+                                       {"Key", {{"pk", {{"S", "k"}}}}}});
+    ASSERT_EQ(r.http_status, 200) << r;
+    EXPECT_EQ(r.body["Item"]["d"], deepest);
+  }
+  for (const json& too_deep : {NestedMaps(33), NestedLists(33)}) {
+    Reply r = SmallStackCall(
+        "PutItem", json{{"TableName", "tbl"},
+                        {"Item", {{"pk", {{"S", "k"}}}, {"d", too_deep}}}});
+    ExpectValidation(r, "Nesting Levels have exceeded supported limits");
+  }
+  // An update that would nest the item deeper than 32 levels.
+  ASSERT_EQ(Call("PutItem", json{{"TableName", "tbl"},
+                                 {"Item", {{"pk", {{"S", "k"}}},
+                                           {"d", NestedMaps(31)}}}})
+                .http_status,
+            200);
+  Reply r = SmallStackCall(
+      "UpdateItem",
+      json{{"TableName", "tbl"},
+           {"Key", {{"pk", {{"S", "k"}}}}},
+           {"UpdateExpression", "SET d.m.m.m.m = :deep"},
+           {"ExpressionAttributeValues", {{":deep", NestedMaps(31)}}}});
+  ExpectValidation(r, "Nesting Levels have exceeded supported limits");
+}
+
+TEST_F(DeepRequestTest, DocumentPathsAtTheLimit) {
+  ASSERT_EQ(Call("PutItem", json{{"TableName", "tbl"},
+                                 {"Item", {{"pk", {{"S", "k"}}},
+                                           {"d", NestedMaps(32)}}}})
+                .http_status,
+            200);
+  std::string path = "d";
+  for (int i = 1; i < 32; ++i) path += ".m";
+  Reply r = SmallStackCall("GetItem", json{{"TableName", "tbl"},
+                                           {"Key", {{"pk", {{"S", "k"}}}}},
+                                           {"ProjectionExpression", path}});
+  ASSERT_EQ(r.http_status, 200) << r;
+  EXPECT_EQ(r.body["Item"]["d"], NestedMaps(32));
+  r = SmallStackCall("GetItem", json{{"TableName", "tbl"},
+                                     {"Key", {{"pk", {{"S", "k"}}}}},
+                                     {"ProjectionExpression", path + ".m"}});
+  ExpectValidation(r, "The document path has too many nesting levels");
+  r = SmallStackCall("UpdateItem",
+                     json{{"TableName", "tbl"},
+                          {"Key", {{"pk", {{"S", "k"}}}}},
+                          {"UpdateExpression", "SET " + path + " = :v"},
+                          {"ConditionExpression", "attribute_exists(" + path + ")"},
+                          {"ExpressionAttributeValues", {{":v", {{"S", "x"}}}}}});
+  EXPECT_EQ(r.http_status, 200) << r;
+}
+
+TEST_F(DeepRequestTest, DeepJsonBodiesAreRefusedBeforeParsing) {
+  // About 200,000 levels, 1.4 MB: it once took the server down.
+  const int levels = 200000;
+  std::string body = R"({"TableName":"tbl","Item":{"pk":{"S":"k"},"d":)";
+  for (int i = 0; i < levels; ++i) body += R"({"L":[)";
+  body += R"({"N":"1"})";
+  for (int i = 0; i < levels; ++i) body += "]}";
+  body += "}}";
+  Reply r = SmallStackCall("PutItem", body);
+  ExpectValidation(r, "Nesting Levels have exceeded supported limits");
+  // Deep arrays alone, and unbalanced openers.
+  r = SmallStackCall("PutItem", std::string(levels, '['));
+  EXPECT_EQ(r.http_status, 400) << r;
+  r = SmallStackCall("PutItem", "{\"a\":" + std::string(levels, '['));
+  EXPECT_EQ(r.http_status, 400) << r;
 }
 
 }  // namespace

@@ -38,6 +38,10 @@ TEST(ErrorTest, TypePrefixesAndStatusCodes) {
        "com.amazonaws.dynamodb.v20120810#TransactionCanceledException", 400},
       {ErrorCode::kTransactionConflict,
        "com.amazonaws.dynamodb.v20120810#TransactionConflictException", 400},
+      {ErrorCode::kIdempotentParameterMismatch,
+       "com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException", 400},
+      {ErrorCode::kTransactionInProgress,
+       "com.amazonaws.dynamodb.v20120810#TransactionInProgressException", 400},
       {ErrorCode::kItemCollectionSizeLimitExceeded,
        "com.amazonaws.dynamodb.v20120810#ItemCollectionSizeLimitExceededException", 400},
       {ErrorCode::kLimitExceeded, "com.amazonaws.dynamodb.v20120810#LimitExceededException", 400},
@@ -51,7 +55,10 @@ TEST(ErrorTest, TypePrefixesAndStatusCodes) {
     Response r = FormatError(Status(c.code, "boom"));
     EXPECT_EQ(r.http_status, c.http) << c.type;
     EXPECT_EQ(ErrorType(c.code), c.type);
-    const char* message_key = c.code == ErrorCode::kSerialization ? "Message" : "message";
+    const char* message_key = c.code == ErrorCode::kSerialization ||
+                                       c.code == ErrorCode::kTransactionCanceled
+                                   ? "Message"
+                                   : "message";
     EXPECT_EQ(Body(r), (json{{"__type", c.type}, {message_key, "boom"}}));
   }
 }

@@ -106,3 +106,25 @@ def test_validation_error_fails_with_message(aws):
                "--billing-mode", "PAY_PER_REQUEST", check=False)
     assert proc.returncode != 0
     assert "ValidationException" in proc.stderr
+
+
+def test_time_to_live(aws):
+    name = unique_name("cli-ttl")
+    aws("create-table", "--table-name", name,
+        "--attribute-definitions", "AttributeName=pk,AttributeType=S",
+        "--key-schema", "AttributeName=pk,KeyType=HASH", "--billing-mode", "PAY_PER_REQUEST")
+    aws("wait", "table-exists", "--table-name", name)
+    described = json.loads(aws("describe-time-to-live", "--table-name", name).stdout)
+    assert described == {"TimeToLiveDescription": {"TimeToLiveStatus": "DISABLED"}}
+    updated = json.loads(aws("update-time-to-live", "--table-name", name,
+                             "--time-to-live-specification",
+                             "Enabled=true,AttributeName=expires").stdout)
+    assert updated == {"TimeToLiveSpecification": {"Enabled": True, "AttributeName": "expires"}}
+    described = json.loads(aws("describe-time-to-live", "--table-name", name).stdout)
+    assert described["TimeToLiveDescription"] == {"TimeToLiveStatus": "ENABLED",
+                                                  "AttributeName": "expires"}
+    again = aws("update-time-to-live", "--table-name", name, "--time-to-live-specification",
+                "Enabled=true,AttributeName=expires", check=False)
+    assert again.returncode != 0
+    assert "ValidationException" in again.stderr
+    assert "TimeToLive is already enabled" in again.stderr

@@ -290,6 +290,7 @@ TEST_F(ServerTest, SurvivesTruncatedBodies) {
 TEST_F(ServerTest, ClosesIdleAndSlowConnections) {
   ServerOptions options;
   options.idle_timeout = 200ms;
+  options.header_timeout = 200ms;
   options.request_timeout = 200ms;
   StartServer(options);
   auto start = std::chrono::steady_clock::now();
@@ -304,6 +305,93 @@ TEST_F(ServerTest, ClosesIdleAndSlowConnections) {
   EXPECT_EQ(ReadUntilClosed(slow_body), "");
   EXPECT_LT(std::chrono::steady_clock::now() - start, 3s);
   ExpectStillServing();
+}
+
+// A slowloris client keeps sending a byte at a time: the header timeout
+// counts from the request's first byte, so it is dropped anyway.
+TEST_F(ServerTest, DropsHeadersThatTrickleIn) {
+  ServerOptions options;
+  options.header_timeout = 300ms;
+  StartServer(options);
+  tcp::socket slow = Connect();
+  const std::string head = "POST / HTTP/1.1\r\nX-Long: " + std::string(200, 'a');
+  beast::error_code ec;
+  size_t sent = 0;
+  for (; sent < head.size() && !ec; ++sent) {
+    net::write(slow, net::buffer(head.data() + sent, 1), ec);
+    std::this_thread::sleep_for(20ms);
+  }
+  EXPECT_TRUE(ec) << "still connected after trickling " << sent << " bytes";
+  EXPECT_EQ(calls_.load(), 0);
+  ExpectStillServing();
+}
+
+TEST_F(ServerTest, AnswersServiceUnavailableBeyondMaxConnections) {
+  ServerOptions options;
+  options.max_connections = 2;
+  StartServer(options);
+  tcp::socket a = Connect();
+  tcp::socket b = Connect();
+  // Both are served (and so counted) once they have an answer.
+  EXPECT_EQ(RoundTrip(a, ApiRequest("A", "{}")).result_int(), 200);
+  EXPECT_EQ(RoundTrip(b, ApiRequest("B", "{}")).result_int(), 200);
+  {
+    tcp::socket c = Connect();
+    auto res = RoundTrip(c, ApiRequest("C", "{}"));
+    EXPECT_EQ(res.result_int(), 503);
+    EXPECT_FALSE(res.keep_alive());
+    EXPECT_THAT(res.body(),
+                HasSubstr("\"__type\":\"com.amazonaws.dynamodb.v20120810#"
+                          "ServiceUnavailable\""));
+    EXPECT_EQ(std::string(res["x-amz-crc32"]),
+              std::to_string(Crc32(res.body())));
+  }
+  EXPECT_EQ(calls_.load(), 2);
+  a.close();
+  // Once the server has seen the close, a new connection is served.
+  for (int i = 0; i < 500 && server_->TEST_OpenConnections() > 1; ++i) {
+    std::this_thread::sleep_for(10ms);
+  }
+  ExpectStillServing();
+}
+
+TEST_F(ServerTest, BoundsRequestBytesInFlight) {
+  ServerOptions options;
+  options.max_inflight_bytes = 1000;
+  StartServer(options);
+  const std::string head =
+      "POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: DynamoDB_20120810.A\r\n";
+  // One request holds 600 bytes while its body arrives.
+  tcp::socket holder = Connect();
+  net::write(holder, net::buffer(head + "Content-Length: 600\r\n\r\n{"));
+  for (int i = 0; i < 500 && server_->TEST_InflightBytes() == 0; ++i) {
+    std::this_thread::sleep_for(10ms);
+  }
+  EXPECT_EQ(server_->TEST_InflightBytes(), 600u);
+  // Another 600 would pass the limit: 503 before its body is read.
+  std::string out = RawExchange(head + "Content-Length: 600\r\n\r\n",
+                                /*half_close=*/false);
+  EXPECT_THAT(out, StartsWith("HTTP/1.1 503"));
+  EXPECT_THAT(out, HasSubstr("ServiceUnavailable"));
+  // A chunked body is reserved as it grows.
+  std::string chunked = head + "Transfer-Encoding: chunked\r\n\r\n";
+  for (int i = 0; i < 10; ++i) chunked += "64\r\n" + std::string(100, 'x') + "\r\n";
+  chunked += "0\r\n\r\n";
+  out = RawExchange(chunked, /*half_close=*/false);
+  EXPECT_THAT(out, StartsWith("HTTP/1.1 503"));
+  // Small requests still fit.
+  ExpectStillServing();
+  // The holder finishes; its bytes are released.
+  net::write(holder, net::buffer(std::string(599, ' ')));
+  beast::flat_buffer buffer;
+  bhttp::response<bhttp::string_body> res;
+  bhttp::read(holder, buffer, res);
+  EXPECT_EQ(res.result_int(), 200);
+  EXPECT_EQ(server_->TEST_InflightBytes(), 0u);
+  out = RawExchange(head + "Content-Length: 900\r\nConnection: close\r\n\r\n" +
+                        std::string(900, ' '),
+                    /*half_close=*/false);
+  EXPECT_THAT(out, StartsWith("HTTP/1.1 200"));
 }
 
 TEST_F(ServerTest, HonoursExpectContinue) {

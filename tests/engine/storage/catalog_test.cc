@@ -149,8 +149,9 @@ TEST(CatalogIndexTest, VersionOneRecordsLoadWithIndexesToRebuild) {
   ASSERT_TRUE(bytes.has_value());
   std::string v1 = *bytes;
   v1[0] = 1;
-  // count (1) + "gsi" (1 + 3) + id (1) + "lsi" (1 + 3) + id (1)
-  v1.resize(v1.size() - 11);
+  // count (1) + "gsi" (1 + 3) + id (1) + "lsi" (1 + 3) + id (1), and
+  // version 3's Time to Live: enabled (1) + "" (1) + no last change (1)
+  v1.resize(v1.size() - 11 - 3);
   WriteBatch b;
   b.Put(Cf::kMeta, key, v1);
   ASSERT_OK(store->Write(&b));
@@ -161,6 +162,79 @@ TEST(CatalogIndexTest, VersionOneRecordsLoadWithIndexesToRebuild) {
   ASSERT_EQ(t->indexes.size(), 2u);
   EXPECT_EQ(t->indexes[0].id, 0u);
   EXPECT_EQ(t->desc.global_secondary_indexes.size(), 1u);
+}
+
+TEST(CatalogTtlTest, TimeToLiveSurvivesReloadAndTableChanges) {
+  StoreOptions o;
+  o.in_memory = true;
+  ASSERT_OK_AND_ASSIGN(auto store, Store::Open(o));
+  uint32_t id = 0;
+  {
+    ASSERT_OK_AND_ASSIGN(auto catalog, Catalog::Load(store.get()));
+    ASSERT_OK_AND_ASSIGN(auto created, catalog->Create(MakeTable("ns", "T")));
+    id = created->id;
+    std::shared_ptr<const TableInfo> stale = created;
+    ASSERT_OK(catalog
+                  ->UpdateSettings("ns", "T", id,
+                                   [](TableInfo* t) {
+                                     t->ttl.enabled = true;
+                                     t->ttl.attribute_name = "exp";
+                                     t->ttl.last_change_micros = 77;
+                                     return Status::OK();
+                                   })
+                  .status());
+    // A table change made from a copy older than the TTL change keeps it.
+    auto next = std::make_shared<TableInfo>(*stale);
+    next->desc.deletion_protection_enabled = true;
+    WriteBatch batch;
+    ASSERT_OK(catalog->Replace(next, &batch));
+    auto t = catalog->Find("ns", "T");
+    EXPECT_TRUE(t->ttl.enabled);
+    EXPECT_TRUE(t->desc.deletion_protection_enabled);
+    // A refused change changes nothing.
+    EXPECT_THAT(catalog->UpdateSettings("ns", "T", id,
+                                        [](TableInfo* t) {
+                                          t->ttl.enabled = false;
+                                          return Status::Validation("no");
+                                        }),
+                StatusIs(ErrorCode::kValidation, "no"));
+    EXPECT_THAT(catalog->UpdateSettings("ns", "T", id + 100,
+                                        [](TableInfo*) { return Status::OK(); }),
+                StatusIs(ErrorCode::kResourceNotFound, ::testing::_));
+  }
+  ASSERT_OK_AND_ASSIGN(auto catalog, Catalog::Load(store.get()));
+  auto t = catalog->Find("ns", "T");
+  ASSERT_NE(t, nullptr);
+  EXPECT_TRUE(t->ttl.enabled);
+  EXPECT_EQ(t->ttl.attribute_name, "exp");
+  EXPECT_EQ(t->ttl.last_change_micros, 77);
+  EXPECT_TRUE(t->desc.deletion_protection_enabled);
+}
+
+TEST(CatalogTtlTest, VersionTwoRecordsLoadWithTimeToLiveOff) {
+  StoreOptions o;
+  o.in_memory = true;
+  ASSERT_OK_AND_ASSIGN(auto store, Store::Open(o));
+  {
+    ASSERT_OK_AND_ASSIGN(auto catalog, Catalog::Load(store.get()));
+    ASSERT_OK(catalog->Create(MakeTable("ns", "Old")).status());
+  }
+  const std::string key = std::string("tns") + '\0' + "Old";
+  ASSERT_OK_AND_ASSIGN(auto bytes, store->Get(Cf::kMeta, key));
+  ASSERT_TRUE(bytes.has_value());
+  std::string v2 = *bytes;
+  v2[0] = 2;
+  v2.resize(v2.size() - 3);  // version 3's Time to Live
+  WriteBatch b;
+  b.Put(Cf::kMeta, key, v2);
+  ASSERT_OK(store->Write(&b));
+  ASSERT_OK_AND_ASSIGN(auto catalog, Catalog::Load(store.get()));
+  auto t = catalog->Find("ns", "Old");
+  ASSERT_NE(t, nullptr);
+  EXPECT_FALSE(t->needs_index_rebuild);
+  EXPECT_FALSE(t->ttl.enabled);
+  EXPECT_EQ(t->indexes.size(), 2u);
+  EXPECT_NE(t->indexes[0].id, 0u);
 }
 
 }  // namespace

@@ -171,3 +171,79 @@ TEST_F(WritePathTest, ApplyManyMetersEachWrite) {
 
 }  // namespace
 }  // namespace dynarock
+
+namespace dynarock {
+namespace {
+
+class WritePathMarksTest : public WritePathTest {};
+
+TEST_F(WritePathMarksTest, PlainWriteOnAMarkedItemIsATransactionConflict) {
+  WritePath path(store_.get(), &locks_);
+  ASSERT_TRUE(locks_.TryMark({Key("a")}).empty());
+  Metering m;
+  EXPECT_THAT(path.Apply(table_, Key("a"), PutOf(MakeItem("a")), &m).status(),
+              StatusIs(ErrorCode::kTransactionConflict,
+                       "Transaction is ongoing for the item"));
+  EXPECT_FALSE(Exists("a"));
+  EXPECT_TRUE(m.charge.parts.empty());  // costs nothing
+  // A second transaction cannot mark it; the other key stays free.
+  EXPECT_EQ(locks_.TryMark({Key("b"), Key("a")}), std::vector<size_t>{1});
+  EXPECT_FALSE(locks_.IsMarked(Key("b")));
+  locks_.Unmark({Key("a")});
+  EXPECT_OK(path.Apply(table_, Key("a"), PutOf(MakeItem("a"))).status());
+}
+
+TEST_F(WritePathMarksTest, BatchLeavesMarkedItemsOutAsUnprocessed) {
+  WritePath path(store_.get(), &locks_);
+  ASSERT_TRUE(locks_.TryMark({Key("b")}).empty());
+  std::vector<WritePath::ItemWrite> writes;
+  for (const char* pk : {"a", "b"}) writes.push_back({&table_, Key(pk), PutOf(MakeItem(pk))});
+  std::vector<bool> throttled;
+  std::vector<Metering> metering;
+  ASSERT_OK(path.ApplyMany(writes, &metering, &throttled).status());
+  EXPECT_EQ(throttled, (std::vector<bool>{false, true}));
+  EXPECT_TRUE(Exists("a"));
+  EXPECT_FALSE(Exists("b"));
+  ASSERT_EQ(metering.size(), 2u);
+  EXPECT_TRUE(metering[1].charge.parts.empty());
+  // Without the flags the whole batch is refused.
+  EXPECT_EQ(path.ApplyMany(writes).status().code(), ErrorCode::kTransactionConflict);
+  locks_.Unmark({Key("b")});
+}
+
+TEST_F(WritePathMarksTest, TransactionalModeReportsEveryFailureAndWritesNothing) {
+  WritePath path(store_.get(), &locks_);
+  std::vector<WritePath::ItemWrite> writes;
+  writes.push_back({&table_, Key("a"), PutOf(MakeItem("a"))});
+  writes.push_back({&table_, Key("b"), [](const std::optional<Item>&) {
+                      return Result<ItemChange>(Status::ConditionalCheckFailed(nullptr));
+                    }});
+  writes.push_back({&table_, Key("c"), PutOf(MakeItem("c"))});
+  writes.push_back({&table_, Key("d"), [](const std::optional<Item>&) {
+                      return Result<ItemChange>(Status::Validation("bad"));
+                    }});
+  std::vector<Status> statuses;
+  std::vector<Metering> metering;
+  ApplyManyOptions options;
+  options.transactional = true;
+  options.unit_factor = 2;
+  options.statuses = &statuses;
+  EXPECT_FALSE(path.ApplyMany(writes, &metering, nullptr, options).ok());
+  ASSERT_EQ(statuses.size(), 4u);
+  EXPECT_TRUE(statuses[0].ok());
+  EXPECT_EQ(statuses[1].code(), ErrorCode::kConditionalCheckFailed);
+  EXPECT_TRUE(statuses[2].ok());
+  EXPECT_EQ(statuses[3].code(), ErrorCode::kValidation);
+  EXPECT_FALSE(Exists("a") || Exists("c"));
+  EXPECT_EQ(table_.stats->item_count.load(), 0);
+  // Success: doubled units, one batch.
+  writes.resize(1);
+  ASSERT_OK(path.ApplyMany(writes, &metering, nullptr, options).status());
+  EXPECT_TRUE(Exists("a"));
+  ASSERT_EQ(metering.size(), 1u);
+  EXPECT_EQ(metering[0].consumed.table.write_units, 2);
+  EXPECT_EQ(metering[0].charge.Total().write_units, 2);
+}
+
+}  // namespace
+}  // namespace dynarock

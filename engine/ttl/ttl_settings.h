@@ -1,0 +1,60 @@
+// engine/ttl/ttl_settings.h
+//
+// TtlSettings answers UpdateTimeToLive and DescribeTimeToLive: a table's
+// Time to Live setting (enabled, attribute name), validated with DynamoDB's
+// rules and messages and persisted in the table's catalog record
+// (Catalog::UpdateSettings), so it survives restarts and goes with the
+// table. The sweeper (ttl_sweeper.h) reads it from each TableInfo.
+//
+// Thread-safe: changes of one table are serialized by the catalog.
+
+#ifndef DYNAROCK_ENGINE_TTL_TTL_SETTINGS_H_
+#define DYNAROCK_ENGINE_TTL_TTL_SETTINGS_H_
+
+#include <cstdint>
+
+#include "engine/requests.h"
+#include "engine/status.h"
+#include "engine/storage/catalog.h"
+#include "engine/table/table_lifecycle.h"
+
+namespace dynarock {
+
+class Clock;
+
+class TtlSettings {
+ public:
+  // None of the pointers is owned; all must outlive this. A change within
+  // `change_cooldown_micros` of the previous one is refused (0: never).
+  TtlSettings(Clock* clock, Catalog* catalog, TableLifecycle* tables,
+              int64_t change_cooldown_micros)
+      : clock_(clock),
+        catalog_(catalog),
+        tables_(tables),
+        change_cooldown_micros_(change_cooldown_micros) {}
+
+  // Enables or disables TTL; returns the specification, as DynamoDB echoes
+  // it. Errors: kResourceNotFound (DescribeTable's message), kValidation:
+  //   enabling when enabled on the same attribute: "TimeToLive is already enabled"
+  //   disabling when disabled: "TimeToLive is already disabled"
+  //   enabling or disabling with another attribute than the enabled one:
+  //     "TimeToLive is active on a different AttributeName: current AttributeName is <a>"
+  //   within the cooldown: "Time to live has been modified multiple times
+  //     within a fixed interval" (after the checks above, as DynamoDB).
+  // The request's shape (AttributeName 1..255 characters, both members
+  // present) is the api's to check.
+  Result<TimeToLiveSpecification> Update(const UpdateTimeToLiveRequest& req);
+  // ENABLED with the attribute, or DISABLED without one.
+  // Errors: kResourceNotFound.
+  Result<TimeToLiveDescription> Describe(const DescribeTimeToLiveRequest& req);
+
+ private:
+  Clock* const clock_;
+  Catalog* const catalog_;
+  TableLifecycle* const tables_;
+  const int64_t change_cooldown_micros_;
+};
+
+}  // namespace dynarock
+
+#endif  // DYNAROCK_ENGINE_TTL_TTL_SETTINGS_H_
