@@ -14,6 +14,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from conftest import REGION, DynarockServer, create_simple_table, make_client, unique_name
+from test_indexes import extension
 
 
 def put(table, item, **extra):
@@ -185,3 +186,71 @@ def test_aws_cli_transact_write_and_get(endpoint, ddb, accounts):
     assert r.returncode != 0
     assert "TransactionCanceledException" in r.stderr
     assert "[ConditionalCheckFailed, None]" in r.stderr
+
+
+def test_kill_9_mid_stream_keeps_every_acked_transaction_whole(tmp_path):
+    """Transactions of three items (two pair items and a counter under one
+    token) stream from two threads; the server is SIGKILLed mid-stream and
+    restarted on the same data: every acknowledged transaction is wholly
+    present, none is half there, and the indexes and counters agree."""
+    server = DynarockServer("--db-path", str(tmp_path / "db"), "--throttling", "off")
+    ddb = server.client()
+    table = create_simple_table(ddb, "crash")
+    acked = []
+    stop = threading.Event()
+
+    def writer(w):
+        client = make_client(server.url)
+        i = 0
+        while not stop.is_set() and i < 5000:
+            tid = f"w{w}-{i}"
+            try:
+                client.transact_write_items(TransactItems=[
+                    put(table, {"pk": {"S": f"{tid}-a"}, "tid": {"S": tid}}),
+                    put(table, {"pk": {"S": f"{tid}-b"}, "tid": {"S": tid}}),
+                    {"Update": {"TableName": table, "Key": {"pk": {"S": f"count-{w}"}},
+                                "UpdateExpression": "ADD n :one",
+                                "ExpressionAttributeValues": {":one": {"N": "1"}}}}])
+            except Exception:  # the kill: connection errors
+                return
+            acked.append(tid)
+            i += 1
+
+    threads = [threading.Thread(target=writer, args=(w,)) for w in range(2)]
+    for t in threads:
+        t.start()
+    deadline = time.monotonic() + 10
+    while len(acked) < 200 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    server.proc.send_signal(signal.SIGKILL)
+    stop.set()
+    for t in threads:
+        t.join(timeout=30)
+    server.stop()
+    assert acked, "no transaction was acknowledged before the kill"
+
+    server = DynarockServer("--db-path", str(tmp_path / "db"), "--throttling", "off")
+    try:
+        ddb = server.client()
+        items = []
+        for page in ddb.get_paginator("scan").paginate(TableName=table, ConsistentRead=True):
+            items.extend(page["Items"])
+        pairs = {}
+        counts = {}
+        for item in items:
+            pk = item["pk"]["S"]
+            if pk.startswith("count-"):
+                counts[pk] = int(item["n"]["N"])
+            else:
+                pairs.setdefault(item["tid"]["S"], set()).add(pk[-1])
+        for tid in acked:
+            assert pairs.get(tid) == {"a", "b"}, f"acked transaction {tid} is not whole"
+        assert all(sides == {"a", "b"} for sides in pairs.values()), "a half transaction"
+        # Every committed transaction (acked or not) added one to its counter.
+        for w in range(2):
+            committed = sum(1 for tid in pairs if tid.startswith(f"w{w}-"))
+            assert counts.get(f"count-{w}", 0) == committed
+        assert extension(server.url, "WaitForIndexes")[0] == 200
+        assert extension(server.url, "VerifyIndexes", {"TableName": table}) == (200, {})
+    finally:
+        server.stop()

@@ -26,6 +26,9 @@ import {
   ResourceInUseException,
   UpdateItemCommand,
   ResourceNotFoundException,
+  TransactGetItemsCommand,
+  TransactionCanceledException,
+  TransactWriteItemsCommand,
   paginateListTables,
   paginateQuery,
   waitUntilTableExists,
@@ -38,6 +41,7 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  TransactWriteCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 
@@ -397,5 +401,61 @@ describe("Query and batches", () => {
       },
     );
     await client.send(new DeleteTableCommand({ TableName: name }));
+  });
+});
+
+describe("transactions", () => {
+  test("TransactWriteItems and TransactGetItems commit together", async () => {
+    const client = makeClient();
+    const name = tableName("tx");
+    await createTable(client, name);
+    const out = await client.send(new TransactWriteItemsCommand({
+      TransactItems: [
+        { Put: { TableName: name, Item: { pk: { S: "a" }, n: { N: "1" } } } },
+        { Put: { TableName: name, Item: { pk: { S: "b" }, n: { N: "2" } },
+                 ConditionExpression: "attribute_not_exists(pk)" } },
+      ],
+      ReturnConsumedCapacity: "TOTAL",
+    }));
+    assert.deepEqual(out.ConsumedCapacity, [{ TableName: name, CapacityUnits: 4 }]);
+    const got = await client.send(new TransactGetItemsCommand({
+      TransactItems: [
+        { Get: { TableName: name, Key: { pk: { S: "b" } } } },
+        { Get: { TableName: name, Key: { pk: { S: "missing" } } } },
+      ],
+    }));
+    assert.deepEqual(got.Responses, [{ Item: { pk: { S: "b" }, n: { N: "2" } } }, {}]);
+  });
+
+  test("a failed condition is a TransactionCanceledException with CancellationReasons", async () => {
+    const doc = DynamoDBDocumentClient.from(makeClient());
+    const name = tableName("tx");
+    await createTable(makeClient(), name);
+    await doc.send(new PutCommand({ TableName: name, Item: { pk: "acct", balance: 10 } }));
+    await assert.rejects(
+      doc.send(new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: name, Item: { pk: "other", balance: 5 } } },
+          { Update: { TableName: name, Key: { pk: "acct" },
+                      UpdateExpression: "SET balance = balance - :a",
+                      ConditionExpression: "balance >= :a",
+                      ExpressionAttributeValues: { ":a": 50 },
+                      ReturnValuesOnConditionCheckFailure: "ALL_OLD" } },
+        ],
+      })),
+      (err) => {
+        assert.ok(err instanceof TransactionCanceledException, String(err));
+        assert.equal(err.name, "TransactionCanceledException");
+        assert.match(err.message, /\[None, ConditionalCheckFailed\]$/);
+        assert.equal(err.CancellationReasons.length, 2);
+        assert.equal(err.CancellationReasons[0].Code, "None");
+        assert.equal(err.CancellationReasons[1].Code, "ConditionalCheckFailed");
+        assert.equal(err.CancellationReasons[1].Message, "The conditional request failed");
+        assert.deepEqual(err.CancellationReasons[1].Item,
+                         { pk: { S: "acct" }, balance: { N: "10" } });
+        return true;
+      });
+    const { Item } = await doc.send(new GetCommand({ TableName: name, Key: { pk: "other" } }));
+    assert.equal(Item, undefined);  // nothing written
   });
 });
