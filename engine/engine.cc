@@ -22,6 +22,7 @@
 #include "engine/table/read_path.h"
 #include "engine/schema/schema.h"
 #include "engine/table/table_lifecycle.h"
+#include "engine/table/table_tags.h"
 #include "engine/table/transactions.h"
 #include "engine/table/write_path.h"
 #include "engine/ttl/ttl_settings.h"
@@ -66,6 +67,8 @@ class EngineImpl final : public Engine {
         read_path_(store_.get(), &throughput_, &throttling_),
         tables_(LifecycleOptionsOf(options), clock, catalog_.get(),
                 indexes_.get(), &throughput_),
+        tags_(catalog_.get(), &tables_,
+              static_cast<size_t>(std::max<int64_t>(1, options.list_tags_page_size))),
         transactions_(store_.get(), &locks_, &write_path_, &read_path_,
                       indexes_->writer(), &throughput_, clock),
         ttl_(clock, catalog_.get(), &tables_, options.ttl_change_cooldown_micros),
@@ -117,6 +120,19 @@ class EngineImpl final : public Engine {
   Result<TableDescription> DeleteTable(const DeleteTableRequest& req) override {
     RunDueWork();
     return tables_.Delete(req);
+  }
+  Status TagResource(const TagResourceRequest& req) override {
+    RunDueWork();
+    return tags_.Tag(req);
+  }
+  Status UntagResource(const UntagResourceRequest& req) override {
+    RunDueWork();
+    return tags_.Untag(req);
+  }
+  Result<ListTagsOfResourceResult> ListTagsOfResource(
+      const ListTagsOfResourceRequest& req) override {
+    RunDueWork();
+    return tags_.List(req);
   }
   Result<TimeToLiveSpecification> UpdateTimeToLive(
       const UpdateTimeToLiveRequest& req) override {
@@ -207,6 +223,7 @@ class EngineImpl final : public Engine {
   WritePath write_path_;
   ReadPath read_path_;
   TableLifecycle tables_;
+  TableTags tags_;
   TransactionCoordinator transactions_;
   TtlSettings ttl_;
   TtlSweeper ttl_sweeper_;

@@ -94,6 +94,16 @@ class Engine {
   virtual Result<BatchWriteItemResult> BatchWriteItem(
       const BatchWriteItemRequest& req) = 0;
 
+  // --- Tags ---
+  // The table is named by its ARN. Errors: kValidation (not a table ARN:
+  // "Invalid TableArn: ..."; no tags; over 50 tags; a reserved "aws:" key),
+  // kResourceNotFound ("Requested resource not found: ResourcArn: <arn> not
+  // found"). Tags are persisted and deleted with the table.
+  virtual Status TagResource(const TagResourceRequest& req) = 0;
+  virtual Status UntagResource(const UntagResourceRequest& req) = 0;
+  virtual Result<ListTagsOfResourceResult> ListTagsOfResource(
+      const ListTagsOfResourceRequest& req) = 0;
+
   // --- Transactions (engine/table/transactions.h) ---
   // All actions or none: every condition is evaluated against the items as
   // stored, and every change (items, LSI entries, GSI log records,

@@ -63,6 +63,11 @@ struct EngineOptions {
   // it to make tests reach ItemCollectionSizeLimitExceededException.
   int64_t item_collection_size_limit_bytes = int64_t{10} << 30;
 
+  // --- Tags ---
+  // The most tags one ListTagsOfResource call answers (NextToken for the
+  // rest). A table has at most 50, so the default answers all at once.
+  int64_t list_tags_page_size = 50;
+
   // --- Time to Live (engine/ttl/) ---
   // How often a sweep for expired items starts, on `clock`. Sweeps run in
   // the engine's due work (at the start of engine calls), at most

@@ -135,6 +135,7 @@ struct CreateTableRequest {
   std::optional<BillingMode> billing_mode;
   std::optional<ProvisionedThroughput> provisioned_throughput;
   bool deletion_protection_enabled = false;
+  std::vector<Tag> tags;
 };
 
 struct DescribeTableRequest {
@@ -428,6 +429,34 @@ struct BatchWriteItemResult {
   // One per table, in request order: each request rounded on its own.
   std::vector<ConsumedCapacity> consumed_capacity;
   std::vector<CapacityCharge> capacity_charges;
+};
+
+// --- Tags --------------------------------------------------------------------
+
+// TagResource: adds or overwrites `tags` on the table the ARN names.
+struct TagResourceRequest {
+  Scope scope;
+  std::string resource_arn;
+  std::vector<Tag> tags;
+};
+
+// UntagResource: removes the keys present (absent keys are ignored).
+struct UntagResourceRequest {
+  Scope scope;
+  std::string resource_arn;
+  std::vector<std::string> tag_keys;
+};
+
+struct ListTagsOfResourceRequest {
+  Scope scope;
+  std::string resource_arn;
+  std::optional<std::string> next_token;
+};
+
+// The table's tags in key order, one page; next_token when more follow.
+struct ListTagsOfResourceResult {
+  std::vector<Tag> tags;
+  std::optional<std::string> next_token;
 };
 
 // --- Transactions -----------------------------------------------------------

@@ -194,6 +194,13 @@ struct LocalSecondaryIndexDescription {
   int64_t item_count = 0;
 };
 
+// A resource tag (TagResource, CreateTable's Tags).
+struct Tag {
+  std::string key;
+  std::string value;
+  bool operator==(const Tag&) const = default;
+};
+
 struct TableDescription {
   std::string table_name;
   std::string table_arn;

@@ -32,6 +32,11 @@ Result<Json> Scan(const RequestContext& ctx, const Json& request);
 Result<Json> BatchGetItem(const RequestContext& ctx, const Json& request);
 Result<Json> BatchWriteItem(const RequestContext& ctx, const Json& request);
 
+// tag_ops.cc
+Result<Json> TagResource(const RequestContext& ctx, const Json& request);
+Result<Json> UntagResource(const RequestContext& ctx, const Json& request);
+Result<Json> ListTagsOfResource(const RequestContext& ctx, const Json& request);
+
 // transact_ops.cc
 Result<Json> TransactWriteItems(const RequestContext& ctx, const Json& request);
 Result<Json> TransactGetItems(const RequestContext& ctx, const Json& request);

@@ -7,6 +7,7 @@
 
 #include "api/ops/fields.h"
 #include "api/ops/ops.h"
+#include "api/ops/tags.h"
 #include "api/validate.h"
 
 namespace dynarock::api::ops {
@@ -108,6 +109,7 @@ const Shape kCreateTableInput{
         BillingModeMember(),
         Member{.name = "ProvisionedThroughput", .shape = &kProvisionedThroughputShape},
         Member{.name = "DeletionProtectionEnabled", .shape = &kBooleanShape},
+        TagListMember(),
     }};
 
 const Shape kTableNameOnlyInput{.kind = Kind::kStructure,
@@ -385,6 +387,7 @@ Result<Json> CreateTable(const RequestContext& ctx, const Json& request) {
   req.provisioned_throughput = DecodeThroughput(request);
   req.deletion_protection_enabled =
       OptionalBool(request, "DeletionProtectionEnabled").value_or(false);
+  req.tags = DecodeTags(request);
   DR_ASSIGN_OR_RETURN(TableDescription d, ctx.engine->CreateTable(req));
   return Json{{"TableDescription", EncodeTableDescription(d)}};
 }

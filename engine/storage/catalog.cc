@@ -15,7 +15,8 @@ constexpr char kTablePrefix = 't';
 constexpr char kNextIdKey[] = "n";
 // Version 1: no index ids. Version 2 appends the index ids (name, id).
 // Version 3 appends Time to Live (enabled, attribute name, last change).
-constexpr uint8_t kRecordVersion = 3;
+// Version 4 appends the tags (count, then key and value of each).
+constexpr uint8_t kRecordVersion = 4;
 
 std::string TableKey(std::string_view ns, std::string_view name) {
   std::string key(1, kTablePrefix);
@@ -115,6 +116,12 @@ std::string EncodeTable(const TableInfo& t) {
   out.push_back(t.ttl.enabled ? 1 : 0);
   PutLengthPrefixed(&out, t.ttl.attribute_name);
   PutOptional(&out, t.ttl.last_change_micros);
+  // Version 4.
+  PutVarint64(&out, t.tags.size());
+  for (const auto& [key, value] : t.tags) {
+    PutLengthPrefixed(&out, key);
+    PutLengthPrefixed(&out, value);
+  }
   return out;
 }
 
@@ -248,6 +255,13 @@ Result<TableInfo> DecodeTable(std::string_view bytes) {
     t.ttl.attribute_name = r.String();
     t.ttl.last_change_micros = r.Optional();
   }
+  if (version >= 4) {
+    const uint64_t n = r.Count();
+    for (uint64_t i = 0; i < n && r.ok; ++i) {
+      std::string key = r.String();
+      t.tags[std::move(key)] = r.String();
+    }
+  }
   if (!r.ok) return Status::Corruption("truncated table record");
   t.key = ResolveKeyDef(d.key_schema, d.attribute_definitions);
   ResolveIndexes(&t);
@@ -258,10 +272,13 @@ Result<TableInfo> DecodeTable(std::string_view bytes) {
 bool SameSettings(const TableInfo& a, const TableInfo& b) {
   return a.ttl.enabled == b.ttl.enabled &&
          a.ttl.attribute_name == b.ttl.attribute_name &&
-         a.ttl.last_change_micros == b.ttl.last_change_micros;
+         a.ttl.last_change_micros == b.ttl.last_change_micros && a.tags == b.tags;
 }
 
-void CopySettings(const TableInfo& from, TableInfo* to) { to->ttl = from.ttl; }
+void CopySettings(const TableInfo& from, TableInfo* to) {
+  to->ttl = from.ttl;
+  to->tags = from.tags;
+}
 
 }  // namespace
 

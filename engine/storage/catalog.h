@@ -81,6 +81,9 @@ struct TableInfo {
   bool needs_index_rebuild = false;
   // Time to Live (record version 3; off in older records).
   TimeToLiveSettings ttl;
+  // The table's tags by key (record version 4; none in older records).
+  // Changed only through Catalog::UpdateSettings (and at creation).
+  std::map<std::string, std::string> tags;
 
   // The index named `name`, or null.
   const IndexInfo* FindIndex(std::string_view name) const;
@@ -111,11 +114,11 @@ class Catalog {
   Result<std::shared_ptr<const TableInfo>> Create(TableInfo info);
   // Persists and publishes a new version of an existing table; `batch`
   // carries other changes to commit with it (may be empty). The settings
-  // UpdateSettings owns (`ttl`) are kept from the version published now,
+  // UpdateSettings owns (`ttl`, `tags`) are kept from the version published now,
   // so a table change made from an older copy cannot undo them.
   Status Replace(std::shared_ptr<const TableInfo> info, WriteBatch* batch);
   // Changes the settings of the table published as (ns, name) with id `id`
-  // (Time to Live): under the catalog's lock, copies the current version,
+  // (Time to Live, tags): under the catalog's lock, copies the current version,
   // lets `change` edit the copy (an error aborts with nothing changed),
   // persists and publishes it, and returns it. Concurrent changes of one
   // table are serialized, so none is lost.

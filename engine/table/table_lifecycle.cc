@@ -10,6 +10,7 @@
 #include "engine/clock.h"
 #include "engine/keys/key_codec.h"
 #include "engine/schema/schema.h"
+#include "engine/table/table_tags.h"
 #include "engine/util/uuid.h"
 
 namespace dynarock {
@@ -174,6 +175,7 @@ TableDescription TableLifecycle::DescriptionOf(const TableInfo& t,
 
 Result<TableDescription> TableLifecycle::Create(const CreateTableRequest& req) {
   DR_RETURN_IF_ERROR(ValidateCreateTable(req));
+  DR_RETURN_IF_ERROR(CheckNewTags(req.tags, {}));
   TableStatus status;
   if (Find(req.scope, req.table_name, &status)) {
     return Status::ResourceInUse("Table already exists: " + req.table_name);
@@ -183,6 +185,7 @@ Result<TableDescription> TableLifecycle::Create(const CreateTableRequest& req) {
 
   TableInfo info;
   info.ns = req.scope.ns;
+  for (const Tag& t : req.tags) info.tags[t.key] = t.value;
   info.key = ResolveKeyDef(req.key_schema, req.attribute_definitions);
   TableDescription& d = info.desc;
   d.table_name = req.table_name;

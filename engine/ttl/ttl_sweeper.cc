@@ -73,7 +73,7 @@ Result<bool> TtlSweeper::DeleteIfDue(const TableInfo& table,
   bool deleted = false;
   const std::string& attribute = table.ttl.attribute_name;
   const int64_t spread = options_.deletion_spread_micros;
-  DR_RETURN_IF_ERROR(
+  Status applied =
       write_path_
           ->ApplyAsService(
               table, item_key,
@@ -86,7 +86,10 @@ Result<bool> TtlSweeper::DeleteIfDue(const TableInfo& table,
                 deleted = true;
                 return ItemChange{std::nullopt, false};
               })
-          .status());
+          .status();
+  // An item a transaction is writing is left for the next sweep.
+  if (applied.code() == ErrorCode::kTransactionConflict) return false;
+  DR_RETURN_IF_ERROR(applied);
   return deleted;
 }
 

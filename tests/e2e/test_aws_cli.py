@@ -128,3 +128,21 @@ def test_time_to_live(aws):
     assert again.returncode != 0
     assert "ValidationException" in again.stderr
     assert "TimeToLive is already enabled" in again.stderr
+
+
+def test_tags(aws):
+    name = unique_name("cli-tags")
+    created = json.loads(aws(
+        "create-table", "--table-name", name,
+        "--attribute-definitions", "AttributeName=pk,AttributeType=S",
+        "--key-schema", "AttributeName=pk,KeyType=HASH", "--billing-mode", "PAY_PER_REQUEST",
+        "--tags", "Key=created,Value=cli").stdout)
+    arn = created["TableDescription"]["TableArn"]
+    aws("wait", "table-exists", "--table-name", name)
+    aws("tag-resource", "--resource-arn", arn, "--tags", "Key=env,Value=prod")
+    listed = json.loads(aws("list-tags-of-resource", "--resource-arn", arn).stdout)
+    assert sorted((t["Key"], t["Value"]) for t in listed["Tags"]) == [
+        ("created", "cli"), ("env", "prod")]
+    aws("untag-resource", "--resource-arn", arn, "--tag-keys", "created")
+    listed = json.loads(aws("list-tags-of-resource", "--resource-arn", arn).stdout)
+    assert listed["Tags"] == [{"Key": "env", "Value": "prod"}]

@@ -150,8 +150,9 @@ TEST(CatalogIndexTest, VersionOneRecordsLoadWithIndexesToRebuild) {
   std::string v1 = *bytes;
   v1[0] = 1;
   // count (1) + "gsi" (1 + 3) + id (1) + "lsi" (1 + 3) + id (1), and
-  // version 3's Time to Live: enabled (1) + "" (1) + no last change (1)
-  v1.resize(v1.size() - 11 - 3);
+  // version 3's Time to Live: enabled (1) + "" (1) + no last change (1),
+  // and version 4's tags: count (1)
+  v1.resize(v1.size() - 11 - 3 - 1);
   WriteBatch b;
   b.Put(Cf::kMeta, key, v1);
   ASSERT_OK(store->Write(&b));
@@ -211,6 +212,36 @@ TEST(CatalogTtlTest, TimeToLiveSurvivesReloadAndTableChanges) {
   EXPECT_TRUE(t->desc.deletion_protection_enabled);
 }
 
+TEST(CatalogTagsTest, TagsSurviveReloadAndTableChanges) {
+  StoreOptions o;
+  o.in_memory = true;
+  ASSERT_OK_AND_ASSIGN(auto store, Store::Open(o));
+  {
+    ASSERT_OK_AND_ASSIGN(auto catalog, Catalog::Load(store.get()));
+    TableInfo info = MakeTable("ns", "T");
+    info.tags["created"] = "yes";
+    ASSERT_OK_AND_ASSIGN(auto created, catalog->Create(info));
+    ASSERT_OK(catalog
+                  ->UpdateSettings("ns", "T", created->id,
+                                   [](TableInfo* t) {
+                                     t->tags["env"] = "prod";
+                                     t->tags["empty"] = "";
+                                     return Status::OK();
+                                   })
+                  .status());
+    auto next = std::make_shared<TableInfo>(*created);  // older than the tags
+    WriteBatch batch;
+    ASSERT_OK(catalog->Replace(next, &batch));
+    EXPECT_EQ(catalog->Find("ns", "T")->tags.size(), 3u);
+  }
+  ASSERT_OK_AND_ASSIGN(auto catalog, Catalog::Load(store.get()));
+  auto t = catalog->Find("ns", "T");
+  ASSERT_NE(t, nullptr);
+  const std::map<std::string, std::string> want = {
+      {"created", "yes"}, {"empty", ""}, {"env", "prod"}};
+  EXPECT_EQ(t->tags, want);
+}
+
 TEST(CatalogTtlTest, VersionTwoRecordsLoadWithTimeToLiveOff) {
   StoreOptions o;
   o.in_memory = true;
@@ -224,7 +255,7 @@ TEST(CatalogTtlTest, VersionTwoRecordsLoadWithTimeToLiveOff) {
   ASSERT_TRUE(bytes.has_value());
   std::string v2 = *bytes;
   v2[0] = 2;
-  v2.resize(v2.size() - 3);  // version 3's Time to Live
+  v2.resize(v2.size() - 3 - 1);  // version 3's Time to Live, version 4's tags
   WriteBatch b;
   b.Put(Cf::kMeta, key, v2);
   ASSERT_OK(store->Write(&b));

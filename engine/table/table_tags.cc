@@ -1,0 +1,133 @@
+#include "engine/table/table_tags.h"
+
+#include <utility>
+
+namespace dynarock {
+namespace {
+
+constexpr std::string_view kReservedPrefix = "aws:";
+
+Status InvalidArn(const std::string& arn) {
+  return Status::Validation("Invalid TableArn: Invalid ResourceArn provided as input " + arn);
+}
+
+Status ArnNotFound(const std::string& arn) {
+  return Status::ResourceNotFound("Requested resource not found: ResourcArn: " + arn +
+                                  " not found");
+}
+
+bool IsTableNameChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == '_' || c == '.' || c == '-';
+}
+
+// The table name of "arn:<partition>:dynamodb:<region>:<account>:table/<name>",
+// or empty when `arn` is not a table ARN.
+std::string TableNameOfArn(const std::string& arn) {
+  std::vector<std::string_view> parts;
+  std::string_view rest = arn;
+  for (int i = 0; i < 5; ++i) {
+    const size_t colon = rest.find(':');
+    if (colon == std::string_view::npos) return {};
+    parts.push_back(rest.substr(0, colon));
+    rest.remove_prefix(colon + 1);
+  }
+  constexpr std::string_view kTable = "table/";
+  if (parts[0] != "arn" || parts[2] != "dynamodb" || rest.substr(0, kTable.size()) != kTable) {
+    return {};
+  }
+  std::string_view name = rest.substr(kTable.size());
+  if (name.size() < 3 || name.size() > 255) return {};
+  for (char c : name) {
+    if (!IsTableNameChar(c)) return {};
+  }
+  return std::string(name);
+}
+
+}  // namespace
+
+Status CheckNewTags(const std::vector<Tag>& added,
+                    const std::map<std::string, std::string>& existing) {
+  size_t count = existing.size();
+  std::map<std::string, bool> seen;
+  for (const Tag& t : added) {
+    if (t.key.compare(0, kReservedPrefix.size(), kReservedPrefix) == 0) {
+      return Status::Validation(
+          "One or more parameter values were invalid: Tag keys starting with "
+          "the aws: prefix are reserved for AWS use");
+    }
+    if (!existing.count(t.key) && seen.emplace(t.key, true).second) ++count;
+  }
+  if (count > kMaxTagsPerTable) {
+    return Status::Validation(
+        "One or more parameter values were invalid: The number of tags on a "
+        "resource cannot exceed 50");
+  }
+  return Status::OK();
+}
+
+Result<std::shared_ptr<const TableInfo>> TableTags::TableOfArn(const Scope& scope,
+                                                               const std::string& arn) {
+  const std::string name = TableNameOfArn(arn);
+  if (name.empty()) return InvalidArn(arn);
+  Result<std::shared_ptr<const TableInfo>> table = tables_->FindOrNotFound(scope, name);
+  // Another region's or account's ARN names no table of this scope.
+  if (!table.ok() || (*table)->desc.table_arn != arn) return ArnNotFound(arn);
+  return table;
+}
+
+Status TableTags::Change(
+    const Scope& scope, const std::string& arn,
+    const std::function<Status(std::map<std::string, std::string>*)>& change) {
+  DR_ASSIGN_OR_RETURN(auto table, TableOfArn(scope, arn));
+  Result<std::shared_ptr<const TableInfo>> changed = catalog_->UpdateSettings(
+      scope.ns, table->desc.table_name, table->id,
+      [&](TableInfo* t) { return change(&t->tags); });
+  if (!changed.ok() && changed.status().code() == ErrorCode::kResourceNotFound) {
+    return ArnNotFound(arn);
+  }
+  return changed.status();
+}
+
+Status TableTags::Tag(const TagResourceRequest& req) {
+  // DynamoDB checks the ARN, then that there are tags, then the table.
+  if (TableNameOfArn(req.resource_arn).empty()) return InvalidArn(req.resource_arn);
+  if (req.tags.empty()) {
+    return Status::Validation("Atleast one Tag needs to be provided as Input.");
+  }
+  return Change(req.scope, req.resource_arn,
+                [&](std::map<std::string, std::string>* tags) -> Status {
+                  DR_RETURN_IF_ERROR(CheckNewTags(req.tags, *tags));
+                  for (const dynarock::Tag& t : req.tags) (*tags)[t.key] = t.value;
+                  return Status::OK();
+                });
+}
+
+Status TableTags::Untag(const UntagResourceRequest& req) {
+  if (TableNameOfArn(req.resource_arn).empty()) return InvalidArn(req.resource_arn);
+  if (req.tag_keys.empty()) {
+    return Status::Validation("Atleast one Tag Key needs to be provided as Input.");
+  }
+  return Change(req.scope, req.resource_arn,
+                [&](std::map<std::string, std::string>* tags) -> Status {
+                  for (const std::string& key : req.tag_keys) tags->erase(key);
+                  return Status::OK();
+                });
+}
+
+Result<ListTagsOfResourceResult> TableTags::List(const ListTagsOfResourceRequest& req) {
+  DR_ASSIGN_OR_RETURN(auto table, TableOfArn(req.scope, req.resource_arn));
+  ListTagsOfResourceResult result;
+  // The token is the last key of the previous page.
+  auto it = req.next_token ? table->tags.upper_bound(*req.next_token) : table->tags.begin();
+  for (; it != table->tags.end(); ++it) {
+    if (result.tags.size() == page_size_) {
+      result.next_token = result.tags.back().key;
+      break;
+    }
+    result.tags.push_back({it->first, it->second});
+  }
+  return result;
+}
+
+}  // namespace dynarock

@@ -1,0 +1,79 @@
+// Tagging through the in-process Client: TagResource, UntagResource,
+// ListTagsOfResource and CreateTable's Tags (shapes, DynamoDB's messages,
+// the answers' JSON).
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/api/api_test_util.h"
+
+namespace dynarock::api {
+namespace {
+
+using nlohmann::json;
+
+constexpr char kArn[] = "arn:aws:dynamodb:ddblocal:000000000000:table/tbl";
+
+class TagOpsTest : public ApiTest {
+ protected:
+  void SetUp() override { CreateTable("tbl"); }
+  json List() {
+    Reply r = Call("ListTagsOfResource", json{{"ResourceArn", kArn}});
+    EXPECT_EQ(r.http_status, 200) << r;
+    return r.body;
+  }
+};
+
+TEST_F(TagOpsTest, TagUntagList) {
+  EXPECT_EQ(List(), json::parse(R"({"Tags":[]})"));
+  Reply r = Call("TagResource", json{{"ResourceArn", kArn},
+                                     {"Tags", {{{"Key", "env"}, {"Value", "prod"}},
+                                               {{"Key", "a"}, {"Value", ""}}}}});
+  ASSERT_EQ(r.http_status, 200) << r;
+  EXPECT_EQ(r.body, json::object());
+  EXPECT_EQ(List(), json::parse(R"({"Tags":[{"Key":"a","Value":""},{"Key":"env","Value":"prod"}]})"));
+  r = Call("UntagResource", json{{"ResourceArn", kArn}, {"TagKeys", {"a", "zzz"}}});
+  ASSERT_EQ(r.http_status, 200) << r;
+  EXPECT_EQ(List(), json::parse(R"({"Tags":[{"Key":"env","Value":"prod"}]})"));
+}
+
+TEST_F(TagOpsTest, CreateTableWithTags) {
+  Reply r = Call("CreateTable", R"({"TableName":"tagged","BillingMode":"PAY_PER_REQUEST",
+      "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
+      "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
+      "Tags":[{"Key":"k","Value":"v"}]})");
+  ASSERT_EQ(r.http_status, 200) << r;
+  r = Call("ListTagsOfResource",
+           R"({"ResourceArn":"arn:aws:dynamodb:ddblocal:000000000000:table/tagged"})");
+  EXPECT_EQ(r.body, json::parse(R"({"Tags":[{"Key":"k","Value":"v"}]})"));
+}
+
+TEST_F(TagOpsTest, Messages) {
+  EXPECT_EQ(Call("TagResource", R"({})").body, ValidationError("Invalid TableArn"));
+  EXPECT_EQ(Call("ListTagsOfResource", R"({})").body, ValidationError("Invalid TableArn"));
+  EXPECT_EQ(Call("TagResource", R"({"ResourceArn":"a:b:c:d:e:f/g"})").body,
+            ValidationError("1 validation error detected: Value null at 'tags' failed to "
+                            "satisfy constraint: Member must not be null"));
+  EXPECT_EQ(Call("TagResource", R"({"ResourceArn":"a:b:c:d:e:f/g","Tags":[]})").body,
+            ValidationError("Invalid TableArn: Invalid ResourceArn provided as input a:b:c:d:e:f/g"));
+  EXPECT_EQ(Call("TagResource", json{{"ResourceArn", kArn}, {"Tags", json::array()}}).body,
+            ValidationError("Atleast one Tag needs to be provided as Input."));
+  Reply r = Call("TagResource", json{{"ResourceArn", kArn},
+                                     {"Tags", {{{"Key", std::string(129, 'k')}, {"Value", "v"}}}}});
+  EXPECT_EQ(r.body, ValidationError(
+      "1 validation error detected: Value '" + std::string(129, 'k') +
+      "' at 'tags.1.member.key' failed to satisfy constraint: Member must have "
+      "length less than or equal to 128"));
+  r = Call("TagResource", json{{"ResourceArn", kArn},
+                               {"Tags", {{{"Key", "k"}, {"Value", std::string(257, 'v')}}}}});
+  EXPECT_EQ(r.http_status, 400);
+  EXPECT_NE(r.body["message"].get<std::string>().find("'tags.1.member.value'"), std::string::npos);
+  const std::string missing = "arn:aws:dynamodb:ddblocal:000000000000:table/nope";
+  EXPECT_EQ(Call("ListTagsOfResource", json{{"ResourceArn", missing}}).body,
+            ErrorBody("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",
+                      "Requested resource not found: ResourcArn: " + missing + " not found"));
+}
+
+}  // namespace
+}  // namespace dynarock::api
