@@ -6,6 +6,12 @@ if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
   # concatenation at -O2 (GCC PR 105329), a false positive.
   list(APPEND DYNAROCK_WARNINGS -Wno-restrict)
 endif()
+if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+  # Clang checks the GUARDED_BY / REQUIRES annotations (engine/util/
+  # thread_annotations.h); a violation is an error in every clang build,
+  # which CI's fuzzer build is.
+  list(APPEND DYNAROCK_WARNINGS -Wthread-safety -Werror=thread-safety)
+endif()
 if(DYNAROCK_WERROR)
   list(APPEND DYNAROCK_WARNINGS -Werror)
 endif()

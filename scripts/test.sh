@@ -2,6 +2,8 @@
 # scripts/test.sh: setup + build + every test dynarock has.
 #
 #   1. scripts/setup.sh: missing Debian packages, Release build in build/
+#      with warnings as errors (-DDYNAROCK_WERROR=ON), and every header
+#      compiled on its own (the check_headers target)
 #   2. ctest on build/ (unit, api and server tests)
 #   3. ASan + UBSan build in build-asan/ (benchmarks off) and ctest on it
 #   4. end to end against build/dynarock: pytest + boto3 (tests/e2e), the
@@ -120,10 +122,17 @@ summary() {
 
 # 1. Packages and the Release build.
 banner "setup + Release build (build/)"
-run "$LOGS/setup.log" env JOBS="$JOBS" scripts/setup.sh
+# Warnings are errors in CI: a warning fails the build step.
+run "$LOGS/setup.log" env JOBS="$JOBS" \
+  CMAKE_ARGS="-DDYNAROCK_WERROR=ON ${CMAKE_ARGS:-}" scripts/setup.sh
 rc=$?
 record "setup + Release build" "$rc" 0 0
 if ((rc != 0)); then summary; fi
+
+# Every engine/ and api/ header compiles on its own (cmake/check_headers.cmake).
+banner "headers compile on their own (check_headers)"
+run "$LOGS/check-headers.log" cmake --build build -j "$JOBS" --target check_headers
+record "check_headers" "$?" 0 0
 
 # 2. Unit, api and server tests on the Release build.
 ctest_step "ctest (Release)" build
@@ -135,7 +144,7 @@ if [[ "${SKIP_ASAN:-0}" != "1" ]]; then
   run "$LOGS/asan-build.log" bash -c "
     cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
       -DCMAKE_CXX_FLAGS_DEBUG='-O1 -g1' -DDYNAROCK_SANITIZE=ON \
-      -DDYNAROCK_BUILD_BENCHMARKS=OFF && cmake --build build-asan -j '$JOBS'"
+      -DDYNAROCK_WERROR=ON -DDYNAROCK_BUILD_BENCHMARKS=OFF ${CMAKE_ARGS:-} && cmake --build build-asan -j '$JOBS'"
   rc=$?
   record "ASan+UBSan build" "$rc" 0 0
   if ((rc == 0)); then

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <mutex>
 
 #include "engine/capacity/partition_map.h"
 #include "engine/capacity/throttle_messages.h"
@@ -312,7 +311,7 @@ struct Throttles {
 }  // namespace
 
 struct ThroughputController::TableState {
-  std::mutex mu;
+  Mutex mu;
   uint32_t table_id = 0;
   BillingMode mode = BillingMode::kProvisioned;
   std::vector<uint32_t> lsi_ids;
@@ -448,7 +447,7 @@ ThroughputController::ThroughputController(const Clock* clock,
 ThroughputController::~ThroughputController() = default;
 
 void ThroughputController::RegisterTable(const TableThroughputConfig& config) {
-  std::unique_lock lock(registry_mu_);
+  WriterMutexLock lock(&registry_mu_);
   const Env env{options_, clock_->NowMicros(), config.table_id,
                 split_size_fn_, split_listener_};
   auto t = std::make_unique<TableState>();
@@ -471,11 +470,11 @@ void ThroughputController::RegisterTable(const TableThroughputConfig& config) {
 
 void ThroughputController::UpdateTable(const TableThroughputConfig& config) {
   {
-    std::unique_lock lock(registry_mu_);
+    WriterMutexLock lock(&registry_mu_);
     auto it = tables_.find(config.table_id);
     if (it != tables_.end()) {
       TableState& t = *it->second;
-      std::lock_guard table_lock(t.mu);
+      MutexLock table_lock(&t.mu);
       const Env env{options_, clock_->NowMicros(), config.table_id,
                     split_size_fn_, split_listener_};
       t.lsi_ids = config.local_secondary_index_ids;
@@ -512,27 +511,27 @@ void ThroughputController::UpdateTable(const TableThroughputConfig& config) {
 }
 
 void ThroughputController::RemoveTable(uint32_t table_id) {
-  std::unique_lock lock(registry_mu_);
+  WriterMutexLock lock(&registry_mu_);
   tables_.erase(table_id);
 }
 
 void ThroughputController::SetSplitListener(SplitListener fn) {
-  std::unique_lock lock(registry_mu_);
+  WriterMutexLock lock(&registry_mu_);
   split_listener_ = std::move(fn);
 }
 
 void ThroughputController::SetSplitSizeFn(SplitSizeFn fn) {
-  std::unique_lock lock(registry_mu_);
+  WriterMutexLock lock(&registry_mu_);
   split_size_fn_ = std::move(fn);
 }
 
 Status ThroughputController::CheckRead(uint32_t table_id, uint32_t index_id,
                                        uint64_t hash, double expected_units) {
-  std::shared_lock lock(registry_mu_);
+  ReaderMutexLock lock(&registry_mu_);
   auto it = tables_.find(table_id);
   if (it == tables_.end()) return Status::OK();
   TableState& t = *it->second;
-  std::lock_guard table_lock(t.mu);
+  MutexLock table_lock(&t.mu);
   const Env env{options_, clock_->NowMicros(), table_id, split_size_fn_, split_listener_};
   PartitionUnits part;
   part.index_id = index_id;
@@ -546,22 +545,22 @@ Status ThroughputController::CheckRead(uint32_t table_id, uint32_t index_id,
 }
 
 void ThroughputController::ChargeRead(const CapacityCharge& charge) {
-  std::shared_lock lock(registry_mu_);
+  ReaderMutexLock lock(&registry_mu_);
   auto it = tables_.find(charge.table_id);
   if (it == tables_.end()) return;
   TableState& t = *it->second;
-  std::lock_guard table_lock(t.mu);
+  MutexLock table_lock(&t.mu);
   const Env env{options_, clock_->NowMicros(), charge.table_id,
                 split_size_fn_, split_listener_};
   t.Charge(charge.parts.data(), charge.parts.size(), env);
 }
 
 Status ThroughputController::AdmitWrite(const CapacityCharge& charge) {
-  std::shared_lock lock(registry_mu_);
+  ReaderMutexLock lock(&registry_mu_);
   auto it = tables_.find(charge.table_id);
   if (it == tables_.end()) return Status::OK();
   TableState& t = *it->second;
-  std::lock_guard table_lock(t.mu);
+  MutexLock table_lock(&t.mu);
   const Env env{options_, clock_->NowMicros(), charge.table_id,
                 split_size_fn_, split_listener_};
   Throttles throttles;
@@ -579,11 +578,11 @@ Status ThroughputController::AdmitWrite(const CapacityCharge& charge) {
 void ThroughputController::RecordWrite(uint32_t table_id, uint32_t index_id,
                                        uint64_t hash, int64_t delta_items,
                                        int64_t delta_bytes) {
-  std::shared_lock lock(registry_mu_);
+  ReaderMutexLock lock(&registry_mu_);
   auto it = tables_.find(table_id);
   if (it == tables_.end()) return;
   TableState& t = *it->second;
-  std::lock_guard table_lock(t.mu);
+  MutexLock table_lock(&t.mu);
   ResourceState* r = t.Resolve(index_id);
   if (r == nullptr) return;
   const Env env{options_, clock_->NowMicros(), table_id, split_size_fn_, split_listener_};
@@ -637,11 +636,11 @@ ResourceStats Describe(ResourceState& r, const Env& env, size_t hot_keys) {
 
 std::optional<TableThroughputStats> ThroughputController::Describe(
     uint32_t table_id, size_t hot_keys) const {
-  std::shared_lock lock(registry_mu_);
+  ReaderMutexLock lock(&registry_mu_);
   auto it = tables_.find(table_id);
   if (it == tables_.end()) return std::nullopt;
   TableState& t = *it->second;
-  std::lock_guard table_lock(t.mu);
+  MutexLock table_lock(&t.mu);
   const Env env{options_, clock_->NowMicros(), table_id, split_size_fn_, split_listener_};
   TableThroughputStats out;
   out.table_id = table_id;

@@ -44,7 +44,6 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <shared_mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -56,6 +55,7 @@
 #include "engine/clock.h"
 #include "engine/status.h"
 #include "engine/types.h"
+#include "engine/util/mutex.h"
 
 namespace dynarock {
 
@@ -167,10 +167,11 @@ class ThroughputController {
 
   const Clock* const clock_;
   const CapacityOptions options_;
-  mutable std::shared_mutex registry_mu_;
-  std::unordered_map<uint32_t, std::unique_ptr<TableState>> tables_;
-  SplitSizeFn split_size_fn_;  // guarded by registry_mu_
-  SplitListener split_listener_;  // guarded by registry_mu_
+  mutable SharedMutex registry_mu_;
+  std::unordered_map<uint32_t, std::unique_ptr<TableState>> tables_
+      GUARDED_BY(registry_mu_);
+  SplitSizeFn split_size_fn_ GUARDED_BY(registry_mu_);
+  SplitListener split_listener_ GUARDED_BY(registry_mu_);
 };
 
 }  // namespace dynarock

@@ -1,12 +1,11 @@
 #include "engine/expr/parse_cache.h"
 
-#include <mutex>
-#include <shared_mutex>
 #include <string>
 #include <unordered_map>
 #include <utility>
 
 #include "engine/expr/parser.h"
+#include "engine/util/mutex.h"
 
 namespace dynarock::expr {
 
@@ -23,27 +22,27 @@ template <typename T>
 class Cache {
  public:
   std::shared_ptr<const T> Find(std::string_view text) const {
-    std::shared_lock lock(mu_);
+    ReaderMutexLock lock(&mu_);
     auto it = entries_.find(text);
     return it == entries_.end() ? nullptr : it->second;
   }
 
   void Insert(std::string_view text, std::shared_ptr<const T> tree) {
-    std::unique_lock lock(mu_);
+    WriterMutexLock lock(&mu_);
     if (entries_.size() >= kParseCacheEntries) entries_.erase(entries_.begin());
     entries_.emplace(std::string(text), std::move(tree));
   }
 
   size_t Size() const {
-    std::shared_lock lock(mu_);
+    ReaderMutexLock lock(&mu_);
     return entries_.size();
   }
 
  private:
-  mutable std::shared_mutex mu_;
+  mutable SharedMutex mu_;
   std::unordered_map<std::string, std::shared_ptr<const T>, TextHash,
                      std::equal_to<>>
-      entries_;
+      entries_ GUARDED_BY(mu_);
 };
 
 // Never destroyed: requests may run during static destruction.

@@ -71,12 +71,12 @@ Result<GsiLogRecord> DecodeGsiLogRecord(std::string_view in) {
 }
 
 void SequenceTracker::Reset(uint64_t last_used) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   next_ = std::max(next_, last_used + 1);
 }
 
 SequenceTracker::Ticket SequenceTracker::Reserve(int64_t now_micros) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   Ticket t;
   t.seq = next_++;
   last_time_ = std::max(last_time_, now_micros);
@@ -86,18 +86,18 @@ SequenceTracker::Ticket SequenceTracker::Reserve(int64_t now_micros) {
 }
 
 void SequenceTracker::Release(uint64_t seq) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   auto it = in_flight_.find(seq);
   if (it != in_flight_.end()) in_flight_.erase(it);
 }
 
 uint64_t SequenceTracker::Next() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return next_;
 }
 
 uint64_t SequenceTracker::Watermark() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return in_flight_.empty() ? next_ : *in_flight_.begin();
 }
 

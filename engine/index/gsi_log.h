@@ -27,13 +27,13 @@
 #define DYNAROCK_ENGINE_INDEX_GSI_LOG_H_
 
 #include <cstdint>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 
 #include "engine/status.h"
+#include "engine/util/mutex.h"
 
 namespace dynarock {
 
@@ -87,10 +87,10 @@ class SequenceTracker {
   uint64_t Next() const;
 
  private:
-  mutable std::mutex mu_;
-  uint64_t next_ = 1;                  // guarded by mu_
-  int64_t last_time_ = 0;              // guarded by mu_
-  std::multiset<uint64_t> in_flight_;  // guarded by mu_
+  mutable Mutex mu_;
+  uint64_t next_ GUARDED_BY(mu_) = 1;
+  int64_t last_time_ GUARDED_BY(mu_) = 0;
+  std::multiset<uint64_t> in_flight_ GUARDED_BY(mu_);
 };
 
 }  // namespace dynarock

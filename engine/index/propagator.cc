@@ -54,7 +54,7 @@ Status Propagator::Recover() {
   }
   DR_RETURN_IF_ERROR(it->status());
   sequences_.Reset(last_seq);
-  std::lock_guard<std::mutex> lock(state_mu_);
+  MutexLock lock(&state_mu_);
   dirty_.insert(pending.begin(), pending.end());
   committed_hint_ += records;
   return Status::OK();
@@ -66,7 +66,7 @@ void Propagator::Start() {
 
 void Propagator::Stop() {
   {
-    std::lock_guard<std::mutex> lock(state_mu_);
+    MutexLock lock(&state_mu_);
     stop_ = true;
   }
   wake_.notify_all();
@@ -77,7 +77,7 @@ void Propagator::Notify(const std::vector<uint32_t>& index_ids) {
   if (index_ids.empty()) return;
   bool wake;
   {
-    std::lock_guard<std::mutex> lock(state_mu_);
+    MutexLock lock(&state_mu_);
     dirty_.insert(index_ids.begin(), index_ids.end());
     committed_hint_ += static_cast<int64_t>(index_ids.size());
     signaled_ = true;
@@ -90,7 +90,7 @@ void Propagator::Notify(const std::vector<uint32_t>& index_ids) {
 
 void Propagator::SetLag(uint32_t index_id, int64_t lag_micros) {
   {
-    std::lock_guard<std::mutex> lock(state_mu_);
+    MutexLock lock(&state_mu_);
     if (lag_micros < 0) {
       lags_.erase(index_id);
     } else {
@@ -105,7 +105,7 @@ void Propagator::SetLag(uint32_t index_id, int64_t lag_micros) {
 }
 
 int64_t Propagator::LagOf(uint32_t index_id) const {
-  std::lock_guard<std::mutex> lock(state_mu_);
+  MutexLock lock(&state_mu_);
   auto it = lags_.find(index_id);
   return it == lags_.end() ? options_.default_lag_micros : it->second;
 }
@@ -126,7 +126,7 @@ void Propagator::StartBackfill(const std::unique_lock<std::mutex>& paused,
   auto cursor = store_->Get(Cf::kMeta, BackfillCursorKey(id));
   if (cursor.ok() && cursor->has_value()) b.cursor = **cursor;
   backfills_[id] = std::move(b);
-  std::lock_guard<std::mutex> lock(state_mu_);
+  MutexLock lock(&state_mu_);
   backfilling_.insert(id);
   signaled_ = true;
   idle_known_ = false;
@@ -140,35 +140,35 @@ void Propagator::ForgetIndex(const std::unique_lock<std::mutex>& paused,
   floors_.erase(index_id);
   backfills_.erase(index_id);
   waiting_.erase(index_id);
-  std::lock_guard<std::mutex> lock(state_mu_);
+  MutexLock lock(&state_mu_);
   dirty_.erase(index_id);
   lags_.erase(index_id);
   backfilling_.erase(index_id);
 }
 
 bool Propagator::Backfilling(uint32_t index_id) const {
-  std::lock_guard<std::mutex> lock(state_mu_);
+  MutexLock lock(&state_mu_);
   return backfilling_.count(index_id) != 0;
 }
 
 Status Propagator::status() const {
-  std::lock_guard<std::mutex> lock(state_mu_);
+  MutexLock lock(&state_mu_);
   return bg_error_;
 }
 
 void Propagator::SetError(const Status& s) {
-  std::lock_guard<std::mutex> lock(state_mu_);
+  MutexLock lock(&state_mu_);
   if (bg_error_.ok()) bg_error_ = s;
 }
 
 void Propagator::TEST_FailWrites(Status s) {
-  std::lock_guard<std::mutex> lock(state_mu_);
+  MutexLock lock(&state_mu_);
   fail_writes_ = std::move(s);
 }
 
 Status Propagator::WriteBatchChecked(WriteBatch* batch) {
   {
-    std::lock_guard<std::mutex> lock(state_mu_);
+    MutexLock lock(&state_mu_);
     if (!fail_writes_.ok()) return fail_writes_;
   }
   return store_->Write(batch);
@@ -184,7 +184,7 @@ Result<int64_t> Propagator::TEST_LogRecords() const {
 }
 
 PropagationStats Propagator::Stats() const {
-  std::lock_guard<std::mutex> lock(state_mu_);
+  MutexLock lock(&state_mu_);
   PropagationStats s;
   s.applied_records = applied_;
   s.pending_records = std::max<int64_t>(0, committed_hint_ - applied_);
@@ -266,7 +266,7 @@ Propagator::Outcome Propagator::ApplyIndex(uint32_t index_id, int64_t now,
     }
   }
   floors_[index_id] = stop_seq ? std::min(*stop_seq, watermark) : watermark;
-  std::lock_guard<std::mutex> lock(state_mu_);
+  MutexLock lock(&state_mu_);
   applied_ += applied;
   for (int64_t l : lags) {
     if (lag_samples_.size() < kLagSamples) {
@@ -317,7 +317,7 @@ Status Propagator::Pass(bool force, uint64_t force_below, bool backfill_step,
                         PassResult* result) {
   std::set<uint32_t> work;
   {
-    std::lock_guard<std::mutex> lock(state_mu_);
+    MutexLock lock(&state_mu_);
     work.swap(dirty_);
     idle_known_ = false;
   }
@@ -373,14 +373,14 @@ Status Propagator::Pass(bool force, uint64_t force_below, bool backfill_step,
       // The held records now apply, on top of what the backfill wrote.
       const uint32_t id = it->first;
       it = backfills_.erase(it);
-      std::lock_guard<std::mutex> lock(state_mu_);
+      MutexLock lock(&state_mu_);
       backfilling_.erase(id);
       again.push_back(id);
       result->more_records = true;
     }
   }
   result->backfills_left = !backfills_.empty();
-  std::lock_guard<std::mutex> lock(state_mu_);
+  MutexLock lock(&state_mu_);
   dirty_.insert(again.begin(), again.end());
   if (dirty_.empty() && !result->backfills_left) {
     idle_known_ = true;
@@ -392,7 +392,7 @@ Status Propagator::Pass(bool force, uint64_t force_below, bool backfill_step,
 
 Status Propagator::RunDue() {
   {
-    std::lock_guard<std::mutex> lock(state_mu_);
+    MutexLock lock(&state_mu_);
     if (!bg_error_.ok()) return bg_error_;
     // Nothing was written, no lag changed and nothing falls due yet.
     if (idle_known_ && dirty_.empty() && clock_->NowMicros() < idle_until_) {
@@ -428,16 +428,23 @@ void Propagator::Run() {
   bool busy = true;  // look at the log once at start
   while (true) {
     {
-      std::unique_lock<std::mutex> lock(state_mu_);
+      MutexLock lock(&state_mu_);
       if (!busy && !signaled_ && !stop_) {
         thread_idle_ = true;
+        // Explicit loops rather than wait predicates: a predicate lambda is
+        // a function of its own to the thread-safety analysis, which could
+        // not see state_mu_ held there.
         if (last.next_due) {
           const int64_t wait = std::clamp<int64_t>(
               *last.next_due - clock_->NowMicros(), 0, kMaxWaitMicros);
-          wake_.wait_for(lock, std::chrono::microseconds(wait),
-                         [&] { return stop_ || signaled_; });
+          const auto deadline = std::chrono::steady_clock::now() +
+                                std::chrono::microseconds(wait);
+          while (!stop_ && !signaled_ &&
+                 wake_.wait_until(state_mu_, deadline) !=
+                     std::cv_status::timeout) {
+          }
         } else {
-          wake_.wait(lock, [&] { return stop_ || signaled_; });
+          while (!stop_ && !signaled_) wake_.wait(state_mu_);
         }
         thread_idle_ = false;
       }

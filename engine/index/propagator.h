@@ -44,6 +44,7 @@
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"
+#include "engine/util/mutex.h"
 
 namespace dynarock {
 
@@ -168,30 +169,34 @@ class Propagator {
   const PropagatorOptions options_;
   SequenceTracker sequences_;
 
-  // Held while applying; guards the members below it.
+  // Held while applying; guards the members below it. A plain std::mutex,
+  // not annotated: it is held across calls through the std::unique_lock
+  // that PauseApply hands out, which the analysis cannot follow.
   mutable std::mutex apply_mu_;
   std::map<uint32_t, uint64_t> floors_;     // scan start per index
   std::map<uint32_t, Backfill> backfills_;  // by index id
   std::set<uint32_t> waiting_;              // records not yet due
 
   // Guards the members below it; never held while taking apply_mu_.
-  mutable std::mutex state_mu_;
-  std::condition_variable wake_;
-  std::set<uint32_t> dirty_;  // records may be pending
-  std::map<uint32_t, int64_t> lags_;
-  std::set<uint32_t> backfilling_;
-  Status bg_error_;
-  Status fail_writes_;
-  bool stop_ = false;
-  bool signaled_ = false;
-  bool thread_idle_ = false;  // the background thread waits on wake_
+  mutable Mutex state_mu_;
+  std::condition_variable_any wake_;
+  std::set<uint32_t> dirty_ GUARDED_BY(state_mu_);  // records may be pending
+  std::map<uint32_t, int64_t> lags_ GUARDED_BY(state_mu_);
+  std::set<uint32_t> backfilling_ GUARDED_BY(state_mu_);
+  Status bg_error_ GUARDED_BY(state_mu_);
+  Status fail_writes_ GUARDED_BY(state_mu_);
+  bool stop_ GUARDED_BY(state_mu_) = false;
+  bool signaled_ GUARDED_BY(state_mu_) = false;
+  // The background thread waits on wake_.
+  bool thread_idle_ GUARDED_BY(state_mu_) = false;
   // No work before this time unless signaled (RunDue's quick exit).
-  int64_t idle_until_ = 0;
-  bool idle_known_ = false;
-  int64_t applied_ = 0;
-  int64_t committed_hint_ = 0;        // records notified, for pending_records
-  std::vector<int64_t> lag_samples_;  // ring of recent lags
-  size_t lag_next_ = 0;
+  int64_t idle_until_ GUARDED_BY(state_mu_) = 0;
+  bool idle_known_ GUARDED_BY(state_mu_) = false;
+  int64_t applied_ GUARDED_BY(state_mu_) = 0;
+  // Records notified, for pending_records.
+  int64_t committed_hint_ GUARDED_BY(state_mu_) = 0;
+  std::vector<int64_t> lag_samples_ GUARDED_BY(state_mu_);  // recent lags
+  size_t lag_next_ GUARDED_BY(state_mu_) = 0;
 
   std::thread thread_;
 };

@@ -342,6 +342,8 @@ void ResolveIndexes(TableInfo* info) {
 
 Result<std::unique_ptr<Catalog>> Catalog::Load(Store* store) {
   std::unique_ptr<Catalog> catalog(new Catalog(store));
+  // Not yet shared with any thread; held so the analysis sees it.
+  WriterMutexLock lock(&catalog->mu_);
   auto it = store->NewIterator(Cf::kMeta, std::string(1, kTablePrefix),
                                std::string(1, kTablePrefix + 1));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
@@ -369,7 +371,7 @@ Result<std::unique_ptr<Catalog>> Catalog::Load(Store* store) {
 
 std::shared_ptr<const TableInfo> Catalog::Find(std::string_view ns,
                                                std::string_view name) const {
-  std::shared_lock lock(mu_);
+  ReaderMutexLock lock(&mu_);
   auto it = tables_.find(std::make_pair(std::string(ns), std::string(name)));
   return it == tables_.end() ? nullptr : it->second;
 }
@@ -377,7 +379,7 @@ std::shared_ptr<const TableInfo> Catalog::Find(std::string_view ns,
 std::vector<std::shared_ptr<const TableInfo>> Catalog::List(
     std::string_view ns) const {
   std::vector<std::shared_ptr<const TableInfo>> out;
-  std::shared_lock lock(mu_);
+  ReaderMutexLock lock(&mu_);
   for (auto it = tables_.lower_bound(std::make_pair(std::string(ns), std::string()));
        it != tables_.end() && it->first.first == ns; ++it) {
     out.push_back(it->second);
@@ -387,13 +389,13 @@ std::vector<std::shared_ptr<const TableInfo>> Catalog::List(
 
 std::vector<std::shared_ptr<const TableInfo>> Catalog::All() const {
   std::vector<std::shared_ptr<const TableInfo>> out;
-  std::shared_lock lock(mu_);
+  ReaderMutexLock lock(&mu_);
   for (const auto& [name, table] : tables_) out.push_back(table);
   return out;
 }
 
 Result<std::shared_ptr<const TableInfo>> Catalog::Create(TableInfo info) {
-  std::unique_lock lock(mu_);
+  WriterMutexLock lock(&mu_);
   NameKey name{info.ns, info.desc.table_name};
   if (tables_.count(name)) {
     return Status::ResourceInUse("Table already exists: " + info.desc.table_name);
@@ -423,7 +425,7 @@ Result<std::shared_ptr<const TableInfo>> Catalog::Create(TableInfo info) {
 }
 
 Status Catalog::Replace(std::shared_ptr<const TableInfo> info, WriteBatch* batch) {
-  std::unique_lock lock(mu_);
+  WriterMutexLock lock(&mu_);
   auto current = tables_.find(NameKey{info->ns, info->desc.table_name});
   if (current != tables_.end() && current->second->id == info->id &&
       !SameSettings(*current->second, *info)) {
@@ -440,7 +442,7 @@ Status Catalog::Replace(std::shared_ptr<const TableInfo> info, WriteBatch* batch
 Result<std::shared_ptr<const TableInfo>> Catalog::UpdateSettings(
     std::string_view ns, std::string_view name, uint32_t id,
     const std::function<Status(TableInfo*)>& change) {
-  std::unique_lock lock(mu_);
+  WriterMutexLock lock(&mu_);
   auto it = tables_.find(NameKey{std::string(ns), std::string(name)});
   if (it == tables_.end() || it->second->id != id) {
     return Status::ResourceNotFound("Requested resource not found");
@@ -455,7 +457,7 @@ Result<std::shared_ptr<const TableInfo>> Catalog::UpdateSettings(
 }
 
 Result<uint32_t> Catalog::ReserveId() {
-  std::unique_lock lock(mu_);
+  WriterMutexLock lock(&mu_);
   WriteBatch batch;
   std::string next;
   PutFixed32BE(&next, next_id_ + 1);
@@ -465,7 +467,7 @@ Result<uint32_t> Catalog::ReserveId() {
 }
 
 Status Catalog::Remove(const TableInfo& info, WriteBatch* batch) {
-  std::unique_lock lock(mu_);
+  WriterMutexLock lock(&mu_);
   batch->Delete(Cf::kMeta, TableKey(info.ns, info.desc.table_name));
   batch->Delete(Cf::kMeta, CounterKey(info.id, 'i'));
   batch->Delete(Cf::kMeta, CounterKey(info.id, 'b'));

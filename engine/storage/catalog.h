@@ -19,9 +19,7 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -30,6 +28,7 @@
 #include "engine/status.h"
 #include "engine/storage/store.h"
 #include "engine/types.h"
+#include "engine/util/mutex.h"
 
 namespace dynarock {
 
@@ -145,9 +144,10 @@ class Catalog {
   using NameKey = std::pair<std::string, std::string>;  // (ns, name)
 
   Store* store_;
-  mutable std::shared_mutex mu_;
-  std::map<NameKey, std::shared_ptr<const TableInfo>, std::less<>> tables_;
-  uint32_t next_id_ = 1;  // guarded by mu_
+  mutable SharedMutex mu_;
+  std::map<NameKey, std::shared_ptr<const TableInfo>, std::less<>> tables_
+      GUARDED_BY(mu_);
+  uint32_t next_id_ GUARDED_BY(mu_) = 1;
 };
 
 }  // namespace dynarock

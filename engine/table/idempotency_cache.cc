@@ -19,7 +19,7 @@ Status IdempotencyCache::Begin(const std::string& ns, const std::string& token,
                                const std::string& fingerprint,
                                Completed* replay, bool* replayed) {
   *replayed = false;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   Prune(clock_->NowMicros());
   Key key(ns, token);
   auto it = entries_.find(key);
@@ -44,7 +44,7 @@ Status IdempotencyCache::Begin(const std::string& ns, const std::string& token,
 
 void IdempotencyCache::Finish(const std::string& ns, const std::string& token,
                               Completed completed) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   const int64_t now = clock_->NowMicros();
   Key key(ns, token);
   auto it = entries_.find(key);
@@ -56,13 +56,13 @@ void IdempotencyCache::Finish(const std::string& ns, const std::string& token,
 }
 
 void IdempotencyCache::Abandon(const std::string& ns, const std::string& token) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   auto it = entries_.find(Key(ns, token));
   if (it != entries_.end() && it->second.running) entries_.erase(it);
 }
 
 size_t IdempotencyCache::TEST_size() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   Prune(clock_->NowMicros());
   return entries_.size();
 }

@@ -16,7 +16,6 @@
 #include <cstdint>
 #include <deque>
 #include <map>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +23,7 @@
 #include "engine/clock.h"
 #include "engine/requests.h"
 #include "engine/status.h"
+#include "engine/util/mutex.h"
 
 namespace dynarock {
 
@@ -71,14 +71,14 @@ class IdempotencyCache {
     Completed completed;
   };
   using Key = std::pair<std::string, std::string>;
-  // Drops entries whose window has passed. REQUIRES: mu_ held.
-  void Prune(int64_t now);
+  // Drops entries whose window has passed.
+  void Prune(int64_t now) REQUIRES(mu_);
 
   const Clock* const clock_;
-  std::mutex mu_;
-  std::map<Key, Entry> entries_;  // guarded by mu_
+  Mutex mu_;
+  std::map<Key, Entry> entries_ GUARDED_BY(mu_);
   // Completed entries in completion order, for pruning.
-  std::deque<std::pair<int64_t, Key>> expiry_;  // guarded by mu_
+  std::deque<std::pair<int64_t, Key>> expiry_ GUARDED_BY(mu_);
 };
 
 }  // namespace dynarock

@@ -132,8 +132,13 @@ Status TtlSweeper::Step(Cursor* cursor, int64_t budget, int64_t now,
 void TtlSweeper::RunDue() {
   const int64_t now = clock_->NowMicros();
   if (now < next_start_micros_.load(std::memory_order_relaxed)) return;
-  std::unique_lock<std::mutex> lock(mu_, std::try_to_lock);
-  if (!lock.owns_lock()) return;
+  // Another thread sweeping already: nothing to do here.
+  if (!mu_.TryLock()) return;
+  RunDueLocked(now);
+  mu_.Unlock();
+}
+
+void TtlSweeper::RunDueLocked(int64_t now) {
   if (!running_) {
     if (now < next_start_micros_.load(std::memory_order_relaxed)) return;
     Cursor cursor;
@@ -153,7 +158,7 @@ void TtlSweeper::RunDue() {
 
 Result<TimeToLiveSweepResult> TtlSweeper::SweepNow(
     const std::vector<std::shared_ptr<const TableInfo>>& tables) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   const int64_t now = clock_->NowMicros();
   Cursor cursor;
   for (const auto& table : tables) {

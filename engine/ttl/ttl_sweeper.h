@@ -26,7 +26,6 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,6 +36,7 @@
 #include "engine/storage/store.h"
 #include "engine/table/write_path.h"
 #include "engine/types.h"
+#include "engine/util/mutex.h"
 
 namespace dynarock {
 
@@ -104,6 +104,8 @@ class TtlSweeper {
   // Sweeps at most `budget` items from `cursor`, at `now`; moves the cursor.
   Status Step(Cursor* cursor, int64_t budget, int64_t now,
               TimeToLiveSweepResult* result);
+  // RunDue's work once it holds mu_.
+  void RunDueLocked(int64_t now) REQUIRES(mu_);
   // The table's current version when it still has TTL on (and is not being
   // deleted); null otherwise.
   std::shared_ptr<const TableInfo> Current(const TableInfo& table) const;
@@ -117,10 +119,10 @@ class TtlSweeper {
   Store* const store_;
   WritePath* const write_path_;
 
-  std::mutex mu_;
+  Mutex mu_;
   // When the next sweep may start; the minimum while one is running.
   std::atomic<int64_t> next_start_micros_{0};
-  std::optional<Cursor> running_;  // guarded by mu_
+  std::optional<Cursor> running_ GUARDED_BY(mu_);
   std::function<void(const std::string&)> before_delete_;
 };
 

@@ -7,9 +7,9 @@
 // encoded_items): a decoded Item is a map of variants, and building one
 // costs several allocations per attribute.
 //
-// Both functions accept exactly the buffers DecodeItem accepts (the same
-// structural checks, names strictly ascending, numbers normalized) and fail
-// with kCorruption where it does. Stateless; thread-safe.
+// Both functions accept exactly the buffers DecodeItem accepts, because all
+// three are the one reader of item_reader.h with different visitors; they
+// fail with kCorruption where it does. Stateless; thread-safe.
 
 #ifndef DYNAROCK_ENGINE_VALUE_ENCODED_ITEM_H_
 #define DYNAROCK_ENGINE_VALUE_ENCODED_ITEM_H_

@@ -8,15 +8,15 @@
 
 #include "engine/util/coding.h"
 #include "engine/value/item_format.h"
+#include "engine/value/item_reader.h"
 #include "engine/value/number.h"
 
 namespace dynarock {
 
-// The format, and the constants below, are item_format.h's.
+// The format is item_format.h's; the one reader of it is item_reader.h.
 
 namespace {
 
-using item_format::kMaxDecodeDepth;
 using item_format::kNegativeBit;
 
 void EncodeNumber(const Number& n, std::string* out) {
@@ -72,176 +72,112 @@ void EncodeValue(const AttributeValue& value, std::string* out) {
   }
 }
 
-Status Corrupt(std::string_view what) {
-  std::string message = "item codec: ";
-  message += what;
-  return Status::Corruption(std::move(message));
-}
-
-// Reads from the front of `in_`, never past its end. Every failure is
-// kCorruption: the bytes came from our own disk, not from a client. Values
-// are decoded in place (into a list slot or map entry) rather than returned,
-// which saves a move per value.
-class Decoder {
+// Builds values as the reader walks them (item_reader.h): scalars go
+// straight into the open container, or into the sink at the top level;
+// containers being filled wait on a stack, so that building needs no
+// recursion of its own.
+class ValueBuilder {
  public:
-  explicit Decoder(std::string_view* in) : in_(in) {}
+  static constexpr bool kUnpackDigits = true;
 
-  Status Value(int depth, AttributeValue* out) {
-    if (depth > kMaxDecodeDepth) return Corrupt("nesting too deep");
-    if (in_->empty()) return Corrupt("truncated value");
-    const uint8_t tag = static_cast<uint8_t>(in_->front());
-    in_->remove_prefix(1);
-    switch (static_cast<AttrType>(tag)) {
-      case AttrType::kS:
-      case AttrType::kB: {
-        std::string_view bytes;
-        if (!GetLengthPrefixed(in_, &bytes)) return Corrupt("truncated bytes");
-        std::string s(bytes);
-        *out = static_cast<AttrType>(tag) == AttrType::kS
-                   ? AttributeValue::S(std::move(s))
-                   : AttributeValue::B(std::move(s));
-        return Status::OK();
-      }
-      case AttrType::kN: {
-        Number n;
-        DR_RETURN_IF_ERROR(DecodeNumber(&n));
-        *out = AttributeValue::N(std::move(n));
-        return Status::OK();
-      }
-      case AttrType::kBool: {
-        if (in_->empty()) return Corrupt("truncated BOOL");
-        const char b = in_->front();
-        in_->remove_prefix(1);
-        if (b != 0 && b != 1) return Corrupt("bad BOOL");
-        *out = AttributeValue::Bool(b == 1);
-        return Status::OK();
-      }
-      case AttrType::kNull:
-        *out = AttributeValue::Null();
-        return Status::OK();
-      case AttrType::kL: {
-        size_t count = 0;
-        DR_RETURN_IF_ERROR(Count(/*min_bytes_each=*/1, &count));
-        AttributeValue::List list(count);
-        for (AttributeValue& element : list) {
-          DR_RETURN_IF_ERROR(Value(depth + 1, &element));
-        }
-        *out = AttributeValue::L(std::move(list));
-        return Status::OK();
-      }
-      case AttrType::kM: {
-        AttributeValue::Map map;
-        DR_RETURN_IF_ERROR(Entries(&map, depth + 1));
-        *out = AttributeValue::M(std::move(map));
-        return Status::OK();
-      }
-      case AttrType::kSS:
-      case AttrType::kBS: {
-        size_t count = 0;
-        DR_RETURN_IF_ERROR(Count(/*min_bytes_each=*/1, &count));
-        std::vector<std::string> members;
-        members.reserve(count);
-        for (size_t i = 0; i < count; ++i) {
-          std::string_view bytes;
-          if (!GetLengthPrefixed(in_, &bytes)) {
-            return Corrupt("truncated set member");
-          }
-          members.emplace_back(bytes);
-        }
-        *out = static_cast<AttrType>(tag) == AttrType::kSS
-                   ? AttributeValue::SS(std::move(members))
-                   : AttributeValue::BS(std::move(members));
-        return Status::OK();
-      }
-      case AttrType::kNS: {
-        size_t count = 0;
-        DR_RETURN_IF_ERROR(Count(/*min_bytes_each=*/1, &count));
-        std::vector<Number> members(count);
-        for (Number& member : members)
-          DR_RETURN_IF_ERROR(DecodeNumber(&member));
-        *out = AttributeValue::NS(std::move(members));
-        return Status::OK();
-      }
+  // The top level is an item's attributes (`item`) or one value (`value`).
+  explicit ValueBuilder(Item* item) : item_(item) {}
+  explicit ValueBuilder(AttributeValue* value) : value_(value) {}
+
+  void Name(std::string_view name) { name_ = name; }
+  void Bytes(AttrType type, std::string_view bytes) {
+    if (!open_.empty() && IsSet(open_.back().type)) {
+      open_.back().members.emplace_back(bytes);
+      return;
     }
-    return Corrupt("unknown type tag");
+    Put(type == AttrType::kS ? AttributeValue::S(std::string(bytes))
+                             : AttributeValue::B(std::string(bytes)));
   }
-
-  // name/value pairs into a map (an item or an M), in strictly ascending
-  // name order as EncodeValue writes them; anything else is corruption
-  // (a duplicate name would otherwise be dropped silently).
-  template <typename MapType>
-  Status Entries(MapType* map, int value_depth) {
-    size_t count = 0;
-    DR_RETURN_IF_ERROR(Count(/*min_bytes_each=*/2, &count));
-    for (size_t i = 0; i < count; ++i) {
-      std::string_view name;
-      if (!GetLengthPrefixed(in_, &name)) return Corrupt("truncated name");
-      if (!map->empty() && !(map->rbegin()->first < name)) {
-        return Corrupt("names out of order");
-      }
-      auto it =
-          map->emplace_hint(map->end(), std::string(name), AttributeValue());
-      DR_RETURN_IF_ERROR(Value(value_depth, &it->second));
+  void Num(const EncodedNumber& n, size_t) {
+    Number number =
+        n.digits.empty()
+            ? Number()
+            : Number::FromParts(n.negative, std::string(n.digits), n.exponent);
+    if (!open_.empty() && open_.back().type == AttrType::kNS) {
+      open_.back().numbers.push_back(std::move(number));
+      return;
     }
-    return Status::OK();
+    Put(AttributeValue::N(std::move(number)));
+  }
+  void Bool(bool b) { Put(AttributeValue::Bool(b)); }
+  void Null() { Put(AttributeValue::Null()); }
+  void Begin(AttrType type, size_t count) {
+    Open& open = open_.emplace_back();
+    open.type = type;
+    open.name = name_;
+    if (type == AttrType::kL) open.list.reserve(count);
+    if (type == AttrType::kSS || type == AttrType::kBS) {
+      open.members.reserve(count);
+    }
+    if (type == AttrType::kNS) open.numbers.reserve(count);
+  }
+  void End(AttrType type) {
+    Open done = std::move(open_.back());
+    open_.pop_back();
+    name_ = done.name;
+    switch (type) {
+      case AttrType::kL:
+        Put(AttributeValue::L(std::move(done.list)));
+        return;
+      case AttrType::kM:
+        Put(AttributeValue::M(std::move(done.map)));
+        return;
+      case AttrType::kSS:
+        Put(AttributeValue::SS(std::move(done.members)));
+        return;
+      case AttrType::kBS:
+        Put(AttributeValue::BS(std::move(done.members)));
+        return;
+      case AttrType::kNS:
+        Put(AttributeValue::NS(std::move(done.numbers)));
+        return;
+      default:
+        return;
+    }
   }
 
  private:
-  // A collection count, bounded by the bytes left so that garbage cannot
-  // make us reserve gigabytes.
-  Status Count(size_t min_bytes_each, size_t* count) {
-    uint64_t v;
-    if (!GetVarint64(in_, &v)) return Corrupt("truncated count");
-    if (v > in_->size() / min_bytes_each) return Corrupt("bad count");
-    *count = static_cast<size_t>(v);
-    return Status::OK();
+  struct Open {
+    AttrType type = AttrType::kNull;
+    std::string_view name;  // its own name in the enclosing M or item
+    AttributeValue::List list;
+    AttributeValue::Map map;
+    std::vector<std::string> members;
+    std::vector<Number> numbers;
+  };
+
+  static bool IsSet(AttrType type) {
+    return type == AttrType::kSS || type == AttrType::kBS;
   }
 
-  Status DecodeNumber(Number* out) {
-    if (in_->empty()) return Corrupt("truncated number");
-    const uint8_t head = static_cast<uint8_t>(in_->front());
-    in_->remove_prefix(1);
-    const bool negative = (head & kNegativeBit) != 0;
-    const size_t count = head & ~kNegativeBit;
-    if (count == 0) {
-      if (negative) return Corrupt("negative zero");
-      *out = Number();
-      return Status::OK();
-    }
-    if (count > static_cast<size_t>(Number::kMaxDigits)) {
-      return Corrupt("too many digits");
-    }
-    int64_t exponent;
-    if (!GetSignedVarint64(in_, &exponent)) return Corrupt("truncated number");
-    if (exponent < Number::kMinExponent || exponent > Number::kMaxExponent) {
-      return Corrupt("exponent out of range");
-    }
-    const size_t bytes = (count + 1) / 2;
-    if (in_->size() < bytes) return Corrupt("truncated digits");
-    std::string digits;
-    digits.resize(count);
-    for (size_t i = 0; i < bytes; ++i) {
-      const uint8_t b = static_cast<uint8_t>((*in_)[i]);
-      const int high = b >> 4;
-      const int low = b & 0x0f;
-      if (high > 9 || low > 9) return Corrupt("bad digit");
-      digits[2 * i] = static_cast<char>('0' + high);
-      if (2 * i + 1 < count) {
-        digits[2 * i + 1] = static_cast<char>('0' + low);
-      } else if (low != 0) {
-        return Corrupt("bad digit padding");
+  // Names arrive strictly ascending (the reader checks), so every insert
+  // is at the end.
+  void Put(AttributeValue value) {
+    if (open_.empty()) {
+      if (item_ != nullptr) {
+        item_->emplace_hint(item_->end(), std::string(name_), std::move(value));
+      } else {
+        *value_ = std::move(value);
       }
+      return;
     }
-    in_->remove_prefix(bytes);
-    if (digits.front() == '0' || digits.back() == '0') {
-      return Corrupt("number not normalized");
+    Open& top = open_.back();
+    if (top.type == AttrType::kL) {
+      top.list.push_back(std::move(value));
+    } else {
+      top.map.emplace_hint(top.map.end(), std::string(name_), std::move(value));
     }
-    *out = Number::FromParts(negative, std::move(digits),
-                             static_cast<int>(exponent));
-    return Status::OK();
   }
 
-  std::string_view* in_;
+  Item* item_ = nullptr;
+  AttributeValue* value_ = nullptr;
+  std::string_view name_;
+  std::vector<Open> open_;
 };
 
 }  // namespace
@@ -256,15 +192,9 @@ void EncodeItem(const Item& item, std::string* out) {
 }
 
 Result<Item> DecodeItem(std::string_view bytes) {
-  if (bytes.empty()) return Corrupt("empty item");
-  if (static_cast<uint8_t>(bytes.front()) != item_format::kVersion) {
-    return Corrupt("unknown item format version");
-  }
-  bytes.remove_prefix(1);
-  Decoder decoder(&bytes);
   Item item;
-  DR_RETURN_IF_ERROR(decoder.Entries(&item, /*value_depth=*/1));
-  if (!bytes.empty()) return Corrupt("trailing bytes after item");
+  ValueBuilder builder(&item);
+  DR_RETURN_IF_ERROR(item_format::ReadItem(bytes, builder));
   return item;
 }
 
@@ -281,9 +211,11 @@ void EncodeAttributeValue(const AttributeValue& value, std::string* out) {
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 Result<AttributeValue> DecodeAttributeValue(std::string_view* in) {
-  Decoder decoder(in);
+  item_format::Reader reader(*in);
   AttributeValue value;
-  DR_RETURN_IF_ERROR(decoder.Value(/*depth=*/1, &value));
+  ValueBuilder builder(&value);
+  DR_RETURN_IF_ERROR(item_format::ReadValue(reader, /*depth=*/1, builder));
+  *in = reader.rest();
   return value;
 }
 #if defined(__GNUC__) && !defined(__clang__)

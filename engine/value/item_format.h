@@ -1,9 +1,9 @@
 // engine/value/item_format.h
 //
-// The stored item format's constants, for the two readers and the one
-// writer of it: item_codec.cc (EncodeItem, DecodeItem) and encoded_item.cc
-// (EncodedItemSize, VisitEncodedItem). Written to disk; extend only by
-// adding new tags or versions.
+// The stored item format and its constants. One writer (item_codec.cc's
+// EncodeItem) and one reader (item_reader.h, which DecodeItem,
+// EncodedItemSize and VisitEncodedItem all use). Written to disk; extend
+// only by adding new tags or versions.
 //
 //   item   := version:u8 (= kVersion)  count:varint  (name:lenpref value)*count
 //   value  := tag:u8 payload            tag = AttrType's persisted number
