@@ -118,6 +118,14 @@ class ServerTest : public ::testing::Test {
     return out;
   }
 
+  // Polls (up to 5 s) until the server's reserved request bytes are
+  // `bytes`; the caller asserts the value after.
+  void WaitForInflightBytes(size_t bytes) {
+    for (int i = 0; i < 500 && server_->TEST_InflightBytes() != bytes; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+
   // The server still answers a normal request on a new connection.
   void ExpectStillServing() {
     tcp::socket socket = Connect();
@@ -379,6 +387,11 @@ TEST_F(ServerTest, BoundsRequestBytesInFlight) {
   chunked += "0\r\n\r\n";
   out = RawExchange(chunked, /*half_close=*/false);
   EXPECT_THAT(out, StartsWith("HTTP/1.1 503"));
+  // A refused request's reservation is released when its session ends,
+  // which may be just after the client saw the connection close: wait
+  // (bounded) until only the holder's 600 bytes are left.
+  WaitForInflightBytes(600);
+  EXPECT_EQ(server_->TEST_InflightBytes(), 600u);
   // Small requests still fit.
   ExpectStillServing();
   // The holder finishes; its bytes are released.
@@ -387,6 +400,7 @@ TEST_F(ServerTest, BoundsRequestBytesInFlight) {
   bhttp::response<bhttp::string_body> res;
   bhttp::read(holder, buffer, res);
   EXPECT_EQ(res.result_int(), 200);
+  WaitForInflightBytes(0);
   EXPECT_EQ(server_->TEST_InflightBytes(), 0u);
   out = RawExchange(head + "Content-Length: 900\r\nConnection: close\r\n\r\n" +
                         std::string(900, ' '),
