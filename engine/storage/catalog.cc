@@ -138,45 +138,13 @@ std::string EncodeTable(const TableInfo& t) {
   return out;
 }
 
-// A cursor over a record; any short read latches `ok` to false.
-struct Reader {
-  std::string_view in;
-  bool ok = true;
+// RecordReader plus the catalog's composite fields.
+struct Reader : RecordReader {
+  using RecordReader::RecordReader;
 
-  uint64_t Varint() {
-    uint64_t v = 0;
-    ok = ok && GetVarint64(&in, &v);
-    return v;
-  }
-  int64_t Signed() {
-    int64_t v = 0;
-    ok = ok && GetSignedVarint64(&in, &v);
-    return v;
-  }
-  std::string String() {
-    std::string_view s;
-    ok = ok && GetLengthPrefixed(&in, &s);
-    return std::string(ok ? s : std::string_view());
-  }
-  uint8_t Byte() {
-    if (!ok || in.empty()) {
-      ok = false;
-      return 0;
-    }
-    uint8_t b = static_cast<uint8_t>(in.front());
-    in.remove_prefix(1);
-    return b;
-  }
   std::optional<int64_t> Optional() {
     if (Byte() == 0) return std::nullopt;
     return Signed();
-  }
-  // Bounds a count read from disk so corrupt input cannot make us allocate
-  // unbounded memory.
-  uint64_t Count() {
-    uint64_t n = Varint();
-    if (n > in.size()) ok = false;
-    return ok ? n : 0;
   }
   std::vector<KeySchemaElement> KeySchema() {
     std::vector<KeySchemaElement> ks(Count());

@@ -47,35 +47,7 @@ std::string StreamRecordsEnd(uint32_t stream_id) {
   return key;
 }
 
-// A cursor over a descriptor; a short read latches ok to false.
-struct Reader {
-  std::string_view in;
-  bool ok = true;
-  uint64_t Varint() {
-    uint64_t v = 0;
-    ok = ok && GetVarint64(&in, &v);
-    return v;
-  }
-  int64_t Signed() {
-    int64_t v = 0;
-    ok = ok && GetSignedVarint64(&in, &v);
-    return v;
-  }
-  std::string String() {
-    std::string_view s;
-    ok = ok && GetLengthPrefixed(&in, &s);
-    return std::string(ok ? s : std::string_view());
-  }
-  uint8_t Byte() {
-    if (!ok || in.empty()) {
-      ok = false;
-      return 0;
-    }
-    const uint8_t b = static_cast<uint8_t>(in.front());
-    in.remove_prefix(1);
-    return b;
-  }
-};
+using Reader = RecordReader;
 
 }  // namespace
 

@@ -28,6 +28,49 @@ bool GetFixed64BE(std::string_view* in, uint64_t* v);
 bool GetLengthPrefixed(std::string_view* in, std::string_view* s);
 bool GetSignedVarint64(std::string_view* in, int64_t* v);
 
+// A cursor over a versioned record of the Put* primitives (catalog records,
+// stream descriptors). Any short or bad read latches `ok` to false and
+// yields zero / empty from then on, so a decoder reads every field and
+// checks `ok` once at the end.
+struct RecordReader {
+  explicit RecordReader(std::string_view bytes) : in(bytes) {}
+
+  uint64_t Varint() {
+    uint64_t v = 0;
+    ok = ok && GetVarint64(&in, &v);
+    return v;
+  }
+  int64_t Signed() {
+    int64_t v = 0;
+    ok = ok && GetSignedVarint64(&in, &v);
+    return v;
+  }
+  std::string String() {
+    std::string_view s;
+    ok = ok && GetLengthPrefixed(&in, &s);
+    return std::string(ok ? s : std::string_view());
+  }
+  uint8_t Byte() {
+    if (!ok || in.empty()) {
+      ok = false;
+      return 0;
+    }
+    const uint8_t b = static_cast<uint8_t>(in.front());
+    in.remove_prefix(1);
+    return b;
+  }
+  // A count of elements of at least one byte each, bounded by the bytes
+  // left, so that corrupt input cannot make a decoder allocate unboundedly.
+  uint64_t Count() {
+    const uint64_t n = Varint();
+    if (n > in.size()) ok = false;
+    return ok ? n : 0;
+  }
+
+  std::string_view in;
+  bool ok = true;
+};
+
 uint32_t DecodeFixed32BE(const char* p);
 uint64_t DecodeFixed64BE(const char* p);
 
