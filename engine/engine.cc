@@ -5,6 +5,9 @@
 #include <set>
 #include <utility>
 
+#include "engine/backup/backups.h"
+#include "engine/backup/continuous_backups.h"
+#include "engine/backup/table_restore.h"
 #include "engine/capacity/table_capacity.h"
 #include "engine/capacity/throughput_controller.h"
 #include "engine/clock.h"
@@ -77,9 +80,12 @@ class EngineImpl final : public Engine {
                       indexes_->writer(), &throughput_, clock),
         ttl_(clock, catalog_.get(), &tables_, options.ttl_change_cooldown_micros),
         ttl_sweeper_(SweeperOptionsOf(options), clock, catalog_.get(),
-                     store_.get(), &write_path_) {
+                     store_.get(), &write_path_),
+        pitr_log_(clock),
+        restorer_(store_.get(), catalog_.get(), &tables_, clock) {
     write_path_.SetThroughput(&throughput_, &throttling_);
     write_path_.SetStreams(streams_.get());
+    write_path_.SetPitrLog(&pitr_log_);
     // Shards follow partitions: a table's split closes its shard.
     StreamLog* log = streams_.get();
     throughput_.SetSplitListener([log](uint32_t table_id, uint32_t index_id,
@@ -95,6 +101,54 @@ class EngineImpl final : public Engine {
     // Flush so that a reopened database does not need to replay the WAL;
     // the WAL alone already guarantees nothing is lost.
     if (!options_.in_memory) store_->Flush().ok();
+  }
+
+  // Loads the backups and the point-in-time recovery state (after the
+  // constructor: loading can fail).
+  Status OpenBackups() {
+    DR_ASSIGN_OR_RETURN(backups_, Backups::Open(store_.get(), clock_, &tables_, &restorer_,
+                                                options_.table_create_delay_micros));
+    DR_ASSIGN_OR_RETURN(continuous_backups_,
+                        ContinuousBackups::Open(store_.get(), clock_, &tables_, &restorer_,
+                                                &pitr_log_, indexes_->writer()));
+    return Status::OK();
+  }
+
+  Result<BackupDescription> CreateBackup(const CreateBackupRequest& req) override {
+    RunDueWork();
+    return backups_->Create(req);
+  }
+  Result<BackupDescription> DescribeBackup(const DescribeBackupRequest& req) override {
+    RunDueWork();
+    return backups_->Describe(req);
+  }
+  Result<ListBackupsResult> ListBackups(const ListBackupsRequest& req) override {
+    RunDueWork();
+    return backups_->List(req);
+  }
+  Result<BackupDescription> DeleteBackup(const DeleteBackupRequest& req) override {
+    RunDueWork();
+    return backups_->Delete(req);
+  }
+  Result<TableDescription> RestoreTableFromBackup(
+      const RestoreTableFromBackupRequest& req) override {
+    RunDueWork();
+    return backups_->Restore(req);
+  }
+  Result<ContinuousBackupsDescription> UpdateContinuousBackups(
+      const UpdateContinuousBackupsRequest& req) override {
+    RunDueWork();
+    return continuous_backups_->Update(req);
+  }
+  Result<ContinuousBackupsDescription> DescribeContinuousBackups(
+      const DescribeContinuousBackupsRequest& req) override {
+    RunDueWork();
+    return continuous_backups_->Describe(req);
+  }
+  Result<TableDescription> RestoreTableToPointInTime(
+      const RestoreTableToPointInTimeRequest& req) override {
+    RunDueWork();
+    return continuous_backups_->Restore(req);
   }
 
   Status WaitUntilIndexesCaughtUp() override;
@@ -130,7 +184,11 @@ class EngineImpl final : public Engine {
   }
   Result<TableDescription> DeleteTable(const DeleteTableRequest& req) override {
     RunDueWork();
-    return tables_.Delete(req);
+    std::shared_ptr<const TableInfo> table = catalog_->Find(req.scope.ns, req.table_name);
+    Result<TableDescription> deleted = tables_.Delete(req);
+    // Point-in-time recovery ends with the table.
+    if (deleted.ok() && table) continuous_backups_->TableDeleted(table->id);
+    return deleted;
   }
   Result<ListStreamsResult> ListStreams(const ListStreamsRequest& req) override {
     RunDueWork();
@@ -204,6 +262,7 @@ class EngineImpl final : public Engine {
     indexes_->Pump();
     ttl_sweeper_.RunDue();
     streams_->Maintain().ok();
+    if (continuous_backups_) continuous_backups_->Maintain().ok();
   }
 
   // The table of a data-plane call (TableLifecycle::ForData), after the
@@ -258,6 +317,10 @@ class EngineImpl final : public Engine {
   TransactionCoordinator transactions_;
   TtlSettings ttl_;
   TtlSweeper ttl_sweeper_;
+  PitrLog pitr_log_;
+  TableRestorer restorer_;
+  std::unique_ptr<Backups> backups_;
+  std::unique_ptr<ContinuousBackups> continuous_backups_;
 };
 
 // --- Time to Live -------------------------------------------------------------
@@ -562,9 +625,11 @@ Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
     }
     return false;
   }));
-  return std::unique_ptr<Engine>(new EngineImpl(options, clock, std::move(store),
-                                                std::move(catalog), std::move(indexes),
-                                                std::move(streams)));
+  auto engine = std::make_unique<EngineImpl>(options, clock, std::move(store),
+                                             std::move(catalog), std::move(indexes),
+                                             std::move(streams));
+  DR_RETURN_IF_ERROR(engine->OpenBackups());
+  return std::unique_ptr<Engine>(std::move(engine));
 }
 
 }  // namespace dynarock

@@ -158,6 +158,33 @@ class Engine {
   virtual Result<TimeToLiveSweepResult> RunTimeToLiveSweep(
       const TimeToLiveSweepRequest& req) = 0;
 
+  // --- Backups (engine/backup/backups.h, docs/backups.md) ---
+  // On-demand backups: the table's items at one snapshot, in their own SST
+  // file; persisted, listed in creation order. A restore creates a new
+  // table with the backup's indexes (rebuilt from the items) and settings,
+  // as DynamoDB restores them (no stream, TTL, tags), with the overrides.
+  // Errors: kTableNotFound, kTableInUse, kBackupNotFound, kBackupInUse,
+  // kTableAlreadyExists, kValidation, storage errors.
+  virtual Result<BackupDescription> CreateBackup(const CreateBackupRequest& req) = 0;
+  virtual Result<BackupDescription> DescribeBackup(const DescribeBackupRequest& req) = 0;
+  virtual Result<ListBackupsResult> ListBackups(const ListBackupsRequest& req) = 0;
+  virtual Result<BackupDescription> DeleteBackup(const DeleteBackupRequest& req) = 0;
+  virtual Result<TableDescription> RestoreTableFromBackup(
+      const RestoreTableFromBackupRequest& req) = 0;
+
+  // --- Point-in-time recovery (engine/backup/continuous_backups.h) ---
+  // A base image when turned on, then every item change logged in its own
+  // WriteBatch; a restore to T (in the window on the engine clock) builds a
+  // new table from the image and the log. Errors: kTableNotFound,
+  // kSourceTableNotFound, kPointInTimeRecoveryUnavailable,
+  // kInvalidRestoreTime, kTableAlreadyExists, kTableInUse, kValidation.
+  virtual Result<ContinuousBackupsDescription> UpdateContinuousBackups(
+      const UpdateContinuousBackupsRequest& req) = 0;
+  virtual Result<ContinuousBackupsDescription> DescribeContinuousBackups(
+      const DescribeContinuousBackupsRequest& req) = 0;
+  virtual Result<TableDescription> RestoreTableToPointInTime(
+      const RestoreTableToPointInTimeRequest& req) = 0;
+
   // --- Secondary indexes (dynarock extensions, no DynamoDB operation) ---
   // GSIs are updated asynchronously, after a lag (EngineOptions), as in
   // DynamoDB; these calls let tests and simulations control that.

@@ -44,6 +44,22 @@ std::string_view ErrorCodeName(ErrorCode code) {
       return "ExpiredIteratorException";
     case ErrorCode::kTrimmedDataAccess:
       return "TrimmedDataAccessException";
+    case ErrorCode::kTableNotFound:
+      return "TableNotFoundException";
+    case ErrorCode::kBackupNotFound:
+      return "BackupNotFoundException";
+    case ErrorCode::kTableAlreadyExists:
+      return "TableAlreadyExistsException";
+    case ErrorCode::kBackupInUse:
+      return "BackupInUseException";
+    case ErrorCode::kTableInUse:
+      return "TableInUseException";
+    case ErrorCode::kSourceTableNotFound:
+      return "SourceTableNotFoundException";
+    case ErrorCode::kPointInTimeRecoveryUnavailable:
+      return "PointInTimeRecoveryUnavailableException";
+    case ErrorCode::kInvalidRestoreTime:
+      return "InvalidRestoreTimeException";
     case ErrorCode::kCorruption:
     case ErrorCode::kIOError:
     case ErrorCode::kInternal:

@@ -90,6 +90,23 @@ enum class ErrorCode {
   // DynamoDB Streams: a position before the shard's trim horizon (records
   // past the 24-hour retention are gone).
   kTrimmedDataAccess,
+  // Backups (engine/backup/): the table a backup operation names does not
+  // exist ("Table not found: <name>").
+  kTableNotFound,
+  // No backup has the ARN ("Backup not found: <arn>").
+  kBackupNotFound,
+  // A restore's target table exists.
+  kTableAlreadyExists,
+  // The backup is being created (or deleted) and cannot be used yet.
+  kBackupInUse,
+  // The table is being created, updated or deleted.
+  kTableInUse,
+  // RestoreTableToPointInTime's source table does not exist.
+  kSourceTableNotFound,
+  // RestoreTableToPointInTime on a table without point-in-time recovery.
+  kPointInTimeRecoveryUnavailable,
+  // A restore time outside the table's restore window.
+  kInvalidRestoreTime,
   // Internal failures: all become InternalServerError (HTTP 500).
   kCorruption,
   kIOError,

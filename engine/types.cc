@@ -1,5 +1,7 @@
 #include "engine/types.h"
 
+#include "engine/requests.h"
+
 #include <algorithm>
 #include <string_view>
 #include <utility>
@@ -107,6 +109,18 @@ std::optional<StreamViewType> StreamViewTypeFromName(std::string_view name) {
     if (StreamViewTypeName(t) == name) return t;
   }
   return std::nullopt;
+}
+
+std::string_view BackupStatusName(BackupStatus status) {
+  switch (status) {
+    case BackupStatus::kCreating:
+      return "CREATING";
+    case BackupStatus::kDeleted:
+      return "DELETED";
+    case BackupStatus::kAvailable:
+      return "AVAILABLE";
+  }
+  return "";
 }
 
 std::string_view TableStatusName(TableStatus status) {

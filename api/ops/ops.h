@@ -60,6 +60,15 @@ Result<Json> DescribeLimits(const RequestContext& ctx, const Json& request);
 Result<Json> DescribeCapacity(const RequestContext& ctx, const Json& request);
 Result<Json> SetThrottling(const RequestContext& ctx, const Json& request);
 
+// backup_ops.cc: on-demand backups and point-in-time recovery.
+Result<Json> CreateBackup(const RequestContext& ctx, const Json& request);
+Result<Json> DescribeBackup(const RequestContext& ctx, const Json& request);
+Result<Json> ListBackups(const RequestContext& ctx, const Json& request);
+Result<Json> DeleteBackup(const RequestContext& ctx, const Json& request);
+Result<Json> RestoreTableFromBackup(const RequestContext& ctx, const Json& request);
+Result<Json> UpdateContinuousBackups(const RequestContext& ctx, const Json& request);
+Result<Json> DescribeContinuousBackups(const RequestContext& ctx, const Json& request);
+Result<Json> RestoreTableToPointInTime(const RequestContext& ctx, const Json& request);
 // stream_ops.cc: the DynamoDB Streams API, dispatched as
 // "DynamoDBStreams_20120810.<name>" (the same endpoint as DynamoDB's).
 Result<Json> ListStreams(const RequestContext& ctx, const Json& request);

@@ -7,6 +7,7 @@
 
 #include "api/ops/fields.h"
 #include "api/ops/ops.h"
+#include "api/ops/table_codec.h"
 #include "api/ops/tags.h"
 #include "api/validate.h"
 
@@ -507,5 +508,58 @@ Result<Json> DeleteTable(const RequestContext& ctx, const Json& request) {
   DR_ASSIGN_OR_RETURN(TableDescription d, ctx.engine->DeleteTable(req));
   return Json{{"TableDescription", EncodeTableDescription(d)}};
 }
+
+}  // namespace dynarock::api::ops
+
+// --- Shared with other operations (api/ops/table_codec.h) -------------------
+
+namespace dynarock::api::ops {
+
+const Shape& GlobalSecondaryIndexListShape() { return kGlobalSecondaryIndexesShape; }
+const Shape& LocalSecondaryIndexListShape() { return kLocalSecondaryIndexesShape; }
+const Shape& ProvisionedThroughputShape() { return kProvisionedThroughputShape; }
+
+Result<std::vector<GlobalSecondaryIndexDef>> DecodeGlobalSecondaryIndexes(
+    const Json& list, std::string_view member) {
+  if (list.empty()) return EmptyIndexList(member);
+  std::vector<GlobalSecondaryIndexDef> out;
+  for (const Json& i : list) {
+    GlobalSecondaryIndexDef def;
+    def.index_name = StringOr(i, "IndexName");
+    def.key_schema = DecodeKeySchema(Field(i, "KeySchema"));
+    DR_ASSIGN_OR_RETURN(def.projection, DecodeProjection(Field(i, "Projection")));
+    def.provisioned_throughput = DecodeThroughput(i);
+    out.push_back(std::move(def));
+  }
+  return out;
+}
+
+Result<std::vector<LocalSecondaryIndexDef>> DecodeLocalSecondaryIndexes(
+    const Json& list, std::string_view member) {
+  if (list.empty()) return EmptyIndexList(member);
+  std::vector<LocalSecondaryIndexDef> out;
+  for (const Json& i : list) {
+    LocalSecondaryIndexDef def;
+    def.index_name = StringOr(i, "IndexName");
+    def.key_schema = DecodeKeySchema(Field(i, "KeySchema"));
+    DR_ASSIGN_OR_RETURN(def.projection, DecodeProjection(Field(i, "Projection")));
+    out.push_back(std::move(def));
+  }
+  return out;
+}
+
+ProvisionedThroughput DecodeProvisionedThroughput(const Json& throughput) {
+  ProvisionedThroughput out;
+  out.read_capacity_units = OptionalInt(throughput, "ReadCapacityUnits").value_or(0);
+  out.write_capacity_units = OptionalInt(throughput, "WriteCapacityUnits").value_or(0);
+  return out;
+}
+
+Json TableDescriptionJson(const TableDescription& d) { return EncodeTableDescription(d); }
+Json KeySchemaJson(const std::vector<KeySchemaElement>& schema) {
+  return EncodeKeySchema(schema);
+}
+Json ProjectionJson(const Projection& p) { return EncodeProjection(p); }
+Json SecondsJson(int64_t micros) { return Seconds(micros); }
 
 }  // namespace dynarock::api::ops

@@ -104,14 +104,18 @@ TableThroughputConfig ThroughputConfigOf(const TableInfo& t) {
   return c;
 }
 
+void RegisterSeeded(const TableInfo& table, ThroughputController* throughput) {
+  throughput->RegisterTable(ThroughputConfigOf(table));
+  SeedPartitions(table, throughput);
+}
+
 void StartThroughput(const Catalog& catalog, const Store* store,
                      ThroughputController* throughput) {
   // GSIs have no persisted size counters: their partitions start empty and
   // count the writes from here.
   for (const auto& table : catalog.All()) {
     if (table->deleting_since_micros) continue;
-    throughput->RegisterTable(ThroughputConfigOf(*table));
-    SeedPartitions(*table, throughput);
+    RegisterSeeded(*table, throughput);
   }
   throughput->SetSplitSizeFn([store](uint32_t table_id, uint32_t index_id,
                                      uint64_t begin, uint64_t mid, uint64_t end) {

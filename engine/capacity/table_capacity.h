@@ -25,6 +25,11 @@ namespace dynarock {
 // ids of its indexes (GSIs without an id yet are left out).
 TableThroughputConfig ThroughputConfigOf(const TableInfo& table);
 
+// Registers one table with `throughput`, its partitions seeded from its
+// counters (`table.stats`): a table created with its items already stored
+// (a restore).
+void RegisterSeeded(const TableInfo& table, ThroughputController* throughput);
+
 // Registers every live table of `catalog` with `throughput`, its partitions
 // seeded from the catalog's counters and split while past the split size,
 // then has `throughput` count split sizes exactly in `store`. Once, when

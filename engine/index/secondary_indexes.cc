@@ -206,6 +206,23 @@ Result<std::unique_ptr<SecondaryIndexes>> SecondaryIndexes::Open(
   return si;
 }
 
+void AddIndexEntriesOf(const TableInfo& table, const Item& item, WriteBatch* batch,
+                       std::map<std::string, int64_t>* collections) {
+  int64_t collection = 0;
+  for (const IndexInfo& index : table.indexes) {
+    if (!CheckIndexKeysOf(index, item).ok()) continue;
+    if (std::optional<IndexEntry> e = EntryOf(index, table.key, item)) {
+      batch->Put(Cf::kIndexes, e->key, e->value);
+      if (!index.global) collection += e->size;
+    }
+  }
+  if (table.has_lsi()) {
+    collection += ItemSize(item);
+    (*collections)[ItemCollectionSizeKey(table.id, item.at(table.key.hash_name))] +=
+        collection;
+  }
+}
+
 Result<std::shared_ptr<const TableInfo>> SecondaryIndexes::Rebuild(
     const TableInfo& table) {
   auto next = std::make_shared<TableInfo>(table);
@@ -225,19 +242,7 @@ Result<std::shared_ptr<const TableInfo>> SecondaryIndexes::Rebuild(
   int64_t in_batch = 0;
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     DR_ASSIGN_OR_RETURN(Item item, DecodeItem(it->value()));
-    int64_t collection = 0;
-    for (const IndexInfo& index : next->indexes) {
-      if (!CheckIndexKeysOf(index, item).ok()) continue;
-      if (std::optional<IndexEntry> e = EntryOf(index, next->key, item)) {
-        batch->Put(Cf::kIndexes, e->key, e->value);
-        if (!index.global) collection += e->size;
-      }
-    }
-    if (next->has_lsi()) {
-      collection += ItemSize(item);
-      collections[ItemCollectionSizeKey(
-          table.id, item.at(table.key.hash_name))] += collection;
-    }
+    AddIndexEntriesOf(*next, item, batch.get(), &collections);
     if (++in_batch == 1000) {
       DR_RETURN_IF_ERROR(store_->Write(batch.get()));
       batch = std::make_unique<WriteBatch>();

@@ -16,6 +16,7 @@
 #define DYNAROCK_ENGINE_INDEX_SECONDARY_INDEXES_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,6 +48,14 @@ struct GsiChanges {
   std::optional<IndexInfo> deleted;
   bool changes_index_set() const { return created || deleted; }
 };
+
+// Adds to `batch` the entries of `item` in every index of `table` (GSIs
+// too, directly, not through the log) and, for tables with LSIs, adds the
+// item's bytes to its collection's total in `collections` (by
+// ItemCollectionSizeKey). For building a table's indexes from its items
+// while nothing else writes them (a rebuild, a restore).
+void AddIndexEntriesOf(const TableInfo& table, const Item& item, WriteBatch* batch,
+                       std::map<std::string, int64_t>* collections);
 
 class SecondaryIndexes {
  public:

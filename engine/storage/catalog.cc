@@ -64,7 +64,7 @@ void PutThroughput(std::string* out, const ProvisionedThroughputDescription& t) 
   PutOptional(out, t.last_decrease_micros);
 }
 
-std::string EncodeTable(const TableInfo& t) {
+std::string EncodeTableImpl(const TableInfo& t) {
   const TableDescription& d = t.desc;
   std::string out;
   out.push_back(static_cast<char>(kRecordVersion));
@@ -172,7 +172,7 @@ struct Reader : RecordReader {
   }
 };
 
-Result<TableInfo> DecodeTable(std::string_view bytes) {
+Result<TableInfo> DecodeTableImpl(std::string_view bytes) {
   Reader r{bytes};
   const uint8_t version = r.Byte();
   if (version < 1 || version > kRecordVersion) {
@@ -274,6 +274,11 @@ void CopySettings(const TableInfo& from, TableInfo* to) {
 
 }  // namespace
 
+std::string EncodeTableRecord(const TableInfo& t) { return EncodeTableImpl(t); }
+Result<TableInfo> DecodeTableRecord(std::string_view bytes) {
+  return DecodeTableImpl(bytes);
+}
+
 const IndexInfo* TableInfo::FindIndex(std::string_view name) const {
   for (const IndexInfo& index : indexes) {
     if (index.name == name) return &index;
@@ -315,7 +320,7 @@ Result<std::unique_ptr<Catalog>> Catalog::Load(Store* store) {
   auto it = store->NewIterator(Cf::kMeta, std::string(1, kTablePrefix),
                                std::string(1, kTablePrefix + 1));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    DR_ASSIGN_OR_RETURN(TableInfo info, DecodeTable(it->value()));
+    DR_ASSIGN_OR_RETURN(TableInfo info, DecodeTableRecord(it->value()));
     info.stats = std::make_shared<TableStats>();
     DR_ASSIGN_OR_RETURN(int64_t items, store->GetCounter(CounterKey(info.id, 'i')));
     DR_ASSIGN_OR_RETURN(int64_t bytes, store->GetCounter(CounterKey(info.id, 'b')));
@@ -369,19 +374,21 @@ Result<std::shared_ptr<const TableInfo>> Catalog::Create(TableInfo info) {
     return Status::ResourceInUse("Table already exists: " + info.desc.table_name);
   }
   uint32_t next_id = next_id_;
-  info.id = next_id++;
-  info.index_ids.clear();
-  for (const auto& g : info.desc.global_secondary_indexes) {
-    info.index_ids[g.def.index_name] = next_id++;
-  }
-  for (const auto& l : info.desc.local_secondary_indexes) {
-    info.index_ids[l.def.index_name] = next_id++;
+  if (info.id == 0) {
+    info.id = next_id++;
+    info.index_ids.clear();
+    for (const auto& g : info.desc.global_secondary_indexes) {
+      info.index_ids[g.def.index_name] = next_id++;
+    }
+    for (const auto& l : info.desc.local_secondary_indexes) {
+      info.index_ids[l.def.index_name] = next_id++;
+    }
   }
   info.needs_index_rebuild = false;
   ResolveIndexes(&info);
-  info.stats = std::make_shared<TableStats>();
+  if (!info.stats) info.stats = std::make_shared<TableStats>();
   WriteBatch batch;
-  batch.Put(Cf::kMeta, TableKey(info.ns, info.desc.table_name), EncodeTable(info));
+  batch.Put(Cf::kMeta, TableKey(info.ns, info.desc.table_name), EncodeTableRecord(info));
   std::string next;
   PutFixed32BE(&next, next_id);
   batch.Put(Cf::kMeta, kNextIdKey, next);
@@ -401,7 +408,7 @@ Status Catalog::Replace(std::shared_ptr<const TableInfo> info, WriteBatch* batch
     CopySettings(*current->second, kept.get());
     info = std::move(kept);
   }
-  batch->Put(Cf::kMeta, TableKey(info->ns, info->desc.table_name), EncodeTable(*info));
+  batch->Put(Cf::kMeta, TableKey(info->ns, info->desc.table_name), EncodeTableRecord(*info));
   DR_RETURN_IF_ERROR(store_->Write(batch));
   tables_[NameKey{info->ns, info->desc.table_name}] = std::move(info);
   return Status::OK();
@@ -418,7 +425,7 @@ Result<std::shared_ptr<const TableInfo>> Catalog::UpdateSettings(
   auto next = std::make_shared<TableInfo>(*it->second);
   DR_RETURN_IF_ERROR(change(next.get()));
   WriteBatch batch;
-  batch.Put(Cf::kMeta, TableKey(next->ns, next->desc.table_name), EncodeTable(*next));
+  batch.Put(Cf::kMeta, TableKey(next->ns, next->desc.table_name), EncodeTableRecord(*next));
   DR_RETURN_IF_ERROR(store_->Write(&batch));
   it->second = next;
   return std::shared_ptr<const TableInfo>(std::move(next));

@@ -95,6 +95,12 @@ struct TableInfo {
 // without an id gets id 0).
 void ResolveIndexes(TableInfo* info);
 
+// The table record as the catalog persists it (versioned; decodes every
+// older version). Backups keep their table's definition in it.
+std::string EncodeTableRecord(const TableInfo& t);
+// Errors: kCorruption.
+Result<TableInfo> DecodeTableRecord(std::string_view bytes);
+
 class Catalog {
  public:
   // Loads every table definition and counter from `store` (not owned).
@@ -109,7 +115,9 @@ class Catalog {
   std::vector<std::shared_ptr<const TableInfo>> All() const;
 
   // Assigns `info` an id (and every index of it an id), persists it and
-  // publishes it.
+  // publishes it. A restored table comes with ids already reserved
+  // (ReserveId; `info.id` and `info.index_ids` set) and its counters
+  // written (`info.stats` set); they are kept.
   // Errors: kResourceInUse ("Table already exists: <name>").
   Result<std::shared_ptr<const TableInfo>> Create(TableInfo info);
   // Persists and publishes a new version of an existing table; `batch`

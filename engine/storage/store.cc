@@ -6,6 +6,8 @@
 #include <rocksdb/options.h>
 #include <rocksdb/table.h>
 #include <rocksdb/filter_policy.h>
+#include <rocksdb/sst_file_reader.h>
+#include <rocksdb/sst_file_writer.h>
 #include <rocksdb/write_batch.h>
 
 #include <cstring>
@@ -14,9 +16,10 @@
 namespace dynarock {
 namespace {
 
-constexpr const char* kCfNames[] = {"meta", "items", "indexes", "gsi_log",
-                                    "streams"};
-constexpr int kNumCfs = 5;
+constexpr const char* kCfNames[] = {"meta",    "items",   "indexes",
+                                    "gsi_log", "streams", "pitr"};
+constexpr int kNumCfs = kNumColumnFamilies;
+static_assert(sizeof(kCfNames) / sizeof(kCfNames[0]) == kNumCfs);
 
 Status FromRocks(const rocksdb::Status& s) {
   if (s.ok()) return Status::OK();
@@ -58,11 +61,13 @@ class CounterAddOperator : public rocksdb::AssociativeMergeOperator {
 class IteratorImpl final : public StoreIterator {
  public:
   IteratorImpl(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf,
-               std::string_view lower, std::string_view upper)
+               std::string_view lower, std::string_view upper,
+               const rocksdb::Snapshot* snapshot = nullptr)
       : lower_(lower), upper_(upper) {
     lower_slice_ = rocksdb::Slice(lower_);
     upper_slice_ = rocksdb::Slice(upper_);
     rocksdb::ReadOptions ro;
+    ro.snapshot = snapshot;
     ro.iterate_lower_bound = &lower_slice_;
     if (!upper_.empty()) ro.iterate_upper_bound = &upper_slice_;
     it_.reset(db->NewIterator(ro, cf));
@@ -96,6 +101,9 @@ class IteratorImpl final : public StoreIterator {
 
 struct Store::Rep {
   std::unique_ptr<rocksdb::Env> mem_env;  // in-memory mode only
+  std::string path;
+  rocksdb::Options file_options;  // env + comparator for SST files
+  rocksdb::Env* env() const { return file_options.env; }
   std::unique_ptr<rocksdb::DB> db;
   std::vector<rocksdb::ColumnFamilyHandle*> cfs;
   rocksdb::WriteOptions write_options;
@@ -136,12 +144,12 @@ class CfIdHandle final : public rocksdb::ColumnFamilyHandle {
 };
 
 // RocksDB assigns column family ids in creation order: default = 0, then
-// meta, items, indexes, gsi_log, streams = 1..5 (Store::Open creates them in that
+// meta, items, indexes, gsi_log, streams, pitr = 1..6 (Store::Open creates them in that
 // order and checks the ids it gets back).
 rocksdb::ColumnFamilyHandle* HandleFor(Cf cf) {
   static CfIdHandle handles[kNumCfs] = {CfIdHandle(1), CfIdHandle(2),
                                         CfIdHandle(3), CfIdHandle(4),
-                                        CfIdHandle(5)};
+                                        CfIdHandle(5), CfIdHandle(6)};
   return &handles[static_cast<int>(cf)];
 }
 }  // namespace
@@ -205,6 +213,8 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
                                 " has an unexpected id");
     }
   }
+  rep->path = path;
+  rep->file_options = rocksdb::Options(db_options, cf_options);
   rep->write_options.sync = options.sync_writes;
   // An in-memory database dies with the process, so a WAL (itself held in
   // memory there) protects nothing and doubles the memory every write costs.
@@ -243,6 +253,12 @@ class SnapshotImpl final : public StoreSnapshot {
     return std::optional<std::string>(std::move(value));
   }
 
+  std::unique_ptr<StoreIterator> NewIterator(
+      Cf cf, std::string_view lower, std::string_view upper) const override {
+    return std::make_unique<IteratorImpl>(db_, (*cfs_)[static_cast<int>(cf)],
+                                          lower, upper, snapshot_);
+  }
+
  private:
   rocksdb::DB* db_;
   const std::vector<rocksdb::ColumnFamilyHandle*>* cfs_;
@@ -277,6 +293,124 @@ std::unique_ptr<StoreIterator> Store::NewIterator(Cf cf,
 Status Store::Flush() {
   rocksdb::FlushOptions fo;
   return FromRocks(rep_->db->Flush(fo, rep_->cfs));
+}
+
+// --- Files beside the database ------------------------------------------
+
+namespace {
+
+class SstWriterImpl final : public SstWriter {
+ public:
+  SstWriterImpl(const rocksdb::Options& options, std::string file)
+      : writer_(rocksdb::EnvOptions(), options), file_(std::move(file)) {}
+  ~SstWriterImpl() override {
+    // An unfinished file is abandoned; RocksDB removes nothing for us.
+    if (opened_ && !finished_) writer_.Finish().PermitUncheckedError();
+  }
+
+  Status Put(std::string_view key, std::string_view value) override {
+    if (!opened_) {
+      DR_RETURN_IF_ERROR(FromRocks(writer_.Open(file_)));
+      opened_ = true;
+    }
+    ++entries_;
+    return FromRocks(writer_.Put(ToSlice(key), ToSlice(value)));
+  }
+  uint64_t entries() const override { return entries_; }
+  Status Finish() override {
+    finished_ = true;
+    if (!opened_) return Status::OK();
+    return FromRocks(writer_.Finish());
+  }
+
+ private:
+  rocksdb::SstFileWriter writer_;
+  std::string file_;
+  uint64_t entries_ = 0;
+  bool opened_ = false;
+  bool finished_ = false;
+};
+
+}  // namespace
+
+const std::string& Store::path() const { return rep_->path; }
+
+std::unique_ptr<SstWriter> Store::NewSstWriter(const std::string& file) const {
+  return std::make_unique<SstWriterImpl>(rep_->file_options, file);
+}
+
+Status Store::ReadSst(
+    const std::string& file,
+    const std::function<Status(std::string_view, std::string_view)>& fn) const {
+  rocksdb::SstFileReader reader(rep_->file_options);
+  DR_RETURN_IF_ERROR(FromRocks(reader.Open(file)));
+  std::unique_ptr<rocksdb::Iterator> it(reader.NewIterator(rocksdb::ReadOptions()));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    const rocksdb::Slice k = it->key(), v = it->value();
+    DR_RETURN_IF_ERROR(fn({k.data(), k.size()}, {v.data(), v.size()}));
+  }
+  return FromRocks(it->status());
+}
+
+Status Store::Ingest(Cf cf, const std::vector<std::string>& files, bool move) {
+  if (files.empty()) return Status::OK();
+  rocksdb::IngestExternalFileOptions options;
+  options.move_files = move;
+  // The keys are new to the database (a fresh table id, or an emptied
+  // column family): no global sequence number needs to be assigned over
+  // existing keys, but allow it for safety.
+  options.allow_global_seqno = true;
+  options.allow_blocking_flush = true;
+  return FromRocks(rep_->db->IngestExternalFile(rep_->cfs[static_cast<int>(cf)],
+                                                files, options));
+}
+
+Status Store::CreateDirs(const std::string& dir) const {
+  // CreateDirIfMissing creates one level; walk the parents.
+  for (size_t pos = 1; pos != std::string::npos;) {
+    pos = dir.find('/', pos);
+    const std::string part = dir.substr(0, pos);
+    if (!part.empty()) {
+      rocksdb::Status s = rep_->env()->CreateDirIfMissing(part);
+      if (!s.ok()) return FromRocks(s);
+    }
+    if (pos != std::string::npos) ++pos;
+  }
+  return Status::OK();
+}
+
+Status Store::RemoveAll(const std::string& path) const {
+  rocksdb::Env* env = rep_->env();
+  // A file first; else a directory (its children, then itself); else
+  // nothing is there.
+  if (env->DeleteFile(path).ok()) return Status::OK();
+  std::vector<std::string> children;
+  if (!env->GetChildren(path, &children).ok()) return Status::OK();
+  for (const std::string& child : children) {
+    if (child == "." || child == "..") continue;
+    DR_RETURN_IF_ERROR(RemoveAll(path + "/" + child));
+  }
+  env->DeleteDir(path).PermitUncheckedError();
+  return Status::OK();
+}
+
+std::vector<std::string> Store::ListDir(const std::string& dir) const {
+  std::vector<std::string> children, out;
+  if (!rep_->env()->GetChildren(dir, &children).ok()) return out;
+  for (std::string& c : children) {
+    if (c != "." && c != "..") out.push_back(std::move(c));
+  }
+  return out;
+}
+
+bool Store::FileExists(const std::string& file) const {
+  return rep_->env()->FileExists(file).ok();
+}
+
+uint64_t Store::FileSize(const std::string& file) const {
+  uint64_t size = 0;
+  if (!rep_->env()->GetFileSize(file, &size).ok()) return 0;
+  return size;
 }
 
 }  // namespace dynarock

@@ -11,6 +11,12 @@
 //   indexes  GSI and LSI entries
 //   gsi_log  pending asynchronous GSI updates
 //   streams  DynamoDB Streams: stream and shard descriptors, stream records
+//   pitr     point-in-time recovery: each PITR table's item changes
+//
+// It also owns the files beside the database that backups and snapshots are
+// made of (SST files written with RocksDB's SstFileWriter and ingested with
+// IngestExternalFile), in the database's Env: on disk under the database
+// directory, or in memory with an in-memory database.
 //
 // Thread-safe: Get, Write and NewIterator may be called concurrently.
 
@@ -18,10 +24,12 @@
 #define DYNAROCK_ENGINE_STORAGE_STORE_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/status.h"
 
@@ -31,7 +39,15 @@ class WriteBatch;
 
 namespace dynarock {
 
-enum class Cf { kMeta = 0, kItems = 1, kIndexes = 2, kGsiLog = 3, kStreams = 4 };
+enum class Cf {
+  kMeta = 0,
+  kItems = 1,
+  kIndexes = 2,
+  kGsiLog = 3,
+  kStreams = 4,
+  kPitr = 5,
+};
+inline constexpr int kNumColumnFamilies = 6;
 
 struct StoreOptions {
   std::string path;
@@ -95,6 +111,24 @@ class StoreSnapshot {
   // As Store::Get, at the snapshot.
   virtual Result<std::optional<std::string>> Get(Cf cf,
                                                  std::string_view key) const = 0;
+  // As Store::NewIterator, at the snapshot. REQUIRES: destroyed before the
+  // snapshot.
+  virtual std::unique_ptr<StoreIterator> NewIterator(
+      Cf cf, std::string_view lower, std::string_view upper) const = 0;
+};
+
+// Writes one SST file of ascending keys (RocksDB's SstFileWriter), for
+// Store::Ingest or Store::ReadSst. Not thread-safe.
+class SstWriter {
+ public:
+  virtual ~SstWriter() = default;
+  // REQUIRES: `key` greater than every key put before.
+  virtual Status Put(std::string_view key, std::string_view value) = 0;
+  // Entries put so far.
+  virtual uint64_t entries() const = 0;
+  // Completes the file. A writer with no entries writes no file (RocksDB
+  // refuses empty SST files); Finish then returns OK.
+  virtual Status Finish() = 0;
 };
 
 class Store {
@@ -122,6 +156,31 @@ class Store {
 
   // Flushes memtables to SST files (for tests and clean shutdown).
   Status Flush();
+
+  // --- Files beside the database (backups, snapshots) ---
+  // The directory of the database in its Env: the path it was opened
+  // with, or the in-memory Env's root.
+  const std::string& path() const;
+  // A writer of a new SST file at `file` (in the database's Env).
+  std::unique_ptr<SstWriter> NewSstWriter(const std::string& file) const;
+  // Calls `fn(key, value)` for every entry of the SST file in key order;
+  // stops at the first error `fn` returns. Errors: kIOError, kCorruption.
+  Status ReadSst(const std::string& file,
+                 const std::function<Status(std::string_view, std::string_view)>& fn) const;
+  // Adds the entries of the SST files (written by SstWriter, keys not
+  // overlapping each other) to `cf` atomically. With `move` the files are
+  // moved into the database (hard-linked where possible), else copied.
+  Status Ingest(Cf cf, const std::vector<std::string>& files, bool move);
+  // Creates `dir` and its parents (no error when it exists).
+  Status CreateDirs(const std::string& dir) const;
+  // Removes `path` and, for a directory, everything under it; no error when
+  // it does not exist.
+  Status RemoveAll(const std::string& path) const;
+  // The names in `dir` (not . and ..); empty when it does not exist.
+  std::vector<std::string> ListDir(const std::string& dir) const;
+  bool FileExists(const std::string& file) const;
+  // The file's size in bytes (0 when absent).
+  uint64_t FileSize(const std::string& file) const;
 
  private:
   struct Rep;

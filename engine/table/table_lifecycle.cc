@@ -253,6 +253,23 @@ Result<TableDescription> TableLifecycle::Create(const CreateTableRequest& req) {
   return DescriptionOf(*created, StatusOf(*created, now));
 }
 
+std::string TableLifecycle::TableArnOf(const Scope& scope, std::string_view name) {
+  return TableArn(scope, name);
+}
+
+Result<TableDescription> TableLifecycle::PublishRestored(TableInfo info) {
+  Result<std::shared_ptr<const TableInfo>> created = catalog_->Create(std::move(info));
+  if (!created.ok()) {
+    if (created.status().code() == ErrorCode::kResourceInUse) {
+      return Status(ErrorCode::kTableAlreadyExists, created.status().message());
+    }
+    return created.status();
+  }
+  indexes_->TableCreated(**created);
+  RegisterSeeded(**created, throughput_);
+  return DescriptionOf(**created, StatusOf(**created, clock_->NowMicros()));
+}
+
 Result<TableDescription> TableLifecycle::Describe(
     const DescribeTableRequest& req) {
   TableStatus status;

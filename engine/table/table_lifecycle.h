@@ -60,6 +60,16 @@ class TableLifecycle {
   // definition stays (DELETING) until the delete delay passes.
   Result<TableDescription> Delete(const DeleteTableRequest& req);
 
+  // A restored table (engine/backup/table_restore.h): `info` comes with its
+  // ids reserved and its items, index entries and counters already stored.
+  // Publishes it (CREATING for the create delay, like a new table) and has
+  // the indexes and the throughput model take it up.
+  // Errors: kTableAlreadyExists ("Table already exists: <name>") when the
+  // name was taken meanwhile; storage errors.
+  Result<TableDescription> PublishRestored(TableInfo info);
+  // The ARN DescribeTable reports for table `name` of `scope`.
+  static std::string TableArnOf(const Scope& scope, std::string_view name);
+
   // --- Lookups ---
   // The table named `name` with its status now; nullptr when absent. A
   // table whose DELETING delay has passed is forgotten here (its catalog

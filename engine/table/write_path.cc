@@ -85,12 +85,16 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
                                        old_size, new_size, batch, &m,
                                        &gsi_sizes));
   }
+  std::string value;
   if (change.new_item) {
-    std::string value;
     EncodeItem(*change.new_item, &value);
     batch->Put(Cf::kItems, item_key, value);
   } else {
     batch->Delete(Cf::kItems, item_key);
+  }
+  // The change's record for point-in-time recovery, in the same batch.
+  if (pitr_ != nullptr) {
+    pitr_->Stage(table.id, item_key, change.new_item ? &value : nullptr, batch);
   }
   if (streams_ != nullptr && table.desc.stream_specification &&
       table.desc.stream_specification->stream_enabled) {

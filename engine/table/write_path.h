@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "engine/capacity/capacity_charge.h"
+#include "engine/pitr/pitr_log.h"
 #include "engine/capacity/throughput_controller.h"
 #include "engine/index/index_writer.h"
 #include "engine/requests.h"
@@ -97,6 +98,10 @@ class WritePath {
   // item change of a table whose stream is enabled adds one stream record
   // to the change's own WriteBatch (none when the item did not change).
   void SetStreams(StreamLog* streams) { streams_ = streams; }
+  // Attaches the point-in-time recovery log (not owned; null: none). Every
+  // item change of a table with PITR on adds its log entry beside the
+  // stream record, in the same WriteBatch.
+  void SetPitrLog(const PitrLog* pitr) { pitr_ = pitr; }
 
   // Applies `mutation` to the item stored at `item_key` of `table`.
   // Returns the old item (nullopt when there was none). When `metering` is
@@ -200,6 +205,7 @@ class WritePath {
   ItemLocks* locks_;
   IndexWriter* indexes_;
   StreamLog* streams_ = nullptr;
+  const PitrLog* pitr_ = nullptr;
   ThroughputController* throughput_ = nullptr;
   const std::atomic<bool>* throttling_ = nullptr;
 };

@@ -1,0 +1,48 @@
+// api/ops/table_codec.h
+//
+// The pieces of a table's definition that operations other than the table
+// operations take or answer (RestoreTableFromBackup's overrides, a backup's
+// source table): input shapes, their decoding, and DescribeTable's
+// rendering. Defined in api/ops/table_ops.cc, the one place that knows them.
+
+#ifndef DYNAROCK_API_OPS_TABLE_CODEC_H_
+#define DYNAROCK_API_OPS_TABLE_CODEC_H_
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "api/json_codec.h"
+#include "api/validate.h"
+#include "engine/status.h"
+#include "engine/types.h"
+
+namespace dynarock::api::ops {
+
+// CreateTable's GlobalSecondaryIndexes / LocalSecondaryIndexes element
+// lists and its ProvisionedThroughput structure.
+const Shape& GlobalSecondaryIndexListShape();
+const Shape& LocalSecondaryIndexListShape();
+const Shape& ProvisionedThroughputShape();
+
+// A validated index list, as CreateTable decodes it (an empty list and a
+// Projection without ProjectionType get DynamoDB's messages).
+// `member` names the list in the empty-list message.
+Result<std::vector<GlobalSecondaryIndexDef>> DecodeGlobalSecondaryIndexes(
+    const Json& list, std::string_view member);
+Result<std::vector<LocalSecondaryIndexDef>> DecodeLocalSecondaryIndexes(
+    const Json& list, std::string_view member);
+// {ReadCapacityUnits, WriteCapacityUnits} of a validated structure.
+ProvisionedThroughput DecodeProvisionedThroughput(const Json& throughput);
+
+// DescribeTable's TableDescription, and the pieces a backup's
+// SourceTableDetails reuse.
+Json TableDescriptionJson(const TableDescription& d);
+Json KeySchemaJson(const std::vector<KeySchemaElement>& schema);
+Json ProjectionJson(const Projection& p);
+// Epoch seconds with a fraction, as DynamoDB renders times.
+Json SecondsJson(int64_t micros);
+
+}  // namespace dynarock::api::ops
+
+#endif  // DYNAROCK_API_OPS_TABLE_CODEC_H_

@@ -1,0 +1,247 @@
+#include "engine/backup/backups.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <tuple>
+#include <vector>
+
+#include "engine/clock.h"
+#include "engine/storage/catalog.h"
+#include "engine/util/coding.h"
+#include "engine/util/uuid.h"
+
+namespace dynarock {
+namespace {
+
+// Meta column family: "B" ns "\0" backup arn -> backup record.
+constexpr char kBackupPrefix = 'B';
+// Version 1: ns, arn, name, creation, size bytes, item count, TTL enabled
+// and attribute, file name, then the source table's catalog record.
+constexpr uint8_t kBackupRecordVersion = 1;
+
+std::string RecordKey(const std::string& ns, const std::string& arn) {
+  std::string key(1, kBackupPrefix);
+  key.append(ns);
+  key.push_back('\0');
+  key.append(arn);
+  return key;
+}
+
+std::string BackupsDir(const Store& store) { return store.path() + "/backups"; }
+
+std::string EncodeBackup(const std::string& ns, const std::string& file_name,
+                         const BackupDescription& d, const TableInfo& source) {
+  std::string out(1, static_cast<char>(kBackupRecordVersion));
+  PutLengthPrefixed(&out, ns);
+  PutLengthPrefixed(&out, d.backup_arn);
+  PutLengthPrefixed(&out, d.backup_name);
+  PutSignedVarint64(&out, d.creation_micros);
+  PutSignedVarint64(&out, d.backup_size_bytes);
+  PutSignedVarint64(&out, d.source.item_count);
+  out.push_back(d.ttl_enabled ? 1 : 0);
+  PutLengthPrefixed(&out, d.ttl_attribute_name);
+  PutLengthPrefixed(&out, file_name);
+  PutLengthPrefixed(&out, EncodeTableRecord(source));
+  return out;
+}
+
+// The backup id of an ARN: "<13-digit ms>-<8 hex>".
+std::string NewBackupId(int64_t micros) {
+  char ms[32];
+  std::snprintf(ms, sizeof(ms), "%013lld", static_cast<long long>(micros / 1000));
+  std::string hex;
+  for (char c : NewUuid()) {
+    if (c != '-') hex.push_back(c);
+    if (hex.size() == 8) break;
+  }
+  return std::string(ms) + "-" + hex;
+}
+
+Status BackupInUse() {
+  return Status(ErrorCode::kBackupInUse,
+                "There is another ongoing conflicting backup control plane "
+                "operation on the table. The backup is either being created, "
+                "deleted or restored to a table.");
+}
+
+}  // namespace
+
+Status BackupNotFound(const std::string& arn) {
+  return Status(ErrorCode::kBackupNotFound, "Backup not found: " + arn);
+}
+
+Status BackupTableNotFound(const std::string& name) {
+  return Status(ErrorCode::kTableNotFound, "Table not found: " + name);
+}
+
+Result<std::unique_ptr<Backups>> Backups::Open(Store* store, const Clock* clock,
+                                               TableLifecycle* tables,
+                                               TableRestorer* restorer,
+                                               int64_t creating_micros) {
+  std::unique_ptr<Backups> b(
+      new Backups(store, clock, tables, restorer, creating_micros));
+  MutexLock lock(&b->mu_);
+  auto it = store->NewIterator(Cf::kMeta, std::string(1, kBackupPrefix),
+                               std::string(1, kBackupPrefix + 1));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    RecordReader r(it->value());
+    if (r.Byte() != kBackupRecordVersion) {
+      return Status::Corruption("unknown backup record version");
+    }
+    Backup backup;
+    backup.ns = r.String();
+    BackupDescription& d = backup.desc;
+    d.backup_arn = r.String();
+    d.backup_name = r.String();
+    d.creation_micros = r.Signed();
+    d.backup_size_bytes = r.Signed();
+    const int64_t items = r.Signed();
+    d.ttl_enabled = r.Byte() != 0;
+    d.ttl_attribute_name = r.String();
+    backup.file = BackupsDir(*store) + "/" + r.String();
+    const std::string table_record = r.String();
+    if (!r.ok) return Status::Corruption("truncated backup record");
+    DR_ASSIGN_OR_RETURN(TableInfo source, DecodeTableRecord(table_record));
+    d.source = std::move(source.desc);
+    d.source.item_count = items;
+    d.source.table_size_bytes = d.backup_size_bytes;
+    b->backups_[Key{backup.ns, d.backup_arn}] = std::move(backup);
+  }
+  DR_RETURN_IF_ERROR(it->status());
+  return b;
+}
+
+BackupDescription Backups::WithStatus(BackupDescription d, int64_t now) const {
+  d.backup_status = now < d.creation_micros + creating_micros_ ? BackupStatus::kCreating
+                                                               : BackupStatus::kAvailable;
+  return d;
+}
+
+Result<Backups::Backup> Backups::Find(const Scope& scope, const std::string& arn) const {
+  MutexLock lock(&mu_);
+  auto it = backups_.find(Key{scope.ns, arn});
+  if (it == backups_.end()) return BackupNotFound(arn);
+  Backup b = it->second;
+  b.desc = WithStatus(std::move(b.desc), clock_->NowMicros());
+  return b;
+}
+
+Result<BackupDescription> Backups::Create(const CreateBackupRequest& req) {
+  TableStatus status;
+  std::shared_ptr<const TableInfo> table = tables_->Find(req.scope, req.table_name, &status);
+  if (!table || status == TableStatus::kDeleting) return BackupTableNotFound(req.table_name);
+  if (status == TableStatus::kCreating) {
+    return Status(ErrorCode::kTableInUse, "Table is being created: " + req.table_name);
+  }
+  const int64_t now = clock_->NowMicros();
+  const std::string id = NewBackupId(now);
+  const std::string file_name = id + ".sst";
+  const std::string file = BackupsDir(*store_) + "/" + file_name;
+  DR_RETURN_IF_ERROR(store_->CreateDirs(BackupsDir(*store_)));
+  // The items at one snapshot; writes go on meanwhile.
+  std::unique_ptr<StoreSnapshot> snapshot = store_->NewSnapshot();
+  Result<TableExport> exported = ExportTableItems(*store_, *snapshot, table->id, file);
+  snapshot.reset();
+  if (!exported.ok()) {
+    store_->RemoveAll(file).ok();
+    return exported.status();
+  }
+  Backup backup;
+  backup.ns = req.scope.ns;
+  backup.file = file;
+  BackupDescription& d = backup.desc;
+  d.backup_arn = table->desc.table_arn + "/backup/" + id;
+  d.backup_name = req.backup_name;
+  d.creation_micros = now;
+  d.backup_size_bytes = exported->bytes;
+  d.source = table->desc;
+  d.source.item_count = exported->items;
+  d.source.table_size_bytes = exported->bytes;
+  d.ttl_enabled = table->ttl.enabled;
+  d.ttl_attribute_name = table->ttl.attribute_name;
+  WriteBatch batch;
+  batch.Put(Cf::kMeta, RecordKey(backup.ns, d.backup_arn),
+            EncodeBackup(backup.ns, file_name, d, *table));
+  Status s = store_->Write(&batch);
+  if (!s.ok()) {
+    store_->RemoveAll(file).ok();
+    return s;
+  }
+  BackupDescription out = WithStatus(d, now);
+  MutexLock lock(&mu_);
+  backups_[Key{backup.ns, d.backup_arn}] = std::move(backup);
+  return out;
+}
+
+Result<BackupDescription> Backups::Describe(const DescribeBackupRequest& req) {
+  DR_ASSIGN_OR_RETURN(Backup b, Find(req.scope, req.backup_arn));
+  return std::move(b.desc);
+}
+
+Result<ListBackupsResult> Backups::List(const ListBackupsRequest& req) {
+  ListBackupsResult result;
+  const std::string type = req.backup_type.value_or("USER");
+  // Every backup here is a USER backup.
+  if (type != "USER" && type != "ALL") return result;
+  const int64_t now = clock_->NowMicros();
+  std::vector<BackupDescription> all;
+  {
+    MutexLock lock(&mu_);
+    for (const auto& [key, b] : backups_) {
+      if (key.first != req.scope.ns) continue;
+      const BackupDescription& d = b.desc;
+      if (req.table_name && d.source.table_name != *req.table_name) continue;
+      if (req.time_range_lower_micros && d.creation_micros < *req.time_range_lower_micros) {
+        continue;
+      }
+      if (req.time_range_upper_micros && d.creation_micros >= *req.time_range_upper_micros) {
+        continue;
+      }
+      all.push_back(WithStatus(d, now));
+    }
+  }
+  std::sort(all.begin(), all.end(), [](const BackupDescription& a, const BackupDescription& b) {
+    return std::tie(a.creation_micros, a.backup_arn) < std::tie(b.creation_micros, b.backup_arn);
+  });
+  size_t start = 0;
+  if (req.exclusive_start_backup_arn) {
+    for (size_t i = 0; i < all.size(); ++i) {
+      if (all[i].backup_arn == *req.exclusive_start_backup_arn) start = i + 1;
+    }
+  }
+  const size_t limit = req.limit ? static_cast<size_t>(*req.limit) : all.size();
+  for (size_t i = start; i < all.size(); ++i) {
+    if (result.backups.size() == limit) {
+      result.last_evaluated_backup_arn = result.backups.back().backup_arn;
+      break;
+    }
+    result.backups.push_back(std::move(all[i]));
+  }
+  return result;
+}
+
+Result<BackupDescription> Backups::Delete(const DeleteBackupRequest& req) {
+  DR_ASSIGN_OR_RETURN(Backup b, Find(req.scope, req.backup_arn));
+  if (b.desc.backup_status == BackupStatus::kCreating) return BackupInUse();
+  WriteBatch batch;
+  batch.Delete(Cf::kMeta, RecordKey(b.ns, b.desc.backup_arn));
+  DR_RETURN_IF_ERROR(store_->Write(&batch));
+  {
+    MutexLock lock(&mu_);
+    backups_.erase(Key{b.ns, b.desc.backup_arn});
+  }
+  store_->RemoveAll(b.file).ok();  // a leftover file is harmless
+  b.desc.backup_status = BackupStatus::kDeleted;
+  return std::move(b.desc);
+}
+
+Result<TableDescription> Backups::Restore(const RestoreTableFromBackupRequest& req) {
+  DR_ASSIGN_OR_RETURN(Backup b, Find(req.scope, req.backup_arn));
+  if (b.desc.backup_status == BackupStatus::kCreating) return BackupInUse();
+  DR_RETURN_IF_ERROR(restorer_->CheckTarget(req.scope, req.target_table_name));
+  DR_ASSIGN_OR_RETURN(TableInfo def, restorer_->Definition(req.scope, req.target_table_name,
+                                                           b.desc.source, req.overrides));
+  return restorer_->Restore(std::move(def), ItemsOfFile(store_, b.file));
+}
+
+}  // namespace dynarock
