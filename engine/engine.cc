@@ -16,6 +16,7 @@
 #include "engine/index/index_entry.h"
 #include "engine/index/secondary_indexes.h"
 #include "engine/keys/key_codec.h"
+#include "engine/snapshot_engine.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"
 #include "engine/stream/stream_log.h"
@@ -59,7 +60,7 @@ TtlSweeperOptions SweeperOptionsOf(const EngineOptions& options) {
 class EngineImpl final : public Engine {
  public:
   EngineImpl(const EngineOptions& options, Clock* clock,
-             std::unique_ptr<Store> store, std::unique_ptr<Catalog> catalog,
+             std::shared_ptr<Store> store, std::unique_ptr<Catalog> catalog,
              std::unique_ptr<SecondaryIndexes> indexes,
              std::unique_ptr<StreamLog> streams)
       : options_(options),
@@ -149,6 +150,20 @@ class EngineImpl final : public Engine {
       const RestoreTableToPointInTimeRequest& req) override {
     RunDueWork();
     return continuous_backups_->Restore(req);
+  }
+
+  // Database snapshots are the wrapper's (engine/snapshot_engine.cc).
+  Result<SnapshotInfo> CreateSnapshot(const std::string&) override {
+    return Status::Internal("snapshots are served by the snapshot engine");
+  }
+  Status RestoreSnapshot(const std::string&) override {
+    return Status::Internal("snapshots are served by the snapshot engine");
+  }
+  Result<std::vector<SnapshotInfo>> ListSnapshots() override {
+    return Status::Internal("snapshots are served by the snapshot engine");
+  }
+  Status DeleteSnapshot(const std::string&) override {
+    return Status::Internal("snapshots are served by the snapshot engine");
   }
 
   Status WaitUntilIndexesCaughtUp() override;
@@ -303,7 +318,7 @@ class EngineImpl final : public Engine {
 
   const EngineOptions options_;
   Clock* const clock_;
-  std::unique_ptr<Store> store_;
+  std::shared_ptr<Store> store_;
   std::unique_ptr<Catalog> catalog_;
   std::unique_ptr<SecondaryIndexes> indexes_;
   std::unique_ptr<StreamLog> streams_;
@@ -587,13 +602,9 @@ Result<BatchWriteItemResult> EngineImpl::BatchWriteItem(
 
 }  // namespace
 
-Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
+Result<std::unique_ptr<Engine>> OpenEngineOnStore(const EngineOptions& options,
+                                                   std::shared_ptr<Store> store) {
   Clock* clock = options.clock ? options.clock : RealClock::Default();
-  StoreOptions store_options;
-  store_options.path = options.path;
-  store_options.in_memory = options.in_memory;
-  store_options.sync_writes = options.sync_writes;
-  DR_ASSIGN_OR_RETURN(std::unique_ptr<Store> store, Store::Open(store_options));
   DR_ASSIGN_OR_RETURN(std::unique_ptr<Catalog> catalog, Catalog::Load(store.get()));
   SecondaryIndexOptions index_options;
   index_options.gsi_lag_micros = options.gsi_lag_micros;

@@ -185,6 +185,22 @@ class Engine {
   virtual Result<TableDescription> RestoreTableToPointInTime(
       const RestoreTableToPointInTimeRequest& req) = 0;
 
+  // --- Database snapshots (dynarock extension, docs/backups.md) ---
+  // For test suites: CreateSnapshot copies the whole database (every
+  // column family at one RocksDB snapshot, as SST files under
+  // <db>/snapshots/<name>/) without blocking writes; RestoreSnapshot resets
+  // the database to it (in a few milliseconds for a small database):
+  // requests wait while it runs, and the engine reopens on the restored
+  // data. On-demand backups are not part of a snapshot and stay as they
+  // are. Names: 1..255 of [a-zA-Z0-9_.-] (checked by the api).
+  // Errors: kResourceInUse ("Snapshot already exists: <name>"),
+  // kResourceNotFound ("Snapshot not found: <name>"), storage errors.
+  virtual Result<SnapshotInfo> CreateSnapshot(const std::string& name) = 0;
+  virtual Status RestoreSnapshot(const std::string& name) = 0;
+  // In name order.
+  virtual Result<std::vector<SnapshotInfo>> ListSnapshots() = 0;
+  virtual Status DeleteSnapshot(const std::string& name) = 0;
+
   // --- Secondary indexes (dynarock extensions, no DynamoDB operation) ---
   // GSIs are updated asynchronously, after a lag (EngineOptions), as in
   // DynamoDB; these calls let tests and simulations control that.

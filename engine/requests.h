@@ -789,6 +789,15 @@ struct RestoreTableToPointInTimeRequest {
   RestoreOverrides overrides;
 };
 
+// --- Database snapshots (dynarock extension, docs/backups.md) --------------
+
+// A named snapshot of the whole database (every table of every namespace).
+struct SnapshotInfo {
+  std::string name;
+  int64_t creation_micros = 0;
+  int64_t size_bytes = 0;  // of its files
+};
+
 }  // namespace dynarock
 
 #endif  // DYNAROCK_ENGINE_REQUESTS_H_

@@ -146,3 +146,19 @@ def test_tags(aws):
     aws("untag-resource", "--resource-arn", arn, "--tag-keys", "created")
     listed = json.loads(aws("list-tags-of-resource", "--resource-arn", arn).stdout)
     assert listed["Tags"] == [{"Key": "env", "Value": "prod"}]
+
+
+def test_backup_and_continuous_backups(aws):
+    name = unique_name("cli-bk")
+    aws("create-table", "--table-name", name,
+        "--attribute-definitions", "AttributeName=pk,AttributeType=S",
+        "--key-schema", "AttributeName=pk,KeyType=HASH", "--billing-mode", "PAY_PER_REQUEST")
+    aws("wait", "table-exists", "--table-name", name)
+    details = json.loads(aws("create-backup", "--table-name", name,
+                             "--backup-name", "nightly").stdout)["BackupDetails"]
+    assert details["BackupName"] == "nightly"
+    assert f":table/{name}/backup/" in details["BackupArn"]
+    described = json.loads(aws("describe-continuous-backups", "--table-name", name).stdout)
+    assert described["ContinuousBackupsDescription"] == {
+        "ContinuousBackupsStatus": "ENABLED",
+        "PointInTimeRecoveryDescription": {"PointInTimeRecoveryStatus": "DISABLED"}}
