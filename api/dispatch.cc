@@ -53,9 +53,13 @@ constexpr std::array kOperations = {
     // Extensions: their names carry their own target prefix, so that no
     // DynamoDB SDK reaches them by accident (api/ops/index_ops.cc,
     // api/ops/capacity_ops.cc, api/ops/ttl_ops.cc).
+    Operation{"DynamoRock_20251121.CreateSnapshot", &ops::CreateSnapshot},
+    Operation{"DynamoRock_20251121.DeleteSnapshot", &ops::DeleteSnapshot},
     Operation{"DynamoRock_20251121.DescribeCapacity", &ops::DescribeCapacity},
     Operation{"DynamoRock_20251121.DescribeIndexPropagation",
               &ops::DescribeIndexPropagation},
+    Operation{"DynamoRock_20251121.ListSnapshots", &ops::ListSnapshots},
+    Operation{"DynamoRock_20251121.RestoreSnapshot", &ops::RestoreSnapshot},
     Operation{"DynamoRock_20251121.RunTimeToLiveSweep", &ops::RunTimeToLiveSweep},
     Operation{"DynamoRock_20251121.SetIndexLag", &ops::SetIndexLag},
     Operation{"DynamoRock_20251121.SetThrottling", &ops::SetThrottling},

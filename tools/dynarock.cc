@@ -9,6 +9,7 @@
 #include "tools/load.h"
 #include "tools/serve.h"
 #include "tools/simulate.h"
+#include "tools/snapshot.h"
 #include "tools/stats.h"
 
 #ifndef DYNAROCK_VERSION
@@ -169,6 +170,22 @@ CLI::App* AddStats(CLI::App& app, dynarock::tools::StatsOptions* opts) {
   return stats;
 }
 
+CLI::App* AddSnapshot(CLI::App& app, dynarock::tools::SnapshotOptions* opts) {
+  CLI::App* snapshot = app.add_subcommand(
+      "snapshot",
+      "Snapshot the whole database under a name, reset it to a snapshot, list "
+      "or delete snapshots (a running dynarock serve, or --db-path)");
+  snapshot->add_option("action", opts->action, "create | restore | list | delete")
+      ->required()
+      ->check(CLI::IsMember({"create", "restore", "list", "delete"}));
+  snapshot->add_option("name", opts->name, "Snapshot name ([a-zA-Z0-9_.-], 1..255)");
+  snapshot->add_option("--endpoint", opts->endpoint, "dynarock serve endpoint")
+      ->capture_default_str();
+  snapshot->add_option("--db-path", opts->db_path,
+                       "Work on this data directory (no server may have it open)");
+  return snapshot;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -183,6 +200,9 @@ int main(int argc, char** argv) {
   dynarock::tools::StatsOptions stats_options;
   CLI::App* stats = AddStats(app, &stats_options);
 
+  dynarock::tools::SnapshotOptions snapshot_options;
+  CLI::App* snapshot = AddSnapshot(app, &snapshot_options);
+
   dynarock::tools::SimulateOptions simulate_options;
   CLI::App* simulate = dynarock::tools::AddSimulate(app, &simulate_options);
 
@@ -191,6 +211,7 @@ int main(int argc, char** argv) {
   if (serve->parsed()) return dynarock::tools::RunServe(serve_options);
   if (load->parsed()) return dynarock::tools::RunLoad(load_options);
   if (stats->parsed()) return dynarock::tools::RunStats(stats_options);
+  if (snapshot->parsed()) return dynarock::tools::RunSnapshot(snapshot_options);
   if (simulate->parsed()) return dynarock::tools::RunSimulate(simulate_options);
   return 0;
 }

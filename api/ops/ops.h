@@ -69,6 +69,12 @@ Result<Json> RestoreTableFromBackup(const RequestContext& ctx, const Json& reque
 Result<Json> UpdateContinuousBackups(const RequestContext& ctx, const Json& request);
 Result<Json> DescribeContinuousBackups(const RequestContext& ctx, const Json& request);
 Result<Json> RestoreTableToPointInTime(const RequestContext& ctx, const Json& request);
+// snapshot_ops.cc: the database-snapshot extension, dispatched as
+// "DynamoRock_20251121.<name>".
+Result<Json> CreateSnapshot(const RequestContext& ctx, const Json& request);
+Result<Json> RestoreSnapshot(const RequestContext& ctx, const Json& request);
+Result<Json> ListSnapshots(const RequestContext& ctx, const Json& request);
+Result<Json> DeleteSnapshot(const RequestContext& ctx, const Json& request);
 // stream_ops.cc: the DynamoDB Streams API, dispatched as
 // "DynamoDBStreams_20120810.<name>" (the same endpoint as DynamoDB's).
 Result<Json> ListStreams(const RequestContext& ctx, const Json& request);

@@ -1,0 +1,127 @@
+// The database-snapshot extension (engine/snapshot_engine.cc): a snapshot
+// holds every table, item, index and setting at one point; restoring it
+// resets the whole database (tables created later vanish, deleted ones come
+// back), in memory and on disk, keeps on-demand backups as they are, and a
+// snapshot can be restored again and again.
+#include "engine/snapshot_engine.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "tests/engine/backup/backup_test_util.h"
+#include "tests/testutil/status_matchers.h"
+#include "tests/testutil/test_engine.h"
+
+namespace dynarock {
+namespace {
+
+void Put(Engine* db, const std::string& table, const Item& item) {
+  PutItemRequest put;
+  put.table_name = table;
+  put.item = item;
+  ASSERT_OK(db->PutItem(put).status());
+}
+
+std::vector<std::string> Tables(Engine* db) {
+  auto r = db->ListTables(ListTablesRequest());
+  EXPECT_OK(r.status());
+  return r.ok() ? r->table_names : std::vector<std::string>{};
+}
+
+void ResetsTheWholeDatabase(Engine* db) {
+  ASSERT_OK(db->CreateTable(IndexedTable("Keep")).status());
+  for (int i = 0; i < 100; ++i) Put(db, "Keep", IndexedItem(i));
+  ASSERT_OK(db->WaitUntilIndexesCaughtUp());
+  const auto items = Contents(db, "Keep");
+  const auto by_g = Contents(db, "Keep", "byG");
+  ASSERT_OK_AND_ASSIGN(SnapshotInfo info, db->CreateSnapshot("base"));
+  EXPECT_EQ(info.name, "base");
+  EXPECT_GT(info.size_bytes, 0);
+  EXPECT_THAT(db->CreateSnapshot("base").status(),
+              StatusIs(ErrorCode::kResourceInUse, "Snapshot already exists: base"));
+
+  for (int round = 0; round < 2; ++round) {
+    Put(db, "Keep", IndexedItem(1000, "new"));
+    Put(db, "Keep", IndexedItem(5, "changed"));
+    ASSERT_OK(db->CreateTable(SimpleTable("Later")).status());
+    DeleteTableRequest del;
+    del.table_name = "Keep";
+    ASSERT_OK(db->DeleteTable(del).status());
+
+    ASSERT_OK(db->RestoreSnapshot("base"));
+    EXPECT_EQ(Tables(db), std::vector<std::string>{"Keep"});
+    EXPECT_EQ(Contents(db, "Keep"), items);
+    EXPECT_EQ(Contents(db, "Keep", "byG"), by_g);
+    DescribeTableRequest d;
+    d.table_name = "Keep";
+    ASSERT_OK_AND_ASSIGN(TableDescription desc, db->DescribeTable(d));
+    EXPECT_EQ(desc.item_count, 100);
+    EXPECT_OK(db->VerifyIndexes(Scope(), "Keep"));
+  }
+  ASSERT_OK_AND_ASSIGN(std::vector<SnapshotInfo> all, db->ListSnapshots());
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(all[0].name, "base");
+  ASSERT_OK(db->DeleteSnapshot("base"));
+  EXPECT_THAT(db->RestoreSnapshot("base"),
+              StatusIs(ErrorCode::kResourceNotFound, "Snapshot not found: base"));
+  ASSERT_OK_AND_ASSIGN(all, db->ListSnapshots());
+  EXPECT_TRUE(all.empty());
+}
+
+TEST(SnapshotEngineTest, ResetsTheWholeDatabaseInMemory) {
+  TestEngine db;
+  ResetsTheWholeDatabase(db.engine.get());
+}
+
+TEST(SnapshotEngineTest, ResetsTheWholeDatabaseOnDiskAndSurvivesRestart) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() /
+      ("dynarock_snapshots_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  SimulatedClock clock;
+  EngineOptions options = TestEngine::Options();
+  options.in_memory = false;
+  options.path = dir.string();
+  options.clock = &clock;
+  {
+    ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(options));
+    ResetsTheWholeDatabase(db.get());
+    ASSERT_OK(db->CreateSnapshot("kept").status());
+    Put(db.get(), "Keep", IndexedItem(2000));
+  }
+  {
+    ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(options));
+    EXPECT_EQ(Contents(db.get(), "Keep").size(), 101u);
+    ASSERT_OK(db->RestoreSnapshot("kept"));
+    EXPECT_EQ(Contents(db.get(), "Keep").size(), 100u);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(SnapshotEngineTest, BackupsAreNotPartOfASnapshot) {
+  TestEngine db;
+  ASSERT_OK(db->CreateTable(SimpleTable("Tab")).status());
+  ASSERT_OK(db->CreateSnapshot("empty").status());
+  CreateBackupRequest backup;
+  backup.table_name = "Tab";
+  backup.backup_name = "after";
+  ASSERT_OK_AND_ASSIGN(BackupDescription b, db->CreateBackup(backup));
+  ASSERT_OK(db->RestoreSnapshot("empty"));
+  ASSERT_OK_AND_ASSIGN(ListBackupsResult listed, db->ListBackups(ListBackupsRequest()));
+  ASSERT_EQ(listed.backups.size(), 1u);
+  EXPECT_EQ(listed.backups[0].backup_arn, b.backup_arn);
+}
+
+TEST(SnapshotEngineTest, ThrottlingSettingOutlivesAReset) {
+  TestEngine db;
+  db->SetThrottling(false);
+  ASSERT_OK(db->CreateSnapshot("s").status());
+  ASSERT_OK(db->RestoreSnapshot("s"));
+  EXPECT_FALSE(db->throttling());
+}
+
+}  // namespace
+}  // namespace dynarock
