@@ -381,16 +381,19 @@ Status Store::CreateDirs(const std::string& dir) const {
 
 Status Store::RemoveAll(const std::string& path) const {
   rocksdb::Env* env = rep_->env();
-  // A file first; else a directory (its children, then itself); else
-  // nothing is there.
-  if (env->DeleteFile(path).ok()) return Status::OK();
+  // A directory's children first (GetChildren fails on a file on disk and
+  // lists nothing for one in memory), then the path as a file and as a
+  // directory: the in-memory Env keeps directories as entries of their own.
   std::vector<std::string> children;
-  if (!env->GetChildren(path, &children).ok()) return Status::OK();
-  for (const std::string& child : children) {
-    if (child == "." || child == "..") continue;
-    DR_RETURN_IF_ERROR(RemoveAll(path + "/" + child));
+  if (env->GetChildren(path, &children).ok()) {
+    for (const std::string& child : children) {
+      if (child == "." || child == "..") continue;
+      DR_RETURN_IF_ERROR(RemoveAll(path + "/" + child));
+    }
   }
+  env->DeleteFile(path).PermitUncheckedError();
   env->DeleteDir(path).PermitUncheckedError();
+  if (!ListDir(path).empty()) return Status::IOError("cannot remove " + path);
   return Status::OK();
 }
 

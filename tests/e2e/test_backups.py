@@ -193,13 +193,14 @@ def test_in_memory_backups(start_server):
     assert ddb.scan(TableName=target)["Count"] == 1
 
 
-def call_raw(url, operation, body):
-    """A DynamoDB operation over plain HTTP, with the body as given."""
+def call_raw(url, operation, body, target=None, payload=None):
+    """A DynamoDB operation (or `target`) over plain HTTP, with the body as
+    given."""
     u = urlparse(url)
     conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
-    conn.request("POST", "/", body=json.dumps(body), headers={
+    conn.request("POST", "/", body=json.dumps(payload if payload is not None else body), headers={
         "Content-Type": "application/x-amz-json-1.0",
-        "X-Amz-Target": "DynamoDB_20120810." + operation,
+        "X-Amz-Target": target or "DynamoDB_20120810." + operation,
         "Authorization": "AWS4-HMAC-SHA256 Credential=AKIDE2E/20251121/us-east-1/"
                          "dynamodb/aws4_request, SignedHeaders=host, Signature=0"})
     response = conn.getresponse()
@@ -256,3 +257,43 @@ def test_point_in_time_recovery(ddb, table, endpoint):
         TableName=table, PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": False})
     assert off["ContinuousBackupsDescription"]["PointInTimeRecoveryDescription"] == {
         "PointInTimeRecoveryStatus": "DISABLED"}
+
+
+def test_snapshot_extension_and_cli(start_server, tmp_path):
+    """The DynamoRock_20251121 snapshot calls and `dynarock snapshot`: take a
+    snapshot, change the database, reset it, over HTTP and with the CLI
+    against the running server."""
+    import subprocess
+    from conftest import dynarock_bin
+
+    server = start_server("--db-path", str(tmp_path / "db"))
+    ddb = server.client()
+    name = unique_name("snap")
+    create_simple_table(ddb, name)
+    ddb.put_item(TableName=name, Item={"pk": {"S": "seed"}})
+    status, body = call_raw(server.url, "", {}, target="DynamoRock_20251121.CreateSnapshot",
+                            payload={"SnapshotName": "clean"})
+    assert status == 200, body
+    assert body["SnapshotDescription"]["SnapshotName"] == "clean"
+
+    ddb.put_item(TableName=name, Item={"pk": {"S": "test-write"}})
+    other = unique_name("snap-other")
+    create_simple_table(ddb, other)
+    cli = [str(dynarock_bin()), "snapshot"]
+    out = subprocess.run(cli + ["restore", "clean", "--endpoint", server.url],
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    assert ddb.scan(TableName=name)["Items"] == [{"pk": {"S": "seed"}}]
+    assert other not in ddb.list_tables()["TableNames"]
+
+    out = subprocess.run(cli + ["list", "--endpoint", server.url],
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    assert [s["SnapshotName"] for s in json.loads(out.stdout)["Snapshots"]] == ["clean"]
+    out = subprocess.run(cli + ["restore", "missing", "--endpoint", server.url],
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 1
+    assert "ResourceNotFoundException: Snapshot not found: missing" in out.stderr
+    status, body = call_raw(server.url, "", {}, target="DynamoRock_20251121.DeleteSnapshot",
+                            payload={"SnapshotName": "clean"})
+    assert status == 200, body

@@ -106,7 +106,7 @@ TEST_F(BackupOpsTest, ContinuousBackupsAndRestoreToPointInTime) {
       {"ContinuousBackupsStatus":"ENABLED",
        "PointInTimeRecoveryDescription":{"PointInTimeRecoveryStatus":"DISABLED"}}})"));
   r = Call("RestoreTableToPointInTime",
-           R"({"SourceTableName":"tbl","TargetTableName":"t2","UseLatestRestorableTime":true})");
+           R"({"SourceTableName":"tbl","TargetTableName":"tb2","UseLatestRestorableTime":true})");
   EXPECT_EQ(r.body["__type"],
             std::string(kDynamoDb) + "PointInTimeRecoveryUnavailableException");
   r = Call("UpdateContinuousBackups",
@@ -119,17 +119,17 @@ TEST_F(BackupOpsTest, ContinuousBackupsAndRestoreToPointInTime) {
   EXPECT_TRUE(pitr["EarliestRestorableDateTime"].is_number());
   EXPECT_TRUE(pitr["LatestRestorableDateTime"].is_number());
   r = Call("RestoreTableToPointInTime",
-           R"({"SourceTableName":"tbl","TargetTableName":"t2","UseLatestRestorableTime":true})");
+           R"({"SourceTableName":"tbl","TargetTableName":"tb2","UseLatestRestorableTime":true})");
   ASSERT_EQ(r.http_status, 200) << r;
-  EXPECT_EQ(r.body["TableDescription"]["TableName"], "t2");
+  EXPECT_EQ(r.body["TableDescription"]["TableName"], "tb2");
   EXPECT_TRUE(r.body["TableDescription"]["RestoreSummary"]["SourceTableArn"]
                   .get<std::string>()
                   .ends_with(":table/tbl"));
   r = Call("RestoreTableToPointInTime",
-           R"({"SourceTableName":"tbl","TargetTableName":"t3","RestoreDateTime":1})");
+           R"({"SourceTableName":"tbl","TargetTableName":"tb3","RestoreDateTime":1})");
   EXPECT_EQ(r.body["__type"], std::string(kDynamoDb) + "InvalidRestoreTimeException");
   r = Call("RestoreTableToPointInTime",
-           R"({"SourceTableName":"tbl","TargetTableName":"t3","RestoreDateTime":"x"})");
+           R"({"SourceTableName":"tbl","TargetTableName":"tb3","RestoreDateTime":"x"})");
   EXPECT_EQ(r.http_status, 400);
 }
 
