@@ -391,8 +391,11 @@ Status Store::RemoveAll(const std::string& path) const {
       DR_RETURN_IF_ERROR(RemoveAll(path + "/" + child));
     }
   }
-  env->DeleteFile(path).PermitUncheckedError();
-  env->DeleteDir(path).PermitUncheckedError();
+  // DeleteDir only on what exists: the in-memory Env's DeleteDir of a
+  // missing path dereferences a null entry.
+  if (!env->DeleteFile(path).ok() && env->FileExists(path).ok()) {
+    env->DeleteDir(path).PermitUncheckedError();
+  }
   if (!ListDir(path).empty()) return Status::IOError("cannot remove " + path);
   return Status::OK();
 }
