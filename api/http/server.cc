@@ -250,6 +250,8 @@ class Session : public std::enable_shared_from_this<Session> {
     request.origin = FindHeader(req, "Origin");
     request.access_control_request_headers =
         FindHeader(req, "Access-Control-Request-Headers");
+    request.access_control_request_method =
+        FindHeader(req, "Access-Control-Request-Method");
     request.body = req.body();
     HttpResponse response = HandleRequest(request, shared_->handler);
     if (req.method() == bhttp::verb::head) response.body.clear();
