@@ -4,6 +4,7 @@
 
 #include <boost/crc.hpp>
 #include <cctype>
+#include <chrono>
 #include <random>
 
 #include "api/error.h"
@@ -132,7 +133,14 @@ std::optional<Status> MalformedBody(std::string_view body) {
   return parsed.status();
 }
 
-HttpResponse CallOperation(const HttpRequest& request, const Handler& handler) {
+int64_t SystemNow() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+HttpResponse CallOperation(const HttpRequest& request, const Handler& handler,
+                           const ProtocolOptions& options) {
   std::string_view media_type = MediaType(request.content_type.value_or(""));
   // A body needs a JSON Content-Type; an empty one needs none.
   if (!IsJsonMediaType(media_type) &&
@@ -149,7 +157,15 @@ HttpResponse CallOperation(const HttpRequest& request, const Handler& handler) {
   if (!operation) return error(Status(ErrorCode::kUnknownOperation, ""));
 
   CallerIdentity caller;
-  if (request.authorization) {
+  if (options.secrets != nullptr) {
+    SignedRequest signed_request{request.method, request.request_target,
+                                 request.all_headers, request.body};
+    Result<CallerIdentity> verified = VerifySigV4(
+        signed_request, *options.secrets,
+        options.now_unix_seconds ? options.now_unix_seconds() : SystemNow());
+    if (!verified.ok()) return error(verified.status());
+    caller = *std::move(verified);
+  } else if (request.authorization) {
     SigV4ParseResult parsed = ParseAuthorization(*request.authorization);
     if (!parsed.auth) {
       return error(
@@ -195,14 +211,15 @@ std::optional<std::string_view> HttpResponse::Header(
   return std::nullopt;
 }
 
-HttpResponse HandleRequest(const HttpRequest& request, const Handler& handler) {
+HttpResponse HandleRequest(const HttpRequest& request, const Handler& handler,
+                           const ProtocolOptions& options) {
   HttpResponse response;
   if (request.method == "OPTIONS" && request.origin) {
     response = Preflight(request);
   } else if (request.method == "GET" || request.method == "HEAD") {
     response = Healthy();
   } else if (request.method == "POST") {
-    response = CallOperation(request, handler);
+    response = CallOperation(request, handler, options);
   } else {
     response = NotAnOperation();
   }

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "api/client.h"
+#include "api/http/sigv4.h"
 
 namespace dynarock::api::http {
 
@@ -46,6 +48,22 @@ struct HttpRequest {
   std::optional<std::string_view> access_control_request_headers;
   std::optional<std::string_view> access_control_request_method;
   std::string_view body;
+  // For signature verification (strict mode): the request-target as sent
+  // (path and query) and every header as received.
+  std::string_view request_target;
+  std::vector<std::pair<std::string_view, std::string_view>> all_headers;
+};
+
+// How the protocol authenticates callers.
+struct ProtocolOptions {
+  // Null (the default): any credentials are accepted, as DynamoDB Local;
+  // the Authorization header only names the caller. Otherwise every API
+  // call must carry a valid SigV4 signature by one of these credentials
+  // (VerifySigV4); health checks and CORS preflights need none.
+  std::shared_ptr<const SigV4Secrets> secrets;
+  // Seconds since the epoch, for the clock-skew check; the system clock
+  // when empty.
+  std::function<int64_t()> now_unix_seconds;
 };
 
 struct HttpResponse {
@@ -79,10 +97,13 @@ inline constexpr size_t kMaxRequestBodyBytes = 16 * 1024 * 1024;
 //    that is not SigV4 (MissingAuthenticationTokenException) or SigV4
 //    without a usable Credential (IncompleteSignatureException). No header
 //    at all is accepted as an anonymous caller (a dynarock convenience for
-//    curl; DynamoDB Local rejects it).
+//    curl; DynamoDB Local rejects it). With options.secrets, the signature
+//    is verified instead (VerifySigV4's errors) and unsigned calls are
+//    refused.
 // With an Origin, every response also carries Access-Control-Allow-Origin
 // "*" and Access-Control-Expose-Headers.
-HttpResponse HandleRequest(const HttpRequest& request, const Handler& handler);
+HttpResponse HandleRequest(const HttpRequest& request, const Handler& handler,
+                           const ProtocolOptions& options = {});
 
 // For requests the server rejects before they are complete; each carries a
 // fresh x-amzn-RequestId and x-amz-crc32.
