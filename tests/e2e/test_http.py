@@ -342,3 +342,30 @@ def test_concurrent_clients(server):
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=16) as pool:
         assert sum(pool.map(work, range(32))) == 32 * 20
+
+
+def test_every_operation_of_the_sdk_model_answers(server):
+    """Each operation botocore knows (and the newer ones of DynamoDB's
+    current model) gets a result or a DynamoDB error, never a 500 or a
+    dropped connection; what dynarock lacks is UnknownOperationException."""
+    import botocore.session
+    model = botocore.session.get_session().get_service_model("dynamodb")
+    names = set(model.operation_names) | {
+        "GetResourcePolicy", "PutResourcePolicy", "DeleteResourcePolicy",
+        "UpdateKinesisStreamingDestination"}
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    for name in sorted(names):
+        res, data = post(server, "DynamoDB_20120810." + name,
+                         b'{"TableName": "no-such-table-ops-walk"}', conn=conn)
+        assert res.status in (200, 400), (name, res.status, data)
+        body = json.loads(data)
+        if res.status == 400:
+            assert "#" in body["__type"], (name, body)
+    conn.close()
+    assert_still_serving(server)
+
+
+def test_describe_endpoints(ddb):
+    endpoints = ddb.describe_endpoints()["Endpoints"]
+    assert endpoints == [{"Address": "dynamodb.us-east-1.amazonaws.com",
+                          "CachePeriodInMinutes": 1440}]
