@@ -3,6 +3,9 @@
 // their GSIs (engine/table/contributor_insights.h). Shapes from DynamoDB's
 // API model (botocore's dynamodb service-2.json).
 
+#include <string>
+#include <utility>
+
 #include "api/ops/fields.h"
 #include "api/ops/ops.h"
 #include "api/validate.h"
@@ -61,7 +64,7 @@ std::string_view StatusName(ContributorInsightsStatus s) {
 Json Encode(const ContributorInsightsDescription& d, bool full) {
   Json out = {{"TableName", d.table_name}};
   if (!d.index_name.empty()) out["IndexName"] = d.index_name;
-  out["ContributorInsightsStatus"] = StatusName(d.status);
+  out["ContributorInsightsStatus"] = std::string(StatusName(d.status));
   if (full) {
     if (!d.rule_list.empty()) out["ContributorInsightsRuleList"] = d.rule_list;
     if (d.last_update_micros) {
