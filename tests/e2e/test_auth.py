@@ -47,8 +47,10 @@ def test_right_credentials_work(strict):
                        KeySchema=[{"AttributeName": "k", "KeyType": "HASH"}])
         c.get_waiter("table_exists").wait(TableName=name,
                                           WaiterConfig={"Delay": 0.1, "MaxAttempts": 100})
-        c.put_item(TableName=name, Item={"k": {"S": "x" * 3000}, "n": {"N": "1"}})
-        assert c.get_item(TableName=name, Key={"k": {"S": "x" * 3000}})["Item"]["n"] == {"N": "1"}
+        # A body of some size, so that its hash matters.
+        c.put_item(TableName=name, Item={"k": {"S": "x" * 1000}, "v": {"S": "y" * 50000}})
+        assert c.get_item(TableName=name, Key={"k": {"S": "x" * 1000}})["Item"]["v"] == \
+            {"S": "y" * 50000}
         assert name in c.list_tables()["TableNames"]
 
 
@@ -101,27 +103,37 @@ def test_unsigned_and_malformed_requests(strict):
 
 
 def test_clock_skew(strict, monkeypatch):
+    """A request signed ten minutes ago (botocore's clock moved back), sent
+    once, without the SDK's retries."""
     import botocore.auth
+    from botocore.awsrequest import AWSRequest
+    from botocore.credentials import Credentials
     real = botocore.auth.datetime
-    skewed = real.datetime.now(real.timezone.utc) - real.timedelta(minutes=10)
+    skewed = real.datetime.utcnow() - real.timedelta(minutes=10)
 
     class PastDatetime(real.datetime):
         @classmethod
         def utcnow(cls):
-            return skewed.replace(tzinfo=None)
-
-        @classmethod
-        def now(cls, tz=None):
-            return skewed if tz else skewed.replace(tzinfo=None)
+            return skewed
 
     class Clock:  # botocore.auth's `datetime` module, ten minutes behind
         def __getattr__(self, name):
             return PastDatetime if name == "datetime" else getattr(real, name)
 
     monkeypatch.setattr(botocore.auth, "datetime", Clock())
-    code, message = error(client(strict, KEY, SECRET).list_tables)
-    assert code == "InvalidSignatureException"
-    assert message.startswith("Signature expired: ") and message.endswith(" - 5 min.)")
+    request = AWSRequest(method="POST", url=strict.url + "/", data=b"{}", headers={
+        "Content-Type": "application/x-amz-json-1.0",
+        "X-Amz-Target": "DynamoDB_20120810.ListTables"})
+    botocore.auth.SigV4Auth(Credentials(KEY, SECRET), "dynamodb", REGION).add_auth(request)
+    conn = http.client.HTTPConnection("127.0.0.1", strict.port, timeout=10)
+    conn.request("POST", "/", body=b"{}", headers=dict(request.headers.items()))
+    res = conn.getresponse()
+    body = json.loads(res.read())
+    conn.close()
+    assert res.status == 400
+    assert body["__type"].endswith("#InvalidSignatureException"), body
+    assert body["message"].startswith("Signature expired: ")
+    assert body["message"].endswith(" - 5 min.)")
 
 
 def test_default_server_accepts_any_credentials(server):

@@ -95,17 +95,17 @@ TEST(ContributorInsightsTest, UnknownTableOrIndex) {
 
 TEST(ContributorInsightsTest, ListsWhatWasSetInPages) {
   TestEngine db;
-  for (const char* name : {"A1", "B2", "C3"}) {
+  for (const char* name : {"Aaa", "Bbb", "Ccc"}) {
     ASSERT_OK(db->CreateTable(TableWithIndexes(name)).status());
   }
-  ASSERT_OK(Update(db.engine.get(), "B2", "", true).status());
-  ASSERT_OK(Update(db.engine.get(), "B2", "ByG", true).status());
-  ASSERT_OK(Update(db.engine.get(), "C3", "", false).status());
+  ASSERT_OK(Update(db.engine.get(), "Bbb", "", true).status());
+  ASSERT_OK(Update(db.engine.get(), "Bbb", "ByG", true).status());
+  ASSERT_OK(Update(db.engine.get(), "Ccc", "", false).status());
   ListContributorInsightsRequest req;
   req.max_results = 2;
   ASSERT_OK_AND_ASSIGN(auto first, db->ListContributorInsights(req));
   ASSERT_EQ(first.summaries.size(), 2u);
-  EXPECT_EQ(first.summaries[0].table_name, "B2");
+  EXPECT_EQ(first.summaries[0].table_name, "Bbb");
   EXPECT_EQ(first.summaries[0].index_name, "");
   EXPECT_EQ(first.summaries[1].index_name, "ByG");
   EXPECT_EQ(first.summaries[1].status, ContributorInsightsStatus::kEnabled);
@@ -113,13 +113,13 @@ TEST(ContributorInsightsTest, ListsWhatWasSetInPages) {
   req.next_token = first.next_token;
   ASSERT_OK_AND_ASSIGN(auto second, db->ListContributorInsights(req));
   ASSERT_EQ(second.summaries.size(), 1u);
-  EXPECT_EQ(second.summaries[0].table_name, "C3");
+  EXPECT_EQ(second.summaries[0].table_name, "Ccc");
   EXPECT_EQ(second.summaries[0].status, ContributorInsightsStatus::kDisabled);
   EXPECT_FALSE(second.next_token.has_value());
   ListContributorInsightsRequest one;
-  one.table_name = "B2";
-  ASSERT_OK_AND_ASSIGN(auto of_b2, db->ListContributorInsights(one));
-  EXPECT_EQ(of_b2.summaries.size(), 2u);
+  one.table_name = "Bbb";
+  ASSERT_OK_AND_ASSIGN(auto of_bbb, db->ListContributorInsights(one));
+  EXPECT_EQ(of_bbb.summaries.size(), 2u);
   one.table_name = "Nope";
   EXPECT_EQ(db->ListContributorInsights(one).status().code(), ErrorCode::kResourceNotFound);
 }
