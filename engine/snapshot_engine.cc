@@ -79,11 +79,11 @@ class SnapshotEngine final : public Engine {
     std::shared_lock lock(mu_);
     return inner_->Scan(req);
   }
-  Result<BatchGetItemResult> BatchGetItem( const BatchGetItemRequest& req) override {
+  Result<BatchGetItemResult> BatchGetItem(const BatchGetItemRequest& req) override {
     std::shared_lock lock(mu_);
     return inner_->BatchGetItem(req);
   }
-  Result<BatchWriteItemResult> BatchWriteItem( const BatchWriteItemRequest& req) override {
+  Result<BatchWriteItemResult> BatchWriteItem(const BatchWriteItemRequest& req) override {
     std::shared_lock lock(mu_);
     return inner_->BatchWriteItem(req);
   }
@@ -91,11 +91,11 @@ class SnapshotEngine final : public Engine {
     std::shared_lock lock(mu_);
     return inner_->ListStreams(req);
   }
-  Result<StreamDescription> DescribeStream( const DescribeStreamRequest& req) override {
+  Result<StreamDescription> DescribeStream(const DescribeStreamRequest& req) override {
     std::shared_lock lock(mu_);
     return inner_->DescribeStream(req);
   }
-  Result<std::string> GetShardIterator( const GetShardIteratorRequest& req) override {
+  Result<std::string> GetShardIterator(const GetShardIteratorRequest& req) override {
     std::shared_lock lock(mu_);
     return inner_->GetShardIterator(req);
   }
@@ -111,27 +111,27 @@ class SnapshotEngine final : public Engine {
     std::shared_lock lock(mu_);
     return inner_->UntagResource(req);
   }
-  Result<ListTagsOfResourceResult> ListTagsOfResource( const ListTagsOfResourceRequest& req) override {
+  Result<ListTagsOfResourceResult> ListTagsOfResource(const ListTagsOfResourceRequest& req) override {
     std::shared_lock lock(mu_);
     return inner_->ListTagsOfResource(req);
   }
-  Result<TransactWriteItemsResult> TransactWriteItems( const TransactWriteItemsRequest& req) override {
+  Result<TransactWriteItemsResult> TransactWriteItems(const TransactWriteItemsRequest& req) override {
     std::shared_lock lock(mu_);
     return inner_->TransactWriteItems(req);
   }
-  Result<TransactGetItemsResult> TransactGetItems( const TransactGetItemsRequest& req) override {
+  Result<TransactGetItemsResult> TransactGetItems(const TransactGetItemsRequest& req) override {
     std::shared_lock lock(mu_);
     return inner_->TransactGetItems(req);
   }
-  Result<TimeToLiveSpecification> UpdateTimeToLive( const UpdateTimeToLiveRequest& req) override {
+  Result<TimeToLiveSpecification> UpdateTimeToLive(const UpdateTimeToLiveRequest& req) override {
     std::shared_lock lock(mu_);
     return inner_->UpdateTimeToLive(req);
   }
-  Result<TimeToLiveDescription> DescribeTimeToLive( const DescribeTimeToLiveRequest& req) override {
+  Result<TimeToLiveDescription> DescribeTimeToLive(const DescribeTimeToLiveRequest& req) override {
     std::shared_lock lock(mu_);
     return inner_->DescribeTimeToLive(req);
   }
-  Result<TimeToLiveSweepResult> RunTimeToLiveSweep( const TimeToLiveSweepRequest& req) override {
+  Result<TimeToLiveSweepResult> RunTimeToLiveSweep(const TimeToLiveSweepRequest& req) override {
     std::shared_lock lock(mu_);
     return inner_->RunTimeToLiveSweep(req);
   }
@@ -151,19 +151,19 @@ class SnapshotEngine final : public Engine {
     std::shared_lock lock(mu_);
     return inner_->DeleteBackup(req);
   }
-  Result<TableDescription> RestoreTableFromBackup( const RestoreTableFromBackupRequest& req) override {
+  Result<TableDescription> RestoreTableFromBackup(const RestoreTableFromBackupRequest& req) override {
     std::shared_lock lock(mu_);
     return inner_->RestoreTableFromBackup(req);
   }
-  Result<ContinuousBackupsDescription> UpdateContinuousBackups( const UpdateContinuousBackupsRequest& req) override {
+  Result<ContinuousBackupsDescription> UpdateContinuousBackups(const UpdateContinuousBackupsRequest& req) override {
     std::shared_lock lock(mu_);
     return inner_->UpdateContinuousBackups(req);
   }
-  Result<ContinuousBackupsDescription> DescribeContinuousBackups( const DescribeContinuousBackupsRequest& req) override {
+  Result<ContinuousBackupsDescription> DescribeContinuousBackups(const DescribeContinuousBackupsRequest& req) override {
     std::shared_lock lock(mu_);
     return inner_->DescribeContinuousBackups(req);
   }
-  Result<TableDescription> RestoreTableToPointInTime( const RestoreTableToPointInTimeRequest& req) override {
+  Result<TableDescription> RestoreTableToPointInTime(const RestoreTableToPointInTimeRequest& req) override {
     std::shared_lock lock(mu_);
     return inner_->RestoreTableToPointInTime(req);
   }
@@ -187,7 +187,7 @@ class SnapshotEngine final : public Engine {
     std::shared_lock lock(mu_);
     return inner_->VerifyIndexes(scope, table_name);
   }
-  Result<TableThroughputStats> DescribeCapacity( const Scope& scope, const std::string& table_name, size_t hot_keys) override {
+  Result<TableThroughputStats> DescribeCapacity(const Scope& scope, const std::string& table_name, size_t hot_keys) override {
     std::shared_lock lock(mu_);
     return inner_->DescribeCapacity(scope, table_name, hot_keys);
   }
@@ -199,6 +199,18 @@ class SnapshotEngine final : public Engine {
   bool throttling() const override {
     std::shared_lock lock(mu_);
     return inner_->throttling();
+  }
+  Result<ContributorInsightsDescription> UpdateContributorInsights(const UpdateContributorInsightsRequest& req) override {
+    std::shared_lock lock(mu_);
+    return inner_->UpdateContributorInsights(req);
+  }
+  Result<ContributorInsightsDescription> DescribeContributorInsights(const Scope& scope, const std::string& table_name, const std::string& index_name) override {
+    std::shared_lock lock(mu_);
+    return inner_->DescribeContributorInsights(scope, table_name, index_name);
+  }
+  Result<ListContributorInsightsResult> ListContributorInsights(const ListContributorInsightsRequest& req) override {
+    std::shared_lock lock(mu_);
+    return inner_->ListContributorInsights(req);
   }
 
   Result<SnapshotInfo> CreateSnapshot(const std::string& name) override;
