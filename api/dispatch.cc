@@ -46,6 +46,7 @@ constexpr std::array kOperations = {
     // DynamoDB SDK reaches them by accident (api/ops/index_ops.cc,
     // api/ops/capacity_ops.cc, api/ops/ttl_ops.cc).
     Operation{"DynamoRock_20251121.DescribeCapacity", &ops::DescribeCapacity},
+    Operation{"DynamoRock_20251121.DescribeStreamStats", &ops::DescribeStreamStats},
     Operation{"DynamoRock_20251121.DescribeIndexPropagation",
               &ops::DescribeIndexPropagation},
     Operation{"DynamoRock_20251121.RunTimeToLiveSweep", &ops::RunTimeToLiveSweep},

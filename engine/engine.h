@@ -102,17 +102,30 @@ class Engine {
   // stream_shard_rollover_micros, and records are kept for
   // stream_retention_micros, all on the engine clock.
   //
-  // Streams of the request's scope, in ARN order. Errors: kValidation.
+  // With throttling on, reads are limited as DynamoDB Streams limits them
+  // (kLimitExceeded "Rate exceeded"): GetRecords 5 calls per second per
+  // shard, DescribeStream 10 and ListStreams 5 per second per namespace
+  // (EngineOptions::stream_*_per_second), on the engine clock.
+  //
+  // Streams of the request's scope, in ARN order. Errors: kValidation,
+  // kLimitExceeded.
   virtual Result<ListStreamsResult> ListStreams(const ListStreamsRequest& req) = 0;
-  // Errors: kValidation (malformed ARN), kResourceNotFound.
+  // Errors: kValidation (malformed ARN), kResourceNotFound, kLimitExceeded.
   virtual Result<StreamDescription> DescribeStream(
       const DescribeStreamRequest& req) = 0;
   // Errors: kValidation, kResourceNotFound, kTrimmedDataAccess.
   virtual Result<std::string> GetShardIterator(
       const GetShardIteratorRequest& req) = 0;
   // Errors: kValidation, kExpiredIterator (15 minutes), kTrimmedDataAccess,
-  // kResourceNotFound.
+  // kResourceNotFound, kLimitExceeded.
   virtual Result<GetRecordsResult> GetRecords(const GetRecordsRequest& req) = 0;
+  // The streams of `table_name` (every table of the scope when empty): per
+  // shard its retained records and bytes, its reads and its lag behind the
+  // furthest reader (ShardStats), and the bytes all streams occupy. Reads
+  // every retained record of those streams (a diagnostic, for `dynarock
+  // stats`). Errors: kCorruption, kIOError.
+  virtual Result<StreamStorageStats> DescribeStreamStats(
+      const Scope& scope, const std::string& table_name) = 0;
   // --- Tags ---
   // The table is named by its ARN. Errors: kValidation (not a table ARN:
   // "Invalid TableArn: ..."; no tags; over 50 tags; a reserved "aws:" key),
@@ -170,6 +183,12 @@ class Engine {
   // step of each backfill): what kDeterministic propagation does at the
   // start of every call. Errors: the sticky propagation error.
   virtual Status PropagateIndexes() = 0;
+  // Runs the background work that is due on the clock, as every call does
+  // first: deterministic GSI propagation steps, a step of the Time to Live
+  // sweep, stream maintenance (rollover, trimming). `dynarock serve` calls
+  // it on a timer so that an idle server still expires items and trims
+  // streams. Thread-safe.
+  virtual void RunDueWork() = 0;
   // Sets one GSI's lag. Errors: kResourceNotFound (table or index),
   // kValidation (an LSI: always synchronous).
   virtual Status SetIndexLag(const SetIndexLagRequest& req) = 0;

@@ -547,10 +547,11 @@ struct DescribeTimeToLiveRequest {
   std::string table_name;
 };
 
-// DescribeTimeToLive's TimeToLiveDescription. DynamoDB settles a change at
-// once (ENABLING and DISABLING are never seen), and a disabled table shows
-// no AttributeName.
-enum class TimeToLiveStatus { kEnabled, kDisabled };
+// DescribeTimeToLive's TimeToLiveDescription: ENABLING / DISABLING (with
+// the attribute) for EngineOptions::ttl_status_delay_micros after a change,
+// then ENABLED (with the attribute) or DISABLED (without one).
+enum class TimeToLiveStatus { kEnabled, kDisabled, kEnabling, kDisabling };
+std::string_view TimeToLiveStatusName(TimeToLiveStatus status);
 struct TimeToLiveDescription {
   TimeToLiveStatus status = TimeToLiveStatus::kDisabled;
   std::optional<std::string> attribute_name;
@@ -686,6 +687,41 @@ struct GetRecordsResult {
   std::vector<StreamRecord> records;
   // Absent once a closed shard has been read to its end.
   std::optional<std::string> next_shard_iterator;
+};
+
+// One shard's retained records and its reads (Engine::DescribeStreamStats,
+// `dynarock stats`). The lag is measured from the read position: the
+// sequence number after the last record the furthest GetRecords caller was
+// given on the shard (the shard's trim horizon when nobody read it yet).
+struct ShardStats {
+  std::string shard_id;
+  std::string parent_shard_id;  // empty: none
+  bool open = false;
+  uint64_t records = 0;  // retained records
+  uint64_t bytes = 0;    // their stored size (keys and values)
+  uint64_t get_records_calls = 0;
+  uint64_t throttled_calls = 0;  // refused: over 5 calls per second
+  uint64_t records_read = 0;
+  // Retained records at or after the read position, and the age on the
+  // engine clock of the oldest of them (0 when none).
+  uint64_t unread_records = 0;
+  int64_t oldest_unread_age_micros = 0;
+};
+
+struct StreamStats {
+  std::string stream_arn;
+  std::string table_name;
+  StreamStatus stream_status = StreamStatus::kEnabled;
+  uint64_t records = 0;  // sums of the shards'
+  uint64_t bytes = 0;
+  std::vector<ShardStats> shards;  // oldest first
+};
+
+struct StreamStorageStats {
+  // The bytes of every stream of the database on disk and in memtables
+  // (RocksDB's `streams` column family): what retention bounds.
+  uint64_t storage_bytes = 0;
+  std::vector<StreamStats> streams;
 };
 
 }  // namespace dynarock

@@ -50,6 +50,9 @@ struct ServeOptions {
   // after it; DynamoDB takes up to a few days).
   int64_t ttl_sweep_interval_ms = 1000;
   int64_t ttl_deletion_spread_s = 0;
+  // How long DescribeTimeToLive shows ENABLING / DISABLING after a change
+  // (0: settles at once).
+  int64_t ttl_status_delay_ms = 0;
 };
 
 // Runs the server until a signal stops it; returns the process exit code

@@ -66,6 +66,10 @@ Result<Json> ListStreams(const RequestContext& ctx, const Json& request);
 Result<Json> DescribeStream(const RequestContext& ctx, const Json& request);
 Result<Json> GetShardIterator(const RequestContext& ctx, const Json& request);
 Result<Json> GetRecords(const RequestContext& ctx, const Json& request);
+// Extension: DynamoRock_20251121.DescribeStreamStats {TableName?} -> the
+// streams' shards with records, bytes, reads and lag, and the stream
+// storage size (Engine::DescribeStreamStats). `dynarock stats` shows it.
+Result<Json> DescribeStreamStats(const RequestContext& ctx, const Json& request);
 
 }  // namespace dynarock::api::ops
 
