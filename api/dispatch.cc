@@ -15,6 +15,7 @@ struct Operation {
 };
 
 constexpr std::array kOperations = {
+    Operation{"BatchExecuteStatement", &ops::BatchExecuteStatement},
     Operation{"BatchGetItem", &ops::BatchGetItem},
     Operation{"BatchWriteItem", &ops::BatchWriteItem},
     Operation{"CreateTable", &ops::CreateTable},
@@ -23,6 +24,8 @@ constexpr std::array kOperations = {
     Operation{"DescribeLimits", &ops::DescribeLimits},
     Operation{"DescribeTable", &ops::DescribeTable},
     Operation{"DescribeTimeToLive", &ops::DescribeTimeToLive},
+    Operation{"ExecuteStatement", &ops::ExecuteStatement},
+    Operation{"ExecuteTransaction", &ops::ExecuteTransaction},
     Operation{"GetItem", &ops::GetItem},
     Operation{"ListTables", &ops::ListTables},
     Operation{"ListTagsOfResource", &ops::ListTagsOfResource},

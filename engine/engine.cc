@@ -13,6 +13,7 @@
 #include "engine/index/index_entry.h"
 #include "engine/index/secondary_indexes.h"
 #include "engine/keys/key_codec.h"
+#include "engine/partiql_runner.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"
 #include "engine/stream/stream_log.h"
@@ -193,6 +194,19 @@ class EngineImpl final : public Engine {
     return transactions_.Get(req, TableLookup(req.scope));
   }
 
+  Result<ExecuteStatementResult> ExecuteStatement(
+      const ExecuteStatementRequest& req) override {
+    return RunExecuteStatement(*this, KeyLookup(req.scope), req);
+  }
+  Result<BatchExecuteStatementResult> BatchExecuteStatement(
+      const BatchExecuteStatementRequest& req) override {
+    return RunBatchExecuteStatement(*this, KeyLookup(req.scope), req);
+  }
+  Result<ExecuteTransactionResult> ExecuteTransaction(
+      const ExecuteTransactionRequest& req) override {
+    return RunExecuteTransaction(*this, KeyLookup(req.scope), req);
+  }
+
  private:
   // The background work that is due, run at the start of every operation:
   // with deterministic propagation, GSI changes and backfill steps move
@@ -215,6 +229,22 @@ class EngineImpl final : public Engine {
   }
 
   // How the transaction coordinator finds the tables of `scope`.
+  // The key of a table or of one of its indexes, for the PartiQL planner.
+  partiql::KeyLookup KeyLookup(const Scope& scope) {
+    return [this, &scope](std::string_view table,
+                          std::optional<std::string_view> index) -> Result<KeyDef> {
+      DR_ASSIGN_OR_RETURN(std::shared_ptr<const TableInfo> info,
+                          tables_.ForData(scope, table));
+      if (!index) return info->key;
+      const IndexInfo* found = info->FindIndex(*index);
+      if (found == nullptr) {
+        return Status::Validation("The table does not have the specified index: " +
+                                  std::string(*index));
+      }
+      return found->key;
+    };
+  }
+
   TransactionCoordinator::TableLookup TableLookup(const Scope& scope) {
     return [this, &scope](std::string_view name) {
       return tables_.ForData(scope, name);

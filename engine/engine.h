@@ -140,6 +140,24 @@ class Engine {
   virtual Result<TransactGetItemsResult> TransactGetItems(
       const TransactGetItemsRequest& req) = 0;
 
+  // --- PartiQL (engine/partiql_runner.h) ---
+  // A statement is parsed and planned into the request it stands for
+  // (GetItem, Query, Scan, PutItem, UpdateItem, DeleteItem) and runs as
+  // that request: same checks, capacity and errors. INSERT of an existing
+  // key: kDuplicateItem. Syntax errors: kValidation ("Statement wasn't well
+  // formed, can't be processed: ...").
+  virtual Result<ExecuteStatementResult> ExecuteStatement(
+      const ExecuteStatementRequest& req) = 0;
+  // Up to 25 statements, all reads (full-key SELECTs) or all writes, each
+  // run on its own; a statement's failure is its response's error.
+  virtual Result<BatchExecuteStatementResult> BatchExecuteStatement(
+      const BatchExecuteStatementRequest& req) = 0;
+  // Up to 100 statements run as one TransactWriteItems (INSERT, UPDATE,
+  // DELETE, EXISTS) or TransactGetItems (full-key SELECTs). A cancelled
+  // INSERT on an existing key has the reason DuplicateItem.
+  virtual Result<ExecuteTransactionResult> ExecuteTransaction(
+      const ExecuteTransactionRequest& req) = 0;
+
   // --- Time to Live ---
   // Enables or disables TTL on a table (persisted); answers the
   // specification. Errors: kResourceNotFound, kValidation (DynamoDB's

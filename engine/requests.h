@@ -23,6 +23,7 @@
 
 #include "engine/capacity/capacity_charge.h"
 #include "engine/capacity/consumed_capacity.h"
+#include "engine/status.h"
 #include "engine/types.h"
 
 namespace dynarock {
@@ -524,6 +525,84 @@ struct TransactGetItemsResult {
   std::vector<std::optional<Item>> responses;
   // One per table, in order of first appearance: 2 x the strongly
   // consistent read units of each item (4 KB rounding, 1 unit at least).
+  std::vector<ConsumedCapacity> consumed_capacity;
+  std::vector<CapacityCharge> capacity_charges;
+};
+
+// --- PartiQL (engine/partiql/) ---------------------------------------------
+//
+// A statement is parsed and planned into one of the requests above (GetItem,
+// Query, Scan, PutItem, UpdateItem, DeleteItem, TransactWriteItems,
+// TransactGetItems) and runs exactly as that request would.
+
+struct ExecuteStatementRequest {
+  Scope scope;
+  std::string statement;
+  std::vector<AttributeValue> parameters;  // bound to `?` in order
+  bool consistent_read = false;
+  std::optional<int64_t> limit;
+  // The decoded NextToken: where the previous page of a SELECT stopped.
+  std::optional<Item> exclusive_start_key;
+  ReturnValuesOnConditionCheckFailure return_values_on_condition_check_failure =
+      ReturnValuesOnConditionCheckFailure::kNone;
+};
+
+struct ExecuteStatementResult {
+  // SELECT: the page's items; UPDATE / DELETE with RETURNING: the item.
+  std::vector<Item> items;
+  // Set when a SELECT page stopped early (the NextToken).
+  std::optional<Item> last_evaluated_key;
+  ConsumedCapacity consumed_capacity;
+  std::vector<CapacityCharge> capacity_charges;
+};
+
+// One statement of BatchExecuteStatement.
+struct BatchStatement {
+  std::string statement;
+  std::vector<AttributeValue> parameters;
+  bool consistent_read = false;
+  ReturnValuesOnConditionCheckFailure return_values_on_condition_check_failure =
+      ReturnValuesOnConditionCheckFailure::kNone;
+};
+
+struct BatchExecuteStatementRequest {
+  Scope scope;
+  std::vector<BatchStatement> statements;  // 1..25
+};
+
+// One statement's outcome: its table and item (a read that found one), or
+// its error (the Status, whose item is the old item for ALL_OLD).
+struct BatchStatementResponse {
+  std::string table_name;
+  std::optional<Item> item;
+  Status error;
+};
+
+struct BatchExecuteStatementResult {
+  std::vector<BatchStatementResponse> responses;  // in statement order
+  // One per table, in order of first appearance.
+  std::vector<ConsumedCapacity> consumed_capacity;
+  std::vector<CapacityCharge> capacity_charges;
+};
+
+// One statement of ExecuteTransaction.
+struct ParameterizedStatement {
+  std::string statement;
+  std::vector<AttributeValue> parameters;
+  ReturnValuesOnConditionCheckFailure return_values_on_condition_check_failure =
+      ReturnValuesOnConditionCheckFailure::kNone;
+};
+
+struct ExecuteTransactionRequest {
+  Scope scope;
+  std::vector<ParameterizedStatement> statements;  // 1..100
+  std::optional<std::string> client_request_token;
+};
+
+struct ExecuteTransactionResult {
+  // Reads only: one per statement, nullopt for a missing item.
+  std::vector<std::optional<Item>> responses;
+  bool reads = false;
   std::vector<ConsumedCapacity> consumed_capacity;
   std::vector<CapacityCharge> capacity_charges;
 };

@@ -44,6 +44,8 @@ std::string_view ErrorCodeName(ErrorCode code) {
       return "ExpiredIteratorException";
     case ErrorCode::kTrimmedDataAccess:
       return "TrimmedDataAccessException";
+    case ErrorCode::kDuplicateItem:
+      return "DuplicateItemException";
     case ErrorCode::kCorruption:
     case ErrorCode::kIOError:
     case ErrorCode::kInternal:

@@ -90,6 +90,8 @@ enum class ErrorCode {
   // DynamoDB Streams: a position before the shard's trim horizon (records
   // past the 24-hour retention are gone).
   kTrimmedDataAccess,
+  // PartiQL INSERT of an item whose primary key exists.
+  kDuplicateItem,
   // Internal failures: all become InternalServerError (HTTP 500).
   kCorruption,
   kIOError,

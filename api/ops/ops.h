@@ -41,6 +41,11 @@ Result<Json> ListTagsOfResource(const RequestContext& ctx, const Json& request);
 Result<Json> TransactWriteItems(const RequestContext& ctx, const Json& request);
 Result<Json> TransactGetItems(const RequestContext& ctx, const Json& request);
 
+// partiql_ops.cc: ExecuteStatement, BatchExecuteStatement, ExecuteTransaction.
+Result<Json> ExecuteStatement(const RequestContext& ctx, const Json& request);
+Result<Json> BatchExecuteStatement(const RequestContext& ctx, const Json& request);
+Result<Json> ExecuteTransaction(const RequestContext& ctx, const Json& request);
+
 // ttl_ops.cc: UpdateTimeToLive, DescribeTimeToLive, and the extension
 // RunTimeToLiveSweep (dispatched as "DynamoRock_20251121.RunTimeToLiveSweep").
 Result<Json> UpdateTimeToLive(const RequestContext& ctx, const Json& request);
