@@ -296,10 +296,24 @@ class Parser {
     return Status::OK();
   }
 
+  // PartiQL's keywords are names only when double-quoted.
+  static bool IsReserved(std::string_view word) {
+    static constexpr std::string_view kReserved[] = {
+        "and", "between", "by", "delete", "exists", "false", "from", "in",
+        "insert", "into", "is", "missing", "not", "null", "or", "order",
+        "remove", "returning", "select", "set", "true", "update", "value",
+        "where"};
+    for (std::string_view r : kReserved) {
+      if (EqualsIgnoreCase(word, r)) return true;
+    }
+    return false;
+  }
+
   Result<std::string> ParseName() {
     const Token& t = Peek();
     if (t.unterminated) return Unexpected();
     if (t.kind != Tok::kIdent && t.kind != Tok::kQuoted) return Unexpected();
+    if (t.kind == Tok::kIdent && IsReserved(t.text)) return Unexpected();
     if (t.kind == Tok::kQuoted && t.text.empty()) {
       return Malformed("Empty identifier");
     }
@@ -487,9 +501,8 @@ class Parser {
     return o;
   }
 
+  // Nesting is counted in ParseNot, which every nested condition passes.
   Result<std::unique_ptr<Condition>> ParseCondition() {
-    DepthGuard guard(this);
-    if (guard.exceeded()) return TooDeep();
     DR_ASSIGN_OR_RETURN(std::unique_ptr<Condition> first, ParseAnd());
     if (!IsKeyword("OR")) return first;
     auto node = std::make_unique<Condition>();

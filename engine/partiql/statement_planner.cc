@@ -65,12 +65,20 @@ class Renderer {
       }
       case Condition::Kind::kNot:
         return "NOT (" + ConditionText(*c.children[0]) + ")";
-      case Condition::Kind::kCompare:
-        return OperandText(c.operands[0]) + " " + c.op + " " +
-               OperandText(c.operands[1]);
-      case Condition::Kind::kBetween:
-        return OperandText(c.operands[0]) + " BETWEEN " +
-               OperandText(c.operands[1]) + " AND " + OperandText(c.operands[2]);
+      case Condition::Kind::kCompare: {
+        std::string out = OperandText(c.operands[0]);
+        out += " " + c.op + " ";
+        out += OperandText(c.operands[1]);
+        return out;
+      }
+      case Condition::Kind::kBetween: {
+        std::string out = OperandText(c.operands[0]);
+        out += " BETWEEN ";
+        out += OperandText(c.operands[1]);
+        out += " AND ";
+        out += OperandText(c.operands[2]);
+        return out;
+      }
       case Condition::Kind::kIn: {
         std::string out = OperandText(c.operands[0]) + " IN (";
         for (size_t i = 1; i < c.operands.size(); ++i) {
@@ -79,9 +87,13 @@ class Renderer {
         }
         return out + ")";
       }
-      case Condition::Kind::kFunction:
-        return c.op + "(" + OperandText(c.operands[0]) + ", " +
-               OperandText(c.operands[1]) + ")";
+      case Condition::Kind::kFunction: {
+        std::string out = c.op + "(";
+        out += OperandText(c.operands[0]);
+        out += ", ";
+        out += OperandText(c.operands[1]);
+        return out + ")";
+      }
       case Condition::Kind::kIsMissing:
         return "attribute_not_exists(" + PathText(c.operands[0].path) + ")";
       case Condition::Kind::kIsNotMissing:
@@ -252,8 +264,9 @@ Result<Plan> PlanSelect(const Statement& s, const KeyLookup& keys,
     QueryRequest& q = plan.query;
     q.scope = o.scope;
     q.table_name = s.table_name;
-    std::string kc = r.Name(key.hash_name) + " = " +
-                     r.Value(*EqualityOn(*hash, key.hash_name));
+    std::string kc = r.Name(key.hash_name);
+    kc += " = ";
+    kc += r.Value(*EqualityOn(*hash, key.hash_name));
     if (range != nullptr) kc += " AND " + r.ConditionText(*range);
     q.key_condition_expression = std::move(kc);
     q.scan_index_forward = !s.descending;
@@ -287,19 +300,26 @@ std::string UpdateText(const Statement& s, Renderer* r) {
   };
   for (const UpdateAction& a : s.actions) {
     const std::string path = r->PathText(a.path);
+    // One operand rendered per statement: placeholders number in order.
+    std::string first;
+    std::string text;
     switch (a.kind) {
       case UpdateAction::Kind::kSet:
         append(&set, path + " = " + r->OperandText(a.operands[0]));
         break;
       case UpdateAction::Kind::kSetPlus:
       case UpdateAction::Kind::kSetMinus:
-        append(&set, path + " = " + r->OperandText(a.operands[0]) +
-                         (a.kind == UpdateAction::Kind::kSetPlus ? " + " : " - ") +
-                         r->OperandText(a.operands[1]));
+        first = r->OperandText(a.operands[0]);
+        text = path + " = " + first +
+               (a.kind == UpdateAction::Kind::kSetPlus ? " + " : " - ");
+        text += r->OperandText(a.operands[1]);
+        append(&set, text);
         break;
       case UpdateAction::Kind::kListAppend:
-        append(&set, path + " = list_append(" + r->OperandText(a.operands[0]) +
-                         ", " + r->OperandText(a.operands[1]) + ")");
+        first = r->OperandText(a.operands[0]);
+        text = path + " = list_append(" + first + ", ";
+        text += r->OperandText(a.operands[1]);
+        append(&set, text + ")");
         break;
       case UpdateAction::Kind::kSetAdd:
         append(&add, path + " " + r->OperandText(a.operands[1]));

@@ -15,7 +15,7 @@ namespace {
 using PK = Plan::Kind;
 
 Result<KeyDef> Keys(std::string_view table, std::optional<std::string_view> index) {
-  if (table == "missing") return Status::ResourceNotFound("Requested resource not found");
+  if (table == "absent") return Status::ResourceNotFound("Requested resource not found");
   KeyDef k;
   if (index) {
     k.hash_name = "g";
@@ -121,7 +121,7 @@ TEST(PartiqlPlannerTest, Errors) {
        "Must have WHERE clause in the statement when using ORDER BY clause."},
       {"SELECT * FROM composite WHERE pk = 'a' ORDER BY x",
        "Order by is only supported on the sort key attribute of the table or index"},
-      {"SELECT * FROM missing", "Requested resource not found"},
+      {"SELECT * FROM absent", "Requested resource not found"},
   };
   for (const auto& [text, message] : cases) {
     Result<Plan> p = PlanOf(text);
