@@ -25,6 +25,7 @@
 #include "engine/table/read_path.h"
 #include "engine/schema/schema.h"
 #include "engine/table/table_lifecycle.h"
+#include "engine/table/contributor_insights.h"
 #include "engine/table/table_tags.h"
 #include "engine/table/transactions.h"
 #include "engine/table/write_path.h"
@@ -74,6 +75,7 @@ class EngineImpl final : public Engine {
                 indexes_.get(), &throughput_, streams_.get()),
         tags_(catalog_.get(), &tables_,
               static_cast<size_t>(std::max<int64_t>(1, options.list_tags_page_size))),
+        insights_(clock, catalog_.get(), &tables_),
         transactions_(store_.get(), &locks_, &write_path_, &read_path_,
                       indexes_->writer(), &throughput_, clock),
         ttl_(clock, catalog_.get(), &tables_, options.ttl_change_cooldown_micros),
@@ -161,6 +163,22 @@ class EngineImpl final : public Engine {
       const ListTagsOfResourceRequest& req) override {
     RunDueWork();
     return tags_.List(req);
+  }
+  Result<ContributorInsightsDescription> UpdateContributorInsights(
+      const UpdateContributorInsightsRequest& req) override {
+    RunDueWork();
+    return insights_.Update(req);
+  }
+  Result<ContributorInsightsDescription> DescribeContributorInsights(
+      const Scope& scope, const std::string& table_name,
+      const std::string& index_name) override {
+    RunDueWork();
+    return insights_.Describe(scope, table_name, index_name);
+  }
+  Result<ListContributorInsightsResult> ListContributorInsights(
+      const ListContributorInsightsRequest& req) override {
+    RunDueWork();
+    return insights_.List(req);
   }
   Result<TimeToLiveSpecification> UpdateTimeToLive(
       const UpdateTimeToLiveRequest& req) override {
@@ -285,6 +303,7 @@ class EngineImpl final : public Engine {
   ReadPath read_path_;
   TableLifecycle tables_;
   TableTags tags_;
+  ContributorInsights insights_;
   TransactionCoordinator transactions_;
   TtlSettings ttl_;
   TtlSweeper ttl_sweeper_;

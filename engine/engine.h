@@ -123,6 +123,17 @@ class Engine {
   virtual Result<ListTagsOfResourceResult> ListTagsOfResource(
       const ListTagsOfResourceRequest& req) = 0;
 
+  // --- Contributor insights (engine/table/contributor_insights.h) ---
+  // The on/off setting per table and GSI, persisted with the table. The
+  // hot-key data itself is DescribeCapacity's. Errors: kResourceNotFound.
+  virtual Result<ContributorInsightsDescription> UpdateContributorInsights(
+      const UpdateContributorInsightsRequest& req) = 0;
+  virtual Result<ContributorInsightsDescription> DescribeContributorInsights(
+      const Scope& scope, const std::string& table_name,
+      const std::string& index_name) = 0;
+  virtual Result<ListContributorInsightsResult> ListContributorInsights(
+      const ListContributorInsightsRequest& req) = 0;
+
   // --- Transactions (engine/table/transactions.h) ---
   // All actions or none: every condition is evaluated against the items as
   // stored, and every change (items, LSI entries, GSI log records,

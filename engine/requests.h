@@ -462,6 +462,46 @@ struct ListTagsOfResourceResult {
   std::optional<std::string> next_token;
 };
 
+// --- Contributor insights ----------------------------------------------------
+
+// UpdateContributorInsights: turns contributor insights on or off for a
+// table (index_name empty) or one of its GSIs.
+struct UpdateContributorInsightsRequest {
+  Scope scope;
+  std::string table_name;
+  std::string index_name;  // empty: the table
+  bool enable = false;
+};
+
+// ContributorInsightsStatus, as DynamoDB names it.
+enum class ContributorInsightsStatus { kEnabling, kEnabled, kDisabling, kDisabled };
+
+// What DescribeContributorInsights and UpdateContributorInsights answer.
+struct ContributorInsightsDescription {
+  std::string table_name;
+  std::string index_name;  // empty: the table
+  ContributorInsightsStatus status = ContributorInsightsStatus::kDisabled;
+  // DynamoDB's CloudWatch rule names, while enabled:
+  // "DynamoDBContributorInsights-{PKC,PKT,SKC,SKT}-<table>-<enabled ms>"
+  // (SK* only with a sort key).
+  std::vector<std::string> rule_list;
+  std::optional<int64_t> last_update_micros;  // engine clock; unset if never set
+};
+
+// ListContributorInsights: of one table (and its GSIs), or of every table
+// of the scope; `max_results` per page (0: the default, 100).
+struct ListContributorInsightsRequest {
+  Scope scope;
+  std::string table_name;  // empty: every table
+  std::optional<std::string> next_token;
+  int64_t max_results = 0;
+};
+
+struct ListContributorInsightsResult {
+  std::vector<ContributorInsightsDescription> summaries;  // no rule lists
+  std::optional<std::string> next_token;
+};
+
 // --- Transactions -----------------------------------------------------------
 
 // One action of TransactWriteItems (exactly one of DynamoDB's Put, Update,

@@ -16,6 +16,12 @@ std::string_view ErrorCodeName(ErrorCode code) {
       return "UnknownOperationException";
     case ErrorCode::kMissingAuthenticationToken:
       return "MissingAuthenticationTokenException";
+    case ErrorCode::kIncompleteSignature:
+      return "IncompleteSignatureException";
+    case ErrorCode::kInvalidSignature:
+      return "InvalidSignatureException";
+    case ErrorCode::kUnrecognizedClient:
+      return "UnrecognizedClientException";
     case ErrorCode::kConditionalCheckFailed:
       return "ConditionalCheckFailedException";
     case ErrorCode::kProvisionedThroughputExceeded:

@@ -58,6 +58,14 @@ enum class ErrorCode {
   kUnknownOperation,
   // The request carries no usable authentication.
   kMissingAuthenticationToken,
+  // A SigV4 Authorization header lacks a part it needs (Credential,
+  // Signature, SignedHeaders, a date), or has one in the wrong form.
+  kIncompleteSignature,
+  // A SigV4 signature does not verify: wrong secret, wrong scope, or
+  // signed too long ago (strict authentication, `serve --auth-file`).
+  kInvalidSignature,
+  // The access key id is not one the server knows (strict authentication).
+  kUnrecognizedClient,
   // A ConditionExpression (or Expected) evaluated to false. May carry the
   // old item (ReturnValuesOnConditionCheckFailure = ALL_OLD).
   kConditionalCheckFailed,
