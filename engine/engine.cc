@@ -13,6 +13,7 @@
 #include "engine/index/index_entry.h"
 #include "engine/index/secondary_indexes.h"
 #include "engine/keys/key_codec.h"
+#include "engine/partiql_runner.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"
 #include "engine/stream/stream_log.h"
@@ -25,6 +26,7 @@
 #include "engine/table/read_path.h"
 #include "engine/schema/schema.h"
 #include "engine/table/table_lifecycle.h"
+#include "engine/table/contributor_insights.h"
 #include "engine/table/table_tags.h"
 #include "engine/table/transactions.h"
 #include "engine/table/write_path.h"
@@ -84,6 +86,7 @@ class EngineImpl final : public Engine {
                 indexes_.get(), &throughput_, streams_.get()),
         tags_(catalog_.get(), &tables_,
               static_cast<size_t>(std::max<int64_t>(1, options.list_tags_page_size))),
+        insights_(clock, catalog_.get(), &tables_),
         transactions_(store_.get(), &locks_, &write_path_, &read_path_,
                       indexes_->writer(), &throughput_, clock),
         ttl_(clock, catalog_.get(), &tables_, options.ttl_change_cooldown_micros,
@@ -178,6 +181,22 @@ class EngineImpl final : public Engine {
     RunDueWork();
     return tags_.List(req);
   }
+  Result<ContributorInsightsDescription> UpdateContributorInsights(
+      const UpdateContributorInsightsRequest& req) override {
+    RunDueWork();
+    return insights_.Update(req);
+  }
+  Result<ContributorInsightsDescription> DescribeContributorInsights(
+      const Scope& scope, const std::string& table_name,
+      const std::string& index_name) override {
+    RunDueWork();
+    return insights_.Describe(scope, table_name, index_name);
+  }
+  Result<ListContributorInsightsResult> ListContributorInsights(
+      const ListContributorInsightsRequest& req) override {
+    RunDueWork();
+    return insights_.List(req);
+  }
   Result<TimeToLiveSpecification> UpdateTimeToLive(
       const UpdateTimeToLiveRequest& req) override {
     RunDueWork();
@@ -210,6 +229,19 @@ class EngineImpl final : public Engine {
     return transactions_.Get(req, TableLookup(req.scope));
   }
 
+  Result<ExecuteStatementResult> ExecuteStatement(
+      const ExecuteStatementRequest& req) override {
+    return RunExecuteStatement(*this, KeyLookup(req.scope), req);
+  }
+  Result<BatchExecuteStatementResult> BatchExecuteStatement(
+      const BatchExecuteStatementRequest& req) override {
+    return RunBatchExecuteStatement(*this, KeyLookup(req.scope), req);
+  }
+  Result<ExecuteTransactionResult> ExecuteTransaction(
+      const ExecuteTransactionRequest& req) override {
+    return RunExecuteTransaction(*this, KeyLookup(req.scope), req);
+  }
+
  private:
   // The background work that is due, run at the start of every operation:
   // with deterministic propagation, GSI changes and backfill steps move
@@ -232,6 +264,22 @@ class EngineImpl final : public Engine {
   }
 
   // How the transaction coordinator finds the tables of `scope`.
+  // The key of a table or of one of its indexes, for the PartiQL planner.
+  partiql::KeyLookup KeyLookup(const Scope& scope) {
+    return [this, &scope](std::string_view table,
+                          std::optional<std::string_view> index) -> Result<KeyDef> {
+      DR_ASSIGN_OR_RETURN(std::shared_ptr<const TableInfo> info,
+                          tables_.ForData(scope, table));
+      if (!index) return info->key;
+      const IndexInfo* found = info->FindIndex(*index);
+      if (found == nullptr) {
+        return Status::Validation("The table does not have the specified index: " +
+                                  std::string(*index));
+      }
+      return found->key;
+    };
+  }
+
   TransactionCoordinator::TableLookup TableLookup(const Scope& scope) {
     return [this, &scope](std::string_view name) {
       return tables_.ForData(scope, name);
@@ -273,6 +321,7 @@ class EngineImpl final : public Engine {
   ReadPath read_path_;
   TableLifecycle tables_;
   TableTags tags_;
+  ContributorInsights insights_;
   TransactionCoordinator transactions_;
   TtlSettings ttl_;
   TtlSweeper ttl_sweeper_;

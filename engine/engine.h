@@ -136,6 +136,17 @@ class Engine {
   virtual Result<ListTagsOfResourceResult> ListTagsOfResource(
       const ListTagsOfResourceRequest& req) = 0;
 
+  // --- Contributor insights (engine/table/contributor_insights.h) ---
+  // The on/off setting per table and GSI, persisted with the table. The
+  // hot-key data itself is DescribeCapacity's. Errors: kResourceNotFound.
+  virtual Result<ContributorInsightsDescription> UpdateContributorInsights(
+      const UpdateContributorInsightsRequest& req) = 0;
+  virtual Result<ContributorInsightsDescription> DescribeContributorInsights(
+      const Scope& scope, const std::string& table_name,
+      const std::string& index_name) = 0;
+  virtual Result<ListContributorInsightsResult> ListContributorInsights(
+      const ListContributorInsightsRequest& req) = 0;
+
   // --- Transactions (engine/table/transactions.h) ---
   // All actions or none: every condition is evaluated against the items as
   // stored, and every change (items, LSI entries, GSI log records,
@@ -152,6 +163,24 @@ class Engine {
   // writing: TransactionConflict; a throttled item).
   virtual Result<TransactGetItemsResult> TransactGetItems(
       const TransactGetItemsRequest& req) = 0;
+
+  // --- PartiQL (engine/partiql_runner.h) ---
+  // A statement is parsed and planned into the request it stands for
+  // (GetItem, Query, Scan, PutItem, UpdateItem, DeleteItem) and runs as
+  // that request: same checks, capacity and errors. INSERT of an existing
+  // key: kDuplicateItem. Syntax errors: kValidation ("Statement wasn't well
+  // formed, can't be processed: ...").
+  virtual Result<ExecuteStatementResult> ExecuteStatement(
+      const ExecuteStatementRequest& req) = 0;
+  // Up to 25 statements, all reads (full-key SELECTs) or all writes, each
+  // run on its own; a statement's failure is its response's error.
+  virtual Result<BatchExecuteStatementResult> BatchExecuteStatement(
+      const BatchExecuteStatementRequest& req) = 0;
+  // Up to 100 statements run as one TransactWriteItems (INSERT, UPDATE,
+  // DELETE, EXISTS) or TransactGetItems (full-key SELECTs). A cancelled
+  // INSERT on an existing key has the reason DuplicateItem.
+  virtual Result<ExecuteTransactionResult> ExecuteTransaction(
+      const ExecuteTransactionRequest& req) = 0;
 
   // --- Time to Live ---
   // Enables or disables TTL on a table (persisted); answers the

@@ -117,6 +117,16 @@ CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {
                    "to an hour)")
       ->capture_default_str()
       ->check(CLI::Range(int64_t{0}, int64_t{86'400'000}));
+  serve->add_option("--auth-file", opts->auth_file,
+                    "Verify every request's SigV4 signature against the "
+                    "credentials in this file (an AWS credentials file, or "
+                    "lines 'ACCESS_KEY_ID SECRET_ACCESS_KEY'); off by default")
+      ->check(CLI::ExistingFile);
+  serve->add_option("--access-key", opts->access_key,
+                    "With --secret-key: verify signatures against this "
+                    "credential (alone or beside --auth-file)");
+  serve->add_option("--secret-key", opts->secret_key,
+                    "The secret access key of --access-key");
   return serve;
 }
 

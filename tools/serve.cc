@@ -9,12 +9,15 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <sstream>
 
 #include "api/client.h"
 #include "api/http/server.h"
+#include "api/http/sigv4.h"
 #include "engine/engine.h"
 #include "engine/options.h"
 
@@ -66,6 +69,34 @@ class DueWorkTimer {
   bool stop_ = false;  // guarded by mu_
   std::thread thread_;  // last: starts after the members it uses
 };
+// The credentials of strict mode, or null when none were asked for.
+Result<std::shared_ptr<const api::http::SigV4Secrets>> LoadSecrets(
+    const ServeOptions& options) {
+  if (options.auth_file.empty() && options.access_key.empty() &&
+      options.secret_key.empty()) {
+    return std::shared_ptr<const api::http::SigV4Secrets>();
+  }
+  if (options.access_key.empty() != options.secret_key.empty()) {
+    return Status(ErrorCode::kValidation,
+                  "--access-key and --secret-key go together");
+  }
+  api::http::SigV4Secrets secrets;
+  if (!options.auth_file.empty()) {
+    std::ifstream in(options.auth_file, std::ios::binary);
+    if (!in) {
+      return Status(ErrorCode::kValidation,
+                    "cannot read the auth file " + options.auth_file);
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    Result<api::http::SigV4Secrets> parsed =
+        api::http::ParseSigV4Secrets(text.str());
+    if (!parsed.ok()) return parsed.status();
+    secrets = *std::move(parsed);
+  }
+  if (!options.access_key.empty()) secrets[options.access_key] = options.secret_key;
+  return std::make_shared<const api::http::SigV4Secrets>(std::move(secrets));
+}
 
 }  // namespace
 
@@ -79,6 +110,12 @@ int RunServe(const ServeOptions& options) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   signal(SIGPIPE, SIG_IGN);
   RaiseFileLimit();
+
+  auto secrets = LoadSecrets(options);
+  if (!secrets.ok()) {
+    std::fprintf(stderr, "dynarock: %s\n", secrets.status().message().c_str());
+    return 1;
+  }
 
   EngineOptions engine_options;
   engine_options.path = options.db_path;
@@ -120,6 +157,7 @@ int RunServe(const ServeOptions& options) {
   server_options.idle_timeout = millis(options.idle_timeout_s);
   server_options.header_timeout = millis(options.header_timeout_s);
   server_options.request_timeout = millis(options.request_timeout_s);
+  server_options.protocol.secrets = *secrets;
   auto server = api::http::Server::Start(
       [&client](std::string_view operation, std::string_view body,
                 const api::CallerIdentity& caller) {
@@ -135,6 +173,10 @@ int RunServe(const ServeOptions& options) {
   if (options.shared_db) db += ", shared-db";
   if (!options.throttling) db += ", throttling off";
   if (options.sync_writes) db += ", sync-writes";
+  if (*secrets != nullptr) {
+    db += ", auth: " + std::to_string((*secrets)->size()) + " key" +
+          ((*secrets)->size() == 1 ? "" : "s");
+  }
   std::printf("dynarock listening on %s (%s)\n",
               Url((*server)->host(), (*server)->port()).c_str(), db.c_str());
   std::fflush(stdout);
