@@ -15,6 +15,7 @@ struct Operation {
 };
 
 constexpr std::array kOperations = {
+    Operation{"BatchExecuteStatement", &ops::BatchExecuteStatement},
     Operation{"BatchGetItem", &ops::BatchGetItem},
     Operation{"BatchWriteItem", &ops::BatchWriteItem},
     Operation{"CreateBackup", &ops::CreateBackup},
@@ -29,6 +30,8 @@ constexpr std::array kOperations = {
     Operation{"DescribeLimits", &ops::DescribeLimits},
     Operation{"DescribeTable", &ops::DescribeTable},
     Operation{"DescribeTimeToLive", &ops::DescribeTimeToLive},
+    Operation{"ExecuteStatement", &ops::ExecuteStatement},
+    Operation{"ExecuteTransaction", &ops::ExecuteTransaction},
     Operation{"GetItem", &ops::GetItem},
     Operation{"ListBackups", &ops::ListBackups},
     Operation{"ListContributorInsights", &ops::ListContributorInsights},
@@ -60,6 +63,7 @@ constexpr std::array kOperations = {
     Operation{"DynamoRock_20251121.CreateSnapshot", &ops::CreateSnapshot},
     Operation{"DynamoRock_20251121.DeleteSnapshot", &ops::DeleteSnapshot},
     Operation{"DynamoRock_20251121.DescribeCapacity", &ops::DescribeCapacity},
+    Operation{"DynamoRock_20251121.DescribeStreamStats", &ops::DescribeStreamStats},
     Operation{"DynamoRock_20251121.DescribeIndexPropagation",
               &ops::DescribeIndexPropagation},
     Operation{"DynamoRock_20251121.ListSnapshots", &ops::ListSnapshots},

@@ -212,6 +212,26 @@ class SnapshotEngine final : public Engine {
     std::shared_lock lock(mu_);
     return inner_->ListContributorInsights(req);
   }
+  Result<StreamStorageStats> DescribeStreamStats(const Scope& scope, const std::string& table_name) override {
+    std::shared_lock lock(mu_);
+    return inner_->DescribeStreamStats(scope, table_name);
+  }
+  Result<ExecuteStatementResult> ExecuteStatement(const ExecuteStatementRequest& req) override {
+    std::shared_lock lock(mu_);
+    return inner_->ExecuteStatement(req);
+  }
+  Result<BatchExecuteStatementResult> BatchExecuteStatement(const BatchExecuteStatementRequest& req) override {
+    std::shared_lock lock(mu_);
+    return inner_->BatchExecuteStatement(req);
+  }
+  Result<ExecuteTransactionResult> ExecuteTransaction(const ExecuteTransactionRequest& req) override {
+    std::shared_lock lock(mu_);
+    return inner_->ExecuteTransaction(req);
+  }
+  void RunDueWork() override {
+    std::shared_lock lock(mu_);
+    return inner_->RunDueWork();
+  }
 
   Result<SnapshotInfo> CreateSnapshot(const std::string& name) override;
   Status RestoreSnapshot(const std::string& name) override;

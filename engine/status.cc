@@ -66,6 +66,8 @@ std::string_view ErrorCodeName(ErrorCode code) {
       return "PointInTimeRecoveryUnavailableException";
     case ErrorCode::kInvalidRestoreTime:
       return "InvalidRestoreTimeException";
+    case ErrorCode::kDuplicateItem:
+      return "DuplicateItemException";
     case ErrorCode::kCorruption:
     case ErrorCode::kIOError:
     case ErrorCode::kInternal:

@@ -115,6 +115,8 @@ enum class ErrorCode {
   kPointInTimeRecoveryUnavailable,
   // A restore time outside the table's restore window.
   kInvalidRestoreTime,
+  // PartiQL INSERT of an item whose primary key exists.
+  kDuplicateItem,
   // Internal failures: all become InternalServerError (HTTP 500).
   kCorruption,
   kIOError,

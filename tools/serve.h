@@ -50,6 +50,9 @@ struct ServeOptions {
   // after it; DynamoDB takes up to a few days).
   int64_t ttl_sweep_interval_ms = 1000;
   int64_t ttl_deletion_spread_s = 0;
+  // How long DescribeTimeToLive shows ENABLING / DISABLING after a change
+  // (0: settles at once).
+  int64_t ttl_status_delay_ms = 0;
   // Strict authentication: verify every call's SigV4 signature against the
   // credentials in this file (api/http/sigv4.h ParseSigV4Secrets) and/or the
   // one pair given by access_key/secret_key. All empty: any credentials are

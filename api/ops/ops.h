@@ -46,6 +46,11 @@ Result<Json> ListContributorInsights(const RequestContext& ctx, const Json& requ
 Result<Json> TransactWriteItems(const RequestContext& ctx, const Json& request);
 Result<Json> TransactGetItems(const RequestContext& ctx, const Json& request);
 
+// partiql_ops.cc: ExecuteStatement, BatchExecuteStatement, ExecuteTransaction.
+Result<Json> ExecuteStatement(const RequestContext& ctx, const Json& request);
+Result<Json> BatchExecuteStatement(const RequestContext& ctx, const Json& request);
+Result<Json> ExecuteTransaction(const RequestContext& ctx, const Json& request);
+
 // ttl_ops.cc: UpdateTimeToLive, DescribeTimeToLive, and the extension
 // RunTimeToLiveSweep (dispatched as "DynamoRock_20251121.RunTimeToLiveSweep").
 Result<Json> UpdateTimeToLive(const RequestContext& ctx, const Json& request);
@@ -88,6 +93,10 @@ Result<Json> ListStreams(const RequestContext& ctx, const Json& request);
 Result<Json> DescribeStream(const RequestContext& ctx, const Json& request);
 Result<Json> GetShardIterator(const RequestContext& ctx, const Json& request);
 Result<Json> GetRecords(const RequestContext& ctx, const Json& request);
+// Extension: DynamoRock_20251121.DescribeStreamStats {TableName?} -> the
+// streams' shards with records, bytes, reads and lag, and the stream
+// storage size (Engine::DescribeStreamStats). `dynarock stats` shows it.
+Result<Json> DescribeStreamStats(const RequestContext& ctx, const Json& request);
 
 }  // namespace dynarock::api::ops
 

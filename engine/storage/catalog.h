@@ -56,7 +56,7 @@ struct IndexInfo {
 struct TimeToLiveSettings {
   bool enabled = false;
   // The attribute holding each item's expiry (epoch seconds); empty when
-  // TTL was never enabled or has been disabled.
+  // TTL was never enabled; once disabled, the last one (DISABLING shows it).
   std::string attribute_name;
   std::optional<int64_t> last_change_micros;
 };

@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from conftest import unique_name
+from conftest import create_simple_table, unique_name
 
 
 def aws_binary():
@@ -162,3 +162,14 @@ def test_backup_and_continuous_backups(aws):
     assert described["ContinuousBackupsDescription"] == {
         "ContinuousBackupsStatus": "ENABLED",
         "PointInTimeRecoveryDescription": {"PointInTimeRecoveryStatus": "DISABLED"}}
+
+def test_execute_statement(aws, server):
+    # The table and item through boto3 under the CLI's access key; one `aws`
+    # invocation (each costs about a second).
+    ddb = server.client(key="AKIDCLI")
+    name = create_simple_table(ddb, unique_name("cli-ql"))
+    ddb.put_item(TableName=name, Item={"pk": {"S": "a"}, "n": {"N": "1"}})
+    out = json.loads(aws("execute-statement", "--statement",
+                         f'SELECT n FROM "{name}" WHERE pk = ?',
+                         "--parameters", '[{"S": "a"}]').stdout)
+    assert out["Items"] == [{"n": {"N": "1"}}]
