@@ -916,6 +916,8 @@ struct SnapshotInfo {
   std::string name;
   int64_t creation_micros = 0;
   int64_t size_bytes = 0;  // of its files
+};
+
 // One shard's retained records and its reads (Engine::DescribeStreamStats,
 // `dynarock stats`). The lag is measured from the read position: the
 // sequence number after the last record the furthest GetRecords caller was
