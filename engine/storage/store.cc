@@ -417,6 +417,8 @@ uint64_t Store::FileSize(const std::string& file) const {
   uint64_t size = 0;
   if (!rep_->env()->GetFileSize(file, &size).ok()) return 0;
   return size;
+}
+
 Status Store::Compact(Cf cf) {
   rocksdb::ColumnFamilyHandle* handle = rep_->cfs[static_cast<size_t>(cf)];
   rocksdb::FlushOptions fo;
