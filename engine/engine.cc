@@ -60,7 +60,6 @@ class EngineImpl final : public Engine {
              std::unique_ptr<SecondaryIndexes> indexes,
              std::unique_ptr<StreamLog> streams)
       : options_(options),
-        clock_(clock),
         store_(std::move(store)),
         catalog_(std::move(catalog)),
         indexes_(std::move(indexes)),
@@ -243,7 +242,6 @@ class EngineImpl final : public Engine {
   }
 
   const EngineOptions options_;
-  Clock* const clock_;
   std::unique_ptr<Store> store_;
   std::unique_ptr<Catalog> catalog_;
   std::unique_ptr<SecondaryIndexes> indexes_;
@@ -530,6 +528,7 @@ Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
   store_options.path = options.path;
   store_options.in_memory = options.in_memory;
   store_options.sync_writes = options.sync_writes;
+  store_options.min_free_disk_bytes = options.min_free_disk_bytes;
   DR_ASSIGN_OR_RETURN(std::unique_ptr<Store> store, Store::Open(store_options));
   DR_ASSIGN_OR_RETURN(std::unique_ptr<Catalog> catalog, Catalog::Load(store.get()));
   SecondaryIndexOptions index_options;
