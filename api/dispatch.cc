@@ -15,15 +15,21 @@ struct Operation {
 };
 
 constexpr std::array kOperations = {
+    Operation{"BatchExecuteStatement", &ops::BatchExecuteStatement},
     Operation{"BatchGetItem", &ops::BatchGetItem},
     Operation{"BatchWriteItem", &ops::BatchWriteItem},
     Operation{"CreateTable", &ops::CreateTable},
     Operation{"DeleteItem", &ops::DeleteItem},
     Operation{"DeleteTable", &ops::DeleteTable},
+    Operation{"DescribeContributorInsights", &ops::DescribeContributorInsights},
+    Operation{"DescribeEndpoints", &ops::DescribeEndpoints},
     Operation{"DescribeLimits", &ops::DescribeLimits},
     Operation{"DescribeTable", &ops::DescribeTable},
     Operation{"DescribeTimeToLive", &ops::DescribeTimeToLive},
+    Operation{"ExecuteStatement", &ops::ExecuteStatement},
+    Operation{"ExecuteTransaction", &ops::ExecuteTransaction},
     Operation{"GetItem", &ops::GetItem},
+    Operation{"ListContributorInsights", &ops::ListContributorInsights},
     Operation{"ListTables", &ops::ListTables},
     Operation{"ListTagsOfResource", &ops::ListTagsOfResource},
     Operation{"PutItem", &ops::PutItem},
@@ -33,6 +39,7 @@ constexpr std::array kOperations = {
     Operation{"UntagResource", &ops::UntagResource},
     Operation{"TransactGetItems", &ops::TransactGetItems},
     Operation{"TransactWriteItems", &ops::TransactWriteItems},
+    Operation{"UpdateContributorInsights", &ops::UpdateContributorInsights},
     Operation{"UpdateItem", &ops::UpdateItem},
     Operation{"UpdateTable", &ops::UpdateTable},
     // DynamoDB Streams: the streams client's target prefix, kept whole
@@ -46,6 +53,7 @@ constexpr std::array kOperations = {
     // DynamoDB SDK reaches them by accident (api/ops/index_ops.cc,
     // api/ops/capacity_ops.cc, api/ops/ttl_ops.cc).
     Operation{"DynamoRock_20251121.DescribeCapacity", &ops::DescribeCapacity},
+    Operation{"DynamoRock_20251121.DescribeStreamStats", &ops::DescribeStreamStats},
     Operation{"DynamoRock_20251121.DescribeIndexPropagation",
               &ops::DescribeIndexPropagation},
     Operation{"DynamoRock_20251121.RunTimeToLiveSweep", &ops::RunTimeToLiveSweep},

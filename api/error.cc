@@ -22,6 +22,9 @@ std::string_view NamespaceOf(ErrorCode code) {
     case ErrorCode::kSerialization:
     case ErrorCode::kUnknownOperation:
     case ErrorCode::kMissingAuthenticationToken:
+    case ErrorCode::kIncompleteSignature:
+    case ErrorCode::kInvalidSignature:
+    case ErrorCode::kUnrecognizedClient:
       return kCoralService;
     case ErrorCode::kThrottling:
       return kCoralAvailability;

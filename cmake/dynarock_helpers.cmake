@@ -26,11 +26,6 @@ if(DYNAROCK_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
 endif()
-if(DYNAROCK_BUILD_FUZZERS AND CMAKE_CXX_COMPILER_ID MATCHES "Clang")
-  # Coverage instrumentation for libFuzzer (tests/fuzz/) in every translation
-  # unit, so the fuzzers and the test suites share one compilation.
-  add_compile_options(-fsanitize=fuzzer-no-link)
-endif()
 
 # dynarock_library(NAME SOURCES ... DEPS ...)
 function(dynarock_library name)

@@ -13,10 +13,12 @@
 #include "engine/index/index_entry.h"
 #include "engine/index/secondary_indexes.h"
 #include "engine/keys/key_codec.h"
+#include "engine/partiql_runner.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"
 #include "engine/stream/stream_log.h"
 #include "engine/stream/stream_reader.h"
+#include "engine/stream/stream_reads.h"
 #include "engine/table/batch_requests.h"
 #include "engine/table/item_locks.h"
 #include "engine/table/item_requests.h"
@@ -24,6 +26,7 @@
 #include "engine/table/read_path.h"
 #include "engine/schema/schema.h"
 #include "engine/table/table_lifecycle.h"
+#include "engine/table/contributor_insights.h"
 #include "engine/table/table_tags.h"
 #include "engine/table/transactions.h"
 #include "engine/table/write_path.h"
@@ -45,6 +48,15 @@ TableLifecycleOptions LifecycleOptionsOf(const EngineOptions& options) {
   return o;
 }
 
+StreamReadLimits StreamReadLimitsOf(const EngineOptions& options) {
+  StreamReadLimits l;
+  l.get_records_per_shard_per_second =
+      std::max<int64_t>(1, options.stream_get_records_per_shard_per_second);
+  l.describe_stream_per_second = std::max<int64_t>(1, options.stream_describe_stream_per_second);
+  l.list_streams_per_second = std::max<int64_t>(1, options.stream_list_streams_per_second);
+  return l;
+}
+
 TtlSweeperOptions SweeperOptionsOf(const EngineOptions& options) {
   TtlSweeperOptions o;
   o.interval_micros = options.ttl_sweep_interval_micros;
@@ -64,6 +76,7 @@ class EngineImpl final : public Engine {
         catalog_(std::move(catalog)),
         indexes_(std::move(indexes)),
         streams_(std::move(streams)),
+        stream_reads_(clock, StreamReadLimitsOf(options)),
         throughput_(clock, options.capacity),
         throttling_(options.throttling),
         write_path_(store_.get(), &locks_, indexes_->writer()),
@@ -72,9 +85,11 @@ class EngineImpl final : public Engine {
                 indexes_.get(), &throughput_, streams_.get()),
         tags_(catalog_.get(), &tables_,
               static_cast<size_t>(std::max<int64_t>(1, options.list_tags_page_size))),
+        insights_(clock, catalog_.get(), &tables_),
         transactions_(store_.get(), &locks_, &write_path_, &read_path_,
                       indexes_->writer(), &throughput_, clock),
-        ttl_(clock, catalog_.get(), &tables_, options.ttl_change_cooldown_micros),
+        ttl_(clock, catalog_.get(), &tables_, options.ttl_change_cooldown_micros,
+             options.ttl_status_delay_micros),
         ttl_sweeper_(SweeperOptionsOf(options), clock, catalog_.get(),
                      store_.get(), &write_path_) {
     write_path_.SetThroughput(&throughput_, &throttling_);
@@ -133,11 +148,11 @@ class EngineImpl final : public Engine {
   }
   Result<ListStreamsResult> ListStreams(const ListStreamsRequest& req) override {
     RunDueWork();
-    return dynarock::ListStreams(*streams_, req);
+    return dynarock::ListStreams(*streams_, &stream_reads_, throttling(), req);
   }
   Result<StreamDescription> DescribeStream(const DescribeStreamRequest& req) override {
     RunDueWork();
-    return dynarock::DescribeStream(*streams_, req);
+    return dynarock::DescribeStream(*streams_, &stream_reads_, throttling(), req);
   }
   Result<std::string> GetShardIterator(const GetShardIteratorRequest& req) override {
     RunDueWork();
@@ -145,7 +160,12 @@ class EngineImpl final : public Engine {
   }
   Result<GetRecordsResult> GetRecords(const GetRecordsRequest& req) override {
     RunDueWork();
-    return dynarock::GetRecords(*streams_, req);
+    return dynarock::GetRecords(*streams_, &stream_reads_, throttling(), req);
+  }
+  Result<StreamStorageStats> DescribeStreamStats(const Scope& scope,
+                                                 const std::string& table_name) override {
+    RunDueWork();
+    return dynarock::DescribeStreamStats(*streams_, stream_reads_, scope.ns, table_name);
   }
   Status TagResource(const TagResourceRequest& req) override {
     RunDueWork();
@@ -159,6 +179,22 @@ class EngineImpl final : public Engine {
       const ListTagsOfResourceRequest& req) override {
     RunDueWork();
     return tags_.List(req);
+  }
+  Result<ContributorInsightsDescription> UpdateContributorInsights(
+      const UpdateContributorInsightsRequest& req) override {
+    RunDueWork();
+    return insights_.Update(req);
+  }
+  Result<ContributorInsightsDescription> DescribeContributorInsights(
+      const Scope& scope, const std::string& table_name,
+      const std::string& index_name) override {
+    RunDueWork();
+    return insights_.Describe(scope, table_name, index_name);
+  }
+  Result<ListContributorInsightsResult> ListContributorInsights(
+      const ListContributorInsightsRequest& req) override {
+    RunDueWork();
+    return insights_.List(req);
   }
   Result<TimeToLiveSpecification> UpdateTimeToLive(
       const UpdateTimeToLiveRequest& req) override {
@@ -192,6 +228,19 @@ class EngineImpl final : public Engine {
     return transactions_.Get(req, TableLookup(req.scope));
   }
 
+  Result<ExecuteStatementResult> ExecuteStatement(
+      const ExecuteStatementRequest& req) override {
+    return RunExecuteStatement(*this, KeyLookup(req.scope), req);
+  }
+  Result<BatchExecuteStatementResult> BatchExecuteStatement(
+      const BatchExecuteStatementRequest& req) override {
+    return RunBatchExecuteStatement(*this, KeyLookup(req.scope), req);
+  }
+  Result<ExecuteTransactionResult> ExecuteTransaction(
+      const ExecuteTransactionRequest& req) override {
+    return RunExecuteTransaction(*this, KeyLookup(req.scope), req);
+  }
+
  private:
   // The background work that is due, run at the start of every operation:
   // with deterministic propagation, GSI changes and backfill steps move
@@ -199,7 +248,7 @@ class EngineImpl final : public Engine {
   // a step of the Time to Live sweep when one is due; and stream
   // maintenance (shard rollover, retention), at most once per second of
   // the clock, whose failure is not the caller's.
-  void RunDueWork() {
+  void RunDueWork() override {
     indexes_->Pump();
     ttl_sweeper_.RunDue();
     streams_->Maintain().ok();
@@ -214,6 +263,22 @@ class EngineImpl final : public Engine {
   }
 
   // How the transaction coordinator finds the tables of `scope`.
+  // The key of a table or of one of its indexes, for the PartiQL planner.
+  partiql::KeyLookup KeyLookup(const Scope& scope) {
+    return [this, &scope](std::string_view table,
+                          std::optional<std::string_view> index) -> Result<KeyDef> {
+      DR_ASSIGN_OR_RETURN(std::shared_ptr<const TableInfo> info,
+                          tables_.ForData(scope, table));
+      if (!index) return info->key;
+      const IndexInfo* found = info->FindIndex(*index);
+      if (found == nullptr) {
+        return Status::Validation("The table does not have the specified index: " +
+                                  std::string(*index));
+      }
+      return found->key;
+    };
+  }
+
   TransactionCoordinator::TableLookup TableLookup(const Scope& scope) {
     return [this, &scope](std::string_view name) {
       return tables_.ForData(scope, name);
@@ -246,6 +311,7 @@ class EngineImpl final : public Engine {
   std::unique_ptr<Catalog> catalog_;
   std::unique_ptr<SecondaryIndexes> indexes_;
   std::unique_ptr<StreamLog> streams_;
+  StreamReads stream_reads_;
   ThroughputController throughput_;
   std::atomic<bool> throttling_;
   ItemLocks locks_;
@@ -253,6 +319,7 @@ class EngineImpl final : public Engine {
   ReadPath read_path_;
   TableLifecycle tables_;
   TableTags tags_;
+  ContributorInsights insights_;
   TransactionCoordinator transactions_;
   TtlSettings ttl_;
   TtlSweeper ttl_sweeper_;
@@ -546,6 +613,7 @@ Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
   StreamOptions stream_options;
   stream_options.retention_micros = options.stream_retention_micros;
   stream_options.shard_rollover_micros = options.stream_shard_rollover_micros;
+  stream_options.compaction_interval_micros = options.stream_compaction_interval_micros;
   DR_ASSIGN_OR_RETURN(std::unique_ptr<StreamLog> streams,
                       StreamLog::Open(store.get(), clock, stream_options));
   // A stream whose table's record does not name it (a crash between the

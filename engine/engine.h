@@ -102,17 +102,30 @@ class Engine {
   // stream_shard_rollover_micros, and records are kept for
   // stream_retention_micros, all on the engine clock.
   //
-  // Streams of the request's scope, in ARN order. Errors: kValidation.
+  // With throttling on, reads are limited as DynamoDB Streams limits them
+  // (kLimitExceeded "Rate exceeded"): GetRecords 5 calls per second per
+  // shard, DescribeStream 10 and ListStreams 5 per second per namespace
+  // (EngineOptions::stream_*_per_second), on the engine clock.
+  //
+  // Streams of the request's scope, in ARN order. Errors: kValidation,
+  // kLimitExceeded.
   virtual Result<ListStreamsResult> ListStreams(const ListStreamsRequest& req) = 0;
-  // Errors: kValidation (malformed ARN), kResourceNotFound.
+  // Errors: kValidation (malformed ARN), kResourceNotFound, kLimitExceeded.
   virtual Result<StreamDescription> DescribeStream(
       const DescribeStreamRequest& req) = 0;
   // Errors: kValidation, kResourceNotFound, kTrimmedDataAccess.
   virtual Result<std::string> GetShardIterator(
       const GetShardIteratorRequest& req) = 0;
   // Errors: kValidation, kExpiredIterator (15 minutes), kTrimmedDataAccess,
-  // kResourceNotFound.
+  // kResourceNotFound, kLimitExceeded.
   virtual Result<GetRecordsResult> GetRecords(const GetRecordsRequest& req) = 0;
+  // The streams of `table_name` (every table of the scope when empty): per
+  // shard its retained records and bytes, its reads and its lag behind the
+  // furthest reader (ShardStats), and the bytes all streams occupy. Reads
+  // every retained record of those streams (a diagnostic, for `dynarock
+  // stats`). Errors: kCorruption, kIOError.
+  virtual Result<StreamStorageStats> DescribeStreamStats(
+      const Scope& scope, const std::string& table_name) = 0;
   // --- Tags ---
   // The table is named by its ARN. Errors: kValidation (not a table ARN:
   // "Invalid TableArn: ..."; no tags; over 50 tags; a reserved "aws:" key),
@@ -122,6 +135,17 @@ class Engine {
   virtual Status UntagResource(const UntagResourceRequest& req) = 0;
   virtual Result<ListTagsOfResourceResult> ListTagsOfResource(
       const ListTagsOfResourceRequest& req) = 0;
+
+  // --- Contributor insights (engine/table/contributor_insights.h) ---
+  // The on/off setting per table and GSI, persisted with the table. The
+  // hot-key data itself is DescribeCapacity's. Errors: kResourceNotFound.
+  virtual Result<ContributorInsightsDescription> UpdateContributorInsights(
+      const UpdateContributorInsightsRequest& req) = 0;
+  virtual Result<ContributorInsightsDescription> DescribeContributorInsights(
+      const Scope& scope, const std::string& table_name,
+      const std::string& index_name) = 0;
+  virtual Result<ListContributorInsightsResult> ListContributorInsights(
+      const ListContributorInsightsRequest& req) = 0;
 
   // --- Transactions (engine/table/transactions.h) ---
   // All actions or none: every condition is evaluated against the items as
@@ -139,6 +163,24 @@ class Engine {
   // writing: TransactionConflict; a throttled item).
   virtual Result<TransactGetItemsResult> TransactGetItems(
       const TransactGetItemsRequest& req) = 0;
+
+  // --- PartiQL (engine/partiql_runner.h) ---
+  // A statement is parsed and planned into the request it stands for
+  // (GetItem, Query, Scan, PutItem, UpdateItem, DeleteItem) and runs as
+  // that request: same checks, capacity and errors. INSERT of an existing
+  // key: kDuplicateItem. Syntax errors: kValidation ("Statement wasn't well
+  // formed, can't be processed: ...").
+  virtual Result<ExecuteStatementResult> ExecuteStatement(
+      const ExecuteStatementRequest& req) = 0;
+  // Up to 25 statements, all reads (full-key SELECTs) or all writes, each
+  // run on its own; a statement's failure is its response's error.
+  virtual Result<BatchExecuteStatementResult> BatchExecuteStatement(
+      const BatchExecuteStatementRequest& req) = 0;
+  // Up to 100 statements run as one TransactWriteItems (INSERT, UPDATE,
+  // DELETE, EXISTS) or TransactGetItems (full-key SELECTs). A cancelled
+  // INSERT on an existing key has the reason DuplicateItem.
+  virtual Result<ExecuteTransactionResult> ExecuteTransaction(
+      const ExecuteTransactionRequest& req) = 0;
 
   // --- Time to Live ---
   // Enables or disables TTL on a table (persisted); answers the
@@ -170,6 +212,12 @@ class Engine {
   // step of each backfill): what kDeterministic propagation does at the
   // start of every call. Errors: the sticky propagation error.
   virtual Status PropagateIndexes() = 0;
+  // Runs the background work that is due on the clock, as every call does
+  // first: deterministic GSI propagation steps, a step of the Time to Live
+  // sweep, stream maintenance (rollover, trimming). `dynarock serve` calls
+  // it on a timer so that an idle server still expires items and trims
+  // streams. Thread-safe.
+  virtual void RunDueWork() = 0;
   // Sets one GSI's lag. Errors: kResourceNotFound (table or index),
   // kValidation (an LSI: always synchronous).
   virtual Status SetIndexLag(const SetIndexLagRequest& req) = 0;

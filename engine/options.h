@@ -75,6 +75,15 @@ struct EngineOptions {
   // An open shard closes and a child with the same hash range opens after
   // this long (DynamoDB rolls shards over every few hours).
   int64_t stream_shard_rollover_micros = int64_t{4} * 3600 * 1'000'000;
+  // Trimmed records' space is freed by a compaction of the stream storage
+  // at most this often (StreamOptions::compaction_interval_micros).
+  int64_t stream_compaction_interval_micros = int64_t{3600} * 1'000'000;
+  // DynamoDB Streams' read limits (engine/stream/stream_reads.h), enforced
+  // while throttling is on: GetRecords calls per second per shard,
+  // DescribeStream and ListStreams calls per second per namespace.
+  int64_t stream_get_records_per_shard_per_second = 5;
+  int64_t stream_describe_stream_per_second = 10;
+  int64_t stream_list_streams_per_second = 5;
   // --- Tags ---
   // The most tags one ListTagsOfResource call answers (NextToken for the
   // rest). A table has at most 50, so the default answers all at once.
@@ -97,6 +106,11 @@ struct EngineOptions {
   // times within a fixed interval"); 0 (the default, as DynamoDB Local)
   // never refuses.
   int64_t ttl_change_cooldown_micros = 0;
+  // DynamoDB takes a while to apply an UpdateTimeToLive ("up to one hour");
+  // for this long after a change DescribeTimeToLive answers ENABLING or
+  // DISABLING. 0 (the default, as DynamoDB Local) settles at once; `serve
+  // --ttl-status-delay-ms` sets it.
+  int64_t ttl_status_delay_micros = 0;
 
   // --- Capacity and throttling ---
   // Refuse requests beyond capacity, as DynamoDB does

@@ -23,6 +23,7 @@
 
 #include "engine/capacity/capacity_charge.h"
 #include "engine/capacity/consumed_capacity.h"
+#include "engine/status.h"
 #include "engine/types.h"
 
 namespace dynarock {
@@ -461,6 +462,46 @@ struct ListTagsOfResourceResult {
   std::optional<std::string> next_token;
 };
 
+// --- Contributor insights ----------------------------------------------------
+
+// UpdateContributorInsights: turns contributor insights on or off for a
+// table (index_name empty) or one of its GSIs.
+struct UpdateContributorInsightsRequest {
+  Scope scope;
+  std::string table_name;
+  std::string index_name;  // empty: the table
+  bool enable = false;
+};
+
+// ContributorInsightsStatus, as DynamoDB names it.
+enum class ContributorInsightsStatus { kEnabling, kEnabled, kDisabling, kDisabled };
+
+// What DescribeContributorInsights and UpdateContributorInsights answer.
+struct ContributorInsightsDescription {
+  std::string table_name;
+  std::string index_name;  // empty: the table
+  ContributorInsightsStatus status = ContributorInsightsStatus::kDisabled;
+  // DynamoDB's CloudWatch rule names, while enabled:
+  // "DynamoDBContributorInsights-{PKC,PKT,SKC,SKT}-<table>-<enabled ms>"
+  // (SK* only with a sort key).
+  std::vector<std::string> rule_list;
+  std::optional<int64_t> last_update_micros;  // engine clock; unset if never set
+};
+
+// ListContributorInsights: of one table (and its GSIs), or of every table
+// of the scope; `max_results` per page (0: the default, 100).
+struct ListContributorInsightsRequest {
+  Scope scope;
+  std::string table_name;  // empty: every table
+  std::optional<std::string> next_token;
+  int64_t max_results = 0;
+};
+
+struct ListContributorInsightsResult {
+  std::vector<ContributorInsightsDescription> summaries;  // no rule lists
+  std::optional<std::string> next_token;
+};
+
 // --- Transactions -----------------------------------------------------------
 
 // One action of TransactWriteItems (exactly one of DynamoDB's Put, Update,
@@ -528,6 +569,84 @@ struct TransactGetItemsResult {
   std::vector<CapacityCharge> capacity_charges;
 };
 
+// --- PartiQL (engine/partiql/) ---------------------------------------------
+//
+// A statement is parsed and planned into one of the requests above (GetItem,
+// Query, Scan, PutItem, UpdateItem, DeleteItem, TransactWriteItems,
+// TransactGetItems) and runs exactly as that request would.
+
+struct ExecuteStatementRequest {
+  Scope scope;
+  std::string statement;
+  std::vector<AttributeValue> parameters;  // bound to `?` in order
+  bool consistent_read = false;
+  std::optional<int64_t> limit;
+  // The decoded NextToken: where the previous page of a SELECT stopped.
+  std::optional<Item> exclusive_start_key;
+  ReturnValuesOnConditionCheckFailure return_values_on_condition_check_failure =
+      ReturnValuesOnConditionCheckFailure::kNone;
+};
+
+struct ExecuteStatementResult {
+  // SELECT: the page's items; UPDATE / DELETE with RETURNING: the item.
+  std::vector<Item> items;
+  // Set when a SELECT page stopped early (the NextToken).
+  std::optional<Item> last_evaluated_key;
+  ConsumedCapacity consumed_capacity;
+  std::vector<CapacityCharge> capacity_charges;
+};
+
+// One statement of BatchExecuteStatement.
+struct BatchStatement {
+  std::string statement;
+  std::vector<AttributeValue> parameters;
+  bool consistent_read = false;
+  ReturnValuesOnConditionCheckFailure return_values_on_condition_check_failure =
+      ReturnValuesOnConditionCheckFailure::kNone;
+};
+
+struct BatchExecuteStatementRequest {
+  Scope scope;
+  std::vector<BatchStatement> statements;  // 1..25
+};
+
+// One statement's outcome: its table and item (a read that found one), or
+// its error (the Status, whose item is the old item for ALL_OLD).
+struct BatchStatementResponse {
+  std::string table_name;
+  std::optional<Item> item;
+  Status error;
+};
+
+struct BatchExecuteStatementResult {
+  std::vector<BatchStatementResponse> responses;  // in statement order
+  // One per table, in order of first appearance.
+  std::vector<ConsumedCapacity> consumed_capacity;
+  std::vector<CapacityCharge> capacity_charges;
+};
+
+// One statement of ExecuteTransaction.
+struct ParameterizedStatement {
+  std::string statement;
+  std::vector<AttributeValue> parameters;
+  ReturnValuesOnConditionCheckFailure return_values_on_condition_check_failure =
+      ReturnValuesOnConditionCheckFailure::kNone;
+};
+
+struct ExecuteTransactionRequest {
+  Scope scope;
+  std::vector<ParameterizedStatement> statements;  // 1..100
+  std::optional<std::string> client_request_token;
+};
+
+struct ExecuteTransactionResult {
+  // Reads only: one per statement, nullopt for a missing item.
+  std::vector<std::optional<Item>> responses;
+  bool reads = false;
+  std::vector<ConsumedCapacity> consumed_capacity;
+  std::vector<CapacityCharge> capacity_charges;
+};
+
 // --- Time to Live ------------------------------------------------------------
 
 // UpdateTimeToLive's TimeToLiveSpecification, which its answer echoes.
@@ -547,10 +666,11 @@ struct DescribeTimeToLiveRequest {
   std::string table_name;
 };
 
-// DescribeTimeToLive's TimeToLiveDescription. DynamoDB settles a change at
-// once (ENABLING and DISABLING are never seen), and a disabled table shows
-// no AttributeName.
-enum class TimeToLiveStatus { kEnabled, kDisabled };
+// DescribeTimeToLive's TimeToLiveDescription: ENABLING / DISABLING (with
+// the attribute) for EngineOptions::ttl_status_delay_micros after a change,
+// then ENABLED (with the attribute) or DISABLED (without one).
+enum class TimeToLiveStatus { kEnabled, kDisabled, kEnabling, kDisabling };
+std::string_view TimeToLiveStatusName(TimeToLiveStatus status);
 struct TimeToLiveDescription {
   TimeToLiveStatus status = TimeToLiveStatus::kDisabled;
   std::optional<std::string> attribute_name;
@@ -686,6 +806,41 @@ struct GetRecordsResult {
   std::vector<StreamRecord> records;
   // Absent once a closed shard has been read to its end.
   std::optional<std::string> next_shard_iterator;
+};
+
+// One shard's retained records and its reads (Engine::DescribeStreamStats,
+// `dynarock stats`). The lag is measured from the read position: the
+// sequence number after the last record the furthest GetRecords caller was
+// given on the shard (the shard's trim horizon when nobody read it yet).
+struct ShardStats {
+  std::string shard_id;
+  std::string parent_shard_id;  // empty: none
+  bool open = false;
+  uint64_t records = 0;  // retained records
+  uint64_t bytes = 0;    // their stored size (keys and values)
+  uint64_t get_records_calls = 0;
+  uint64_t throttled_calls = 0;  // refused: over 5 calls per second
+  uint64_t records_read = 0;
+  // Retained records at or after the read position, and the age on the
+  // engine clock of the oldest of them (0 when none).
+  uint64_t unread_records = 0;
+  int64_t oldest_unread_age_micros = 0;
+};
+
+struct StreamStats {
+  std::string stream_arn;
+  std::string table_name;
+  StreamStatus stream_status = StreamStatus::kEnabled;
+  uint64_t records = 0;  // sums of the shards'
+  uint64_t bytes = 0;
+  std::vector<ShardStats> shards;  // oldest first
+};
+
+struct StreamStorageStats {
+  // The bytes of every stream of the database on disk and in memtables
+  // (RocksDB's `streams` column family): what retention bounds.
+  uint64_t storage_bytes = 0;
+  std::vector<StreamStats> streams;
 };
 
 }  // namespace dynarock

@@ -16,6 +16,12 @@ std::string_view ErrorCodeName(ErrorCode code) {
       return "UnknownOperationException";
     case ErrorCode::kMissingAuthenticationToken:
       return "MissingAuthenticationTokenException";
+    case ErrorCode::kIncompleteSignature:
+      return "IncompleteSignatureException";
+    case ErrorCode::kInvalidSignature:
+      return "InvalidSignatureException";
+    case ErrorCode::kUnrecognizedClient:
+      return "UnrecognizedClientException";
     case ErrorCode::kConditionalCheckFailed:
       return "ConditionalCheckFailedException";
     case ErrorCode::kProvisionedThroughputExceeded:
@@ -44,6 +50,8 @@ std::string_view ErrorCodeName(ErrorCode code) {
       return "ExpiredIteratorException";
     case ErrorCode::kTrimmedDataAccess:
       return "TrimmedDataAccessException";
+    case ErrorCode::kDuplicateItem:
+      return "DuplicateItemException";
     case ErrorCode::kCorruption:
     case ErrorCode::kIOError:
     case ErrorCode::kInternal:

@@ -58,6 +58,14 @@ enum class ErrorCode {
   kUnknownOperation,
   // The request carries no usable authentication.
   kMissingAuthenticationToken,
+  // A SigV4 Authorization header lacks a part it needs (Credential,
+  // Signature, SignedHeaders, a date), or has one in the wrong form.
+  kIncompleteSignature,
+  // A SigV4 signature does not verify: wrong secret, wrong scope, or
+  // signed too long ago (strict authentication, `serve --auth-file`).
+  kInvalidSignature,
+  // The access key id is not one the server knows (strict authentication).
+  kUnrecognizedClient,
   // A ConditionExpression (or Expected) evaluated to false. May carry the
   // old item (ReturnValuesOnConditionCheckFailure = ALL_OLD).
   kConditionalCheckFailed,
@@ -90,6 +98,8 @@ enum class ErrorCode {
   // DynamoDB Streams: a position before the shard's trim horizon (records
   // past the 24-hour retention are gone).
   kTrimmedDataAccess,
+  // PartiQL INSERT of an item whose primary key exists.
+  kDuplicateItem,
   // Internal failures: all become InternalServerError (HTTP 500).
   kCorruption,
   kIOError,

@@ -5,15 +5,14 @@
 #      with warnings as errors (-DDYNAROCK_WERROR=ON), and every header
 #      compiled on its own (the check_headers target)
 #   2. ctest on build/ (unit, api and server tests)
-#   3. ASan + UBSan build in build-asan/ with clang (benchmarks off, the
-#      libFuzzer targets on) and ctest on it
+#   3. ASan + UBSan build in build-asan/ (benchmarks off) and ctest on it
 #   4. end to end against build/dynarock: pytest + boto3 (tests/e2e), the
 #      AWS CLI (tests/e2e/test_aws_cli.py), the AWS SDK for JavaScript v3
 #      (tests/e2e/js, node --test)
-#   5. the libFuzzer targets (tests/fuzz), built in step 3, each run for
-#      FUZZ_SECONDS over a copy of its committed corpus; a crash, leak or
-#      sanitizer report fails the step (the input is kept in
-#      build-asan/fuzz-artifacts/)
+#   5. the libFuzzer targets (tests/fuzz), built with clang in build-fuzz/,
+#      each run for FUZZ_SECONDS over a copy of its committed corpus; a
+#      crash, leak or sanitizer report fails the step (the input is kept in
+#      build-fuzz/artifacts/)
 #
 # Every step runs even when an earlier one failed (except that nothing runs
 # without a build). The last line is "N passed, N failed", counting tests
@@ -21,8 +20,8 @@
 # status is non-zero when anything failed.
 #
 # Environment: JOBS (default 2), SKIP_ASAN=1 / SKIP_FUZZ=1 to leave out step
-# 3 / step 5 (a quicker local loop; CI never sets them; the fuzzers need
-# step 3's build), FUZZ_SECONDS (default 30).
+# 3 / step 5 (a quicker local loop; CI never sets them), FUZZ_SECONDS
+# (default 30).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -138,27 +137,17 @@ record "check_headers" "$?" 0 0
 # 2. Unit, api and server tests on the Release build.
 ctest_step "ctest (Release)" build
 
-# 3. The same under AddressSanitizer + UndefinedBehaviorSanitizer, built
-# with clang together with the libFuzzer targets of step 5 (one compilation
-# of the engine serves both). -O1 keeps it fast; asserts stay on (no NDEBUG).
-ASAN_BUILD_OK=0
+# 3. The same under AddressSanitizer + UndefinedBehaviorSanitizer. -O1 keeps
+# it fast; asserts stay on (no NDEBUG).
 if [[ "${SKIP_ASAN:-0}" != "1" ]]; then
-  banner "ASan+UBSan build with the fuzzers (build-asan/, clang)"
-  # A build-asan/ configured with another compiler cannot be reused.
-  if [[ -f build-asan/CMakeCache.txt ]] &&
-    ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang' build-asan/CMakeCache.txt; then
-    rm -rf build-asan
-  fi
+  banner "ASan+UBSan build (build-asan/)"
   run "$LOGS/asan-build.log" bash -c "
-    CC=clang CXX=clang++ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+    cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
       -DCMAKE_CXX_FLAGS_DEBUG='-O1 -g1' -DDYNAROCK_SANITIZE=ON \
-      -DDYNAROCK_BUILD_FUZZERS=ON -DDYNAROCK_WERROR=ON \
-      -DDYNAROCK_BUILD_BENCHMARKS=OFF ${CMAKE_ARGS:-} &&
-    cmake --build build-asan -j '$JOBS' --target all dynarock_fuzzers"
+      -DDYNAROCK_WERROR=ON -DDYNAROCK_BUILD_BENCHMARKS=OFF ${CMAKE_ARGS:-} && cmake --build build-asan -j '$JOBS'"
   rc=$?
-  record "ASan+UBSan build + fuzzers" "$rc" 0 0
+  record "ASan+UBSan build" "$rc" 0 0
   if ((rc == 0)); then
-    ASAN_BUILD_OK=1
     export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
     export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
     ctest_step "ctest (ASan+UBSan)" build-asan
@@ -181,26 +170,37 @@ rc=${PIPESTATUS[0]}
 read -r p f < <(node_counts "$js_log")
 record "e2e JS SDK v3 (node --test)" "$rc" "$p" "$f"
 
-# 5. Fuzzers (built in step 3: clang + libFuzzer + ASan/UBSan, asserts
-# on), each run for FUZZ_SECONDS over a copy of its committed corpus.
-if [[ "${SKIP_FUZZ:-0}" != "1" && "${SKIP_ASAN:-0}" != "1" ]]; then
-  if ((ASAN_BUILD_OK == 0)); then
-    record "fuzzers (no sanitizer build)" 1 0 1
-  else
+# 5. Fuzzers: clang + libFuzzer + ASan/UBSan, asserts on (Debug, -O1).
+if [[ "${SKIP_FUZZ:-0}" != "1" ]]; then
+  banner "fuzzers build (build-fuzz/, clang)"
+  # A build-fuzz/ configured with another compiler cannot be reused.
+  if [[ -f build-fuzz/CMakeCache.txt ]] &&
+    ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang' build-fuzz/CMakeCache.txt; then
+    rm -rf build-fuzz
+  fi
+  run "$LOGS/fuzz-build.log" bash -c "
+    CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja \
+      -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG='-O1 -g1' \
+      -DDYNAROCK_BUILD_FUZZERS=ON -DDYNAROCK_BUILD_TESTS=OFF \
+      -DDYNAROCK_BUILD_BENCHMARKS=OFF -DDYNAROCK_BUILD_SERVER=OFF &&
+    cmake --build build-fuzz -j '$JOBS' --target dynarock_fuzzers"
+  rc=$?
+  record "fuzzers build" "$rc" 0 0
+  if ((rc == 0)); then
     for corpus_dir in tests/fuzz/corpus/*/; do
       name=$(basename "$corpus_dir")
-      bin="build-asan/tests/fuzz/${name}_fuzz"
+      bin="build-fuzz/tests/fuzz/${name}_fuzz"
       log="$LOGS/fuzz-$name.log"
       banner "fuzz $name (${FUZZ_SECONDS:-30} s)"
       work=$(mktemp -d "$LOGS/corpus-$name.XXXXXX")
       cp "$corpus_dir"* "$work"/
       dict=()
       [[ -f "tests/fuzz/$name.dict" ]] && dict=("-dict=tests/fuzz/$name.dict")
-      mkdir -p build-asan/fuzz-artifacts
+      mkdir -p build-fuzz/artifacts
       run "$log" env ASAN_OPTIONS=detect_leaks=1 \
         UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         "$bin" -max_total_time="${FUZZ_SECONDS:-30}" -print_final_stats=1 \
-        -artifact_prefix="build-asan/fuzz-artifacts/$name-" "${dict[@]}" "$work"
+        -artifact_prefix="build-fuzz/artifacts/$name-" "${dict[@]}" "$work"
       rc=$?
       if ((rc == 0)) && ! grep -qE '^(==[0-9]+==ERROR|SUMMARY: |.*runtime error: )' "$log"; then
         record "fuzz $name" 0 1 0

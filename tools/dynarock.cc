@@ -108,7 +108,7 @@ CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {
   serve
       ->add_option("--ttl-sweep-interval-ms", opts->ttl_sweep_interval_ms,
                    "Milliseconds between sweeps for items past their Time to "
-                   "Live (sweeps advance as requests arrive)")
+                   "Live (an idle server sweeps too)")
       ->capture_default_str()
       ->check(CLI::Range(int64_t{1}, int64_t{86'400'000}));
   serve
@@ -118,6 +118,23 @@ CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {
                    "(DynamoDB: within a few days)")
       ->capture_default_str()
       ->check(CLI::Range(int64_t{0}, int64_t{30} * 86'400));
+  serve
+      ->add_option("--ttl-status-delay-ms", opts->ttl_status_delay_ms,
+                   "Milliseconds DescribeTimeToLive shows ENABLING / DISABLING "
+                   "after UpdateTimeToLive; 0 = settles at once (DynamoDB: up "
+                   "to an hour)")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{0}, int64_t{86'400'000}));
+  serve->add_option("--auth-file", opts->auth_file,
+                    "Verify every request's SigV4 signature against the "
+                    "credentials in this file (an AWS credentials file, or "
+                    "lines 'ACCESS_KEY_ID SECRET_ACCESS_KEY'); off by default")
+      ->check(CLI::ExistingFile);
+  serve->add_option("--access-key", opts->access_key,
+                    "With --secret-key: verify signatures against this "
+                    "credential (alone or beside --auth-file)");
+  serve->add_option("--secret-key", opts->secret_key,
+                    "The secret access key of --access-key");
   return serve;
 }
 

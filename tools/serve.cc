@@ -5,12 +5,19 @@
 #include <signal.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <fstream>
 #include <memory>
+#include <mutex>
+#include <thread>
+#include <sstream>
 
 #include "api/client.h"
 #include "api/http/server.h"
+#include "api/http/sigv4.h"
 #include "engine/engine.h"
 #include "engine/options.h"
 
@@ -33,6 +40,64 @@ std::string Url(const std::string& host, int port) {
          std::to_string(port);
 }
 
+// Calls Engine::RunDueWork every `period` until destroyed, so that an idle
+// server sweeps expired items and trims streams (requests do it too).
+class DueWorkTimer {
+ public:
+  DueWorkTimer(Engine* engine, std::chrono::milliseconds period)
+      : thread_([this, engine, period] {
+          std::unique_lock lock(mu_);
+          while (!stop_) {
+            if (cv_.wait_for(lock, period, [this] { return stop_; })) break;
+            lock.unlock();
+            engine->RunDueWork();
+            lock.lock();
+          }
+        }) {}
+  ~DueWorkTimer() {
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;  // guarded by mu_
+  std::thread thread_;  // last: starts after the members it uses
+};
+// The credentials of strict mode, or null when none were asked for.
+Result<std::shared_ptr<const api::http::SigV4Secrets>> LoadSecrets(
+    const ServeOptions& options) {
+  if (options.auth_file.empty() && options.access_key.empty() &&
+      options.secret_key.empty()) {
+    return std::shared_ptr<const api::http::SigV4Secrets>();
+  }
+  if (options.access_key.empty() != options.secret_key.empty()) {
+    return Status(ErrorCode::kValidation,
+                  "--access-key and --secret-key go together");
+  }
+  api::http::SigV4Secrets secrets;
+  if (!options.auth_file.empty()) {
+    std::ifstream in(options.auth_file, std::ios::binary);
+    if (!in) {
+      return Status(ErrorCode::kValidation,
+                    "cannot read the auth file " + options.auth_file);
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    Result<api::http::SigV4Secrets> parsed =
+        api::http::ParseSigV4Secrets(text.str());
+    if (!parsed.ok()) return parsed.status();
+    secrets = *std::move(parsed);
+  }
+  if (!options.access_key.empty()) secrets[options.access_key] = options.secret_key;
+  return std::make_shared<const api::http::SigV4Secrets>(std::move(secrets));
+}
+
 }  // namespace
 
 int RunServe(const ServeOptions& options) {
@@ -46,6 +111,12 @@ int RunServe(const ServeOptions& options) {
   signal(SIGPIPE, SIG_IGN);
   RaiseFileLimit();
 
+  auto secrets = LoadSecrets(options);
+  if (!secrets.ok()) {
+    std::fprintf(stderr, "dynarock: %s\n", secrets.status().message().c_str());
+    return 1;
+  }
+
   EngineOptions engine_options;
   engine_options.path = options.db_path;
   engine_options.in_memory = options.in_memory;
@@ -57,12 +128,18 @@ int RunServe(const ServeOptions& options) {
   engine_options.ttl_sweep_interval_micros = options.ttl_sweep_interval_ms * 1000;
   engine_options.ttl_deletion_spread_micros =
       options.ttl_deletion_spread_s * 1'000'000;
+  engine_options.ttl_status_delay_micros = options.ttl_status_delay_ms * 1000;
   Result<std::unique_ptr<Engine>> engine = Engine::Open(engine_options);
   if (!engine.ok()) {
     std::fprintf(stderr, "dynarock: cannot open the database at %s: %s\n",
                  options.db_path.c_str(), engine.status().ToString().c_str());
     return 1;
   }
+
+  // At the TTL sweep interval, at least once a second (stream maintenance).
+  auto timer = std::make_unique<DueWorkTimer>(
+      engine->get(), std::chrono::milliseconds(std::clamp<int64_t>(
+                         options.ttl_sweep_interval_ms, 1, 1000)));
 
   api::ClientOptions client_options;
   client_options.shared_db = options.shared_db;
@@ -81,6 +158,7 @@ int RunServe(const ServeOptions& options) {
   server_options.idle_timeout = millis(options.idle_timeout_s);
   server_options.header_timeout = millis(options.header_timeout_s);
   server_options.request_timeout = millis(options.request_timeout_s);
+  server_options.protocol.secrets = *secrets;
   auto server = api::http::Server::Start(
       [&client](std::string_view operation, std::string_view body,
                 const api::CallerIdentity& caller) {
@@ -96,6 +174,10 @@ int RunServe(const ServeOptions& options) {
   if (options.shared_db) db += ", shared-db";
   if (!options.throttling) db += ", throttling off";
   if (options.sync_writes) db += ", sync-writes";
+  if (*secrets != nullptr) {
+    db += ", auth: " + std::to_string((*secrets)->size()) + " key" +
+          ((*secrets)->size() == 1 ? "" : "s");
+  }
   std::printf("dynarock listening on %s (%s)\n",
               Url((*server)->host(), (*server)->port()).c_str(), db.c_str());
   std::fflush(stdout);
@@ -106,6 +188,7 @@ int RunServe(const ServeOptions& options) {
                signal_number == SIGINT ? "SIGINT" : "SIGTERM");
 
   (*server)->Shutdown();  // no request runs after this
+  timer.reset();           // nor any due work
   server = Status::Internal("stopped");
   engine = Status::Internal("closed");  // closes the Engine
   std::fprintf(stderr, "dynarock: stopped\n");

@@ -52,6 +52,16 @@ struct ServeOptions {
   // after it; DynamoDB takes up to a few days).
   int64_t ttl_sweep_interval_ms = 1000;
   int64_t ttl_deletion_spread_s = 0;
+  // How long DescribeTimeToLive shows ENABLING / DISABLING after a change
+  // (0: settles at once).
+  int64_t ttl_status_delay_ms = 0;
+  // Strict authentication: verify every call's SigV4 signature against the
+  // credentials in this file (api/http/sigv4.h ParseSigV4Secrets) and/or the
+  // one pair given by access_key/secret_key. All empty: any credentials are
+  // accepted, as DynamoDB Local.
+  std::string auth_file;
+  std::string access_key;
+  std::string secret_key;
 };
 
 // Runs the server until a signal stops it; returns the process exit code
@@ -59,7 +69,9 @@ struct ServeOptions {
 // opened). Prints one line to stdout once it accepts connections:
 //   dynarock listening on http://127.0.0.1:8000 (db: ./dynarock-data)
 // (with ", throttling off" inside the parentheses when it is off, and
-// ", sync-writes" with --sync-writes).
+// ", sync-writes" with --sync-writes, ", auth: N keys" in strict mode).
+// An unreadable or malformed auth file, or only one of access_key and
+// secret_key, is reported on stderr with exit code 1.
 // REQUIRES: called from main() before any other thread is started (it sets
 // the process's signal mask).
 int RunServe(const ServeOptions& options);

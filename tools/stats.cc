@@ -78,8 +78,21 @@ int RunStats(const StatsOptions& options) {
                  r.body.c_str());
     return 1;
   }
-  const std::string text = options.json ? stats.dump(2) + "\n"
-                                        : stats::FormatCapacityReport(stats);
+  // The table's streams (none: an empty list); a server without the
+  // extension leaves them out.
+  const api::Json stream_request = {{"TableName", options.table}};
+  api::Response sr =
+      client.Call("DynamoRock_20251121.DescribeStreamStats", stream_request.dump());
+  api::Json stream_stats =
+      sr.http_status == 200
+          ? api::Json::parse(sr.body, nullptr, /*allow_exceptions=*/false)
+          : api::Json();
+  if (stream_stats.is_discarded()) stream_stats = api::Json();
+  if (options.json && stream_stats.is_object()) stats["StreamStats"] = stream_stats;
+  const std::string text =
+      options.json ? stats.dump(2) + "\n"
+                   : stats::FormatCapacityReport(stats) +
+                         stats::FormatStreamReport(stream_stats);
   std::fwrite(text.data(), 1, text.size(), stdout);
   return 0;
 }

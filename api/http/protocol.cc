@@ -4,10 +4,12 @@
 
 #include <boost/crc.hpp>
 #include <cctype>
+#include <chrono>
 #include <random>
 
 #include "api/error.h"
 #include "api/http/sigv4.h"
+#include "api/json_codec.h"
 #include "engine/status.h"
 
 namespace dynarock::api::http {
@@ -22,6 +24,18 @@ constexpr std::string_view kExtensionPrefix = "DynamoRock_20251121.";
 constexpr std::string_view kStreamsPrefix = "DynamoDBStreams_20120810.";
 constexpr std::string_view kJson10 = "application/x-amz-json-1.0";
 constexpr std::string_view kJson11 = "application/x-amz-json-1.1";
+constexpr std::string_view kJsonPlain = "application/json";
+
+// What DynamoDB answers GET / with (a load balancer's health check), trailing
+// space included; dynarock names us-east-1's endpoint, as dynalite does.
+constexpr std::string_view kHealthyBody =
+    "healthy: dynamodb.us-east-1.amazonaws.com ";
+
+// The CORS headers DynamoDB sends (scylladb's test_cors.py, run against
+// DynamoDB; dynalite's test/connection.js, recorded against it).
+constexpr std::string_view kExposeHeaders =
+    "x-amzn-RequestId,x-amzn-ErrorType,x-amzn-ErrorMessage,Date";
+constexpr std::string_view kPreflightMaxAge = "172800";
 
 // The body DynamoDB's front end sends for requests that are not an API call
 // (wrong method or Content-Type), with HTTP 404.
@@ -52,17 +66,25 @@ std::string_view MediaType(std::string_view content_type) {
 }
 
 bool IsJsonMediaType(std::string_view media_type) {
-  return media_type.empty() || EqualsIgnoreCase(media_type, kJson10) ||
+  return EqualsIgnoreCase(media_type, kJson10) ||
          EqualsIgnoreCase(media_type, kJson11) ||
-         EqualsIgnoreCase(media_type, "application/json");
+         EqualsIgnoreCase(media_type, kJsonPlain);
+}
+
+// The Content-Type of a JSON answer: the request's own JSON media type,
+// else (none given, with an empty body) application/json, as DynamoDB.
+std::string ResponseMediaType(std::string_view media_type) {
+  if (EqualsIgnoreCase(media_type, kJson10)) return std::string(kJson10);
+  if (EqualsIgnoreCase(media_type, kJson11)) return std::string(kJson11);
+  return std::string(kJsonPlain);
 }
 
 // An error the protocol itself detects, formatted by api/error.
-HttpResponse ErrorResponse(const Status& status) {
+HttpResponse ErrorResponse(const Status& status, std::string_view media_type) {
   Response error = FormatError(status);
   HttpResponse response;
   response.status = error.http_status;
-  response.headers.emplace_back("Content-Type", std::string(kJson10));
+  response.headers.emplace_back("Content-Type", ResponseMediaType(media_type));
   response.body = std::move(error.body);
   return response;
 }
@@ -74,46 +96,86 @@ HttpResponse NotAnOperation() {
   return response;
 }
 
-HttpResponse Healthy(const HttpRequest& request) {
+HttpResponse Healthy() {
   HttpResponse response;
-  response.headers.emplace_back("Content-Type", "text/plain");
-  response.body = "healthy: ";
-  response.body += request.host.value_or("dynarock");
+  response.body = kHealthyBody;
   return response;
 }
 
+// A CORS preflight (OPTIONS with an Origin): 200 with an empty body, the
+// requested method and headers allowed as asked, cached for two days.
 HttpResponse Preflight(const HttpRequest& request) {
   HttpResponse response;
-  response.headers.emplace_back("Access-Control-Allow-Methods", "POST, GET");
-  response.headers.emplace_back(
-      "Access-Control-Allow-Headers",
-      std::string(request.access_control_request_headers.value_or(
-          "Content-Type, X-Amz-Target, X-Amz-Date, Authorization, "
-          "X-Amz-Security-Token, X-Amz-User-Agent")));
-  response.headers.emplace_back("Access-Control-Max-Age", "172800");
+  if (request.access_control_request_headers) {
+    response.headers.emplace_back(
+        "Access-Control-Allow-Headers",
+        std::string(*request.access_control_request_headers));
+  }
+  if (request.access_control_request_method) {
+    response.headers.emplace_back(
+        "Access-Control-Allow-Methods",
+        std::string(*request.access_control_request_method));
+  }
+  response.headers.emplace_back("Access-Control-Max-Age",
+                                std::string(kPreflightMaxAge));
   return response;
 }
 
-HttpResponse CallOperation(const HttpRequest& request, const Handler& handler) {
+// DynamoDB's order: a body that is not JSON is a SerializationException
+// before the target or the signature is looked at. Only called on those
+// error paths, so a good request is parsed once (by the handler).
+std::optional<Status> MalformedBody(std::string_view body) {
+  if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    return std::nullopt;
+  }
+  Result<Json> parsed = ParseRequestBody(body);
+  if (parsed.ok()) return std::nullopt;
+  return parsed.status();
+}
+
+int64_t SystemNow() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+HttpResponse CallOperation(const HttpRequest& request, const Handler& handler,
+                           const ProtocolOptions& options) {
   std::string_view media_type = MediaType(request.content_type.value_or(""));
-  if (!IsJsonMediaType(media_type)) return NotAnOperation();
+  // A body needs a JSON Content-Type; an empty one needs none.
+  if (!IsJsonMediaType(media_type) &&
+      !(media_type.empty() && request.body.empty())) {
+    return NotAnOperation();
+  }
+  auto error = [&](const Status& status) {
+    std::optional<Status> malformed = MalformedBody(request.body);
+    return ErrorResponse(malformed ? *malformed : status, media_type);
+  };
 
   std::optional<std::string_view> operation;
   if (request.target) operation = OperationFromTarget(*request.target);
-  if (!operation) {
-    return ErrorResponse(Status(ErrorCode::kUnknownOperation, ""));
-  }
+  if (!operation) return error(Status(ErrorCode::kUnknownOperation, ""));
 
   CallerIdentity caller;
-  if (request.authorization) {
+  if (options.secrets != nullptr) {
+    SignedRequest signed_request{request.method, request.request_target,
+                                 request.all_headers, request.body};
+    Result<CallerIdentity> verified = VerifySigV4(
+        signed_request, *options.secrets,
+        options.now_unix_seconds ? options.now_unix_seconds() : SystemNow());
+    if (!verified.ok()) return error(verified.status());
+    caller = *std::move(verified);
+  } else if (request.authorization) {
     SigV4ParseResult parsed = ParseAuthorization(*request.authorization);
     if (!parsed.auth) {
-      return ErrorResponse(Status(
-          ErrorCode::kMissingAuthenticationToken,
+      return error(
           parsed.error == SigV4Error::kNotSigV4
-              ? "Request is missing Authentication Token"
-              : "Authorization header requires a 'Credential' parameter of "
-                "the form AccessKeyId/Date/Region/Service/aws4_request."));
+              ? Status(ErrorCode::kMissingAuthenticationToken,
+                       "Request is missing Authentication Token")
+              : Status(ErrorCode::kIncompleteSignature,
+                       "Authorization header requires 'Credential' "
+                       "parameter. Authorization=" +
+                           std::string(*request.authorization)));
     }
     caller = CallerFromAuthorization(*parsed.auth);
   }
@@ -122,13 +184,11 @@ HttpResponse CallOperation(const HttpRequest& request, const Handler& handler) {
   try {
     result = handler(*operation, request.body, caller);
   } catch (...) {
-    return ErrorResponse(Status::Internal("Internal server error"));
+    return ErrorResponse(Status::Internal("Internal server error"), media_type);
   }
   HttpResponse response;
   response.status = result.http_status;
-  response.headers.emplace_back(
-      "Content-Type",
-      std::string(EqualsIgnoreCase(media_type, kJson11) ? kJson11 : kJson10));
+  response.headers.emplace_back("Content-Type", ResponseMediaType(media_type));
   response.body = std::move(result.body);
   return response;
 }
@@ -151,22 +211,22 @@ std::optional<std::string_view> HttpResponse::Header(
   return std::nullopt;
 }
 
-HttpResponse HandleRequest(const HttpRequest& request, const Handler& handler) {
+HttpResponse HandleRequest(const HttpRequest& request, const Handler& handler,
+                           const ProtocolOptions& options) {
   HttpResponse response;
-  if (request.method == "POST") {
-    response = CallOperation(request, handler);
-  } else if (request.method == "GET" || request.method == "HEAD") {
-    response = Healthy(request);
-  } else if (request.method == "OPTIONS" && request.origin) {
+  if (request.method == "OPTIONS" && request.origin) {
     response = Preflight(request);
+  } else if (request.method == "GET" || request.method == "HEAD") {
+    response = Healthy();
+  } else if (request.method == "POST") {
+    response = CallOperation(request, handler, options);
   } else {
     response = NotAnOperation();
   }
   if (request.origin) {
     response.headers.emplace_back("Access-Control-Allow-Origin", "*");
-    response.headers.emplace_back(
-        "Access-Control-Expose-Headers",
-        "x-amzn-RequestId, x-amzn-ErrorType, x-amz-crc32");
+    response.headers.emplace_back("Access-Control-Expose-Headers",
+                                  std::string(kExposeHeaders));
   }
   return Stamp(std::move(response));
 }
@@ -223,26 +283,22 @@ std::string NewRequestId() {
     std::seed_seq seed{device(), device(), device(), device()};
     return std::mt19937_64(seed);
   }();
-  uint64_t hi = rng();
-  uint64_t lo = rng();
-  // Version 4, variant 10xx, as RFC 4122 random UUIDs.
-  hi = (hi & ~0xF000ULL) | 0x4000ULL;
-  lo = (lo & ~(0xC000ULL << 48)) | (0x8000ULL << 48);
-  static constexpr char kHex[] = "0123456789abcdef";
+  // 52 characters of base32hex (0-9, A-V), 5 random bits each, as
+  // DynamoDB's ids ("4KBNVRGD25RG1KEO9UT4V3FQDJVV4KQNSO5AEMVJF66Q9ASUAAJG").
+  static constexpr char kDigits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUV";
   std::string id;
-  id.reserve(36);
-  auto append = [&](uint64_t v, int nibbles) {
-    for (int i = nibbles - 1; i >= 0; --i) id += kHex[(v >> (4 * i)) & 0xF];
-  };
-  append(hi >> 32, 8);
-  id += '-';
-  append(hi >> 16, 4);
-  id += '-';
-  append(hi, 4);
-  id += '-';
-  append(lo >> 48, 4);
-  id += '-';
-  append(lo, 12);
+  id.reserve(kRequestIdLength);
+  uint64_t bits = 0;
+  int available = 0;
+  while (id.size() < kRequestIdLength) {
+    if (available < 5) {
+      bits = rng();
+      available = 64;
+    }
+    id += kDigits[bits & 31];
+    bits >>= 5;
+    available -= 5;
+  }
   return id;
 }
 

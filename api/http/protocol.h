@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "api/client.h"
+#include "api/http/sigv4.h"
 
 namespace dynarock::api::http {
 
@@ -44,7 +46,24 @@ struct HttpRequest {
   std::optional<std::string_view> authorization;  // Authorization
   std::optional<std::string_view> origin;         // CORS
   std::optional<std::string_view> access_control_request_headers;
+  std::optional<std::string_view> access_control_request_method;
   std::string_view body;
+  // For signature verification (strict mode): the request-target as sent
+  // (path and query) and every header as received.
+  std::string_view request_target;
+  std::vector<std::pair<std::string_view, std::string_view>> all_headers;
+};
+
+// How the protocol authenticates callers.
+struct ProtocolOptions {
+  // Null (the default): any credentials are accepted, as DynamoDB Local;
+  // the Authorization header only names the caller. Otherwise every API
+  // call must carry a valid SigV4 signature by one of these credentials
+  // (VerifySigV4); health checks and CORS preflights need none.
+  std::shared_ptr<const SigV4Secrets> secrets;
+  // Seconds since the epoch, for the clock-skew check; the system clock
+  // when empty.
+  std::function<int64_t()> now_unix_seconds;
 };
 
 struct HttpResponse {
@@ -60,19 +79,31 @@ struct HttpResponse {
 // The largest request body accepted, as DynamoDB: 16 MB.
 inline constexpr size_t kMaxRequestBodyBytes = 16 * 1024 * 1024;
 
-// Answers one request:
-//  - POST with X-Amz-Target "DynamoDB_20120810.<Operation>" and a JSON
-//    Content-Type (application/x-amz-json-1.0 or 1.1, application/json, or
-//    none) -> handler(Operation, body, caller); its status and body as is.
-//  - POST with a missing or garbled target -> 400 UnknownOperationException.
-//  - An Authorization header that is not SigV4, or SigV4 without a usable
-//    Credential -> 400 MissingAuthenticationTokenException. No header at
-//    all is accepted as an anonymous caller (a dynarock convenience for
-//    curl; DynamoDB Local rejects it).
-//  - GET/HEAD (health checks) -> 200 "healthy: <host>", as DynamoDB.
-//  - OPTIONS with an Origin -> a CORS preflight answer; other methods, or a
-//    POST with a non-JSON Content-Type -> 404 "<UnknownOperationException/>".
-HttpResponse HandleRequest(const HttpRequest& request, const Handler& handler);
+// Answers one request, in DynamoDB's order:
+//  - OPTIONS with an Origin -> a CORS preflight: 200, empty body,
+//    Access-Control-Allow-Headers / -Methods echoing what was requested,
+//    Access-Control-Max-Age 172800.
+//  - GET/HEAD (health checks) -> 200
+//    "healthy: dynamodb.us-east-1.amazonaws.com ", as DynamoDB.
+//  - Other methods, or a POST whose body is not empty and whose
+//    Content-Type is not application/x-amz-json-1.0 or 1.1 or
+//    application/json -> 404 "<UnknownOperationException/>\n".
+//  - POST with X-Amz-Target "DynamoDB_20120810.<Operation>" ->
+//    handler(Operation, body, caller); its status and body as is, in the
+//    request's JSON media type (application/json when none was given).
+//  - Otherwise a protocol error; a non-empty body that is not a JSON object
+//    comes first (400 SerializationException), then a missing or garbled
+//    target (400 UnknownOperationException), then an Authorization header
+//    that is not SigV4 (MissingAuthenticationTokenException) or SigV4
+//    without a usable Credential (IncompleteSignatureException). No header
+//    at all is accepted as an anonymous caller (a dynarock convenience for
+//    curl; DynamoDB Local rejects it). With options.secrets, the signature
+//    is verified instead (VerifySigV4's errors) and unsigned calls are
+//    refused.
+// With an Origin, every response also carries Access-Control-Allow-Origin
+// "*" and Access-Control-Expose-Headers.
+HttpResponse HandleRequest(const HttpRequest& request, const Handler& handler,
+                           const ProtocolOptions& options = {});
 
 // For requests the server rejects before they are complete; each carries a
 // fresh x-amzn-RequestId and x-amz-crc32.
@@ -97,8 +128,9 @@ std::optional<std::string_view> OperationFromTarget(std::string_view target);
 // CRC-32 (IEEE 802.3, as zlib's crc32) of `data`.
 uint32_t Crc32(std::string_view data);
 
-// A fresh random request id in UUID form ("3f2b...-....-4...-....-...."),
-// 36 characters.
+// A fresh random request id in DynamoDB's form: 52 characters of 0-9 and
+// A-V ("4KBNVRGD25RG1KEO9UT4V3FQDJVV4KQNSO5AEMVJF66Q9ASUAAJG").
+inline constexpr size_t kRequestIdLength = 52;
 std::string NewRequestId();
 
 }  // namespace dynarock::api::http

@@ -250,8 +250,21 @@ class Session : public std::enable_shared_from_this<Session> {
     request.origin = FindHeader(req, "Origin");
     request.access_control_request_headers =
         FindHeader(req, "Access-Control-Request-Headers");
+    request.access_control_request_method =
+        FindHeader(req, "Access-Control-Request-Method");
     request.body = req.body();
-    HttpResponse response = HandleRequest(request, shared_->handler);
+    if (options().protocol.secrets != nullptr) {
+      request.request_target = request.path;
+      for (const auto& field : req) {
+        beast::string_view name = field.name_string();
+        beast::string_view value = field.value();
+        request.all_headers.emplace_back(
+            std::string_view(name.data(), name.size()),
+            std::string_view(value.data(), value.size()));
+      }
+    }
+    HttpResponse response =
+        HandleRequest(request, shared_->handler, options().protocol);
     if (req.method() == bhttp::verb::head) response.body.clear();
     bool keep_alive = req.keep_alive() && !stopping_ &&
                       !shared_->stopping.load(std::memory_order_acquire);

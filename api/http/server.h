@@ -61,6 +61,8 @@ struct ServerOptions {
   // ServiceUnavailable and closed (a few at a time; beyond those, closed at
   // once).
   int max_connections = 4096;
+  // Authentication (strict SigV4 verification, or none).
+  ProtocolOptions protocol;
 };
 
 class Server {

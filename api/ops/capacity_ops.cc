@@ -5,6 +5,8 @@
 //
 //   DescribeLimits    {} -> {AccountMaxReadCapacityUnits, ...}: DynamoDB's
 //                     default throughput quotas (API_DescribeLimits).
+//   DescribeEndpoints {} -> {Endpoints: [{Address, CachePeriodInMinutes}]}:
+//                     dynamodb.<region>.amazonaws.com, 1440 minutes.
 //   DescribeCapacity  {TableName, HotKeys?} -> the table's throughput
 //                     statistics (Engine::DescribeCapacity): rates, bucket
 //                     balances, usage windows, partitions and hot keys of
@@ -133,6 +135,20 @@ Result<Json> DescribeLimits(const RequestContext& /*ctx*/, const Json& request) 
               {"AccountMaxWriteCapacityUnits", kAccountMaxWriteCapacityUnits},
               {"TableMaxReadCapacityUnits", defaults.table_read_quota},
               {"TableMaxWriteCapacityUnits", defaults.table_write_quota}};
+}
+
+Result<Json> DescribeEndpoints(const RequestContext& ctx, const Json& request) {
+  DR_RETURN_IF_ERROR(ValidateRequest(request, kEmptyInput));
+  // DynamoDB names its regional endpoint, cached for a day
+  // (API_DescribeEndpoints). SDKs only follow it with endpoint discovery on,
+  // which they turn off when an endpoint URL is configured.
+  const std::string region =
+      ctx.scope.region.empty() || ctx.scope.region == "ddblocal"
+          ? "us-east-1"
+          : ctx.scope.region;
+  return Json{{"Endpoints",
+               Json::array({Json{{"Address", "dynamodb." + region + ".amazonaws.com"},
+                                 {"CachePeriodInMinutes", 1440}}})}};
 }
 
 Result<Json> DescribeCapacity(const RequestContext& ctx, const Json& request) {

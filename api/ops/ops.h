@@ -37,9 +37,19 @@ Result<Json> TagResource(const RequestContext& ctx, const Json& request);
 Result<Json> UntagResource(const RequestContext& ctx, const Json& request);
 Result<Json> ListTagsOfResource(const RequestContext& ctx, const Json& request);
 
+// insights_ops.cc: contributor insights.
+Result<Json> UpdateContributorInsights(const RequestContext& ctx, const Json& request);
+Result<Json> DescribeContributorInsights(const RequestContext& ctx, const Json& request);
+Result<Json> ListContributorInsights(const RequestContext& ctx, const Json& request);
+
 // transact_ops.cc
 Result<Json> TransactWriteItems(const RequestContext& ctx, const Json& request);
 Result<Json> TransactGetItems(const RequestContext& ctx, const Json& request);
+
+// partiql_ops.cc: ExecuteStatement, BatchExecuteStatement, ExecuteTransaction.
+Result<Json> ExecuteStatement(const RequestContext& ctx, const Json& request);
+Result<Json> BatchExecuteStatement(const RequestContext& ctx, const Json& request);
+Result<Json> ExecuteTransaction(const RequestContext& ctx, const Json& request);
 
 // ttl_ops.cc: UpdateTimeToLive, DescribeTimeToLive, and the extension
 // RunTimeToLiveSweep (dispatched as "DynamoRock_20251121.RunTimeToLiveSweep").
@@ -54,9 +64,11 @@ Result<Json> VerifyIndexes(const RequestContext& ctx, const Json& request);
 Result<Json> SetIndexLag(const RequestContext& ctx, const Json& request);
 Result<Json> DescribeIndexPropagation(const RequestContext& ctx, const Json& request);
 
-// capacity_ops.cc: DescribeLimits, and the extensions DescribeCapacity and
-// SetThrottling (dispatched as "DynamoRock_20251121.<name>").
+// capacity_ops.cc: DescribeLimits, DescribeEndpoints, and the extensions
+// DescribeCapacity and SetThrottling (dispatched as
+// "DynamoRock_20251121.<name>").
 Result<Json> DescribeLimits(const RequestContext& ctx, const Json& request);
+Result<Json> DescribeEndpoints(const RequestContext& ctx, const Json& request);
 Result<Json> DescribeCapacity(const RequestContext& ctx, const Json& request);
 Result<Json> SetThrottling(const RequestContext& ctx, const Json& request);
 
@@ -66,6 +78,10 @@ Result<Json> ListStreams(const RequestContext& ctx, const Json& request);
 Result<Json> DescribeStream(const RequestContext& ctx, const Json& request);
 Result<Json> GetShardIterator(const RequestContext& ctx, const Json& request);
 Result<Json> GetRecords(const RequestContext& ctx, const Json& request);
+// Extension: DynamoRock_20251121.DescribeStreamStats {TableName?} -> the
+// streams' shards with records, bytes, reads and lag, and the stream
+// storage size (Engine::DescribeStreamStats). `dynarock stats` shows it.
+Result<Json> DescribeStreamStats(const RequestContext& ctx, const Json& request);
 
 }  // namespace dynarock::api::ops
 

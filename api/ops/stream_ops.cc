@@ -76,6 +76,10 @@ const Shape kGetRecordsInput{
                .max_value = 1000},
     }};
 
+const Shape kDescribeStreamStatsInput{
+    .kind = Kind::kStructure,
+    .members = {CreateTableNameMember("TableName", /*required=*/false)}};
+
 std::optional<int> OptionalLimit(const Json& request) {
   if (std::optional<int64_t> limit = OptionalInt(request, "Limit")) {
     return static_cast<int>(*limit);
@@ -213,6 +217,40 @@ Result<Json> GetRecords(const RequestContext& ctx, const Json& request) {
   Json out = {{"Records", std::move(records)}};
   if (result.next_shard_iterator) out["NextShardIterator"] = *result.next_shard_iterator;
   return out;
+}
+
+Result<Json> DescribeStreamStats(const RequestContext& ctx, const Json& request) {
+  DR_RETURN_IF_ERROR(ValidateRequest(request, kDescribeStreamStatsInput));
+  DR_ASSIGN_OR_RETURN(StreamStorageStats stats,
+                      ctx.engine->DescribeStreamStats(
+                          ctx.scope, OptionalString(request, "TableName").value_or("")));
+  Json streams = Json::array();
+  for (const StreamStats& s : stats.streams) {
+    Json shards = Json::array();
+    for (const ShardStats& sh : s.shards) {
+      Json shard = {
+          {"ShardId", sh.shard_id},
+          {"Open", sh.open},
+          {"Records", sh.records},
+          {"Bytes", sh.bytes},
+          {"GetRecordsCalls", sh.get_records_calls},
+          {"ThrottledCalls", sh.throttled_calls},
+          {"RecordsRead", sh.records_read},
+          {"UnreadRecords", sh.unread_records},
+          {"OldestUnreadAgeSeconds",
+           static_cast<double>(sh.oldest_unread_age_micros) / 1e6},
+      };
+      if (!sh.parent_shard_id.empty()) shard["ParentShardId"] = sh.parent_shard_id;
+      shards.push_back(std::move(shard));
+    }
+    streams.push_back({{"StreamArn", s.stream_arn},
+                       {"TableName", s.table_name},
+                       {"StreamStatus", StreamStatusName(s.stream_status)},
+                       {"Records", s.records},
+                       {"Bytes", s.bytes},
+                       {"Shards", std::move(shards)}});
+  }
+  return Json{{"StorageBytes", stats.storage_bytes}, {"Streams", std::move(streams)}};
 }
 
 }  // namespace dynarock::api::ops

@@ -69,8 +69,7 @@ Result<Json> DescribeTimeToLive(const RequestContext& ctx, const Json& request) 
   req.scope = ctx.scope;
   req.table_name = StringOr(request, "TableName");
   DR_ASSIGN_OR_RETURN(TimeToLiveDescription d, ctx.engine->DescribeTimeToLive(req));
-  Json out = {{"TimeToLiveStatus",
-               d.status == TimeToLiveStatus::kEnabled ? "ENABLED" : "DISABLED"}};
+  Json out = {{"TimeToLiveStatus", TimeToLiveStatusName(d.status)}};
   if (d.attribute_name) out["AttributeName"] = *d.attribute_name;
   return Json{{"TimeToLiveDescription", std::move(out)}};
 }

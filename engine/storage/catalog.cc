@@ -18,7 +18,9 @@ constexpr char kNextIdKey[] = "n";
 // Version 4 appends the tags (count, then key and value of each).
 // Version 5 appends the stream: specification (present, enabled, view
 // type) and the latest stream's ARN and label.
-constexpr uint8_t kRecordVersion = 5;
+// Version 6 appends contributor insights (count, then per resource its name,
+// a byte on/off, and the micros of its last change).
+constexpr uint8_t kRecordVersion = 6;
 
 std::string TableKey(std::string_view ns, std::string_view name) {
   std::string key(1, kTablePrefix);
@@ -135,6 +137,13 @@ std::string EncodeTable(const TableInfo& t) {
   }
   PutLengthPrefixed(&out, d.latest_stream_arn);
   PutLengthPrefixed(&out, d.latest_stream_label);
+  // Version 6.
+  PutVarint64(&out, t.contributor_insights.size());
+  for (const auto& [resource, setting] : t.contributor_insights) {
+    PutLengthPrefixed(&out, resource);
+    out.push_back(setting.first ? 1 : 0);
+    PutSignedVarint64(&out, setting.second);
+  }
   return out;
 }
 
@@ -254,6 +263,14 @@ Result<TableInfo> DecodeTable(std::string_view bytes) {
     d.latest_stream_arn = r.String();
     d.latest_stream_label = r.String();
   }
+  if (version >= 6) {
+    const uint64_t n = r.Count();
+    for (uint64_t i = 0; i < n && r.ok; ++i) {
+      std::string resource = r.String();
+      const bool on = r.Byte() != 0;
+      t.contributor_insights[std::move(resource)] = {on, r.Signed()};
+    }
+  }
   if (!r.ok) return Status::Corruption("truncated table record");
   t.key = ResolveKeyDef(d.key_schema, d.attribute_definitions);
   ResolveIndexes(&t);
@@ -264,12 +281,14 @@ Result<TableInfo> DecodeTable(std::string_view bytes) {
 bool SameSettings(const TableInfo& a, const TableInfo& b) {
   return a.ttl.enabled == b.ttl.enabled &&
          a.ttl.attribute_name == b.ttl.attribute_name &&
-         a.ttl.last_change_micros == b.ttl.last_change_micros && a.tags == b.tags;
+         a.ttl.last_change_micros == b.ttl.last_change_micros && a.tags == b.tags &&
+         a.contributor_insights == b.contributor_insights;
 }
 
 void CopySettings(const TableInfo& from, TableInfo* to) {
   to->ttl = from.ttl;
   to->tags = from.tags;
+  to->contributor_insights = from.contributor_insights;
 }
 
 }  // namespace

@@ -56,7 +56,7 @@ struct IndexInfo {
 struct TimeToLiveSettings {
   bool enabled = false;
   // The attribute holding each item's expiry (epoch seconds); empty when
-  // TTL was never enabled or has been disabled.
+  // TTL was never enabled; once disabled, the last one (DISABLING shows it).
   std::string attribute_name;
   std::optional<int64_t> last_change_micros;
 };
@@ -84,6 +84,11 @@ struct TableInfo {
   // The table's tags by key (record version 4; none in older records).
   // Changed only through Catalog::UpdateSettings (and at creation).
   std::map<std::string, std::string> tags;
+  // Contributor insights by resource: "" for the table, else a GSI's name;
+  // the value is whether it is on and when it was last switched (engine
+  // clock, micros). Record version 6; none in older records. Changed only
+  // through Catalog::UpdateSettings.
+  std::map<std::string, std::pair<bool, int64_t>, std::less<>> contributor_insights;
 
   // The index named `name`, or null.
   const IndexInfo* FindIndex(std::string_view name) const;

@@ -331,4 +331,22 @@ Status Store::Flush() {
   return FromRocks(rep_->db->Flush(fo, rep_->cfs));
 }
 
+Status Store::Compact(Cf cf) {
+  rocksdb::ColumnFamilyHandle* handle = rep_->cfs[static_cast<size_t>(cf)];
+  rocksdb::FlushOptions fo;
+  DR_RETURN_IF_ERROR(FromRocks(rep_->db->Flush(fo, handle)));
+  rocksdb::CompactRangeOptions co;
+  co.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+  return FromRocks(rep_->db->CompactRange(co, handle, nullptr, nullptr));
+}
+
+uint64_t Store::ApproximateBytes(Cf cf) const {
+  rocksdb::ColumnFamilyHandle* handle = rep_->cfs[static_cast<size_t>(cf)];
+  uint64_t sst = 0;
+  uint64_t mem = 0;
+  rep_->db->GetIntProperty(handle, rocksdb::DB::Properties::kTotalSstFilesSize, &sst);
+  rep_->db->GetIntProperty(handle, rocksdb::DB::Properties::kCurSizeAllMemTables, &mem);
+  return sst + mem;
+}
+
 }  // namespace dynarock

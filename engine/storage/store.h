@@ -132,6 +132,12 @@ class Store {
 
   // Flushes memtables to SST files (for tests and clean shutdown).
   Status Flush();
+  // Flushes and compacts the whole column family, so that the space of its
+  // deleted keys (range deletions included) is freed. Errors: kIOError.
+  Status Compact(Cf cf);
+  // The bytes the column family occupies now: its SST files plus its
+  // memtables.
+  uint64_t ApproximateBytes(Cf cf) const;
 
  private:
   struct Rep;

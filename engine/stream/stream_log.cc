@@ -409,6 +409,7 @@ Status StreamLog::Trim(int64_t now) {
       batch.DeleteRange(Cf::kStreams, ShardKey(id, 0), StreamShardsEnd(id));
       batch.DeleteRange(Cf::kStreams, StreamRecordsBegin(id), StreamRecordsEnd(id));
       DR_RETURN_IF_ERROR(store_->Write(&batch));
+      trimmed_ = true;
       it = streams_.erase(it);
       continue;
     }
@@ -444,6 +445,7 @@ Status StreamLog::Trim(int64_t now) {
     }
     if (!batch.empty()) {
       DR_RETURN_IF_ERROR(store_->Write(&batch));
+      trimmed_ = true;
       stream.shards = std::move(kept);
     }
     ++it;
@@ -463,10 +465,19 @@ Status StreamLog::Maintain(bool force) {
       return Status::OK();
     }
   }
-  std::lock_guard commit(commit_mu_);
-  next_maintenance_micros_ = now + options_.maintenance_interval_micros;
-  DR_RETURN_IF_ERROR(RollOver(now));
-  return Trim(now);
+  bool compact = false;
+  {
+    std::lock_guard commit(commit_mu_);
+    next_maintenance_micros_ = now + options_.maintenance_interval_micros;
+    DR_RETURN_IF_ERROR(RollOver(now));
+    DR_RETURN_IF_ERROR(Trim(now));
+    if (trimmed_ && now - last_compaction_micros_ >= options_.compaction_interval_micros) {
+      compact = true;
+      trimmed_ = false;
+      last_compaction_micros_ = now;
+    }
+  }
+  return compact ? store_->Compact(Cf::kStreams) : Status::OK();
 }
 
 std::optional<StreamInfo> StreamLog::FindByArn(const std::string& ns,

@@ -52,6 +52,11 @@ struct StreamOptions {
   int64_t iterator_lifetime_micros = int64_t{15} * 60 * 1'000'000;
   // How often Maintain looks for rollovers and trims, on the clock.
   int64_t maintenance_interval_micros = 1'000'000;
+  // Trimming deletes records (RocksDB range deletions); their space is
+  // freed by compacting the streams column family, at most once per this
+  // interval of the clock when something was trimmed since the last one.
+  // Stream storage is so bounded by the retention plus this interval.
+  int64_t compaction_interval_micros = int64_t{3600} * 1'000'000;
 };
 
 struct ShardInfo {
@@ -152,7 +157,8 @@ class StreamLog {
 
   // --- Maintenance ---
   // Rolls over old shards, trims records past the retention, drops expired
-  // closed shards and disabled streams. At most once per maintenance
+  // closed shards and disabled streams, and compacts what was trimmed
+  // (outside the commit lock; writers go on). At most once per maintenance
   // interval of the clock unless `force`.
   Status Maintain(bool force = false);
 
@@ -193,6 +199,9 @@ class StreamLog {
   std::atomic<uint64_t> last_seq_{0};
   std::atomic<int64_t> next_maintenance_micros_{0};
   uint32_t next_stream_id_ = 1;  // guarded by commit_mu_
+  // Something was trimmed since the last compaction (guarded by commit_mu_).
+  bool trimmed_ = false;
+  int64_t last_compaction_micros_ = 0;  // guarded by commit_mu_
 };
 
 // Descriptor encodings (exposed for tests).

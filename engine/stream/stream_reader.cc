@@ -90,8 +90,9 @@ Status Trimmed() {
 
 }  // namespace
 
-Result<ListStreamsResult> ListStreams(const StreamLog& log,
-                                      const ListStreamsRequest& req) {
+Result<ListStreamsResult> ListStreams(const StreamLog& log, StreamReads* reads,
+                                      bool enforce, const ListStreamsRequest& req) {
+  DR_RETURN_IF_ERROR(reads->AdmitListStreams(req.scope.ns, enforce));
   const size_t limit = static_cast<size_t>(std::clamp(req.limit.value_or(100), 1, 100));
   ListStreamsResult result;
   for (const StreamInfo& s : log.List(req.scope.ns)) {
@@ -108,8 +109,10 @@ Result<ListStreamsResult> ListStreams(const StreamLog& log,
   return result;
 }
 
-Result<StreamDescription> DescribeStream(const StreamLog& log,
+Result<StreamDescription> DescribeStream(const StreamLog& log, StreamReads* reads,
+                                         bool enforce,
                                          const DescribeStreamRequest& req) {
+  DR_RETURN_IF_ERROR(reads->AdmitDescribeStream(req.scope.ns, enforce));
   DR_ASSIGN_OR_RETURN(StreamInfo s, FindStream(log, req.scope, req.stream_arn));
   StreamDescription d;
   d.stream_arn = s.arn;
@@ -176,7 +179,8 @@ Result<std::string> GetShardIterator(const StreamLog& log,
   return EncodeIterator(p);
 }
 
-Result<GetRecordsResult> GetRecords(const StreamLog& log, const GetRecordsRequest& req) {
+Result<GetRecordsResult> GetRecords(const StreamLog& log, StreamReads* reads,
+                                    bool enforce, const GetRecordsRequest& req) {
   DR_ASSIGN_OR_RETURN(IteratorPosition p, DecodeIterator(req.shard_iterator));
   if (!WellFormedStreamArn(p.arn)) return InvalidIterator();
   const int64_t now = log.clock()->NowMicros();
@@ -184,7 +188,14 @@ Result<GetRecordsResult> GetRecords(const StreamLog& log, const GetRecordsReques
     return Status(ErrorCode::kExpiredIterator, "Shard iterator has expired");
   }
   DR_ASSIGN_OR_RETURN(StreamInfo s, FindStream(log, req.scope, p.arn));
-  DR_ASSIGN_OR_RETURN(const ShardInfo* shard, FindShard(s, p.shard_id));
+  const ShardInfo* shard = nullptr;
+  for (const ShardInfo& candidate : s.shards) {
+    if (candidate.shard_id == p.shard_id) shard = &candidate;
+  }
+  if (shard == nullptr) {
+    return Status::ResourceNotFound("Invalid ShardId in ShardIterator");
+  }
+  DR_RETURN_IF_ERROR(reads->AdmitGetRecords(s.stream_id, shard->index, enforce));
   if (p.seq < shard->trim_seq) return Trimmed();
   const size_t limit = static_cast<size_t>(
       std::clamp(req.limit.value_or(kMaxGetRecordsLimit), 1, kMaxGetRecordsLimit));
@@ -227,12 +238,61 @@ Result<GetRecordsResult> GetRecords(const StreamLog& log, const GetRecordsReques
     }
     DR_RETURN_IF_ERROR(it->status());
   }
+  uint64_t bytes_read = 0;
+  for (const StreamRecord& r : result.records) bytes_read += r.size_bytes;
+  reads->RecordRead(s.stream_id, shard->index, result.records.size(), bytes_read, next);
   if (shard->ending_seq && at_end) return result;  // closed and read to its end
   IteratorPosition n = p;
   n.seq = next;
   n.created_micros = now;
   result.next_shard_iterator = EncodeIterator(n);
   return result;
+}
+
+Result<StreamStorageStats> DescribeStreamStats(const StreamLog& log,
+                                               const StreamReads& reads,
+                                               const std::string& ns,
+                                               const std::string& table_name) {
+  StreamStorageStats out;
+  out.storage_bytes = log.store()->ApproximateBytes(Cf::kStreams);
+  const int64_t now = log.clock()->NowMicros();
+  for (const StreamInfo& s : log.List(ns)) {
+    if (!table_name.empty() && s.table_name != table_name) continue;
+    StreamStats& st = out.streams.emplace_back();
+    st.stream_arn = s.arn;
+    st.table_name = s.table_name;
+    st.stream_status = s.disabled_micros ? StreamStatus::kDisabled : StreamStatus::kEnabled;
+    for (const ShardInfo& shard : s.shards) {
+      ShardStats& sh = st.shards.emplace_back();
+      sh.shard_id = shard.shard_id;
+      sh.parent_shard_id = shard.parent_shard_id;
+      sh.open = shard.open();
+      const ShardReadStats r = reads.Stats(s.stream_id, shard.index);
+      sh.get_records_calls = r.get_records_calls;
+      sh.throttled_calls = r.throttled_calls;
+      sh.records_read = r.records_read;
+      auto it = log.store()->NewIterator(
+          Cf::kStreams, StreamLog::RecordKey(s.stream_id, shard.index, shard.trim_seq),
+          StreamLog::ShardRecordsEnd(s.stream_id, shard.index));
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        const std::string_view key = it->key();
+        if (key.size() != 17) return Status::Corruption("malformed stream record key");
+        ++sh.records;
+        sh.bytes += key.size() + it->value().size();
+        if (DecodeFixed64BE(key.data() + 9) < r.read_position) continue;
+        if (sh.unread_records++ == 0) {
+          int64_t created = 0;
+          if (StreamRecordCreatedMicros(it->value(), &created)) {
+            sh.oldest_unread_age_micros = std::max<int64_t>(0, now - created);
+          }
+        }
+      }
+      DR_RETURN_IF_ERROR(it->status());
+      st.records += sh.records;
+      st.bytes += sh.bytes;
+    }
+  }
+  return out;
 }
 
 }  // namespace dynarock

@@ -8,16 +8,21 @@
 // handed out (ExpiredIteratorException), and a position before the shard's
 // trim horizon is TrimmedDataAccessException.
 //
-// Thread-safe (StreamLog is).
+// Calls are metered and limited by a StreamReads (stream_reads.h); with
+// `enforce` false (throttling off) nothing is refused.
+//
+// Thread-safe (StreamLog and StreamReads are).
 
 #ifndef DYNAROCK_ENGINE_STREAM_STREAM_READER_H_
 #define DYNAROCK_ENGINE_STREAM_STREAM_READER_H_
 
 #include <string>
+#include <vector>
 
 #include "engine/requests.h"
 #include "engine/status.h"
 #include "engine/stream/stream_log.h"
+#include "engine/stream/stream_reads.h"
 
 namespace dynarock {
 
@@ -26,11 +31,12 @@ inline constexpr int kMaxGetRecordsLimit = 1000;
 inline constexpr int64_t kMaxGetRecordsBytes = int64_t{1} << 20;
 
 // Errors: kValidation (TableName of a missing table is not an error: no
-// streams), none otherwise.
-Result<ListStreamsResult> ListStreams(const StreamLog& log,
-                                      const ListStreamsRequest& req);
-// Errors: kValidation (malformed ARN), kResourceNotFound.
-Result<StreamDescription> DescribeStream(const StreamLog& log,
+// streams), kLimitExceeded.
+Result<ListStreamsResult> ListStreams(const StreamLog& log, StreamReads* reads,
+                                      bool enforce, const ListStreamsRequest& req);
+// Errors: kValidation (malformed ARN), kResourceNotFound, kLimitExceeded.
+Result<StreamDescription> DescribeStream(const StreamLog& log, StreamReads* reads,
+                                         bool enforce,
                                          const DescribeStreamRequest& req);
 // Errors: kValidation (malformed ARN, missing or foreign sequence number),
 // kResourceNotFound (stream or shard), kTrimmedDataAccess.
@@ -38,9 +44,19 @@ Result<std::string> GetShardIterator(const StreamLog& log,
                                      const GetShardIteratorRequest& req);
 // Up to Limit records (1,000) and 1 MB from the iterator's position.
 // Errors: kValidation (malformed iterator), kExpiredIterator,
-// kTrimmedDataAccess, kResourceNotFound (stream or shard gone), kCorruption.
-Result<GetRecordsResult> GetRecords(const StreamLog& log,
-                                    const GetRecordsRequest& req);
+// kTrimmedDataAccess, kResourceNotFound (stream or shard gone),
+// kLimitExceeded (the shard's 5 calls per second), kCorruption.
+Result<GetRecordsResult> GetRecords(const StreamLog& log, StreamReads* reads,
+                                    bool enforce, const GetRecordsRequest& req);
+
+// The streams of a table (`table_name`, or every table when empty) with
+// their shards' records, bytes, reads and lag (requests.h), and the
+// storage of all streams. Reads every retained record of those streams.
+// Errors: kCorruption, kIOError.
+Result<StreamStorageStats> DescribeStreamStats(const StreamLog& log,
+                                               const StreamReads& reads,
+                                               const std::string& ns,
+                                               const std::string& table_name);
 
 }  // namespace dynarock
 

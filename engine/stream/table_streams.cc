@@ -5,8 +5,8 @@ namespace dynarock {
 Status CheckCreateStream(const StreamSpecification& spec) {
   if (spec.stream_enabled && !spec.stream_view_type) {
     return Status::Validation(
-        "One or more parameter values were invalid: You must specify a "
-        "StreamViewType when enabling a stream");
+        "One or more parameter values were invalid: If stream is being enabled then "
+        "UpdateViewType is required");
   }
   return Status::OK();
 }
@@ -14,6 +14,11 @@ Status CheckCreateStream(const StreamSpecification& spec) {
 Status CheckUpdateStream(const TableDescription& current,
                          const StreamSpecification& spec) {
   DR_RETURN_IF_ERROR(CheckCreateStream(spec));
+  if (!spec.stream_enabled && spec.stream_view_type) {
+    return Status::Validation(
+        "One or more parameter values were invalid: If stream is being disabled, then "
+        "UpdateViewType must not be specified");
+  }
   const bool enabled =
       current.stream_specification && current.stream_specification->stream_enabled;
   if (spec.stream_enabled && enabled) {
@@ -32,9 +37,9 @@ Status ApplyStreamSpecification(StreamLog* log, const StreamTable& table,
                                 TableDescription* desc) {
   if (!spec.stream_enabled) {
     DR_RETURN_IF_ERROR(log->Disable(table.table_id));
-    if (desc->stream_specification) {
-      desc->stream_specification = StreamSpecification{false, std::nullopt};
-    }
+    // As DynamoDB: a table whose stream is disabled shows no
+    // StreamSpecification (LatestStreamArn and Label stay).
+    desc->stream_specification.reset();
     return Status::OK();
   }
   DR_ASSIGN_OR_RETURN(

@@ -34,9 +34,10 @@ struct StreamTable {
 // CreateTable's StreamSpecification: StreamEnabled true needs a
 // StreamViewType. Errors: kValidation.
 Status CheckCreateStream(const StreamSpecification& spec);
-// UpdateTable's against the table's current stream: enabling an enabled
-// stream (whatever the view type) or disabling a table without one is
-// refused with DynamoDB's messages. Errors: kValidation.
+// UpdateTable's against the table's current stream: a view type with
+// StreamEnabled false, enabling an enabled stream (whatever the view type)
+// or disabling a table without one is refused with DynamoDB's messages
+// (as observed on DynamoDB in 2026). Errors: kValidation.
 Status CheckUpdateStream(const TableDescription& current,
                          const StreamSpecification& spec);
 

@@ -45,7 +45,8 @@ Result<TimeToLiveSpecification> TtlSettings::Update(
       return ModifiedTooOften();
     }
     ttl.enabled = want.enabled;
-    ttl.attribute_name = want.enabled ? want.attribute_name : std::string();
+    // Disabling keeps the name: DISABLING shows it.
+    if (want.enabled) ttl.attribute_name = want.attribute_name;
     ttl.last_change_micros = now;
     return Status::OK();
   };
@@ -64,12 +65,33 @@ Result<TimeToLiveSpecification> TtlSettings::Update(
 Result<TimeToLiveDescription> TtlSettings::Describe(
     const DescribeTimeToLiveRequest& req) {
   DR_ASSIGN_OR_RETURN(auto table, tables_->FindOrNotFound(req.scope, req.table_name));
+  const TimeToLiveSettings& ttl = table->ttl;
+  const bool settling =
+      ttl.last_change_micros &&
+      clock_->NowMicros() < *ttl.last_change_micros + status_delay_micros_;
   TimeToLiveDescription d;
-  if (table->ttl.enabled) {
-    d.status = TimeToLiveStatus::kEnabled;
-    d.attribute_name = table->ttl.attribute_name;
+  if (ttl.enabled) {
+    d.status = settling ? TimeToLiveStatus::kEnabling : TimeToLiveStatus::kEnabled;
+    d.attribute_name = ttl.attribute_name;
+  } else if (settling && !ttl.attribute_name.empty()) {
+    d.status = TimeToLiveStatus::kDisabling;
+    d.attribute_name = ttl.attribute_name;
   }
   return d;
+}
+
+std::string_view TimeToLiveStatusName(TimeToLiveStatus status) {
+  switch (status) {
+    case TimeToLiveStatus::kEnabled:
+      return "ENABLED";
+    case TimeToLiveStatus::kEnabling:
+      return "ENABLING";
+    case TimeToLiveStatus::kDisabling:
+      return "DISABLING";
+    case TimeToLiveStatus::kDisabled:
+      break;
+  }
+  return "DISABLED";
 }
 
 }  // namespace dynarock

@@ -25,13 +25,16 @@ class Clock;
 class TtlSettings {
  public:
   // None of the pointers is owned; all must outlive this. A change within
-  // `change_cooldown_micros` of the previous one is refused (0: never).
+  // `change_cooldown_micros` of the previous one is refused (0: never). For
+  // `status_delay_micros` after a change DescribeTimeToLive shows ENABLING
+  // or DISABLING (0: the change settles at once).
   TtlSettings(Clock* clock, Catalog* catalog, TableLifecycle* tables,
-              int64_t change_cooldown_micros)
+              int64_t change_cooldown_micros, int64_t status_delay_micros = 0)
       : clock_(clock),
         catalog_(catalog),
         tables_(tables),
-        change_cooldown_micros_(change_cooldown_micros) {}
+        change_cooldown_micros_(change_cooldown_micros),
+        status_delay_micros_(status_delay_micros) {}
 
   // Enables or disables TTL; returns the specification, as DynamoDB echoes
   // it. Errors: kResourceNotFound (DescribeTable's message), kValidation:
@@ -44,8 +47,10 @@ class TtlSettings {
   // The request's shape (AttributeName 1..255 characters, both members
   // present) is the api's to check.
   Result<TimeToLiveSpecification> Update(const UpdateTimeToLiveRequest& req);
-  // ENABLED with the attribute, or DISABLED without one.
-  // Errors: kResourceNotFound.
+  // ENABLING / DISABLING with the attribute within the status delay of the
+  // last change (on the clock), then ENABLED with the attribute or DISABLED
+  // without one. Deletion follows the setting at once: the sweeper deletes
+  // while ENABLING and stops while DISABLING. Errors: kResourceNotFound.
   Result<TimeToLiveDescription> Describe(const DescribeTimeToLiveRequest& req);
 
  private:
@@ -53,6 +58,7 @@ class TtlSettings {
   Catalog* const catalog_;
   TableLifecycle* const tables_;
   const int64_t change_cooldown_micros_;
+  const int64_t status_delay_micros_;
 };
 
 }  // namespace dynarock

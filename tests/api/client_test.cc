@@ -9,6 +9,7 @@
 #include <functional>
 #include <string>
 
+#include "api/dispatch.h"
 #include "tests/api/api_test_util.h"
 
 namespace dynarock::api {
@@ -77,6 +78,55 @@ TEST_F(ClientTest, UnknownOperation) {
             R"({"__type":"com.amazon.coral.service#UnknownOperationException"})");
   EXPECT_EQ(client_.Call("Nope", "{").body,
             R"({"__type":"com.amazon.coral.service#SerializationException"})");
+}
+
+// Every operation of DynamoDB's API model (botocore's dynamodb
+// service-2.json, 2012-08-10, and the DynamoDB Streams model) answers
+// either a result or a well-formed DynamoDB error: never a 500, never a
+// crash; those dynarock does not implement answer UnknownOperationException,
+// as DynamoDB Local does for what it lacks.
+TEST_F(ClientTest, EveryOperationOfTheApiModelAnswers) {
+  const char* const kOperations[] = {
+      "BatchExecuteStatement", "BatchGetItem", "BatchWriteItem", "CreateBackup",
+      "CreateGlobalTable", "CreateTable", "DeleteBackup", "DeleteItem",
+      "DeleteResourcePolicy", "DeleteTable", "DescribeBackup",
+      "DescribeContinuousBackups", "DescribeContributorInsights",
+      "DescribeEndpoints", "DescribeExport", "DescribeGlobalTable",
+      "DescribeGlobalTableSettings", "DescribeImport",
+      "DescribeKinesisStreamingDestination", "DescribeLimits", "DescribeTable",
+      "DescribeTableReplicaAutoScaling", "DescribeTimeToLive",
+      "DisableKinesisStreamingDestination", "EnableKinesisStreamingDestination",
+      "ExecuteStatement", "ExecuteTransaction", "ExportTableToPointInTime",
+      "GetItem", "GetResourcePolicy", "ImportTable", "ListBackups",
+      "ListContributorInsights", "ListExports", "ListGlobalTables", "ListImports",
+      "ListTables", "ListTagsOfResource", "PutItem", "PutResourcePolicy", "Query",
+      "RestoreTableFromBackup", "RestoreTableToPointInTime", "Scan",
+      "TagResource", "TransactGetItems", "TransactWriteItems", "UntagResource",
+      "UpdateContinuousBackups", "UpdateContributorInsights", "UpdateGlobalTable",
+      "UpdateGlobalTableSettings", "UpdateItem",
+      "UpdateKinesisStreamingDestination", "UpdateTable",
+      "UpdateTableReplicaAutoScaling", "UpdateTimeToLive",
+      "DynamoDBStreams_20120810.DescribeStream",
+      "DynamoDBStreams_20120810.GetRecords",
+      "DynamoDBStreams_20120810.GetShardIterator",
+      "DynamoDBStreams_20120810.ListStreams"};
+  for (const char* op : kOperations) {
+    for (const char* body : {"{}", "", "{\"TableName\":\"t\"}"}) {
+      Response r = client_.Call(op, body);
+      EXPECT_TRUE(r.http_status == 200 || r.http_status == 400)
+          << op << " " << body << " -> " << r.http_status << " " << r.body;
+      Json parsed = Json::parse(r.body, nullptr, /*allow_exceptions=*/false);
+      ASSERT_TRUE(parsed.is_object()) << op << ": " << r.body;
+      if (r.http_status == 400) {
+        EXPECT_TRUE(parsed.contains("__type")) << op << ": " << r.body;
+      }
+      if (FindHandler(op) == nullptr) {
+        EXPECT_EQ(r.body,
+                  R"({"__type":"com.amazon.coral.service#UnknownOperationException"})")
+            << op;
+      }
+    }
+  }
 }
 
 TEST_F(ClientTest, EmptyBodyOfAKnownOperation) {

@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from conftest import unique_name
+from conftest import create_simple_table, unique_name
 
 
 def aws_binary():
@@ -146,3 +146,15 @@ def test_tags(aws):
     aws("untag-resource", "--resource-arn", arn, "--tag-keys", "created")
     listed = json.loads(aws("list-tags-of-resource", "--resource-arn", arn).stdout)
     assert listed["Tags"] == [{"Key": "env", "Value": "prod"}]
+
+
+def test_execute_statement(aws, server):
+    # The table and item through boto3 under the CLI's access key; one `aws`
+    # invocation (each costs about a second).
+    ddb = server.client(key="AKIDCLI")
+    name = create_simple_table(ddb, unique_name("cli-ql"))
+    ddb.put_item(TableName=name, Item={"pk": {"S": "a"}, "n": {"N": "1"}})
+    out = json.loads(aws("execute-statement", "--statement",
+                         f'SELECT n FROM "{name}" WHERE pk = ?',
+                         "--parameters", '[{"S": "a"}]').stdout)
+    assert out["Items"] == [{"n": {"N": "1"}}]

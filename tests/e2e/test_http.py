@@ -64,7 +64,8 @@ def test_protocol_headers(server):
     assert res.getheader("Content-Type") == "application/x-amz-json-1.0"
     assert int(res.getheader("x-amz-crc32")) == zlib.crc32(data)
     request_id = res.getheader("x-amzn-RequestId")
-    assert request_id and len(request_id) == 36
+    assert request_id and len(request_id) == 52
+    assert all(c in "0123456789ABCDEFGHIJKLMNOPQRSTUV" for c in request_id)
     res2, _ = post(server, "DynamoDB_20120810.ListTables", b"{}")
     assert res2.getheader("x-amzn-RequestId") != request_id
 
@@ -147,8 +148,120 @@ def test_health_check(server):
     conn.request("GET", "/")
     res = conn.getresponse()
     assert res.status == 200
-    assert res.read().startswith(b"healthy: ")
+    data = res.read()
+    assert data == b"healthy: dynamodb.us-east-1.amazonaws.com "
+    assert int(res.getheader("x-amz-crc32")) == zlib.crc32(data)
     conn.close()
+
+
+@pytest.mark.parametrize("method,headers,body", [
+    ("PUT", {}, b"{}"), ("DELETE", {}, None), ("PATCH", {}, b"{}"),
+    ("OPTIONS", {}, None),  # no Origin: not a preflight
+    ("POST", {"Content-Type": "text/plain"}, b"{}"),
+    ("POST", {}, b"hi"),  # a body without a Content-Type
+])
+def test_not_an_operation_is_404(server, method, headers, body):
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    conn.request(method, "/", body=body, headers=dict(
+        headers, **{"X-Amz-Target": "DynamoDB_20120810.ListTables"}))
+    res = conn.getresponse()
+    data = res.read()
+    assert res.status == 404
+    assert data == b"<UnknownOperationException/>\n"
+    assert res.getheader("x-amz-crc32") == "3552371480"
+    conn.close()
+
+
+def test_browser_cors_preflight_then_call(server):
+    """What a browser does before and while an SDK in a web page calls."""
+    origin = "http://localhost:3000"
+    wanted = ("amz-sdk-invocation-id,amz-sdk-request,authorization,content-type,"
+              "x-amz-date,x-amz-target,x-amz-user-agent")
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    conn.request("OPTIONS", "/", headers={
+        "Origin": origin, "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": wanted})
+    res = conn.getresponse()
+    assert res.read() == b""
+    assert res.status == 200
+    assert res.getheader("Access-Control-Allow-Origin") == "*"
+    assert res.getheader("Access-Control-Allow-Methods") == "POST"
+    assert res.getheader("Access-Control-Allow-Headers") == wanted
+    assert res.getheader("Access-Control-Max-Age") == "172800"
+    assert len(res.getheader("x-amzn-RequestId")) == 52
+    res, data = post(server, "DynamoDB_20120810.ListTables", b"{}",
+                     headers={"Origin": origin}, conn=conn)
+    assert res.status == 200, data
+    assert res.getheader("Access-Control-Allow-Origin") == "*"
+    exposed = res.getheader("Access-Control-Expose-Headers").split(",")
+    assert "x-amzn-RequestId" in exposed and "x-amzn-ErrorType" in exposed
+    assert res.getheader("Access-Control-Max-Age") is None
+    res, data = post(server, "DynamoDB_20120810.NoSuchThing", b"{}",
+                     headers={"Origin": origin}, conn=conn)
+    assert res.status == 400
+    assert res.getheader("Access-Control-Allow-Origin") == "*"
+    res, _ = post(server, "DynamoDB_20120810.ListTables", b"{}", conn=conn)
+    assert res.getheader("Access-Control-Allow-Origin") is None
+    conn.close()
+
+
+def error_of(res, data):
+    assert res.status == 400, data
+    err = json.loads(data)
+    return err["__type"].split("#")[1], err.get("message", err.get("Message"))
+
+
+def test_body_that_is_not_json_wins_over_a_bad_target(server):
+    res, data = post(server, "DynamoDB_20120810.NoSuchOperation", b"hi")
+    assert error_of(res, data) == ("SerializationException", None)
+    res, data = post(server, None, b"{\"a\":")
+    assert error_of(res, data)[0] == "SerializationException"
+
+
+@pytest.mark.parametrize("op,body,message", [
+    ("DescribeTable", {"TableName": 5}, "NUMBER_VALUE cannot be converted to String"),
+    ("DescribeTable", {"TableName": 5.5}, "DECIMAL_VALUE cannot be converted to String"),
+    ("DescribeTable", {"TableName": True}, "TRUE_VALUE cannot be converted to String"),
+    ("DescribeTable", {"TableName": {"a": 1}},
+     "Start of structure or map found where not expected"),
+    ("ListTables", {"Limit": "ten"}, "STRING_VALUE cannot be converted to Integer"),
+    ("GetItem", {"TableName": "t", "Key": {"k": {"B": "!!!!"}}},
+     "'!!!!' can not be converted to a Blob: Base64 encoded length is expected a "
+     "multiple of 4 bytes but found: 4"),
+])
+def test_serialization_exception_messages(server, op, body, message):
+    res, data = post(server, "DynamoDB_20120810." + op, json.dumps(body).encode())
+    kind, text = error_of(res, data)
+    assert kind == "SerializationException"
+    if "Blob" in message:
+        assert text.startswith("'!!!!' can not be converted to a Blob"), text
+    else:
+        assert text == message
+
+
+@pytest.mark.parametrize("op,body,message", [
+    ("DescribeTable", {}, "1 validation error detected: Value null at 'tableName' "
+     "failed to satisfy constraint: Member must not be null"),
+    ("BatchGetItem", {"RequestItems": {}}, "1 validation error detected: Value '{}' at "
+     "'requestItems' failed to satisfy constraint: Member must have length greater "
+     "than or equal to 1"),
+    ("Scan", {"TableName": "t", "Limit": 0}, "1 validation error detected: Value '0' at "
+     "'limit' failed to satisfy constraint: Member must have value greater than or "
+     "equal to 1"),
+    ("Scan", {"TableName": "t", "TotalSegments": 0, "Segment": 0},
+     "1 validation error detected: Value '0' at 'totalSegments' failed to satisfy "
+     "constraint: Member must have value greater than or equal to 1"),
+    ("ListTables", {"Limit": 0, "ExclusiveStartTableName": "a;"},
+     "3 validation errors detected: Value 'a;' at 'exclusiveStartTableName' failed to "
+     "satisfy constraint: Member must satisfy regular expression pattern: "
+     "[a-zA-Z0-9_.-]+; Value 'a;' at 'exclusiveStartTableName' failed to satisfy "
+     "constraint: Member must have length greater than or equal to 3; Value '0' at "
+     "'limit' failed to satisfy constraint: Member must have value greater than or "
+     "equal to 1"),
+])
+def test_validation_messages(server, op, body, message):
+    res, data = post(server, "DynamoDB_20120810." + op, json.dumps(body).encode())
+    assert error_of(res, data) == ("ValidationException", message)
 
 
 def test_body_over_16_mb_is_rejected_with_413(server):
@@ -229,3 +342,30 @@ def test_concurrent_clients(server):
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=16) as pool:
         assert sum(pool.map(work, range(32))) == 32 * 20
+
+
+def test_every_operation_of_the_sdk_model_answers(server):
+    """Each operation botocore knows (and the newer ones of DynamoDB's
+    current model) gets a result or a DynamoDB error, never a 500 or a
+    dropped connection; what dynarock lacks is UnknownOperationException."""
+    import botocore.session
+    model = botocore.session.get_session().get_service_model("dynamodb")
+    names = set(model.operation_names) | {
+        "GetResourcePolicy", "PutResourcePolicy", "DeleteResourcePolicy",
+        "UpdateKinesisStreamingDestination"}
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    for name in sorted(names):
+        res, data = post(server, "DynamoDB_20120810." + name,
+                         b'{"TableName": "no-such-table-ops-walk"}', conn=conn)
+        assert res.status in (200, 400), (name, res.status, data)
+        body = json.loads(data)
+        if res.status == 400:
+            assert "#" in body["__type"], (name, body)
+    conn.close()
+    assert_still_serving(server)
+
+
+def test_describe_endpoints(ddb):
+    endpoints = ddb.describe_endpoints()["Endpoints"]
+    assert endpoints == [{"Address": "dynamodb.us-east-1.amazonaws.com",
+                          "CachePeriodInMinutes": 1440}]

@@ -3,14 +3,28 @@ client, records read with boto3's `dynamodbstreams` client on the same
 endpoint, shards that follow partition splits, and a kill -9 that loses no
 acknowledged change's record."""
 
+import json
+import os
 import signal
+import subprocess
 import threading
 import time
 
 import pytest
 from botocore.exceptions import ClientError
 
-from conftest import DynarockServer, unique_name
+from conftest import REGION, DynarockServer, dynarock_bin, unique_name
+
+
+@pytest.fixture(scope="module")
+def server():
+    """This module's own server, throttling off: the readers here page
+    through shards faster than DynamoDB Streams allows (5 GetRecords per
+    second per shard); test_read_limits starts one with throttling on."""
+    s = DynarockServer("--in-memory", "--throttling", "off")
+    yield s
+    err = s.stop()
+    assert s.returncode == 0, f"dynarock exited with {s.returncode}:\n{err}"
 
 
 def create_stream_table(ddb, name, view="NEW_AND_OLD_IMAGES", range_key=False):
@@ -139,8 +153,16 @@ def test_update_table_stream_rules(ddb, streams, table):
         assert e.value.response["Error"]["Code"] == "ValidationException"
         assert "Table already has an enabled stream" in e.value.response["Error"]["Message"]
     ddb.put_item(TableName=table, Item={"pk": {"S": "k"}})
+    with pytest.raises(ClientError) as e:
+        ddb.update_table(TableName=table, StreamSpecification={
+            "StreamEnabled": False, "StreamViewType": "NEW_IMAGE"})
+    assert e.value.response["Error"]["Message"] == (
+        "One or more parameter values were invalid: If stream is being disabled, "
+        "then UpdateViewType must not be specified")
     d = ddb.update_table(TableName=table, StreamSpecification={"StreamEnabled": False})
-    assert d["TableDescription"]["StreamSpecification"] == {"StreamEnabled": False}
+    # As DynamoDB: no StreamSpecification once disabled; the ARN stays.
+    assert "StreamSpecification" not in d["TableDescription"]
+    assert d["TableDescription"]["LatestStreamArn"] == arn
     # The disabled stream stays readable, DISABLED, its shards closed.
     desc = streams.describe_stream(StreamArn=arn)["StreamDescription"]
     assert desc["StreamStatus"] == "DISABLED"
@@ -294,3 +316,67 @@ def test_kill_9_keeps_a_record_per_acknowledged_write(start_server, tmp_path):
         assert len(got) <= len(ns) + 1
         assert set(got) <= attempted[pk]
     assert set(seen) <= set(attempted)
+
+
+def refused_within(call, attempts, calls_per_second):
+    """Calls `call` until it is refused with LimitExceededException or
+    `attempts` calls are made. Returns (refused, calls, seconds). A limit of
+    `calls_per_second` with a one-second burst admits at most
+    calls_per_second * (1 + seconds) calls, whatever the machine's speed."""
+    start = time.monotonic()
+    for n in range(1, attempts + 1):
+        try:
+            call()
+        except ClientError as e:
+            assert e.response["Error"]["Code"] == "LimitExceededException", e.response
+            assert e.response["Error"]["Message"] == "Rate exceeded"
+            return True, n, time.monotonic() - start
+    return False, attempts, time.monotonic() - start
+
+
+def test_read_limits(start_server):
+    s = start_server("--in-memory")  # throttling on, as `serve` defaults
+    ddb = s.client()
+    streams = s.client(service="dynamodbstreams")
+    name = unique_name("streams")
+    arn = create_stream_table(ddb, name)["LatestStreamArn"]
+    shard = shards_of(streams, arn)[0]["ShardId"]
+    it = streams.get_shard_iterator(StreamArn=arn, ShardId=shard,
+                                    ShardIteratorType="LATEST")["ShardIterator"]
+    refused, calls, seconds = refused_within(
+        lambda: streams.get_records(ShardIterator=it), 200, 5)
+    # Not refused only if the calls were too slow to exceed the rate.
+    assert refused or calls <= 5 * (1 + seconds), (calls, seconds)
+    refused, calls, seconds = refused_within(
+        lambda: streams.describe_stream(StreamArn=arn), 200, 10)
+    assert refused or calls <= 10 * (1 + seconds), (calls, seconds)
+
+
+def test_dynarock_stats_shows_shards_and_lag(ddb, streams, server):
+    name = unique_name("streams")
+    arn = create_stream_table(ddb, name)["LatestStreamArn"]
+    for i in range(3):
+        ddb.put_item(TableName=name, Item={"pk": {"S": "k"}, "n": {"N": str(i)}})
+    env = dict(os.environ, AWS_ACCESS_KEY_ID="AKIDE2E", AWS_REGION=REGION)
+
+    def stats(*args):
+        proc = subprocess.run(
+            [str(dynarock_bin()), "stats", name, "--endpoint", server.url, *args],
+            env=env, capture_output=True, text=True, timeout=30,
+            stdin=subprocess.DEVNULL)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
+
+    s = json.loads(stats("--json"))["StreamStats"]
+    assert s["StorageBytes"] > 0
+    [stream] = s["Streams"]
+    assert stream["StreamArn"] == arn and stream["Records"] == 3
+    assert sum(sh["UnreadRecords"] for sh in stream["Shards"]) == 3
+    assert len(read_all(streams, arn)) == 3
+    s = json.loads(stats("--json"))["StreamStats"]
+    shards = s["Streams"][0]["Shards"]
+    assert sum(sh["UnreadRecords"] for sh in shards) == 0
+    assert sum(sh["RecordsRead"] for sh in shards) == 3
+    text = stats()
+    assert "Stream storage:" in text and f"Stream {arn} (ENABLED): 3 records" in text
+    assert "UNREAD" in text

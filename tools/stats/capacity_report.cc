@@ -152,4 +152,35 @@ std::string FormatCapacityReport(const Json& describe_capacity) {
   return out;
 }
 
+std::string FormatStreamReport(const Json& stats) {
+  std::string out;
+  const Json& streams = List(stats, "Streams");
+  if (streams.empty()) return out;
+  Appendf(&out, "\nStream storage: %s (every stream of the database)\n",
+          HumanBytes(Int(stats, "StorageBytes")).c_str());
+  for (const Json& s : streams) {
+    const Json& shards = List(s, "Shards");
+    Appendf(&out, "\nStream %s (%s): %lld records, %s, %zu shards\n",
+            Str(s, "StreamArn").c_str(), Str(s, "StreamStatus").c_str(),
+            static_cast<long long>(Int(s, "Records")),
+            HumanBytes(Int(s, "Bytes")).c_str(), shards.size());
+    Appendf(&out, "  %-38s  %-6s  %8s  %10s  %8s  %9s  %8s  %11s\n", "SHARD",
+            "STATE", "RECORDS", "SIZE", "READS", "THROTTLED", "UNREAD",
+            "OLDEST (s)");
+    for (const Json& sh : shards) {
+      const Json& open = Member(sh, "Open");
+      Appendf(&out, "  %-38s  %-6s  %8lld  %10s  %8lld  %9lld  %8lld  %11.1f\n",
+              Clip(Str(sh, "ShardId"), 38).c_str(),
+              open.is_boolean() && open.get<bool>() ? "open" : "closed",
+              static_cast<long long>(Int(sh, "Records")),
+              HumanBytes(Int(sh, "Bytes")).c_str(),
+              static_cast<long long>(Int(sh, "GetRecordsCalls")),
+              static_cast<long long>(Int(sh, "ThrottledCalls")),
+              static_cast<long long>(Int(sh, "UnreadRecords")),
+              Num(sh, "OldestUnreadAgeSeconds"));
+    }
+  }
+  return out;
+}
+
 }  // namespace dynarock::tools::stats

@@ -20,6 +20,14 @@ namespace dynarock::tools::stats {
 // empty, so a partial response still renders (never throws).
 std::string FormatCapacityReport(const api::Json& describe_capacity);
 
+// The stream part of `dynarock stats`, from a DescribeStreamStats response
+// (api/ops/stream_ops.cc): the stream storage size, then per stream its
+// shards with retained records and bytes, GetRecords calls (refused ones
+// too), and the lag: records not yet read by the furthest reader and the
+// age of the oldest of them. Empty when the table has no stream. Lenient
+// as FormatCapacityReport.
+std::string FormatStreamReport(const api::Json& describe_stream_stats);
+
 // 1536 -> "1.5 KB"; 1024-based, as DynamoDB's item sizes; under 1 KB in bytes
 // ("512 B").
 std::string HumanBytes(int64_t bytes);

@@ -90,16 +90,14 @@ TEST(ProtocolTest, Crc32MatchesZlib) {
   EXPECT_EQ(Crc32("<UnknownOperationException/>\n"), 3552371480u);
 }
 
-TEST(ProtocolTest, RequestIdsAreUuidShapedAndUnique) {
+TEST(ProtocolTest, RequestIdsAreDynamoDbShapedAndUnique) {
   std::set<std::string> seen;
   for (int i = 0; i < 1000; ++i) {
     std::string id = NewRequestId();
-    ASSERT_EQ(id.size(), 36u);
-    EXPECT_EQ(id[8], '-');
-    EXPECT_EQ(id[13], '-');
-    EXPECT_EQ(id[14], '4');
-    EXPECT_EQ(id[18], '-');
-    EXPECT_EQ(id[23], '-');
+    ASSERT_EQ(id.size(), 52u);
+    for (char c : id) {
+      EXPECT_TRUE((c >= '0' && c <= '9') || (c >= 'A' && c <= 'V')) << id;
+    }
     EXPECT_TRUE(seen.insert(id).second);
   }
 }
@@ -120,7 +118,7 @@ TEST(ProtocolTest, PostCallsTheHandlerWithOperationBodyAndCaller) {
   EXPECT_THAT(r.Header("x-amz-crc32"),
               Optional(std::string_view(std::to_string(Crc32(r.body)))));
   ASSERT_TRUE(r.Header("x-amzn-RequestId").has_value());
-  EXPECT_EQ(r.Header("x-amzn-RequestId")->size(), 36u);
+  EXPECT_EQ(r.Header("x-amzn-RequestId")->size(), 52u);
 }
 
 TEST(ProtocolTest, HandlerStatusAndBodyPassThrough) {
@@ -141,7 +139,7 @@ TEST(ProtocolTest, HandlerStatusAndBodyPassThrough) {
 TEST(ProtocolTest, AcceptsJsonContentTypes) {
   for (std::string_view ct :
        {"application/x-amz-json-1.0", "application/x-amz-json-1.1",
-        "application/json", "Application/X-Amz-Json-1.0; charset=utf-8", ""}) {
+        "application/json", "Application/X-Amz-Json-1.0; charset=utf-8"}) {
     FakeHandler fake;
     HttpRequest req = Post("DynamoDB_20120810.ListTables");
     req.content_type = ct;
@@ -149,8 +147,9 @@ TEST(ProtocolTest, AcceptsJsonContentTypes) {
     EXPECT_EQ(r.status, 200) << ct;
     EXPECT_EQ(fake.calls, 1) << ct;
   }
+  // No Content-Type is fine for an empty body only.
   FakeHandler fake;
-  HttpRequest req = Post("DynamoDB_20120810.ListTables");
+  HttpRequest req = Post("DynamoDB_20120810.ListTables", "");
   req.content_type = std::nullopt;
   EXPECT_EQ(HandleRequest(req, fake.AsHandler()).status, 200);
 }
@@ -202,8 +201,7 @@ TEST(ProtocolTest, UnsignedRequestsAreAnonymous) {
 }
 
 TEST(ProtocolTest, UnusableAuthorizationIsMissingAuthenticationToken) {
-  for (std::string_view auth : {"", "Basic abc", "AWS4-HMAC-SHA256 Signature=1",
-                                "AWS4-HMAC-SHA256 Credential=a/b"}) {
+  for (std::string_view auth : {"", "Basic abc", "AWS4"}) {
     FakeHandler fake;
     HttpRequest req = Post("DynamoDB_20120810.ListTables");
     req.authorization = auth;
@@ -212,6 +210,59 @@ TEST(ProtocolTest, UnusableAuthorizationIsMissingAuthenticationToken) {
     EXPECT_THAT(r.body, HasSubstr("#MissingAuthenticationToken")) << auth;
     EXPECT_EQ(fake.calls, 0);
   }
+}
+
+TEST(ProtocolTest, IncompleteSigV4IsIncompleteSignature) {
+  for (std::string_view auth :
+       {"AWS4-", "AWS4-HMAC-SHA256 Signature=1", "AWS4-HMAC-SHA256 Credential=a/b"}) {
+    FakeHandler fake;
+    HttpRequest req = Post("DynamoDB_20120810.ListTables");
+    req.authorization = auth;
+    HttpResponse r = HandleRequest(req, fake.AsHandler());
+    EXPECT_EQ(r.status, 400) << auth;
+    EXPECT_THAT(r.body, HasSubstr("#IncompleteSignatureException")) << auth;
+    EXPECT_EQ(fake.calls, 0);
+  }
+}
+
+TEST(ProtocolTest, BodyThatIsNotJsonComesBeforeTargetAndAuthorization) {
+  FakeHandler fake;
+  HttpRequest req = Post("NotATarget", "not json");
+  req.authorization = "Basic abc";
+  HttpResponse r = HandleRequest(req, fake.AsHandler());
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(r.body,
+            "{\"__type\":\"com.amazon.coral.service#SerializationException\"}");
+  // A well-formed body with a bad target: the target's error.
+  req.body = "{}";
+  EXPECT_THAT(HandleRequest(req, fake.AsHandler()).body,
+              HasSubstr("#UnknownOperationException"));
+  EXPECT_EQ(fake.calls, 0);
+}
+
+TEST(ProtocolTest, ErrorsAnswerInTheRequestsMediaType) {
+  FakeHandler fake;
+  HttpRequest req = Post("Bad");
+  req.content_type = "application/json";
+  EXPECT_THAT(HandleRequest(req, fake.AsHandler()).Header("Content-Type"),
+              Optional(std::string_view("application/json")));
+  // No Content-Type and no body: application/json, as DynamoDB.
+  req.content_type = std::nullopt;
+  req.body = "";
+  HttpResponse r = HandleRequest(req, fake.AsHandler());
+  EXPECT_EQ(r.status, 400);
+  EXPECT_THAT(r.Header("Content-Type"),
+              Optional(std::string_view("application/json")));
+}
+
+TEST(ProtocolTest, BodyWithoutContentTypeIsNotAnOperation) {
+  FakeHandler fake;
+  HttpRequest req = Post("DynamoDB_20120810.ListTables", "{}");
+  req.content_type = std::nullopt;
+  HttpResponse r = HandleRequest(req, fake.AsHandler());
+  EXPECT_EQ(r.status, 404);
+  EXPECT_EQ(r.body, "<UnknownOperationException/>\n");
+  EXPECT_EQ(fake.calls, 0);
 }
 
 TEST(ProtocolTest, HandlerExceptionsBecomeInternalServerError) {
@@ -232,7 +283,8 @@ TEST(ProtocolTest, GetIsAHealthCheck) {
   req.host = "localhost:8000";
   HttpResponse r = HandleRequest(req, fake.AsHandler());
   EXPECT_EQ(r.status, 200);
-  EXPECT_EQ(r.body, "healthy: localhost:8000");
+  EXPECT_EQ(r.body, "healthy: dynamodb.us-east-1.amazonaws.com ");
+  EXPECT_EQ(r.Header("x-amzn-RequestId")->size(), 52u);
   EXPECT_EQ(fake.calls, 0);
 }
 
@@ -246,28 +298,61 @@ TEST(ProtocolTest, OtherMethodsAreNotOperations) {
   EXPECT_EQ(fake.calls, 0);
 }
 
-TEST(ProtocolTest, CorsPreflightAndHeaders) {
+TEST(ProtocolTest, CorsPreflightEchoesWhatWasRequested) {
   FakeHandler fake;
   HttpRequest req;
   req.method = "OPTIONS";
+  req.path = "/";
   req.origin = "http://localhost:8001";
   req.access_control_request_headers = "content-type,x-amz-target";
+  req.access_control_request_method = "POST";
   HttpResponse r = HandleRequest(req, fake.AsHandler());
   EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, "");
   EXPECT_THAT(r.Header("Access-Control-Allow-Origin"),
               Optional(std::string_view("*")));
   EXPECT_THAT(r.Header("Access-Control-Allow-Headers"),
               Optional(std::string_view("content-type,x-amz-target")));
+  EXPECT_THAT(r.Header("Access-Control-Allow-Methods"),
+              Optional(std::string_view("POST")));
+  EXPECT_THAT(r.Header("Access-Control-Max-Age"),
+              Optional(std::string_view("172800")));
+  EXPECT_THAT(r.Header("Access-Control-Expose-Headers"),
+              Optional(std::string_view(
+                  "x-amzn-RequestId,x-amzn-ErrorType,x-amzn-ErrorMessage,Date")));
+  EXPECT_EQ(r.Header("x-amzn-RequestId")->size(), 52u);
+  // Nothing requested: nothing allowed beyond the origin.
+  req.access_control_request_headers = std::nullopt;
+  req.access_control_request_method = std::nullopt;
+  r = HandleRequest(req, fake.AsHandler());
+  EXPECT_EQ(r.Header("Access-Control-Allow-Headers"), std::nullopt);
+  EXPECT_EQ(r.Header("Access-Control-Allow-Methods"), std::nullopt);
+  EXPECT_EQ(fake.calls, 0);
+}
 
+TEST(ProtocolTest, CorsHeadersOnEveryResponseWithAnOrigin) {
+  FakeHandler fake;
   HttpRequest post = Post("DynamoDB_20120810.ListTables");
   post.origin = "http://localhost:8001";
-  EXPECT_THAT(HandleRequest(post, fake.AsHandler())
-                  .Header("Access-Control-Allow-Origin"),
-              Optional(std::string_view("*")));
-  EXPECT_EQ(
-      HandleRequest(Post("DynamoDB_20120810.ListTables"), fake.AsHandler())
-          .Header("Access-Control-Allow-Origin"),
-      std::nullopt);
+  post.access_control_request_method = "POST";
+  HttpRequest bad = Post("Nope");
+  bad.origin = post.origin;
+  HttpRequest get;
+  get.method = "GET";
+  get.origin = post.origin;
+  for (const HttpRequest& req : {post, bad, get}) {
+    HttpResponse r = HandleRequest(req, fake.AsHandler());
+    EXPECT_THAT(r.Header("Access-Control-Allow-Origin"),
+                Optional(std::string_view("*")));
+    EXPECT_TRUE(r.Header("Access-Control-Expose-Headers").has_value());
+    // Only a preflight says how long it may be cached and what is allowed.
+    EXPECT_EQ(r.Header("Access-Control-Max-Age"), std::nullopt);
+    EXPECT_EQ(r.Header("Access-Control-Allow-Methods"), std::nullopt);
+  }
+  HttpResponse plain =
+      HandleRequest(Post("DynamoDB_20120810.ListTables"), fake.AsHandler());
+  EXPECT_EQ(plain.Header("Access-Control-Allow-Origin"), std::nullopt);
+  EXPECT_EQ(plain.Header("Access-Control-Expose-Headers"), std::nullopt);
 }
 
 TEST(ProtocolTest, EarlyRejections) {

@@ -52,6 +52,13 @@ TEST_F(CapacityOpsTest, DescribeLimitsAnswersDynamoDbsDefaultQuotas) {
     "TableMaxReadCapacityUnits": 40000, "TableMaxWriteCapacityUnits": 40000})"));
 }
 
+TEST_F(CapacityOpsTest, DescribeEndpointsNamesTheRegionalEndpointForADay) {
+  Reply r = Call("DescribeEndpoints", "{}");
+  ASSERT_EQ(r.http_status, 200) << r;
+  EXPECT_EQ(r.body, json::parse(R"({"Endpoints": [
+    {"Address": "dynamodb.us-east-1.amazonaws.com", "CachePeriodInMinutes": 1440}]})"));
+}
+
 TEST_F(CapacityOpsTest, ExtensionsHaveTheirOwnTargetPrefix) {
   EXPECT_EQ(Call("DescribeCapacity", R"({"TableName":"t"})").body,
             json::parse(R"({"__type":

@@ -134,5 +134,48 @@ TEST_F(StreamOpsTest, RequestShapesAndErrors) {
   EXPECT_EQ(Call("GetRecords", json{{"ShardIterator", "x"}}).http_status, 400);
 }
 
+TEST_F(StreamOpsTest, GetRecordsOverTheShardRateIsLimitExceeded) {
+  CreateTable("tab");
+  const std::string arn = EnableStream("tab", "KEYS_ONLY");
+  ASSERT_EQ(Call("DynamoRock_20251121.SetThrottling", R"({"Enabled": true})").http_status,
+            200);
+  Reply desc = Streams("DescribeStream", json{{"StreamArn", arn}});
+  Reply it = Streams("GetShardIterator",
+                     json{{"StreamArn", arn},
+                          {"ShardId", desc.body["StreamDescription"]["Shards"][0]["ShardId"]},
+                          {"ShardIteratorType", "LATEST"}});
+  const json get = {{"ShardIterator", it.body["ShardIterator"]}};
+  for (int i = 0; i < 5; ++i) ASSERT_EQ(Streams("GetRecords", get).http_status, 200);
+  Reply refused = Streams("GetRecords", get);
+  EXPECT_EQ(refused.http_status, 400);
+  EXPECT_EQ(refused.body, json::parse(R"({"__type":
+      "com.amazonaws.dynamodb.v20120810#LimitExceededException", "message": "Rate exceeded"})"));
+}
+
+TEST_F(StreamOpsTest, DescribeStreamStatsExtension) {
+  CreateTable("tab");
+  const std::string arn = EnableStream("tab", "NEW_IMAGE");
+  ASSERT_EQ(Call("PutItem", R"({"TableName": "tab", "Item": {"pk": {"S": "a"}}})").http_status,
+            200);
+  Reply r = Call("DynamoRock_20251121.DescribeStreamStats", R"({"TableName": "tab"})");
+  ASSERT_EQ(r.http_status, 200) << r;
+  EXPECT_GT(r.body["StorageBytes"].get<int64_t>(), 0);
+  ASSERT_EQ(r.body["Streams"].size(), 1u);
+  const json& s = r.body["Streams"][0];
+  EXPECT_EQ(s["StreamArn"], arn);
+  EXPECT_EQ(s["StreamStatus"], "ENABLED");
+  EXPECT_EQ(s["Records"], 1);
+  uint64_t unread = 0;
+  for (const json& shard : s["Shards"]) {
+    EXPECT_TRUE(shard["Open"].get<bool>());
+    EXPECT_EQ(shard["GetRecordsCalls"], 0);
+    unread += shard["UnreadRecords"].get<uint64_t>();
+  }
+  EXPECT_EQ(unread, 1u);
+  EXPECT_EQ(Call("DynamoRock_20251121.DescribeStreamStats", R"({"TableName": "none"})")
+                .body["Streams"],
+            json::array());
+}
+
 }  // namespace
 }  // namespace dynarock::api

@@ -21,6 +21,8 @@ import {
   DescribeTableCommand,
   DynamoDBClient,
   DynamoDBServiceException,
+  DuplicateItemException,
+  ExecuteStatementCommand,
   GetItemCommand,
   PutItemCommand,
   ResourceInUseException,
@@ -457,5 +459,33 @@ describe("transactions", () => {
       });
     const { Item } = await doc.send(new GetCommand({ TableName: name, Key: { pk: "other" } }));
     assert.equal(Item, undefined);  // nothing written
+  });
+});
+
+describe("PartiQL", () => {
+  test("ExecuteStatementCommand inserts, selects and reports DuplicateItemException", async () => {
+    const client = makeClient();
+    const name = tableName("ql");
+    await createTable(client, name);
+    await client.send(new ExecuteStatementCommand({
+      Statement: `INSERT INTO "${name}" VALUE {'pk': ?, 'n': 1}`,
+      Parameters: [{ S: "a" }],
+    }));
+    const got = await client.send(new ExecuteStatementCommand({
+      Statement: `SELECT * FROM "${name}" WHERE pk = ?`,
+      Parameters: [{ S: "a" }],
+      ReturnConsumedCapacity: "TOTAL",
+    }));
+    assert.deepEqual(got.Items, [{ pk: { S: "a" }, n: { N: "1" } }]);
+    assert.equal(got.ConsumedCapacity.CapacityUnits, 0.5);
+    await assert.rejects(
+      client.send(new ExecuteStatementCommand({
+        Statement: `INSERT INTO "${name}" VALUE {'pk': 'a'}`,
+      })),
+      (err) => {
+        assert.ok(err instanceof DuplicateItemException, String(err));
+        assert.equal(err.message, "Duplicate primary key exists in table");
+        return true;
+      });
   });
 });

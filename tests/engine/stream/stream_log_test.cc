@@ -315,7 +315,10 @@ TEST(StreamLogTest, UpdateTableRules) {
               StatusIs(ErrorCode::kValidation,
                        "Table has no stream to disable: TableName: Tab"));
   req.stream_specification = StreamSpecification{true, std::nullopt};
-  EXPECT_THAT(db->UpdateTable(req).status(), StatusIs(ErrorCode::kValidation, ::testing::_));
+  EXPECT_THAT(db->UpdateTable(req).status(),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values were invalid: If stream is being "
+                       "enabled then UpdateViewType is required"));
   req.stream_specification = StreamSpecification{true, StreamViewType::kNewImage};
   ASSERT_OK_AND_ASSIGN(TableDescription d, db->UpdateTable(req));
   EXPECT_FALSE(d.latest_stream_arn.empty());
@@ -324,9 +327,17 @@ TEST(StreamLogTest, UpdateTableRules) {
   EXPECT_THAT(db->UpdateTable(req).status(),
               StatusIs(ErrorCode::kValidation,
                        "Table already has an enabled stream: TableName: Tab"));
-  // Off and on again: a new stream with a new label; both listed.
+  req.stream_specification = StreamSpecification{false, StreamViewType::kNewImage};
+  EXPECT_THAT(db->UpdateTable(req).status(),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values were invalid: If stream is being "
+                       "disabled, then UpdateViewType must not be specified"));
+  // Off and on again: a new stream with a new label; both listed. Off, the
+  // table shows no StreamSpecification but keeps its LatestStreamArn.
   req.stream_specification = StreamSpecification{false, std::nullopt};
-  ASSERT_OK(db->UpdateTable(req).status());
+  ASSERT_OK_AND_ASSIGN(TableDescription off, db->UpdateTable(req));
+  EXPECT_FALSE(off.stream_specification);
+  EXPECT_EQ(off.latest_stream_arn, d.latest_stream_arn);
   db.clock.Advance(1000);
   req.stream_specification = StreamSpecification{true, StreamViewType::kKeysOnly};
   ASSERT_OK_AND_ASSIGN(TableDescription again, db->UpdateTable(req));

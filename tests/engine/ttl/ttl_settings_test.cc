@@ -82,6 +82,34 @@ TEST(TtlSettingsTest, RefusesWhatDynamoDbRefuses) {
   ASSERT_OK(db->UpdateTimeToLive(Ttl("Tab", true, "sk")).status());
 }
 
+TEST(TtlSettingsTest, EnablingAndDisablingForTheStatusDelayOnTheClock) {
+  EngineOptions options = TestEngine::Options();
+  options.ttl_status_delay_micros = 60'000'000;
+  TestEngine db(options);
+  ASSERT_OK(db->CreateTable(SimpleTable("Tab")).status());
+  ASSERT_OK(db->UpdateTimeToLive(Ttl("Tab", true, "expires")).status());
+  TimeToLiveDescription d = Describe(db.engine.get(), "Tab");
+  EXPECT_EQ(d.status, TimeToLiveStatus::kEnabling);
+  EXPECT_EQ(d.attribute_name, "expires");
+  db.clock.Advance(60'000'000 - 1);
+  EXPECT_EQ(Describe(db.engine.get(), "Tab").status, TimeToLiveStatus::kEnabling);
+  db.clock.Advance(1);
+  d = Describe(db.engine.get(), "Tab");
+  EXPECT_EQ(d.status, TimeToLiveStatus::kEnabled);
+  EXPECT_EQ(d.attribute_name, "expires");
+
+  ASSERT_OK(db->UpdateTimeToLive(Ttl("Tab", false, "expires")).status());
+  d = Describe(db.engine.get(), "Tab");
+  EXPECT_EQ(d.status, TimeToLiveStatus::kDisabling);
+  EXPECT_EQ(d.attribute_name, "expires");
+  db.clock.Advance(60'000'000);
+  d = Describe(db.engine.get(), "Tab");
+  EXPECT_EQ(d.status, TimeToLiveStatus::kDisabled);
+  EXPECT_FALSE(d.attribute_name.has_value());
+  EXPECT_EQ(TimeToLiveStatusName(TimeToLiveStatus::kEnabling), "ENABLING");
+  EXPECT_EQ(TimeToLiveStatusName(TimeToLiveStatus::kDisabling), "DISABLING");
+}
+
 TEST(TtlSettingsTest, MissingTableIsResourceNotFound) {
   TestEngine db;
   const char* message = "Requested resource not found: Table: Nope not found";

@@ -164,6 +164,41 @@ TEST_F(TtlSweeperEngineTest, ExpiredItemsAreReadUntilTheSweepThenDeleted) {
   ASSERT_OK(db_->VerifyIndexes(Scope(), "Tab"));
 }
 
+// An idle engine (no request at all) deletes when its due work runs, as
+// `dynarock serve`'s timer runs it: the REMOVE stream record carries the
+// time of RunDueWork, not of the later call that reads it.
+TEST_F(TtlSweeperEngineTest, RunDueWorkSweepsWithoutARequest) {
+  CreateTableRequest req = SimpleTable("Tab");
+  req.stream_specification = StreamSpecification{true, StreamViewType::kKeysOnly};
+  CreateWithTtl(req);
+  Put(WithExpiry("expired", "1", SecondsFromNow(-10)));
+  db_.clock.Advance(60 * kSecond);
+  const int64_t swept_at = db_.clock.NowMicros();
+  db_->RunDueWork();
+  db_.clock.Advance(3600 * kSecond);
+  DescribeTableRequest dt;
+  dt.table_name = "Tab";
+  const std::string arn = db_->DescribeTable(dt)->latest_stream_arn;
+  DescribeStreamRequest ds;
+  ds.stream_arn = arn;
+  std::vector<StreamRecord> removes;
+  ASSERT_OK_AND_ASSIGN(StreamDescription described, db_->DescribeStream(ds));
+  for (const ShardDescription& shard : described.shards) {
+    GetShardIteratorRequest it;
+    it.stream_arn = arn;
+    it.shard_id = shard.shard_id;
+    GetRecordsRequest get;
+    ASSERT_OK_AND_ASSIGN(get.shard_iterator, db_->GetShardIterator(it));
+    ASSERT_OK_AND_ASSIGN(GetRecordsResult got, db_->GetRecords(get));
+    for (StreamRecord& r : got.records) {
+      if (r.event_name == StreamEventName::kRemove) removes.push_back(std::move(r));
+    }
+  }
+  ASSERT_EQ(removes.size(), 1u);
+  EXPECT_EQ(removes[0].approximate_creation_micros, swept_at);
+  EXPECT_FALSE(Exists("expired", "1"));
+}
+
 TEST_F(TtlSweeperEngineTest, DeletesConsumeNoCapacity) {
   CreateWithTtl(SimpleTable("Tab"));
   for (int i = 0; i < 10; ++i) {

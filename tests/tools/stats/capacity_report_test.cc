@@ -121,5 +121,28 @@ TEST(CapacityReportTest, HumanBytesAndHashRanges) {
   EXPECT_EQ(ShortHashRange("", ""), "..end");
 }
 
+TEST(CapacityReportTest, StreamReportShowsShardsAndLag) {
+  Json stats = Json::parse(R"({"StorageBytes": 2048, "Streams": [{
+      "StreamArn": "arn:s", "StreamStatus": "ENABLED", "Records": 3, "Bytes": 1536,
+      "Shards": [{"ShardId": "shardId-1", "Open": false, "Records": 1, "Bytes": 512,
+                  "GetRecordsCalls": 4, "ThrottledCalls": 1, "RecordsRead": 1,
+                  "UnreadRecords": 0, "OldestUnreadAgeSeconds": 0},
+                 {"ShardId": "shardId-2", "ParentShardId": "shardId-1", "Open": true,
+                  "Records": 2, "Bytes": 1024, "GetRecordsCalls": 0,
+                  "ThrottledCalls": 0, "RecordsRead": 0, "UnreadRecords": 2,
+                  "OldestUnreadAgeSeconds": 12.5}]}]})");
+  EXPECT_EQ(FormatStreamReport(stats),
+            "\nStream storage: 2.0 KB (every stream of the database)\n"
+            "\nStream arn:s (ENABLED): 3 records, 1.5 KB, 2 shards\n"
+            "  SHARD                                   STATE    RECORDS        SIZE"
+            "     READS  THROTTLED    UNREAD   OLDEST (s)\n"
+            "  shardId-1                               closed         1       512 B"
+            "         4          1         0          0.0\n"
+            "  shardId-2                               open           2      1.0 KB"
+            "         0          0         2         12.5\n");
+  EXPECT_EQ(FormatStreamReport(Json::parse(R"({"Streams": []})")), "");
+  EXPECT_EQ(FormatStreamReport(Json()), "");
+}
+
 }  // namespace
 }  // namespace dynarock::tools::stats

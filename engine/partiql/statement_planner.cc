@@ -1,0 +1,492 @@
+#include "engine/partiql/statement_planner.h"
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/partiql/statement_parser.h"
+
+namespace dynarock::partiql {
+
+namespace {
+
+// Writes expression text with #placeholders for names and :placeholders
+// for values, collecting both maps.
+class Renderer {
+ public:
+  std::string Name(const std::string& name) {
+    auto it = name_refs_.find(name);
+    if (it != name_refs_.end()) return it->second;
+    std::string ref = "#n" + std::to_string(name_refs_.size());
+    name_refs_.emplace(name, ref);
+    names_[ref] = name;
+    return ref;
+  }
+  std::string Value(const AttributeValue& v) {
+    std::string ref = ":v" + std::to_string(values_.size());
+    values_[ref] = v;
+    return ref;
+  }
+  std::string PathText(const Path& path) {
+    std::string out;
+    for (const PathElement& e : path) {
+      if (e.index) {
+        out += "[" + std::to_string(*e.index) + "]";
+      } else {
+        if (!out.empty()) out += ".";
+        out += Name(e.name);
+      }
+    }
+    return out;
+  }
+  std::string OperandText(const Operand& o) {
+    switch (o.kind) {
+      case Operand::Kind::kPath:
+        return PathText(o.path);
+      case Operand::Kind::kSize:
+        return "size(" + PathText(o.path) + ")";
+      case Operand::Kind::kValue:
+        break;
+    }
+    return Value(o.value);
+  }
+  // Recursion is bounded by the parser's nesting limit.
+  std::string ConditionText(const Condition& c) {
+    switch (c.kind) {
+      case Condition::Kind::kAnd:
+      case Condition::Kind::kOr: {
+        std::string out;
+        for (const auto& child : c.children) {
+          if (!out.empty()) out += c.kind == Condition::Kind::kAnd ? " AND " : " OR ";
+          out += "(" + ConditionText(*child) + ")";
+        }
+        return out;
+      }
+      case Condition::Kind::kNot:
+        return "NOT (" + ConditionText(*c.children[0]) + ")";
+      case Condition::Kind::kCompare: {
+        std::string out = OperandText(c.operands[0]);
+        out += " " + c.op + " ";
+        out += OperandText(c.operands[1]);
+        return out;
+      }
+      case Condition::Kind::kBetween: {
+        std::string out = OperandText(c.operands[0]);
+        out += " BETWEEN ";
+        out += OperandText(c.operands[1]);
+        out += " AND ";
+        out += OperandText(c.operands[2]);
+        return out;
+      }
+      case Condition::Kind::kIn: {
+        std::string out = OperandText(c.operands[0]) + " IN (";
+        for (size_t i = 1; i < c.operands.size(); ++i) {
+          if (i > 1) out += ", ";
+          out += OperandText(c.operands[i]);
+        }
+        return out + ")";
+      }
+      case Condition::Kind::kFunction: {
+        std::string out = c.op + "(";
+        out += OperandText(c.operands[0]);
+        out += ", ";
+        out += OperandText(c.operands[1]);
+        return out + ")";
+      }
+      case Condition::Kind::kIsMissing:
+        return "attribute_not_exists(" + PathText(c.operands[0].path) + ")";
+      case Condition::Kind::kIsNotMissing:
+        return "attribute_exists(" + PathText(c.operands[0].path) + ")";
+    }
+    return {};
+  }
+  // "(a) AND (b) ..." over `parts`; empty for none.
+  std::string Conjunction(const std::vector<const Condition*>& parts) {
+    std::string out;
+    for (const Condition* c : parts) {
+      if (!out.empty()) out += " AND ";
+      out += parts.size() == 1 ? ConditionText(*c) : "(" + ConditionText(*c) + ")";
+    }
+    return out;
+  }
+
+  std::optional<ExpressionAttributeNames> names() const {
+    if (names_.empty()) return std::nullopt;
+    return names_;
+  }
+  std::optional<ExpressionAttributeValues> values() const {
+    if (values_.empty()) return std::nullopt;
+    return values_;
+  }
+
+ private:
+  std::map<std::string, std::string> name_refs_;
+  ExpressionAttributeNames names_;
+  ExpressionAttributeValues values_;
+};
+
+// The top-level conjuncts of a WHERE clause (one for a non-AND condition).
+std::vector<const Condition*> Conjuncts(const Condition* where) {
+  std::vector<const Condition*> out;
+  if (where == nullptr) return out;
+  if (where->kind == Condition::Kind::kAnd) {
+    for (const auto& c : where->children) out.push_back(c.get());
+  } else {
+    out.push_back(where);
+  }
+  return out;
+}
+
+bool IsAttribute(const Operand& o, const std::string& name) {
+  return o.kind == Operand::Kind::kPath && o.path.size() == 1 &&
+         !o.path[0].index && o.path[0].name == name;
+}
+
+// `name = value` (either way round): the value, or null.
+const AttributeValue* EqualityOn(const Condition& c, const std::string& name) {
+  if (c.kind != Condition::Kind::kCompare || c.op != "=") return nullptr;
+  if (IsAttribute(c.operands[0], name) &&
+      c.operands[1].kind == Operand::Kind::kValue) {
+    return &c.operands[1].value;
+  }
+  if (IsAttribute(c.operands[1], name) &&
+      c.operands[0].kind == Operand::Kind::kValue) {
+    return &c.operands[0].value;
+  }
+  return nullptr;
+}
+
+// Whether `c` can be a sort-key condition of a Query on `name`.
+bool IsSortKeyCondition(const Condition& c, const std::string& name) {
+  switch (c.kind) {
+    case Condition::Kind::kCompare:
+      return c.op != "<>" && IsAttribute(c.operands[0], name) &&
+             c.operands[1].kind == Operand::Kind::kValue;
+    case Condition::Kind::kBetween:
+      return IsAttribute(c.operands[0], name) &&
+             c.operands[1].kind == Operand::Kind::kValue &&
+             c.operands[2].kind == Operand::Kind::kValue;
+    case Condition::Kind::kFunction:
+      return c.op == "begins_with" && IsAttribute(c.operands[0], name) &&
+             c.operands[1].kind == Operand::Kind::kValue;
+    default:
+      return false;
+  }
+}
+
+// The full primary key from the WHERE's top-level equalities, and the
+// conjuncts left over.
+struct KeyedWhere {
+  Item key;
+  std::vector<const Condition*> rest;
+};
+Result<KeyedWhere> FullKey(const Condition* where, const KeyDef& key) {
+  KeyedWhere out;
+  const Condition* hash = nullptr;
+  const Condition* range = nullptr;
+  for (const Condition* c : Conjuncts(where)) {
+    if (hash == nullptr && EqualityOn(*c, key.hash_name) != nullptr) {
+      hash = c;
+    } else if (key.range_name && range == nullptr &&
+               EqualityOn(*c, *key.range_name) != nullptr) {
+      range = c;
+    } else {
+      out.rest.push_back(c);
+    }
+  }
+  if (hash == nullptr || (key.range_name && range == nullptr)) {
+    return Status::Validation(std::string(kNeedsFullKey));
+  }
+  out.key[key.hash_name] = *EqualityOn(*hash, key.hash_name);
+  if (range != nullptr) out.key[*key.range_name] = *EqualityOn(*range, *key.range_name);
+  return out;
+}
+
+std::optional<std::string> ProjectionText(const Statement& s, Renderer* r) {
+  if (s.projection.empty()) return std::nullopt;
+  std::string out;
+  for (const Path& p : s.projection) {
+    if (!out.empty()) out += ", ";
+    out += r->PathText(p);
+  }
+  return out;
+}
+
+Result<Plan> PlanSelect(const Statement& s, const KeyLookup& keys,
+                        const PlanOptions& o) {
+  DR_ASSIGN_OR_RETURN(KeyDef key, keys(s.table_name, s.index_name));
+  Plan plan;
+  plan.table_name = s.table_name;
+  Renderer r;
+  std::vector<const Condition*> rest;
+  const Condition* hash = nullptr;
+  const Condition* range = nullptr;
+  for (const Condition* c : Conjuncts(s.where.get())) {
+    if (hash == nullptr && EqualityOn(*c, key.hash_name) != nullptr) {
+      hash = c;
+    } else if (key.range_name && range == nullptr &&
+               IsSortKeyCondition(*c, *key.range_name)) {
+      range = c;
+    } else {
+      rest.push_back(c);
+    }
+  }
+  if (s.order_by) {
+    if (hash == nullptr) {
+      return Status::Validation(
+          "Must have WHERE clause in the statement when using ORDER BY clause.");
+    }
+    if (!key.range_name || s.order_by->size() != 1 ||
+        (*s.order_by)[0].name != *key.range_name || (*s.order_by)[0].index) {
+      return Status::Validation(
+          "Order by is only supported on the sort key attribute of the table or index");
+    }
+  }
+  const bool full_key_only =
+      hash != nullptr && rest.empty() && !s.index_name &&
+      (!key.range_name || (range != nullptr && EqualityOn(*range, *key.range_name)));
+  if (full_key_only) {
+    plan.kind = Plan::Kind::kGet;
+    GetItemRequest& g = plan.get;
+    g.scope = o.scope;
+    g.table_name = s.table_name;
+    g.key[key.hash_name] = *EqualityOn(*hash, key.hash_name);
+    if (range != nullptr) g.key[*key.range_name] = *EqualityOn(*range, *key.range_name);
+    g.consistent_read = o.consistent_read;
+    g.projection_expression = ProjectionText(s, &r);
+    g.expression_attribute_names = r.names();
+    return plan;
+  }
+  ReadPageParameters* read = nullptr;
+  if (hash != nullptr) {
+    plan.kind = Plan::Kind::kQuery;
+    QueryRequest& q = plan.query;
+    q.scope = o.scope;
+    q.table_name = s.table_name;
+    std::string kc = r.Name(key.hash_name);
+    kc += " = ";
+    kc += r.Value(*EqualityOn(*hash, key.hash_name));
+    if (range != nullptr) kc += " AND " + r.ConditionText(*range);
+    q.key_condition_expression = std::move(kc);
+    q.scan_index_forward = !s.descending;
+    read = &q.read;
+  } else {
+    plan.kind = Plan::Kind::kScan;
+    plan.scan.scope = o.scope;
+    plan.scan.table_name = s.table_name;
+    read = &plan.scan.read;
+    if (range != nullptr) rest.insert(rest.begin(), range);
+  }
+  read->index_name = s.index_name;
+  if (!rest.empty()) read->filter_expression = r.Conjunction(rest);
+  read->projection_expression = ProjectionText(s, &r);
+  read->consistent_read = o.consistent_read;
+  read->limit = o.limit;
+  read->exclusive_start_key = o.exclusive_start_key;
+  read->expression_attribute_names = r.names();
+  read->expression_attribute_values = r.values();
+  return plan;
+}
+
+std::string UpdateText(const Statement& s, Renderer* r) {
+  std::string set;
+  std::string remove;
+  std::string add;
+  std::string del;
+  auto append = [](std::string* clause, const std::string& text) {
+    if (!clause->empty()) *clause += ", ";
+    *clause += text;
+  };
+  for (const UpdateAction& a : s.actions) {
+    const std::string path = r->PathText(a.path);
+    // One operand rendered per statement: placeholders number in order.
+    std::string first;
+    std::string text;
+    switch (a.kind) {
+      case UpdateAction::Kind::kSet:
+        append(&set, path + " = " + r->OperandText(a.operands[0]));
+        break;
+      case UpdateAction::Kind::kSetPlus:
+      case UpdateAction::Kind::kSetMinus:
+        first = r->OperandText(a.operands[0]);
+        text = path + " = " + first +
+               (a.kind == UpdateAction::Kind::kSetPlus ? " + " : " - ");
+        text += r->OperandText(a.operands[1]);
+        append(&set, text);
+        break;
+      case UpdateAction::Kind::kListAppend:
+        first = r->OperandText(a.operands[0]);
+        text = path + " = list_append(" + first + ", ";
+        text += r->OperandText(a.operands[1]);
+        append(&set, text + ")");
+        break;
+      case UpdateAction::Kind::kSetAdd:
+        append(&add, path + " " + r->OperandText(a.operands[1]));
+        break;
+      case UpdateAction::Kind::kSetDelete:
+        append(&del, path + " " + r->OperandText(a.operands[1]));
+        break;
+      case UpdateAction::Kind::kRemove:
+        append(&remove, path);
+        break;
+    }
+  }
+  std::string out;
+  auto clause = [&out](std::string_view word, const std::string& body) {
+    if (body.empty()) return;
+    if (!out.empty()) out += " ";
+    out += std::string(word) + " " + body;
+  };
+  clause("SET", set);
+  clause("REMOVE", remove);
+  clause("ADD", add);
+  clause("DELETE", del);
+  return out;
+}
+
+// attribute_exists(pk) AND the rest: the item must exist and match.
+std::string ExistingItemCondition(const KeyDef& key,
+                                  const std::vector<const Condition*>& rest,
+                                  Renderer* r) {
+  std::string out = "attribute_exists(" + r->Name(key.hash_name) + ")";
+  if (!rest.empty()) out += " AND (" + r->Conjunction(rest) + ")";
+  return out;
+}
+
+ReturnValues ReturnValuesOf(Returning returning) {
+  switch (returning) {
+    case Returning::kNone:
+      return ReturnValues::kNone;
+    case Returning::kAllOld:
+      return ReturnValues::kAllOld;
+    case Returning::kModifiedOld:
+      return ReturnValues::kUpdatedOld;
+    case Returning::kAllNew:
+      return ReturnValues::kAllNew;
+    case Returning::kModifiedNew:
+      return ReturnValues::kUpdatedNew;
+  }
+  return ReturnValues::kNone;
+}
+
+}  // namespace
+
+Result<Plan> PlanStatement(const Statement& s, const KeyLookup& keys,
+                           const PlanOptions& o) {
+  if (s.kind == Statement::Kind::kSelect) return PlanSelect(s, keys, o);
+  DR_ASSIGN_OR_RETURN(KeyDef key, keys(s.table_name, std::nullopt));
+  Plan plan;
+  plan.table_name = s.table_name;
+  Renderer r;
+  WriteCondition condition;
+  condition.return_values_on_condition_check_failure =
+      o.return_values_on_condition_check_failure;
+  switch (s.kind) {
+    case Statement::Kind::kInsert: {
+      plan.kind = Plan::Kind::kPut;
+      PutItemRequest& p = plan.put;
+      p.scope = o.scope;
+      p.table_name = s.table_name;
+      p.item = s.item;
+      condition.condition_expression =
+          "attribute_not_exists(" + r.Name(key.hash_name) + ")";
+      p.condition = condition;
+      p.expression_attribute_names = r.names();
+      return plan;
+    }
+    case Statement::Kind::kUpdate: {
+      DR_ASSIGN_OR_RETURN(KeyedWhere w, FullKey(s.where.get(), key));
+      plan.kind = Plan::Kind::kUpdate;
+      UpdateItemRequest& u = plan.update;
+      u.scope = o.scope;
+      u.table_name = s.table_name;
+      u.key = std::move(w.key);
+      u.update_expression = UpdateText(s, &r);
+      condition.condition_expression = ExistingItemCondition(key, w.rest, &r);
+      u.condition = condition;
+      u.return_values = ReturnValuesOf(s.returning);
+      plan.returning = s.returning != Returning::kNone;
+      u.expression_attribute_names = r.names();
+      u.expression_attribute_values = r.values();
+      return plan;
+    }
+    case Statement::Kind::kDelete: {
+      if (s.returning != Returning::kNone && s.returning != Returning::kAllOld) {
+        return Status::Validation(
+            "Only RETURNING ALL OLD * is supported in DELETE statements");
+      }
+      DR_ASSIGN_OR_RETURN(KeyedWhere w, FullKey(s.where.get(), key));
+      plan.kind = Plan::Kind::kDelete;
+      DeleteItemRequest& d = plan.del;
+      d.scope = o.scope;
+      d.table_name = s.table_name;
+      d.key = std::move(w.key);
+      if (!w.rest.empty()) condition.condition_expression = r.Conjunction(w.rest);
+      d.condition = condition;
+      d.return_values = ReturnValuesOf(s.returning);
+      plan.returning = s.returning != Returning::kNone;
+      d.expression_attribute_names = r.names();
+      d.expression_attribute_values = r.values();
+      return plan;
+    }
+    case Statement::Kind::kExists: {
+      DR_ASSIGN_OR_RETURN(KeyedWhere w, FullKey(s.where.get(), key));
+      plan.kind = Plan::Kind::kConditionCheck;
+      TransactWriteAction& c = plan.check;
+      c.kind = TransactWriteAction::Kind::kConditionCheck;
+      c.table_name = s.table_name;
+      c.key = std::move(w.key);
+      c.condition_expression = ExistingItemCondition(key, w.rest, &r);
+      c.return_values_on_condition_check_failure =
+          o.return_values_on_condition_check_failure;
+      c.expression_attribute_names = r.names();
+      c.expression_attribute_values = r.values();
+      return plan;
+    }
+    case Statement::Kind::kSelect:
+      break;
+  }
+  return Status::Internal("unreachable statement kind");
+}
+
+TransactWriteAction ToTransactWrite(const Plan& plan) {
+  TransactWriteAction a;
+  a.table_name = plan.table_name;
+  switch (plan.kind) {
+    case Plan::Kind::kPut:
+      a.kind = TransactWriteAction::Kind::kPut;
+      a.item = plan.put.item;
+      a.condition_expression = plan.put.condition.condition_expression;
+      a.expression_attribute_names = plan.put.expression_attribute_names;
+      a.expression_attribute_values = plan.put.expression_attribute_values;
+      a.return_values_on_condition_check_failure =
+          plan.put.condition.return_values_on_condition_check_failure;
+      break;
+    case Plan::Kind::kUpdate:
+      a.kind = TransactWriteAction::Kind::kUpdate;
+      a.key = plan.update.key;
+      a.update_expression = plan.update.update_expression;
+      a.condition_expression = plan.update.condition.condition_expression;
+      a.expression_attribute_names = plan.update.expression_attribute_names;
+      a.expression_attribute_values = plan.update.expression_attribute_values;
+      a.return_values_on_condition_check_failure =
+          plan.update.condition.return_values_on_condition_check_failure;
+      break;
+    case Plan::Kind::kDelete:
+      a.kind = TransactWriteAction::Kind::kDelete;
+      a.key = plan.del.key;
+      a.condition_expression = plan.del.condition.condition_expression;
+      a.expression_attribute_names = plan.del.expression_attribute_names;
+      a.expression_attribute_values = plan.del.expression_attribute_values;
+      a.return_values_on_condition_check_failure =
+          plan.del.condition.return_values_on_condition_check_failure;
+      break;
+    default:
+      a = plan.check;
+      break;
+  }
+  return a;
+}
+
+}  // namespace dynarock::partiql

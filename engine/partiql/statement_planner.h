@@ -1,0 +1,90 @@
+// engine/partiql/statement_planner.h
+//
+// The PartiQL planner: a parsed Statement -> the one engine request that
+// runs it, written with the engine's own expression language (conditions,
+// key conditions, projections and updates as expression text with
+// ExpressionAttributeNames / Values), so the engine's expression machinery
+// checks and evaluates every statement; nothing here evaluates anything.
+//
+//   SELECT, WHERE = exactly the full primary key (no index)  -> GetItem
+//   SELECT, WHERE fixing the partition key (top-level AND)    -> Query: the
+//     partition-key equality and one sort-key comparison, BETWEEN or
+//     begins_with become the KeyConditionExpression, the rest the filter;
+//     ORDER BY the sort key sets ScanIndexForward
+//   SELECT, anything else                                    -> Scan + filter
+//   INSERT   -> PutItem with attribute_not_exists(pk) (duplicate: the
+//               executor reports DuplicateItemException)
+//   UPDATE   -> UpdateItem; WHERE needs pk (and sk) equalities, the rest and
+//               attribute_exists(pk) are the condition (a missing item fails)
+//   DELETE   -> DeleteItem; the rest of WHERE is the condition
+//   EXISTS   -> a ConditionCheck (ExecuteTransaction)
+//
+// Stateless; thread-safe.
+
+#ifndef DYNAROCK_ENGINE_PARTIQL_STATEMENT_PLANNER_H_
+#define DYNAROCK_ENGINE_PARTIQL_STATEMENT_PLANNER_H_
+
+#include <functional>
+#include <optional>
+#include <string_view>
+
+#include "engine/partiql/ast.h"
+#include "engine/requests.h"
+#include "engine/status.h"
+#include "engine/types.h"
+
+namespace dynarock::partiql {
+
+// The key of `table` (of its index `index` when set). Errors: the engine's
+// ResourceNotFound for the table, ValidationException for a missing index.
+using KeyLookup = std::function<Result<KeyDef>(
+    std::string_view table, std::optional<std::string_view> index)>;
+
+// What the plan needs beyond the statement: the request's read options.
+struct PlanOptions {
+  Scope scope;
+  bool consistent_read = false;
+  std::optional<int64_t> limit;
+  std::optional<Item> exclusive_start_key;
+  ReturnValuesOnConditionCheckFailure return_values_on_condition_check_failure =
+      ReturnValuesOnConditionCheckFailure::kNone;
+};
+
+struct Plan {
+  enum class Kind : uint8_t {
+    kGet, kQuery, kScan, kPut, kUpdate, kDelete, kConditionCheck
+  };
+  Kind kind = Kind::kGet;
+  std::string table_name;
+  GetItemRequest get;
+  QueryRequest query;
+  ScanRequest scan;
+  PutItemRequest put;          // INSERT: put.condition guards a duplicate
+  UpdateItemRequest update;
+  DeleteItemRequest del;
+  TransactWriteAction check;   // EXISTS: kind kConditionCheck
+  // UPDATE / DELETE with RETURNING: the result's attributes are the items.
+  bool returning = false;
+
+  bool is_read() const {
+    return kind == Kind::kGet || kind == Kind::kQuery || kind == Kind::kScan;
+  }
+};
+
+// Plans `statement`. Errors: kValidation (DynamoDB's messages for a WHERE
+// that does not give the full key, ORDER BY misuse, RETURNING misuse), and
+// whatever `keys` returns.
+Result<Plan> PlanStatement(const Statement& statement, const KeyLookup& keys,
+                           const PlanOptions& options);
+
+// The transaction action a write plan (Put, Update, Delete, ConditionCheck)
+// stands for. REQUIRES: !plan.is_read().
+TransactWriteAction ToTransactWrite(const Plan& plan);
+
+// The message of a WHERE clause that does not fix the whole primary key.
+inline constexpr std::string_view kNeedsFullKey =
+    "Where clause does not contain a mandatory equality on all key attributes";
+
+}  // namespace dynarock::partiql
+
+#endif  // DYNAROCK_ENGINE_PARTIQL_STATEMENT_PLANNER_H_

@@ -1,0 +1,246 @@
+#include "engine/partiql_runner.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/partiql/statement_parser.h"
+
+namespace dynarock {
+
+namespace {
+
+using partiql::Plan;
+
+Status DuplicateItem() {
+  return Status(ErrorCode::kDuplicateItem, std::string(kDuplicateItemMessage));
+}
+
+Result<Plan> PlanText(const std::string& text,
+                      const std::vector<AttributeValue>& parameters,
+                      const partiql::KeyLookup& keys,
+                      const partiql::PlanOptions& options, bool exists_allowed) {
+  DR_ASSIGN_OR_RETURN(partiql::Statement statement,
+                      partiql::Parse(text, parameters));
+  if (statement.kind == partiql::Statement::Kind::kExists && !exists_allowed) {
+    return partiql::Malformed(
+        "EXISTS is only supported in ExecuteTransaction statements");
+  }
+  return partiql::PlanStatement(statement, keys, options);
+}
+
+// Adds `c` to the per-table list, merging with the same table's entry.
+void AddCapacity(const ConsumedCapacity& c, std::vector<ConsumedCapacity>* out) {
+  for (ConsumedCapacity& existing : *out) {
+    if (existing.table_name == c.table_name) {
+      existing.Merge(c);
+      return;
+    }
+  }
+  out->push_back(c);
+}
+
+void AddCharges(std::vector<CapacityCharge> charges,
+                std::vector<CapacityCharge>* out) {
+  for (CapacityCharge& c : charges) out->push_back(std::move(c));
+}
+
+// Runs one planned statement through the engine's operation.
+Result<ExecuteStatementResult> RunPlan(Engine& engine, const Plan& plan) {
+  ExecuteStatementResult out;
+  switch (plan.kind) {
+    case Plan::Kind::kGet: {
+      DR_ASSIGN_OR_RETURN(GetItemResult r, engine.GetItem(plan.get));
+      if (r.item) out.items.push_back(std::move(*r.item));
+      out.consumed_capacity = std::move(r.consumed_capacity);
+      out.capacity_charges = std::move(r.capacity_charges);
+      return out;
+    }
+    case Plan::Kind::kQuery:
+    case Plan::Kind::kScan: {
+      DR_ASSIGN_OR_RETURN(ReadPageResult r, plan.kind == Plan::Kind::kQuery
+                                                ? engine.Query(plan.query)
+                                                : engine.Scan(plan.scan));
+      out.items = std::move(r.items);
+      out.last_evaluated_key = std::move(r.last_evaluated_key);
+      out.consumed_capacity = std::move(r.consumed_capacity);
+      out.capacity_charges = std::move(r.capacity_charges);
+      return out;
+    }
+    case Plan::Kind::kPut: {
+      Result<PutItemResult> r = engine.PutItem(plan.put);
+      if (!r.ok()) {
+        if (r.status().code() == ErrorCode::kConditionalCheckFailed) {
+          return DuplicateItem();
+        }
+        return r.status();
+      }
+      out.consumed_capacity = std::move(r->consumed_capacity);
+      out.capacity_charges = std::move(r->capacity_charges);
+      return out;
+    }
+    case Plan::Kind::kUpdate: {
+      DR_ASSIGN_OR_RETURN(UpdateItemResult r, engine.UpdateItem(plan.update));
+      if (plan.returning && r.attributes) out.items.push_back(std::move(*r.attributes));
+      out.consumed_capacity = std::move(r.consumed_capacity);
+      out.capacity_charges = std::move(r.capacity_charges);
+      return out;
+    }
+    case Plan::Kind::kDelete: {
+      DR_ASSIGN_OR_RETURN(DeleteItemResult r, engine.DeleteItem(plan.del));
+      if (plan.returning && r.attributes) out.items.push_back(std::move(*r.attributes));
+      out.consumed_capacity = std::move(r.consumed_capacity);
+      out.capacity_charges = std::move(r.capacity_charges);
+      return out;
+    }
+    case Plan::Kind::kConditionCheck:
+      break;
+  }
+  return Status::Internal("unexpected PartiQL plan");
+}
+
+}  // namespace
+
+Result<ExecuteStatementResult> RunExecuteStatement(
+    Engine& engine, const partiql::KeyLookup& keys,
+    const ExecuteStatementRequest& req) {
+  partiql::PlanOptions options;
+  options.scope = req.scope;
+  options.consistent_read = req.consistent_read;
+  options.limit = req.limit;
+  options.exclusive_start_key = req.exclusive_start_key;
+  options.return_values_on_condition_check_failure =
+      req.return_values_on_condition_check_failure;
+  DR_ASSIGN_OR_RETURN(Plan plan, PlanText(req.statement, req.parameters, keys,
+                                          options, false));
+  return RunPlan(engine, plan);
+}
+
+Result<BatchExecuteStatementResult> RunBatchExecuteStatement(
+    Engine& engine, const partiql::KeyLookup& keys,
+    const BatchExecuteStatementRequest& req) {
+  // Plan every statement first: a batch is all reads or all writes.
+  std::vector<Result<Plan>> plans;
+  bool any_read = false;
+  bool any_write = false;
+  for (const BatchStatement& s : req.statements) {
+    partiql::PlanOptions options;
+    options.scope = req.scope;
+    options.consistent_read = s.consistent_read;
+    options.return_values_on_condition_check_failure =
+        s.return_values_on_condition_check_failure;
+    Result<Plan> plan = PlanText(s.statement, s.parameters, keys, options, false);
+    if (plan.ok()) {
+      (plan->is_read() ? any_read : any_write) = true;
+      if (plan->is_read() && plan->kind != Plan::Kind::kGet) {
+        plan = Status::Validation(
+            "Select statements within BatchExecuteStatement must specify the "
+            "full primary key with equality conditions and nothing else");
+      }
+    }
+    plans.push_back(std::move(plan));
+  }
+  if (any_read && any_write) {
+    return Status::Validation(
+        "Statements in a BatchExecuteStatement request must be all reads or "
+        "all writes");
+  }
+  BatchExecuteStatementResult out;
+  for (size_t i = 0; i < plans.size(); ++i) {
+    BatchStatementResponse response;
+    if (!plans[i].ok()) {
+      response.error = plans[i].status();
+      out.responses.push_back(std::move(response));
+      continue;
+    }
+    const Plan& plan = *plans[i];
+    response.table_name = plan.table_name;
+    Result<ExecuteStatementResult> r = RunPlan(engine, plan);
+    if (!r.ok()) {
+      response.error = r.status();
+    } else {
+      if (plan.kind == Plan::Kind::kGet && !r->items.empty()) {
+        response.item = std::move(r->items.front());
+      }
+      AddCapacity(r->consumed_capacity, &out.consumed_capacity);
+      AddCharges(std::move(r->capacity_charges), &out.capacity_charges);
+    }
+    out.responses.push_back(std::move(response));
+  }
+  return out;
+}
+
+Result<ExecuteTransactionResult> RunExecuteTransaction(
+    Engine& engine, const partiql::KeyLookup& keys,
+    const ExecuteTransactionRequest& req) {
+  std::vector<Plan> plans;
+  bool any_read = false;
+  bool any_write = false;
+  for (const ParameterizedStatement& s : req.statements) {
+    partiql::PlanOptions options;
+    options.scope = req.scope;
+    options.return_values_on_condition_check_failure =
+        s.return_values_on_condition_check_failure;
+    DR_ASSIGN_OR_RETURN(Plan plan,
+                        PlanText(s.statement, s.parameters, keys, options, true));
+    if (plan.is_read()) {
+      if (plan.kind != Plan::Kind::kGet) {
+        return Status::Validation(
+            "Select statements within ExecuteTransaction must specify the "
+            "full primary key with equality conditions and nothing else");
+      }
+      any_read = true;
+    } else {
+      any_write = true;
+    }
+    plans.push_back(std::move(plan));
+  }
+  if (any_read && any_write) {
+    return Status::Validation(
+        "Statements in an ExecuteTransaction request must be all reads or all "
+        "writes");
+  }
+  ExecuteTransactionResult out;
+  if (any_read) {
+    TransactGetItemsRequest get;
+    get.scope = req.scope;
+    for (const Plan& plan : plans) {
+      TransactGetAction a;
+      a.table_name = plan.get.table_name;
+      a.key = plan.get.key;
+      a.projection_expression = plan.get.projection_expression;
+      a.expression_attribute_names = plan.get.expression_attribute_names;
+      get.actions.push_back(std::move(a));
+    }
+    DR_ASSIGN_OR_RETURN(TransactGetItemsResult r, engine.TransactGetItems(get));
+    out.reads = true;
+    out.responses = std::move(r.responses);
+    out.consumed_capacity = std::move(r.consumed_capacity);
+    out.capacity_charges = std::move(r.capacity_charges);
+    return out;
+  }
+  TransactWriteItemsRequest write;
+  write.scope = req.scope;
+  write.client_request_token = req.client_request_token;
+  for (const Plan& plan : plans) write.actions.push_back(partiql::ToTransactWrite(plan));
+  Result<TransactWriteItemsResult> r = engine.TransactWriteItems(write);
+  if (!r.ok()) {
+    if (r.status().code() != ErrorCode::kTransactionCanceled) return r.status();
+    // An INSERT whose item exists is DuplicateItem, not a failed condition.
+    std::vector<CancellationReason> reasons = r.status().cancellation_reasons();
+    for (size_t i = 0; i < reasons.size() && i < plans.size(); ++i) {
+      if (plans[i].kind == Plan::Kind::kPut &&
+          reasons[i].code == "ConditionalCheckFailed") {
+        reasons[i].code = "DuplicateItem";
+        reasons[i].message = std::string(kDuplicateItemMessage);
+        reasons[i].item = nullptr;
+      }
+    }
+    return Status::TransactionCanceled(std::move(reasons));
+  }
+  out.consumed_capacity = std::move(r->consumed_capacity);
+  out.capacity_charges = std::move(r->capacity_charges);
+  return out;
+}
+
+}  // namespace dynarock

@@ -1,0 +1,157 @@
+"""PartiQL through boto3: ExecuteStatement, BatchExecuteStatement and
+ExecuteTransaction over the online-shop model (tests/data/models), each of
+its access patterns written as PartiQL returning the same items and the
+same consumed capacity as its Query / GetItem form."""
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from botocore.exceptions import ClientError
+
+from conftest import REGION, dynarock_bin
+
+MODEL = Path(__file__).resolve().parents[1] / "data" / "models" / "an-online-shop" / "AnOnlineShop_14.json"
+KEY = "AKIDPARTIQL"
+
+
+@pytest.fixture(scope="module")
+def shop(server):
+    r = subprocess.run(
+        [str(dynarock_bin()), "load", "--endpoint", server.url, "--replace",
+         "--access-key-id", KEY, "--region", REGION, str(MODEL)],
+        capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    return server.client(key=KEY)
+
+
+def S(v):
+    return {"S": v}
+
+
+# (PartiQL statement, parameters, the equivalent request: ("get_item" |
+# "query", kwargs)). Patterns of the model's summary table.
+PATTERNS = [
+    # getCustomerByCustomerId: GetItem.
+    ('SELECT * FROM "OnlineShop" WHERE PK = ? AND SK = ?', [S("c#12345"), S("c#12345")],
+     ("get_item", {"Key": {"PK": S("c#12345"), "SK": S("c#12345")}})),
+    # getProductByProductId, with a projection.
+    ('SELECT Name, Price FROM OnlineShop WHERE PK = \'p#12345\' AND SK = \'p#12345\'', [],
+     ("get_item", {"Key": {"PK": S("p#12345"), "SK": S("p#12345")},
+                   "ProjectionExpression": "#n, Price", "ExpressionAttributeNames": {"#n": "Name"}})),
+    # getOrderDetailsByOrderId: the whole item collection.
+    ('SELECT * FROM OnlineShop WHERE PK = ?', [S("o#12345")],
+     ("query", {"KeyConditionExpression": "PK = :o", "ExpressionAttributeValues": {":o": S("o#12345")}})),
+    # getShipmentByOrderId: begins_with on the sort key.
+    ("SELECT * FROM OnlineShop WHERE PK = 'o#12345' AND begins_with(SK, 'sh#')", [],
+     ("query", {"KeyConditionExpression": "PK = :o AND begins_with(SK, :p)",
+                "ExpressionAttributeValues": {":o": S("o#12345"), ":p": S("sh#")}})),
+    # getProductInventoryByProductId, newest warehouse first.
+    ("SELECT * FROM OnlineShop WHERE PK = ? AND begins_with(SK, ?) ORDER BY SK DESC",
+     [S("p#99887"), S("w#")],
+     ("query", {"KeyConditionExpression": "PK = :o AND begins_with(SK, :p)", "ScanIndexForward": False,
+                "ExpressionAttributeValues": {":o": S("p#99887"), ":p": S("w#")}})),
+    # getOrdersByCustomerId between two dates (GSI2).
+    ('SELECT * FROM "OnlineShop"."GSI2" WHERE "GSI2-PK" = ? AND "GSI2-SK" BETWEEN ? AND ?',
+     [S("c#12345"), S("2020-06-21T00:00:00"), S("2020-06-21T19:19:00")],
+     ("query", {"IndexName": "GSI2", "KeyConditionExpression": "#p = :c AND #s BETWEEN :a AND :b",
+                "ExpressionAttributeNames": {"#p": "GSI2-PK", "#s": "GSI2-SK"},
+                "ExpressionAttributeValues": {":c": S("c#12345"), ":a": S("2020-06-21T00:00:00"),
+                                              ":b": S("2020-06-21T19:19:00")}})),
+    # getShipmentsByWarehouseId (GSI2) with a filter on a non-key attribute.
+    ('SELECT * FROM "OnlineShop"."GSI2" WHERE "GSI2-PK" = \'w#12345\' AND EntityType = \'shipment\'', [],
+     ("query", {"IndexName": "GSI2", "KeyConditionExpression": "#p = :w",
+                "FilterExpression": "EntityType = :e",
+                "ExpressionAttributeNames": {"#p": "GSI2-PK"},
+                "ExpressionAttributeValues": {":w": S("w#12345"), ":e": S("shipment")}})),
+]
+
+
+@pytest.mark.parametrize("statement,parameters,equivalent", PATTERNS)
+def test_access_pattern_matches_its_query_or_get(shop, statement, parameters, equivalent):
+    kwargs = {"Statement": statement, "ReturnConsumedCapacity": "TOTAL"}
+    if parameters:
+        kwargs["Parameters"] = parameters
+    got = shop.execute_statement(**kwargs)
+    op, req = equivalent
+    want = getattr(shop, op)(TableName="OnlineShop", ReturnConsumedCapacity="TOTAL", **req)
+    want_items = [want["Item"]] if op == "get_item" and "Item" in want else want.get("Items", [])
+    assert got["Items"] == want_items
+    assert len(got["Items"]) >= 1
+    assert got["ConsumedCapacity"] == want["ConsumedCapacity"]
+
+
+def test_scan_paging_with_limit_and_next_token(shop):
+    items, token, pages = [], None, 0
+    while True:
+        kwargs = {"Statement": "SELECT PK, SK FROM OnlineShop WHERE EntityType = 'product'", "Limit": 5}
+        if token:
+            kwargs["NextToken"] = token
+        page = shop.execute_statement(**kwargs)
+        items += page["Items"]
+        pages += 1
+        token = page.get("NextToken")
+        if not token:
+            break
+    assert pages >= 4
+    assert sorted(i["PK"]["S"] for i in items) == ["p#12345", "p#99887"]
+
+
+def test_writes_and_errors(shop):
+    shop.execute_statement(Statement="INSERT INTO OnlineShop VALUE {'PK': 'c#777', 'SK': 'c#777', 'Email': ?}",
+                           Parameters=[S("a@example.com")])
+    with pytest.raises(ClientError) as e:
+        shop.execute_statement(Statement="INSERT INTO OnlineShop VALUE {'PK': 'c#777', 'SK': 'c#777'}")
+    assert e.value.response["Error"]["Code"] == "DuplicateItemException"
+    r = shop.execute_statement(
+        Statement="UPDATE OnlineShop SET Email = 'b@example.com' SET Tags = set_add(Tags, <<'vip'>>) "
+                  "WHERE PK = 'c#777' AND SK = 'c#777' RETURNING ALL NEW *")
+    assert r["Items"] == [{"PK": S("c#777"), "SK": S("c#777"), "Email": S("b@example.com"), "Tags": {"SS": ["vip"]}}]
+    with pytest.raises(ClientError) as e:
+        shop.execute_statement(Statement="UPDATE OnlineShop SET Email = 'x' WHERE PK = 'c#777'")
+    assert e.value.response["Error"] == {
+        "Code": "ValidationException",
+        "Message": "Where clause does not contain a mandatory equality on all key attributes"}
+    with pytest.raises(ClientError) as e:
+        shop.execute_statement(Statement="SELEKT * FROM OnlineShop")
+    assert e.value.response["Error"]["Message"] == \
+        "Statement wasn't well formed, can't be processed: Expected data manipulation"
+    r = shop.execute_statement(Statement="DELETE FROM OnlineShop WHERE PK = 'c#777' AND SK = 'c#777' RETURNING ALL OLD *")
+    assert r["Items"][0]["Email"] == S("b@example.com")
+
+
+def test_batch_execute_statement(shop):
+    r = shop.batch_execute_statement(Statements=[
+        {"Statement": "SELECT Name FROM OnlineShop WHERE PK = ? AND SK = ?", "Parameters": [S("c#12345"), S("c#12345")]},
+        {"Statement": "SELECT * FROM OnlineShop WHERE PK = 'nope' AND SK = 'nope'"},
+    ], ReturnConsumedCapacity="TOTAL")
+    assert r["Responses"][0]["TableName"] == "OnlineShop"
+    assert list(r["Responses"][0]["Item"]) == ["Name"]
+    assert r["Responses"][1] == {"TableName": "OnlineShop"}
+    w = shop.batch_execute_statement(Statements=[
+        {"Statement": "INSERT INTO OnlineShop VALUE {'PK': 'b#1', 'SK': 'b#1'}"},
+        {"Statement": "INSERT INTO OnlineShop VALUE {'PK': 'c#12345', 'SK': 'c#12345'}"},
+    ])
+    assert "Error" not in w["Responses"][0]
+    assert w["Responses"][1]["Error"]["Code"] == "DuplicateItem"
+
+
+def test_execute_transaction(shop):
+    statements = [
+        {"Statement": "INSERT INTO OnlineShop VALUE {'PK': 'o#9', 'SK': 'o#9', 'Status': 'new'}"},
+        {"Statement": "UPDATE OnlineShop SET Orders = 1 WHERE PK = 'c#23456' AND SK = 'c#23456'"},
+        {"Statement": "EXISTS(SELECT * FROM OnlineShop WHERE PK = 'p#12345' AND SK = 'p#12345')"},
+    ]
+    r = shop.execute_transaction(TransactStatements=statements, ClientRequestToken="partiql-1",
+                                 ReturnConsumedCapacity="TOTAL")
+    assert r["ConsumedCapacity"][0]["TableName"] == "OnlineShop"
+    # The same token and statements: replayed, nothing written twice.
+    shop.execute_transaction(TransactStatements=statements, ClientRequestToken="partiql-1")
+    with pytest.raises(ClientError) as e:
+        shop.execute_transaction(TransactStatements=statements)
+    assert e.value.response["Error"]["Code"] == "TransactionCanceledException"
+    assert [c["Code"] for c in e.value.response["CancellationReasons"]] == ["DuplicateItem", "None", "None"]
+    g = shop.execute_transaction(TransactStatements=[
+        {"Statement": "SELECT Status FROM OnlineShop WHERE PK = 'o#9' AND SK = 'o#9'"},
+        {"Statement": "SELECT * FROM OnlineShop WHERE PK = 'o#10' AND SK = 'o#10'"}])
+    assert g["Responses"] == [{"Item": {"Status": S("new")}}, {}]
