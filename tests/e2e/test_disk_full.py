@@ -56,7 +56,7 @@ def extension(url, operation, body):
     conn.request("POST", "/", body=json.dumps(body), headers={
         "Content-Type": "application/x-amz-json-1.0",
         "X-Amz-Target": "DynamoRock_20251121." + operation,
-        "Authorization": "AWS4-HMAC-SHA256 Credential=AKIDDISK/20251121/us-east-1/"
+        "Authorization": "AWS4-HMAC-SHA256 Credential=AKIDE2E/20251121/us-east-1/"
                          "dynamodb/aws4_request, SignedHeaders=host, Signature=0"})
     response = conn.getresponse()
     data = json.loads(response.read() or b"{}")
