@@ -50,6 +50,11 @@ struct EngineOptions {
   // (kill -9) loses nothing acknowledged; a power loss or kernel crash can
   // lose the last writes. `dynarock serve --sync-writes` sets it.
   bool sync_writes = false;
+  // Writes are refused with an I/O error (InternalServerError) while the
+  // database's filesystem has less free space than this, so that RocksDB
+  // keeps room to flush and compact and never meets a full disk itself;
+  // writes resume as soon as space returns. 0 = no floor. On-disk only.
+  int64_t min_free_disk_bytes = int64_t{64} << 20;
 
   // --- Secondary indexes ---
   // How long after a write its changes become visible in a GSI, on `clock`;

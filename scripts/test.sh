@@ -21,7 +21,7 @@
 #
 # Environment: JOBS (default 2), SKIP_ASAN=1 / SKIP_FUZZ=1 to leave out step
 # 3 / step 5 (a quicker local loop; CI never sets them), FUZZ_SECONDS
-# (default 60).
+# (default 30).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -191,7 +191,7 @@ if [[ "${SKIP_FUZZ:-0}" != "1" ]]; then
       name=$(basename "$corpus_dir")
       bin="build-fuzz/tests/fuzz/${name}_fuzz"
       log="$LOGS/fuzz-$name.log"
-      banner "fuzz $name (${FUZZ_SECONDS:-60} s)"
+      banner "fuzz $name (${FUZZ_SECONDS:-30} s)"
       work=$(mktemp -d "$LOGS/corpus-$name.XXXXXX")
       cp "$corpus_dir"* "$work"/
       dict=()
@@ -199,7 +199,7 @@ if [[ "${SKIP_FUZZ:-0}" != "1" ]]; then
       mkdir -p build-fuzz/artifacts
       run "$log" env ASAN_OPTIONS=detect_leaks=1 \
         UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        "$bin" -max_total_time="${FUZZ_SECONDS:-60}" -print_final_stats=1 \
+        "$bin" -max_total_time="${FUZZ_SECONDS:-30}" -print_final_stats=1 \
         -artifact_prefix="build-fuzz/artifacts/$name-" "${dict[@]}" "$work"
       rc=$?
       if ((rc == 0)) && ! grep -qE '^(==[0-9]+==ERROR|SUMMARY: |.*runtime error: )' "$log"; then

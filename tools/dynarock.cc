@@ -57,6 +57,14 @@ CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {
       ->check(CLI::IsMember({"on", "off"}))
       ->type_name("on|off")
       ->default_str("on");
+  serve
+      ->add_option("--min-free-disk-mb", opts->min_free_disk_mb,
+                   "refuse writes (InternalServerError) while the database's "
+                   "filesystem has less free space than this, so that a full "
+                   "disk loses nothing and writes resume when space returns; "
+                   "0 = no floor")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 30));
   serve->add_flag("--sync-writes", opts->sync_writes,
                   "fsync the write-ahead log before acknowledging each write: "
                   "acknowledged writes survive a power loss, not only a "

@@ -123,6 +123,7 @@ int RunServe(const ServeOptions& options) {
   engine_options.gsi_lag_micros = options.gsi_lag_ms * 1000;
   engine_options.throttling = options.throttling;
   engine_options.sync_writes = options.sync_writes;
+  engine_options.min_free_disk_bytes = options.min_free_disk_mb << 20;
   engine_options.capacity.split_size_bytes = options.partition_split_bytes;
   engine_options.ttl_sweep_interval_micros = options.ttl_sweep_interval_ms * 1000;
   engine_options.ttl_deletion_spread_micros =

@@ -32,6 +32,8 @@ struct ServeOptions {
   // (EngineOptions::sync_writes): acknowledged writes survive a power loss
   // too, not only a process crash.
   bool sync_writes = false;
+  // EngineOptions::min_free_disk_bytes, in MiB.
+  int64_t min_free_disk_mb = 64;
   // A partition splits when its data passes this many bytes (DynamoDB:
   // 10 GB); small values make tests split partitions (and stream shards).
   int64_t partition_split_bytes = int64_t{10} << 30;

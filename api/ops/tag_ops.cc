@@ -23,7 +23,6 @@ const Shape kTagShape{
                .max_length = 256},
     }};
 const Shape kTagListShape{.kind = Kind::kList, .element = &kTagShape};
-const Shape kTagKeyShape{.kind = Kind::kString};
 
 Member ResourceArnMember() {
   return Member{.name = "ResourceArn", .shape = &kStringShape, .min_length = 1,

@@ -18,6 +18,8 @@ constexpr size_t kLagSamples = 1 << 16;
 // The background thread re-reads the clock at least this often while
 // records wait, so that a simulated clock driving it is noticed too.
 constexpr int64_t kMaxWaitMicros = 10'000;
+// How long the background thread waits before retrying after an I/O error.
+constexpr int64_t kIoRetryMicros = 250'000;
 
 std::string JustAfter(std::string_view key) {
   std::string next(key);
@@ -156,9 +158,14 @@ Status Propagator::status() const {
   return bg_error_;
 }
 
-void Propagator::SetError(const Status& s) {
+Status Propagator::Failed(const Status& s, const std::set<uint32_t>& work) {
   MutexLock lock(&state_mu_);
-  if (bg_error_.ok()) bg_error_ = s;
+  // An I/O error (most often a full disk) leaves the log as it was: the
+  // pass is tried again later. Anything else (corruption) stops
+  // propagation for good.
+  if (s.code() != ErrorCode::kIOError && bg_error_.ok()) bg_error_ = s;
+  dirty_.insert(work.begin(), work.end());
+  return s;
 }
 
 void Propagator::TEST_FailWrites(Status s) {
@@ -303,14 +310,20 @@ Status Propagator::BackfillStep(Backfill* b, bool* done) {
     }
   }
   DR_RETURN_IF_ERROR(it->status());
-  *done = !it->Valid();
-  if (*done) {
+  const bool finished = !it->Valid();
+  std::string next_cursor;
+  if (finished) {
     batch.Delete(Cf::kMeta, BackfillCursorKey(index.id));
   } else {
-    b->cursor = JustAfter(last);
-    batch.Put(Cf::kMeta, BackfillCursorKey(index.id), b->cursor);
+    next_cursor = JustAfter(last);
+    batch.Put(Cf::kMeta, BackfillCursorKey(index.id), next_cursor);
   }
-  return WriteBatchChecked(&batch);
+  // The cursor moves only once the chunk is written: a failed write (a full
+  // disk) is retried from the same place.
+  DR_RETURN_IF_ERROR(WriteBatchChecked(&batch));
+  *done = finished;
+  if (!finished) b->cursor = std::move(next_cursor);
+  return Status::OK();
 }
 
 Status Propagator::Pass(bool force, uint64_t force_below, bool backfill_step,
@@ -334,10 +347,7 @@ Status Propagator::Pass(bool force, uint64_t force_below, bool backfill_step,
     std::optional<int64_t> due;
     Status s;
     const Outcome outcome = ApplyIndex(id, now, force, force_below, &due, &s);
-    if (!s.ok()) {
-      SetError(s);
-      return s;
-    }
+    if (!s.ok()) return Failed(s, work);
     switch (outcome) {
       case Outcome::kDone:
         waiting_.erase(id);
@@ -362,10 +372,7 @@ Status Propagator::Pass(bool force, uint64_t force_below, bool backfill_step,
     for (auto it = backfills_.begin(); it != backfills_.end();) {
       bool done = false;
       Status s = BackfillStep(&it->second, &done);
-      if (!s.ok()) {
-        SetError(s);
-        return s;
-      }
+      if (!s.ok()) return Failed(s, work);
       if (!done) {
         ++it;
         continue;
@@ -452,9 +459,23 @@ void Propagator::Run() {
       signaled_ = false;
       if (!bg_error_.ok()) return;
     }
-    std::lock_guard<std::mutex> apply(apply_mu_);
-    last = PassResult();
-    if (!Pass(/*force=*/false, 0, /*backfill_step=*/true, &last).ok()) return;
+    Status s;
+    {
+      std::lock_guard<std::mutex> apply(apply_mu_);
+      last = PassResult();
+      s = Pass(/*force=*/false, 0, /*backfill_step=*/true, &last);
+    }
+    if (!s.ok()) {
+      if (s.code() != ErrorCode::kIOError) return;  // sticky (Failed)
+      // Wait out a full disk or a failing device before trying again.
+      MutexLock lock(&state_mu_);
+      const auto deadline =
+          std::chrono::steady_clock::now() + std::chrono::microseconds(kIoRetryMicros);
+      while (!stop_ && wake_.wait_until(state_mu_, deadline) != std::cv_status::timeout) {
+      }
+      busy = true;
+      continue;
+    }
     busy = last.more_records || last.backfills_left;
   }
 }

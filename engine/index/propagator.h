@@ -19,8 +19,10 @@
 // CatchUp() applies everything committed so far, ignoring the lag, and
 // finishes every backfill (both modes).
 //
-// A failure to apply (a storage error) is sticky, like leveldb's bg_error_:
-// propagation stops and status() returns it from then on.
+// An I/O error while applying (a full disk) leaves the log untouched and is
+// retried: by the background thread after a pause, in deterministic mode by
+// the next RunDue. Any other failure (corruption) is sticky, like leveldb's
+// bg_error_: propagation stops and status() returns it from then on.
 //
 // Lock order: the apply lock (PauseApply) before IndexWriter::ExcludeWriters
 // before the catalog's lock. Thread-safe.
@@ -161,7 +163,9 @@ class Propagator {
                      Status* status);
   Status BackfillStep(Backfill* backfill, bool* done);
   Status WriteBatchChecked(WriteBatch* batch);
-  void SetError(const Status& s);
+  // Records a failed pass: puts `work` back in dirty_ and, unless `s` is an
+  // I/O error, makes it sticky. Returns `s`.
+  Status Failed(const Status& s, const std::set<uint32_t>& work);
   void Run();
 
   Store* const store_;

@@ -4,13 +4,20 @@
 #include <rocksdb/env.h>
 #include <rocksdb/merge_operator.h>
 #include <rocksdb/options.h>
+#include <rocksdb/sst_file_manager.h>
 #include <rocksdb/table.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/sst_file_reader.h>
 #include <rocksdb/sst_file_writer.h>
 #include <rocksdb/write_batch.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstring>
+#include <string>
+
+#include <sys/statvfs.h>
 #include <vector>
 
 namespace dynarock {
@@ -107,6 +114,40 @@ struct Store::Rep {
   std::unique_ptr<rocksdb::DB> db;
   std::vector<rocksdb::ColumnFamilyHandle*> cfs;
   rocksdb::WriteOptions write_options;
+  std::string path;
+  int64_t min_free_disk_bytes = 0;
+  // The free space of `path`'s filesystem at the last look, and the bytes
+  // written since (CheckFreeSpace); racy on purpose, it is an estimate.
+  std::atomic<int64_t> free_bytes{0};
+  std::atomic<int64_t> written_since{0};
+  std::atomic<int64_t> looked_at_micros{-1};
+
+  // Refuses a write that would take the filesystem below the floor. Looks
+  // at the filesystem (statvfs) at most every 50 ms or 4 MB written.
+  Status CheckFreeSpace(int64_t batch_bytes) {
+    if (min_free_disk_bytes <= 0) return Status::OK();
+    const int64_t now = std::chrono::duration_cast<std::chrono::microseconds>(
+                            std::chrono::steady_clock::now().time_since_epoch())
+                            .count();
+    int64_t looked = looked_at_micros.load(std::memory_order_relaxed);
+    const int64_t written = written_since.fetch_add(batch_bytes) + batch_bytes;
+    if ((looked < 0 || now - looked >= 50'000 || written >= (4 << 20)) &&
+        looked_at_micros.compare_exchange_strong(looked, now)) {
+      struct statvfs fs;
+      if (statvfs(path.c_str(), &fs) == 0) {
+        free_bytes.store(static_cast<int64_t>(fs.f_bavail) * static_cast<int64_t>(fs.f_frsize));
+        written_since.store(batch_bytes);
+      }
+    }
+    const int64_t left = free_bytes.load() - written_since.load();
+    if (left >= min_free_disk_bytes) return Status::OK();
+    written_since.fetch_sub(batch_bytes);  // not written after all
+    return Status::IOError("No space left on device: " + path + " has " +
+                           std::to_string(std::max<int64_t>(left, 0) >> 20) +
+                           " MB free, below the " +
+                           std::to_string(min_free_disk_bytes >> 20) +
+                           " MB kept for flushes and compactions");
+  }
 
   ~Rep() {
     if (db) {
@@ -182,6 +223,12 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
   if (options.in_memory) {
     rep->mem_env.reset(rocksdb::NewMemEnv(rocksdb::Env::Default()));
     db_options.env = rep->mem_env.get();
+  } else {
+    // Tracks the database's files and, should RocksDB itself meet a full
+    // disk (past min_free_disk_bytes), tries RocksDB's own recovery.
+    db_options.sst_file_manager.reset(rocksdb::NewSstFileManager(db_options.env));
+    rep->path = options.path;
+    rep->min_free_disk_bytes = options.min_free_disk_bytes;
   }
 
   rocksdb::BlockBasedTableOptions table_options;
@@ -280,6 +327,11 @@ Result<int64_t> Store::GetCounter(std::string_view key) const {
 bool Store::syncs_writes() const { return rep_->write_options.sync; }
 
 Status Store::Write(WriteBatch* batch) {
+  // No DB::Resume() after a failed write: with a WAL write error, RocksDB
+  // 7.8 (Debian's, built with assertions) aborts the process in Resume.
+  // Hence the floor, which keeps RocksDB from meeting a full disk at all.
+  DR_RETURN_IF_ERROR(
+      rep_->CheckFreeSpace(static_cast<int64_t>(batch->rep_->GetDataSize())));
   return FromRocks(rep_->db->Write(rep_->write_options, batch->rep_.get()));
 }
 

@@ -57,6 +57,11 @@ struct StoreOptions {
   // page cache) before Write returns, so a process crash loses nothing; a
   // power loss can lose the writes the OS had not yet flushed.
   bool sync_writes = false;
+  // Writes are refused (kIOError) while the filesystem of `path` has less
+  // free space than this, so that RocksDB never meets a full disk itself:
+  // its flushes and compactions keep room to finish, and writes resume by
+  // themselves once space returns. 0 turns the check off. Ignored in memory.
+  int64_t min_free_disk_bytes = 0;
 };
 
 // A set of changes that Store::Write applies atomically.
@@ -145,7 +150,12 @@ class Store {
   Result<int64_t> GetCounter(std::string_view key) const;
 
   // Applies the batch atomically; its WAL record is written before this
-  // returns (and synced, with StoreOptions::sync_writes).
+  // returns (and synced, with StoreOptions::sync_writes). On an error
+  // nothing of the batch is applied and reads go on. Below
+  // StoreOptions::min_free_disk_bytes the error is kIOError "No space left
+  // on device" and writes succeed again as soon as space returns; an I/O
+  // error from RocksDB itself (the disk filled past the floor, a failing
+  // device) stops writes until a restart.
   Status Write(WriteBatch* batch);
   // Whether Write syncs the WAL (the WriteOptions every Write passes).
   bool syncs_writes() const;

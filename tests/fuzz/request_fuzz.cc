@@ -39,11 +39,13 @@
 #include <nlohmann/json.hpp>
 
 #include "api/client.h"
-#include "engine/engine.h"
+#include "tests/fuzz/fuzz_world.h"
 
 namespace {
 
-using dynarock::Engine;
+using dynarock::fuzz::Fail;
+using dynarock::fuzz::FuzzWorld;
+using dynarock::fuzz::ParseBody;
 using dynarock::api::Client;
 using dynarock::api::Response;
 
@@ -457,45 +459,6 @@ std::pair<std::string, std::string> BuildRequest(Recipe& r) {
   }
 }
 
-[[noreturn]] void Fail(const char* what, const std::string& operation,
-                       const std::string& request, const Response& r) {
-  std::fprintf(stderr, "%s\n  %s request (%zu bytes): %.2000s\n  response: %d %.2000s\n",
-               what, operation.c_str(), request.size(), request.c_str(),
-               r.http_status, r.body.c_str());
-  std::abort();
-}
-
-struct World {
-  std::unique_ptr<Engine> engine;
-  std::unique_ptr<Client> client;
-  int runs = 0;
-
-  void Open() {
-    client.reset();
-    engine.reset();
-    dynarock::EngineOptions options;
-    options.in_memory = true;
-    options.throttling = false;
-    options.table_create_delay_micros = 0;
-    options.table_delete_delay_micros = 0;
-    auto opened = Engine::Open(options);
-    if (!opened.ok()) std::abort();
-    engine = std::move(opened).value();
-    client = std::make_unique<Client>(engine.get());
-    if (!client->Call("CreateTable", kCreateTable).ok()) std::abort();
-    runs = 0;
-  }
-};
-
-World& TheWorld() {
-  static World* world = [] {
-    auto* w = new World;
-    w->Open();
-    return w;
-  }();
-  return *world;
-}
-
 struct Call {
   const Client* client;
   const std::string* operation;
@@ -512,12 +475,12 @@ void* RunCall(void* arg) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  World& world = TheWorld();
-  if (++world.runs > kRunsPerEngine) world.Open();
+  static FuzzWorld* world = new FuzzWorld(kCreateTable, kRunsPerEngine);
+  const Client& client = world->NextRun();
   Recipe recipe(data, size);
   auto [operation, body] = BuildRequest(recipe);
 
-  Call call{world.client.get(), &operation, &body, {}};
+  Call call{&client, &operation, &body, {}};
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, kStackBytes);
@@ -528,11 +491,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   const Response& r = call.response;
   if (r.http_status != 200 && r.http_status != 400) {
-    Fail("unexpected HTTP status", operation, body, r);
+    Fail("unexpected HTTP status", body, r, operation);
   }
-  auto parsed = nlohmann::json::parse(r.body, nullptr, /*allow_exceptions=*/false);
-  if (parsed.is_discarded() || !parsed.is_object()) {
-    Fail("response body is not a JSON object", operation, body, r);
-  }
+  ParseBody(body, r, operation);
   return 0;
 }

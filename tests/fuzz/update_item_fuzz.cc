@@ -21,20 +21,19 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <memory>
 #include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
 
 #include "api/client.h"
-#include "engine/engine.h"
+#include "tests/fuzz/fuzz_world.h"
 
 namespace {
 
-using dynarock::Engine;
+using dynarock::fuzz::Fail;
+using dynarock::fuzz::FuzzWorld;
+using dynarock::fuzz::ParseBody;
 using dynarock::api::Client;
 using dynarock::api::Response;
 using Json = nlohmann::json;
@@ -50,52 +49,6 @@ constexpr char kCreateTable[] = R"({
 // long run stays within libFuzzer's memory limit.
 constexpr int kRunsPerEngine = 20000;
 
-[[noreturn]] void Fail(const char* what, std::string_view request,
-                       const Response& r) {
-  std::fprintf(stderr, "%s\n  request:  %.*s\n  response: %d %s\n", what,
-               static_cast<int>(request.size()), request.data(), r.http_status,
-               r.body.c_str());
-  std::abort();
-}
-
-struct World {
-  std::unique_ptr<Engine> engine;
-  std::unique_ptr<Client> client;
-  int runs = 0;
-
-  void Open() {
-    client.reset();
-    engine.reset();
-    dynarock::EngineOptions options;
-    options.in_memory = true;
-    options.table_create_delay_micros = 0;
-    options.table_delete_delay_micros = 0;
-    auto opened = Engine::Open(options);
-    if (!opened.ok()) std::abort();
-    engine = std::move(opened).value();
-    client = std::make_unique<Client>(engine.get());
-    if (!client->Call("CreateTable", kCreateTable).ok()) std::abort();
-    runs = 0;
-  }
-};
-
-World& TheWorld() {
-  static World* world = [] {
-    auto* w = new World;
-    w->Open();
-    return w;
-  }();
-  return *world;
-}
-
-Json ParseBody(std::string_view request, const Response& r) {
-  Json body = Json::parse(r.body, nullptr, /*allow_exceptions=*/false);
-  if (body.is_discarded() || !body.is_object()) {
-    Fail("response body is not a JSON object", request, r);
-  }
-  return body;
-}
-
 // The stored item at `key` (null JSON when absent).
 Json Stored(const Client& client, const Json& key, std::string_view request) {
   Json get = {{"TableName", "fuzz"}, {"Key", key}, {"ConsistentRead", true}};
@@ -106,9 +59,8 @@ Json Stored(const Client& client, const Json& key, std::string_view request) {
 }
 
 void Exercise(std::string_view request) {
-  World& world = TheWorld();
-  if (++world.runs > kRunsPerEngine) world.Open();
-  const Client& client = *world.client;
+  static FuzzWorld* world = new FuzzWorld(kCreateTable, kRunsPerEngine);
+  const Client& client = world->NextRun();
 
   // The item before, when the request names a well-formed key of the table.
   Json parsed = Json::parse(request, nullptr, /*allow_exceptions=*/false);

@@ -216,11 +216,13 @@ Result<Json> SampleTableDefinition(std::string_view source,
   };
   Json t = {{"TableName", name}, {"BillingMode", "PAY_PER_REQUEST"}};
   if (name == "ProductCatalog") {
-    t["KeySchema"] = {key("Id", "HASH")};
-    t["AttributeDefinitions"] = {def("Id", "N")};
+    // Json::array: a braced list of one json is a copy for some compilers
+    // (CWG 2137), not a one-element array.
+    t["KeySchema"] = Json::array({key("Id", "HASH")});
+    t["AttributeDefinitions"] = Json::array({def("Id", "N")});
   } else if (name == "Forum") {
-    t["KeySchema"] = {key("Name", "HASH")};
-    t["AttributeDefinitions"] = {def("Name", "S")};
+    t["KeySchema"] = Json::array({key("Name", "HASH")});
+    t["AttributeDefinitions"] = Json::array({def("Name", "S")});
   } else if (name == "Thread") {
     t["KeySchema"] = {key("ForumName", "HASH"), key("Subject", "RANGE")};
     t["AttributeDefinitions"] = {def("ForumName", "S"), def("Subject", "S")};

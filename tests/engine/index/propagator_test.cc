@@ -211,24 +211,85 @@ TEST_F(PropagatorTest, ResumesFromTheLogAfterARestart) {
   ExpectConsistent();
 }
 
-TEST_F(PropagatorTest, AFailedApplyIsStickyAndLosesNothing) {
+TEST_F(PropagatorTest, AnIoErrorIsRetriedAndLosesNothing) {
   ASSERT_OK(Put("a", "x"));
-  propagator_->TEST_FailWrites(Status::IOError("disk on fire"));
+  // A full disk: the apply fails, the record stays in the log.
+  propagator_->TEST_FailWrites(Status::IOError("No space left on device"));
   EXPECT_THAT(propagator_->RunDue(),
-              StatusIs(ErrorCode::kIOError, "disk on fire"));
+              StatusIs(ErrorCode::kIOError, "No space left on device"));
+  EXPECT_THAT(propagator_->CatchUp(),
+              StatusIs(ErrorCode::kIOError, ::testing::HasSubstr("No space")));
+  EXPECT_TRUE(Gsi().empty());
+  EXPECT_EQ(LogRecords(), 1);
+  // Not sticky: once space returns the next pass applies it, without a
+  // restart.
+  propagator_->TEST_FailWrites(Status::OK());
+  ASSERT_OK(propagator_->status());
+  ASSERT_OK(propagator_->RunDue());
+  EXPECT_EQ(Gsi(), std::vector<std::string>{"x:a"});
+  EXPECT_EQ(LogRecords(), 0);
+  ExpectConsistent();
+}
+
+TEST_F(PropagatorTest, AFailedApplyOtherThanIoIsStickyAndLosesNothing) {
+  ASSERT_OK(Put("a", "x"));
+  propagator_->TEST_FailWrites(Status::Corruption("bad block"));
+  EXPECT_THAT(propagator_->RunDue(),
+              StatusIs(ErrorCode::kCorruption, "bad block"));
   propagator_->TEST_FailWrites(Status::OK());
   // Sticky: no more propagation, every call reports it.
   EXPECT_THAT(propagator_->status(),
-              StatusIs(ErrorCode::kIOError, "disk on fire"));
+              StatusIs(ErrorCode::kCorruption, "bad block"));
   EXPECT_THAT(propagator_->RunDue(),
-              StatusIs(ErrorCode::kIOError, "disk on fire"));
+              StatusIs(ErrorCode::kCorruption, "bad block"));
   EXPECT_THAT(propagator_->CatchUp(),
-              StatusIs(ErrorCode::kIOError, "disk on fire"));
+              StatusIs(ErrorCode::kCorruption, "bad block"));
   EXPECT_TRUE(Gsi().empty());
   EXPECT_EQ(LogRecords(), 1);
   Reopen();  // a restart clears it and applies the log
   ASSERT_OK(propagator_->CatchUp());
   EXPECT_EQ(Gsi(), std::vector<std::string>{"x:a"});
+}
+
+TEST_F(PropagatorTest, TheBackgroundThreadRetriesAfterAnIoError) {
+  propagator_->TEST_FailWrites(Status::IOError("No space left on device"));
+  propagator_->Start();
+  ASSERT_OK(Put("a", "x"));
+  ASSERT_OK(Put("b", "y"));
+  // The thread's passes fail while the "disk" is full; the records wait.
+  propagator_->TEST_FailWrites(Status::OK());
+  // Bounded wait (no timing assertion): the thread gets there on its own.
+  for (int i = 0; i < 2000 && LogRecords() != 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_EQ(LogRecords(), 0);
+  ASSERT_OK(propagator_->status());
+  EXPECT_EQ(Gsi(), (std::vector<std::string>{"x:a", "y:b"}));
+}
+
+TEST_F(PropagatorTest, ABackfillChunkThatFailsToWriteIsRetriedFromTheSameCursor) {
+  IndexInfo gsi = table_.indexes[0];
+  for (int i = 0; i < 10; ++i) ASSERT_OK(Put("p" + std::to_string(i), "g"));
+  ASSERT_OK(propagator_->CatchUp());
+  WriteBatch wipe;
+  wipe.DeleteRange(Cf::kIndexes, keys::TablePrefix(kGsi), keys::TableEnd(kGsi));
+  ASSERT_OK(store_->Write(&wipe));
+  PropagatorOptions options;
+  options.backfill_chunk_items = 4;
+  Reopen(options);
+  {
+    auto paused = propagator_->PauseApply();
+    propagator_->StartBackfill(paused, BackfillTask{kTable, table_.key, gsi});
+  }
+  ASSERT_OK(propagator_->RunDue());  // items 0..3
+  propagator_->TEST_FailWrites(Status::IOError("No space left on device"));
+  // The chunk 4..7 is not written.
+  EXPECT_THAT(propagator_->RunDue(),
+              StatusIs(ErrorCode::kIOError, ::testing::HasSubstr("No space")));
+  propagator_->TEST_FailWrites(Status::OK());
+  while (propagator_->Backfilling(kGsi)) ASSERT_OK(propagator_->RunDue());
+  ExpectConsistent();
+  EXPECT_EQ(Gsi().size(), 10u);
 }
 
 TEST_F(PropagatorTest, LsiEntriesAreWrittenWithTheItem) {

@@ -90,6 +90,47 @@ TEST(StoreTest, OnDiskDataSurvivesReopen) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(StoreTest, WritesBelowTheFreeSpaceFloorAreRefusedWhole) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("dynarock_store_floor_test_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  StoreOptions o;
+  o.path = dir.string();
+  {
+    ASSERT_OK_AND_ASSIGN(auto store, Store::Open(o));
+    WriteBatch b;
+    b.Put(Cf::kItems, "before", "v");
+    ASSERT_OK(store->Write(&b));
+  }
+  // A floor above any disk's free space: every write is refused, with
+  // nothing of it applied, and reads go on.
+  o.min_free_disk_bytes = int64_t{1} << 62;
+  {
+    ASSERT_OK_AND_ASSIGN(auto store, Store::Open(o));
+    WriteBatch b;
+    b.Put(Cf::kItems, "k", "v");
+    b.AddToCounter("c", 1);
+    EXPECT_THAT(store->Write(&b),
+                StatusIs(ErrorCode::kIOError, ::testing::HasSubstr("No space left on device")));
+    EXPECT_THAT(store->Write(&b), StatusIs(ErrorCode::kIOError, ::testing::_));
+    ASSERT_OK_AND_ASSIGN(auto k, store->Get(Cf::kItems, "k"));
+    EXPECT_FALSE(k.has_value());
+    ASSERT_OK_AND_ASSIGN(int64_t c, store->GetCounter("c"));
+    EXPECT_EQ(c, 0);
+    ASSERT_OK_AND_ASSIGN(auto before, store->Get(Cf::kItems, "before"));
+    EXPECT_TRUE(before.has_value());
+  }
+  // A floor the disk is above: writes go through.
+  o.min_free_disk_bytes = 1;
+  {
+    ASSERT_OK_AND_ASSIGN(auto store, Store::Open(o));
+    WriteBatch b;
+    b.Put(Cf::kItems, "k", "v");
+    ASSERT_OK(store->Write(&b));
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST(StoreTest, SyncWritesReachesTheWriteOptions) {
   StoreOptions o;
   o.in_memory = true;
