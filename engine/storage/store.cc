@@ -108,7 +108,7 @@ class IteratorImpl final : public StoreIterator {
 
 struct Store::Rep {
   std::unique_ptr<rocksdb::Env> mem_env;  // in-memory mode only
-  std::string path;
+  std::string files_dir;  // the database directory in its Env (Store::path)
   rocksdb::Options file_options;  // env + comparator for SST files
   rocksdb::Env* env() const { return file_options.env; }
   std::unique_ptr<rocksdb::DB> db;
@@ -260,7 +260,7 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
                                 " has an unexpected id");
     }
   }
-  rep->path = path;
+  rep->files_dir = path;
   rep->file_options = rocksdb::Options(db_options, cf_options);
   rep->write_options.sync = options.sync_writes;
   // An in-memory database dies with the process, so a WAL (itself held in
@@ -385,7 +385,7 @@ class SstWriterImpl final : public SstWriter {
 
 }  // namespace
 
-const std::string& Store::path() const { return rep_->path; }
+const std::string& Store::path() const { return rep_->files_dir; }
 
 std::unique_ptr<SstWriter> Store::NewSstWriter(const std::string& file) const {
   return std::make_unique<SstWriterImpl>(rep_->file_options, file);
