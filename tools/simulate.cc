@@ -243,6 +243,9 @@ CLI::App* AddSimulate(CLI::App& app, SimulateOptions* opts) {
   ws->add_option("--load-rate", w.load_orders_per_second,
                  "Orders loaded per simulated second")
       ->capture_default_str();
+  ws->add_option("--rate", w.required_items_per_second,
+                 "Items per second the clients need (the seed's MaxRequiredIO)")
+      ->capture_default_str();
   ws->add_option("--plateau", w.plateau_fraction,
                  "Simulated N: smallest N within this fraction of the best time")
       ->capture_default_str();

@@ -220,6 +220,9 @@ Status ValidateOptions(const WriteShardingOptions& o) {
       }
     }
   }
+  if (o.required_items_per_second < 1) {
+    return Status::Validation("--rate must be at least 1");
+  }
   if (o.load_orders_per_second < 1) {
     return Status::Validation("--load-rate must be at least 1");
   }
@@ -392,6 +395,19 @@ Status LoadTable(Engine& engine, SimulatedClock& clock, const TableSpec& t,
   return Status::OK();
 }
 
+// The GSI's partition ranges now, in ring order.
+Result<std::vector<std::pair<uint64_t, uint64_t>>> GsiRanges(
+    Engine& engine, const std::string& table, const std::string& index) {
+  Result<TableThroughputStats> stats = engine.DescribeCapacity(Scope{}, table, 0);
+  if (!stats.ok()) return stats.status();
+  std::vector<std::pair<uint64_t, uint64_t>> out;
+  for (const ResourceStats& gsi : stats.value().global_secondary_indexes) {
+    if (gsi.name != index) continue;
+    for (const PartitionStats& p : gsi.partitions) out.emplace_back(p.begin, p.end);
+  }
+  return out;
+}
+
 Result<ReadRun> ReadAllOpen(Engine& engine, SimulatedClock& clock,
                             const TableSpec& table, const IndexSpec& index,
                             const WriteShardingOptions& o, int from_day,
@@ -433,6 +449,10 @@ Result<ReadRun> ReadAllOpen(Engine& engine, SimulatedClock& clock,
   const AttributeValue lo = AttributeValue::S(unsharded ? from : "OPEN#" + from);
   const AttributeValue hi = AttributeValue::S(unsharded ? to : "OPEN#" + to);
 
+  Result<std::vector<std::pair<uint64_t, uint64_t>>> ranges =
+      GsiRanges(engine, table.name, index.index_name);
+  if (!ranges.ok()) return ranges.status();
+  run.start_ranges = std::move(ranges).value();
   std::set<uint64_t> hashes;
   Status failure;
   const int64_t run_start = clock.NowMicros();
@@ -486,6 +506,7 @@ Result<ReadRun> ReadAllOpen(Engine& engine, SimulatedClock& clock,
   clock.Set(std::max(clock.NowMicros(), run_end));
   run.read_micros = run_end - run_start;
   run.max_attempts = std::max(run.max_attempts, 1);
+  run.key_hashes.assign(hashes.begin(), hashes.end());
 
   Result<TableThroughputStats> stats =
       engine.DescribeCapacity(Scope{}, table.name, 0);
@@ -648,6 +669,28 @@ Result<WriteShardingReport> RunWriteSharding(WriteShardingOptions o) {
       report.open_orders_in_range, report.avg_order_bytes,
       /*eventually_consistent=*/true,
       o.engine_capacity.partition_ceilings.read_units_per_second);
+  report.rate_formula = ComputeShardFormula(
+      o.required_items_per_second, report.avg_order_bytes,
+      /*eventually_consistent=*/true,
+      o.engine_capacity.partition_ceilings.read_units_per_second);
+  const double items_per_rcu =
+      static_cast<double>(report.rate_formula.items_per_rcu);
+  const double ceiling = static_cast<double>(
+      o.engine_capacity.partition_ceilings.read_units_per_second);
+  for (ReadRun& run : report.runs) {
+    if (run.start_ranges.empty()) continue;
+    run.spread = AnalyzeShardSpread(
+        run.shards, run.key_hashes, run.start_ranges,
+        static_cast<double>(o.required_items_per_second), items_per_rcu);
+    report.index_partitions_at_start =
+        std::max(report.index_partitions_at_start, run.spread.partitions);
+  }
+  if (report.index_partitions_at_start > 0) {
+    report.balls_into_bins_n = SmallestSufficientShards(
+        report.index_partitions_at_start,
+        static_cast<double>(o.required_items_per_second), items_per_rcu,
+        ceiling, 200);
+  }
   for (ShardingKind kind : {ShardingKind::kRandom, ShardingKind::kHash}) {
     std::vector<int> xs;
     std::vector<double> ys;

@@ -42,12 +42,14 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/capacity/capacity_options.h"
 #include "engine/status.h"
 #include "tools/simulate/event_loop.h"
 #include "tools/simulate/seed_formula.h"
+#include "tools/simulate/shard_spread.h"
 
 namespace dynarock::tools::simulate {
 
@@ -100,6 +102,9 @@ struct WriteShardingOptions {
   int64_t load_orders_per_second = 1'500;
   ServiceTime service;
   BackoffOptions backoff;
+  // The seed's MaxRequiredIO: items per second the clients need (the
+  // analysis's rate).
+  int64_t required_items_per_second = 600'000;
   // The "N the simulation shows": the smallest N whose read time is within
   // this fraction of the variant's best.
   double plateau_fraction = 0.10;
@@ -130,6 +135,13 @@ struct ReadRun {
   int partitions_touched = 0;
   int index_partitions = 0;  // the GSI's partitions after the read
   int max_attempts = 0;      // the most tries one page needed
+  // The shard keys' partition hashes (from the capacity charges) and the
+  // GSI's partition ranges when the read started.
+  std::vector<uint64_t> key_hashes;
+  std::vector<std::pair<uint64_t, uint64_t>> start_ranges;
+  // The balls-into-bins analysis of this N over those partitions at the
+  // required rate (WriteShardingOptions::required_items_per_second).
+  ShardSpread spread;
 };
 
 struct WriteShardingReport {
@@ -143,6 +155,12 @@ struct WriteShardingReport {
   std::vector<std::string> tables;   // with the GSIs each holds
   ShardFormula seed_formula;         // the seed's, on the entity size
   ShardFormula adjusted_formula;     // GSI entries, eventually consistent
+  // The corrected formula at the required rate, and the smallest N whose
+  // expected hottest partition (random placement of the keys over the
+  // GSI's partitions when the reads started) stays within its ceiling.
+  ShardFormula rate_formula;
+  int index_partitions_at_start = 0;
+  int balls_into_bins_n = -1;
   std::vector<ReadRun> runs;
   std::map<std::string, int> simulated_n;  // variant name -> N
   // Variant name -> the smallest N from which on (every larger N of the

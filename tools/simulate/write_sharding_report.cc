@@ -29,7 +29,8 @@ TextTable WriteShardingTable(const WriteShardingReport& report) {
   TextTable t;
   t.header = {"variant", "N", "index", "read_s", "requests", "throttled",
               "rcu", "items", "partitions_touched", "index_partitions",
-              "max_tries"};
+              "max_tries", "P_start", "E_max_keys", "hashed_max_keys",
+              "pred_hot_rcu_s"};
   for (const ReadRun& r : report.runs) {
     t.rows.push_back({std::string(ShardingKindName(r.kind)),
                       std::to_string(r.shards), r.index_name,
@@ -38,7 +39,11 @@ TextTable WriteShardingTable(const WriteShardingReport& report) {
                       Fixed(r.read_units, 1), std::to_string(r.items),
                       std::to_string(r.partitions_touched),
                       std::to_string(r.index_partitions),
-                      std::to_string(r.max_attempts)});
+                      std::to_string(r.max_attempts),
+                      std::to_string(r.spread.partitions),
+                      Fixed(r.spread.expected_max_keys, 2),
+                      std::to_string(r.spread.hashed_max_keys),
+                      Fixed(r.spread.hashed_hottest_rcu, 0)});
   }
   return t;
 }
@@ -82,6 +87,30 @@ std::string WriteShardingText(const WriteShardingReport& report) {
          std::to_string(a.items_per_rcu) + ", PartitionMaxReadRate = " +
          std::to_string(a.partition_max_read_rate) + ", N = " +
          Fixed(a.n_exact, 2) + " -> " + std::to_string(a.n) + "\n";
+  const ShardFormula& rf = report.rate_formula;
+  out += "at the required rate (" + std::to_string(rf.max_required_io) +
+         " items/s, --rate): N = " + std::to_string(rf.max_required_io) +
+         " / " + std::to_string(rf.partition_max_read_rate) + " = " +
+         Fixed(rf.n_exact, 2) + " -> " + std::to_string(rf.n) +
+         " if the keys spread evenly; the demand is " +
+         Fixed(static_cast<double>(rf.max_required_io) /
+                   static_cast<double>(rf.items_per_rcu), 0) +
+         " RCU/s against " + std::to_string(rf.partition_read_units) +
+         " per partition\n";
+  out += "balls into bins: N shard keys hash onto the P_start partitions the GSI "
+         "has when the read starts; E_max_keys is the expected most keys on one "
+         "partition for random placement (exact), hashed_max_keys what the "
+         "keys 0..N-1 actually got, pred_hot_rcu_s = rate / N * hashed_max_keys / "
+         "ItemsPerRCU the hottest partition's share of the rate. ";
+  out += report.balls_into_bins_n > 0
+             ? "Smallest N whose expected hottest partition fits " +
+                   std::to_string(rf.partition_read_units) + " RCU/s over " +
+                   std::to_string(report.index_partitions_at_start) +
+                   " partitions: " + std::to_string(report.balls_into_bins_n) + "\n"
+             : "No N up to 200 fits the expected hottest partition within its "
+               "ceiling over " +
+                   std::to_string(report.index_partitions_at_start) +
+                   " partitions\n";
   int partitions = 0;
   for (const ReadRun& r : report.runs) partitions = std::max(partitions, r.index_partitions);
   out += "why they differ: GSI reads are eventually consistent (a unit reads 8 KB, "
@@ -127,7 +156,8 @@ std::string WriteShardingJson(const WriteShardingReport& report) {
                   {"service_micros_per_kb", o.service.micros_per_kb},
                   {"backoff_base_micros", o.backoff.base_micros},
                   {"backoff_cap_micros", o.backoff.cap_micros},
-                  {"plateau_fraction", o.plateau_fraction}};
+                  {"plateau_fraction", o.plateau_fraction},
+                  {"required_items_per_second", o.required_items_per_second}};
   j["loaded"] = {{"orders_per_table", report.orders_loaded},
                  {"with_closed_orders", o.with_closed_orders},
                  {"total_wall_seconds", report.total_wall_seconds},
@@ -143,6 +173,9 @@ std::string WriteShardingJson(const WriteShardingReport& report) {
                  {"read_wall_seconds", report.read_wall_seconds}};
   j["seed_formula"] = FormulaJson(report.seed_formula);
   j["adjusted_formula"] = FormulaJson(report.adjusted_formula);
+  j["rate_formula"] = FormulaJson(report.rate_formula);
+  j["balls_into_bins_n"] = report.balls_into_bins_n;
+  j["index_partitions_at_start"] = report.index_partitions_at_start;
   j["simulated_n"] = report.simulated_n;
   j["unthrottled_n"] = report.unthrottled_n;
   nlohmann::json runs = nlohmann::json::array();
@@ -158,7 +191,13 @@ std::string WriteShardingJson(const WriteShardingReport& report) {
                     {"items", r.items},
                     {"partitions_touched", r.partitions_touched},
                     {"index_partitions", r.index_partitions},
-                    {"max_tries", r.max_attempts}});
+                    {"max_tries", r.max_attempts},
+                    {"partitions_at_start", r.spread.partitions},
+                    {"expected_max_keys", r.spread.expected_max_keys},
+                    {"expected_max_keys_exact", r.spread.expected_exact},
+                    {"hashed_max_keys", r.spread.hashed_max_keys},
+                    {"expected_hottest_rcu", r.spread.expected_hottest_rcu},
+                    {"hashed_hottest_rcu", r.spread.hashed_hottest_rcu}});
   }
   j["runs"] = std::move(runs);
   return j.dump(2) + "\n";
