@@ -108,6 +108,8 @@ int RunWriteSharding(SimulateOptions& opts) {
     std::fprintf(stderr, "dynarock simulate: --provisioned wants RCU,WCU\n");
     return 2;
   }
+  o.mode = opts.mode == "single-read" ? simulate::ReadMode::kSingleRead
+                                      : simulate::ReadMode::kSustained;
   o.unsharded = o.random = o.hash = false;
   for (size_t pos = 0; pos <= opts.variants.size();) {
     size_t comma = opts.variants.find(',', pos);
@@ -136,6 +138,14 @@ int RunWriteSharding(SimulateOptions& opts) {
     return 1;
   }
   std::fputs(simulate::WriteShardingText(report.value()).c_str(), stdout);
+  if (!opts.series_csv.empty()) {
+    Status s = simulate::WriteTextFile(
+        opts.series_csv, simulate::WriteShardingSeries(report.value()).Csv());
+    if (!s.ok()) {
+      std::fprintf(stderr, "dynarock simulate: %s\n", s.message().c_str());
+      return 1;
+    }
+  }
   return WriteOutputs(opts, simulate::WriteShardingTable(report.value()).Csv(),
                       simulate::WriteShardingJson(report.value()),
                       simulate::WriteShardingSvg(report.value()))
@@ -243,9 +253,20 @@ CLI::App* AddSimulate(CLI::App& app, SimulateOptions* opts) {
   ws->add_option("--load-rate", w.load_orders_per_second,
                  "Orders loaded per simulated second")
       ->capture_default_str();
+  ws->add_option("--mode", opts->mode,
+                 "sustained: read every OPEN order at --rate for --duration "
+                 "simulated seconds; single-read: read them once and time it")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"sustained", "single-read"}));
   ws->add_option("--rate", w.required_items_per_second,
                  "Items per second the clients need (the seed's MaxRequiredIO)")
       ->capture_default_str();
+  ws->add_option("--duration", w.duration_seconds,
+                 "Sustained: simulated seconds of reading per variant and N")
+      ->capture_default_str();
+  ws->add_option("--series-csv", opts->series_csv,
+                 "Sustained: write one row per variant, N and simulated "
+                 "second as CSV to this file");
   ws->add_option("--plateau", w.plateau_fraction,
                  "Simulated N: smallest N within this fraction of the best time")
       ->capture_default_str();

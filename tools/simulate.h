@@ -30,6 +30,8 @@ struct SimulateOptions {
   std::string hash_shards;
   std::string provisioned;
   std::string variants = "unsharded,random,hash";
+  std::string mode = "sustained";  // write-sharding: or "single-read"
+  std::string series_csv;          // write-sharding, sustained: per second
   // Report files (empty: not written) and the progress bar.
   std::string csv;
   std::string json;

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -220,6 +222,10 @@ Status ValidateOptions(const WriteShardingOptions& o) {
       }
     }
   }
+  if (o.duration_seconds < 1 || o.duration_seconds > 3'600) {
+    return Status::Validation("--duration must be within 1..3600 seconds");
+  }
+  if (o.max_lag_micros < 0) return Status::Validation("--max-lag must not be negative");
   if (o.required_items_per_second < 1) {
     return Status::Validation("--rate must be at least 1");
   }
@@ -248,6 +254,10 @@ std::string_view ShardingKindName(ShardingKind kind) {
     case ShardingKind::kHash: return "hash";
   }
   return "?";
+}
+
+std::string_view ReadModeName(ReadMode mode) {
+  return mode == ReadMode::kSustained ? "sustained" : "single-read";
 }
 
 std::vector<int> DefaultShards() {
@@ -408,6 +418,65 @@ Result<std::vector<std::pair<uint64_t, uint64_t>>> GsiRanges(
   return out;
 }
 
+// Fills run->index_partitions (the GSI's now) and partitions_touched (those
+// holding one of run->key_hashes).
+Status CountPartitions(Engine& engine, ReadRun* run) {
+  Result<TableThroughputStats> stats =
+      engine.DescribeCapacity(Scope{}, run->table_name, 0);
+  if (!stats.ok()) return stats.status();
+  for (const ResourceStats& gsi : stats.value().global_secondary_indexes) {
+    if (gsi.name != run->index_name) continue;
+    run->index_partitions = static_cast<int>(gsi.partitions.size());
+    std::set<uint32_t> touched;
+    for (uint64_t h : run->key_hashes) {
+      for (const PartitionStats& p : gsi.partitions) {
+        if (h >= p.begin && (p.end == 0 || h < p.end)) touched.insert(p.id);
+      }
+    }
+    run->partitions_touched = static_cast<int>(touched.size());
+  }
+  return Status::OK();
+}
+
+// The Query of each shard key of a GSI variant: one worker per key
+// (unsharded: the one key "OPEN"), "#p = :p AND #s BETWEEN :a AND :b" over
+// the date range.
+struct ShardQueries {
+  ShardQueries(const TableSpec& table, const IndexSpec& index, int from_day,
+               int to_day) {
+    const bool unsharded = index.kind == ShardingKind::kUnsharded;
+    if (unsharded) {
+      pks.push_back(AttributeValue::S("OPEN"));
+    } else {
+      for (int k = 0; k < index.shards; ++k) {
+        pks.push_back(AttributeValue::N(IntNumber(k)));
+      }
+    }
+    const std::string from = DateOf(from_day), to = DateOf(to_day);
+    base.table_name = table.name;
+    base.read.index_name = index.index_name;
+    // The items as stored (the engine's encoded_items): what the page read,
+    // without building an Item per entry. The units are the same.
+    base.read.encoded_items = true;
+    base.key_condition_expression = "#p = :p AND #s BETWEEN :a AND :b";
+    base.read.expression_attribute_names = ExpressionAttributeNames{
+        {"#p", index.key_attribute}, {"#s", unsharded ? "OrderDate" : "GSI2SK"}};
+    lo = AttributeValue::S(unsharded ? from : "OPEN#" + from);
+    hi = AttributeValue::S(unsharded ? to : "OPEN#" + to);
+  }
+  QueryRequest For(size_t worker, const std::optional<Item>& start_key) const {
+    QueryRequest q = base;
+    q.read.expression_attribute_values =
+        ExpressionAttributeValues{{":p", pks[worker]}, {":a", lo}, {":b", hi}};
+    q.read.exclusive_start_key = start_key;
+    return q;
+  }
+
+  std::vector<AttributeValue> pks;
+  QueryRequest base;
+  AttributeValue lo, hi;
+};
+
 Result<ReadRun> ReadAllOpen(Engine& engine, SimulatedClock& clock,
                             const TableSpec& table, const IndexSpec& index,
                             const WriteShardingOptions& o, int from_day,
@@ -422,32 +491,12 @@ Result<ReadRun> ReadAllOpen(Engine& engine, SimulatedClock& clock,
   ExponentialBackoff backoff(
       o.backoff, Mix64(o.seed ^ Fnv1a64(index.index_name)));
 
-  const bool unsharded = index.kind == ShardingKind::kUnsharded;
+  const ShardQueries queries(table, index, from_day, to_day);
   struct Worker {
-    AttributeValue pk;
     std::optional<Item> start_key;
     int attempt = 0;
   };
-  std::vector<Worker> workers;
-  if (unsharded) {
-    workers.push_back({AttributeValue::S("OPEN"), std::nullopt, 0});
-  } else {
-    for (int k = 0; k < index.shards; ++k) {
-      workers.push_back({AttributeValue::N(IntNumber(k)), std::nullopt, 0});
-    }
-  }
-  const std::string from = DateOf(from_day), to = DateOf(to_day);
-  QueryRequest base;
-  base.table_name = table.name;
-  base.read.index_name = index.index_name;
-  // The items as stored (the engine's encoded_items): what the page read,
-  // without building an Item per entry. The units are the same.
-  base.read.encoded_items = true;
-  base.key_condition_expression = "#p = :p AND #s BETWEEN :a AND :b";
-  base.read.expression_attribute_names = ExpressionAttributeNames{
-      {"#p", index.key_attribute}, {"#s", unsharded ? "OrderDate" : "GSI2SK"}};
-  const AttributeValue lo = AttributeValue::S(unsharded ? from : "OPEN#" + from);
-  const AttributeValue hi = AttributeValue::S(unsharded ? to : "OPEN#" + to);
+  std::vector<Worker> workers(queries.pks.size());
 
   Result<std::vector<std::pair<uint64_t, uint64_t>>> ranges =
       GsiRanges(engine, table.name, index.index_name);
@@ -463,12 +512,8 @@ Result<ReadRun> ReadAllOpen(Engine& engine, SimulatedClock& clock,
   }
   loop.Run([&](int w) {
     Worker& worker = workers[w];
-    QueryRequest q = base;
-    q.read.expression_attribute_values =
-        ExpressionAttributeValues{{":p", worker.pk}, {":a", lo}, {":b", hi}};
-    q.read.exclusive_start_key = worker.start_key;
     const int64_t now = clock.NowMicros();
-    Result<QueryResult> r = engine.Query(q);
+    Result<QueryResult> r = engine.Query(queries.For(w, worker.start_key));
     ++run.requests;
     if (!r.ok()) {
       if (!IsThrottle(r.status())) {
@@ -507,21 +552,200 @@ Result<ReadRun> ReadAllOpen(Engine& engine, SimulatedClock& clock,
   run.read_micros = run_end - run_start;
   run.max_attempts = std::max(run.max_attempts, 1);
   run.key_hashes.assign(hashes.begin(), hashes.end());
+  if (Status s = CountPartitions(engine, &run); !s.ok()) return s;
+  return run;
+}
 
-  Result<TableThroughputStats> stats =
-      engine.DescribeCapacity(Scope{}, table.name, 0);
+// A GSI's partitions now: ranges and ids, in ring order.
+struct PartitionRange {
+  uint64_t begin = 0;
+  uint64_t end = 0;
+  uint32_t id = 0;
+  bool Contains(uint64_t h) const { return h >= begin && (end == 0 || h < end); }
+};
+
+Result<std::vector<PartitionRange>> GsiPartitions(Engine& engine,
+                                                  const std::string& table,
+                                                  const std::string& index) {
+  Result<TableThroughputStats> stats = engine.DescribeCapacity(Scope{}, table, 0);
   if (!stats.ok()) return stats.status();
+  std::vector<PartitionRange> out;
   for (const ResourceStats& gsi : stats.value().global_secondary_indexes) {
-    if (gsi.name != index.index_name) continue;
-    run.index_partitions = static_cast<int>(gsi.partitions.size());
-    std::set<uint32_t> touched;
-    for (uint64_t h : hashes) {
-      for (const PartitionStats& p : gsi.partitions) {
-        if (h >= p.begin && (p.end == 0 || h < p.end)) touched.insert(p.id);
+    if (gsi.name != index) continue;
+    for (const PartitionStats& p : gsi.partitions) out.push_back({p.begin, p.end, p.id});
+  }
+  return out;
+}
+
+// The sustained read: each worker (shard key) reads its shard's pages over
+// and over, paced to rate / workers items per second: after a page of k
+// items its next page is due k / (its rate) later, issued when the page
+// has arrived and it is due; a throttled page is retried after its backoff,
+// and a worker further behind than max_lag forgets the rest of its backlog.
+// Every simulated second is sampled.
+Result<ReadRun> ReadSustained(Engine& engine, SimulatedClock& clock,
+                              const TableSpec& table, const IndexSpec& index,
+                              const WriteShardingOptions& o, int from_day,
+                              int to_day) {
+  ReadRun run;
+  run.kind = index.kind;
+  run.shards = index.shards;
+  run.table_name = table.name;
+  run.index_name = index.index_name;
+  ExponentialBackoff backoff(
+      o.backoff, Mix64(o.seed ^ Fnv1a64(index.index_name)));
+  const ShardQueries queries(table, index, from_day, to_day);
+  const size_t n = queries.pks.size();
+  // Each worker's share of the rate, as micros per item.
+  const double micros_per_item = static_cast<double>(kMicros) *
+                                 static_cast<double>(n) /
+                                 static_cast<double>(o.required_items_per_second);
+  struct Worker {
+    std::optional<Item> start_key;
+    int attempt = 0;
+    double due = 0;  // when its next page is due, clock micros
+    uint64_t hash = 0;
+    bool hash_known = false;
+  };
+  std::vector<Worker> workers(n);
+
+  Result<std::vector<PartitionRange>> start =
+      GsiPartitions(engine, table.name, index.index_name);
+  if (!start.ok()) return start.status();
+  for (const PartitionRange& p : start.value()) run.start_ranges.emplace_back(p.begin, p.end);
+
+  const int seconds = o.duration_seconds;
+  const int64_t run_start = clock.NowMicros();
+  const int64_t run_end = run_start + seconds * kMicros;
+  run.seconds.assign(static_cast<size_t>(seconds), SecondSample{});
+  // Units charged per second and worker, and the partitions at each
+  // second's end.
+  std::vector<std::vector<double>> units(static_cast<size_t>(seconds),
+                                         std::vector<double>(n, 0.0));
+  std::vector<std::vector<PartitionRange>> ranges_at(static_cast<size_t>(seconds));
+  int sampled = 0;
+  Status failure;
+  auto sample_until = [&](int64_t now) {
+    while (sampled < seconds && now >= run_start + (sampled + 1) * kMicros) {
+      Result<std::vector<PartitionRange>> parts =
+          GsiPartitions(engine, table.name, index.index_name);
+      if (!parts.ok()) {
+        if (failure.ok()) failure = parts.status();
+        return;
+      }
+      ranges_at[sampled] = std::move(parts).value();
+      ++sampled;
+    }
+  };
+  auto second_of = [&](int64_t t) { return static_cast<size_t>((t - run_start) / kMicros); };
+
+  EventLoop loop(&clock);
+  for (size_t w = 0; w < n; ++w) {
+    workers[w].due = static_cast<double>(run_start);
+    loop.Schedule(run_start, static_cast<int>(w));
+  }
+  loop.Run([&](int w) {
+    const int64_t now = clock.NowMicros();
+    sample_until(now);
+    if (!failure.ok()) return;
+    Worker& worker = workers[w];
+    Result<QueryResult> r = engine.Query(queries.For(w, worker.start_key));
+    ++run.requests;
+    SecondSample& sec = run.seconds[second_of(now)];
+    ++sec.requests;
+    auto schedule = [&](int64_t at) {
+      if (at < run_end) loop.Schedule(at, w);
+    };
+    if (!r.ok()) {
+      if (!IsThrottle(r.status())) {
+        if (failure.ok()) failure = r.status();
+        return;
+      }
+      ++run.throttled;
+      ++sec.throttled;
+      const int64_t delay = backoff.DelayMicros(worker.attempt++);
+      run.max_attempts = std::max(run.max_attempts, worker.attempt + 1);
+      schedule(now + o.service.base_micros + delay);
+      return;
+    }
+    worker.attempt = 0;
+    const QueryResult& page = r.value();
+    const double page_units = page.consumed_capacity.Total().read_units;
+    run.read_units += page_units;
+    sec.read_units += page_units;
+    run.max_page_units = std::max(run.max_page_units, page_units);
+    units[second_of(now)][w] += page_units;
+    for (const CapacityCharge& charge : page.capacity_charges) {
+      for (const PartitionUnits& part : charge.parts) {
+        if (part.index_id != 0 && !worker.hash_known) {
+          worker.hash = part.hash;
+          worker.hash_known = true;
+        }
       }
     }
-    run.partitions_touched = static_cast<int>(touched.size());
+    // Eventually consistent: a unit is 8 KB read.
+    const int64_t kb = static_cast<int64_t>(page_units * 8);
+    const int64_t done = now + o.service.base_micros + o.service.micros_per_kb * kb;
+    if (done < run_end) {
+      run.items += page.scanned_count;
+      run.seconds[second_of(done)].items += page.scanned_count;
+    }
+    // The next page, or the shard again from its start.
+    worker.start_key = page.last_evaluated_key;
+    worker.due += static_cast<double>(page.scanned_count) * micros_per_item;
+    const double floor = static_cast<double>(done - o.max_lag_micros);
+    if (worker.due < floor) worker.due = floor;
+    schedule(std::max(done, static_cast<int64_t>(std::ceil(worker.due))));
+  });
+  if (!failure.ok()) return failure;
+  clock.Set(std::max(clock.NowMicros(), run_end));
+  sample_until(run_end);
+  if (!failure.ok()) return failure;
+  run.read_micros = run_end - run_start;
+  run.max_attempts = std::max(run.max_attempts, 1);
+  std::set<uint64_t> hashes;
+  for (const Worker& worker : workers) {
+    if (worker.hash_known) hashes.insert(worker.hash);
   }
+  run.key_hashes.assign(hashes.begin(), hashes.end());
+
+  // Per second: the hottest partition's units, the partition count, splits;
+  // and every partition's running total against its ceiling's allowance.
+  const double ceiling = static_cast<double>(
+      o.engine_capacity.partition_ceilings.read_units_per_second);
+  std::map<uint32_t, std::pair<int, double>> totals;  // id -> first second, units
+  run.max_ceiling_excess = -ceiling;
+  double hottest_sum = 0;
+  for (int sidx = 0; sidx < seconds; ++sidx) {
+    SecondSample& sec = run.seconds[sidx];
+    const std::vector<PartitionRange>& parts = ranges_at[sidx];
+    sec.partitions = static_cast<int>(parts.size());
+    if (sidx > 0 && sec.partitions > run.seconds[sidx - 1].partitions) {
+      run.split_seconds.push_back(sidx);
+    } else if (sidx == 0 && sec.partitions > static_cast<int>(run.start_ranges.size())) {
+      run.split_seconds.push_back(0);
+    }
+    for (const PartitionRange& p : parts) {
+      double on_p = 0;
+      for (size_t w = 0; w < n; ++w) {
+        if (workers[w].hash_known && p.Contains(workers[w].hash)) on_p += units[sidx][w];
+      }
+      sec.hottest_partition_units = std::max(sec.hottest_partition_units, on_p);
+      auto [it, fresh] = totals.try_emplace(p.id, sidx, 0.0);
+      it->second.second += on_p;
+      const double allowance = ceiling * (sidx - it->second.first + 1) + ceiling;
+      run.max_ceiling_excess =
+          std::max(run.max_ceiling_excess, it->second.second - allowance);
+    }
+    run.hottest_partition_peak =
+        std::max(run.hottest_partition_peak, sec.hottest_partition_units);
+    hottest_sum += sec.hottest_partition_units;
+  }
+  if (seconds > 0) {
+    run.hottest_partition_mean = hottest_sum / seconds;
+    run.achieved_items_per_second = static_cast<double>(run.items) / seconds;
+  }
+  if (Status s = CountPartitions(engine, &run); !s.ok()) return s;
   return run;
 }
 
@@ -552,7 +776,10 @@ TableOutcome RunTable(const TableSpec& t, const WriteShardingOptions& o,
   engine.SetThrottling(true);
   for (const IndexSpec& index : t.indexes) {
     clock.Advance(600 * kMicros);  // idle: every bucket full
-    Result<ReadRun> run = ReadAllOpen(engine, clock, t, index, o, from_day, to_day);
+    Result<ReadRun> run =
+        o.mode == ReadMode::kSustained
+            ? ReadSustained(engine, clock, t, index, o, from_day, to_day)
+            : ReadAllOpen(engine, clock, t, index, o, from_day, to_day);
     if (!run.ok()) {
       out.status = run.status();
       return out;
@@ -703,7 +930,19 @@ Result<WriteShardingReport> RunWriteSharding(WriteShardingOptions o) {
     }
     if (!xs.empty()) {
       const std::string name(ShardingKindName(kind));
-      report.simulated_n[name] = PlateauStart(xs, ys, o.plateau_fraction);
+      if (o.mode == ReadMode::kSingleRead) {
+        report.simulated_n[name] = PlateauStart(xs, ys, o.plateau_fraction);
+      } else {
+        for (const ReadRun& run : report.runs) {
+          if (run.kind == kind &&
+              run.achieved_items_per_second >=
+                  o.sustained_fraction *
+                      static_cast<double>(o.required_items_per_second)) {
+            report.simulated_n[name] = run.shards;
+            break;
+          }
+        }
+      }
       const int from = ZeroFrom(xs, throttles);
       if (from > 0) report.unthrottled_n[name] = from;
     }

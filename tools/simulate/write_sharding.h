@@ -31,6 +31,11 @@
 // (1 MB, LastEvaluatedKey) on the GSI, retrying throttles with exponential
 // backoff and full jitter, in simulated time (event_loop.h), throttling on.
 // A request takes service_base + service_per_kb * KB read of simulated time.
+// Sustained (the default): each worker paces its pages to its share of
+// `required_items_per_second` and starts over at the end of its shard, for
+// `duration_seconds`; every simulated second is sampled (items arrived,
+// throttles, the hottest partition's units, the GSI's partition count).
+// Single read: each worker reads its shard once, as fast as it can.
 //
 // Not thread-safe; each run opens its own engine.
 
@@ -73,6 +78,14 @@ struct ServiceTime {
 enum class ShardingKind { kUnsharded, kRandom, kHash };
 std::string_view ShardingKindName(ShardingKind kind);
 
+// What the clients do with each GSI variant:
+//   kSustained   read every OPEN order in the date range over and over at
+//                `required_items_per_second` for `duration_seconds` of
+//                simulated time (the seed's question: a sustained need)
+//   kSingleRead  read every OPEN order once, as fast as they can, and time it
+enum class ReadMode { kSustained, kSingleRead };
+std::string_view ReadModeName(ReadMode mode);
+
 struct WriteShardingOptions {
   int64_t orders = 3'000'000;
   double open_fraction = 0.2;
@@ -94,6 +107,16 @@ struct WriteShardingOptions {
   // sweep, both variants at every N.
   std::vector<int> shards;
   std::vector<int> hash_shards;  // empty: the same as `shards`
+  ReadMode mode = ReadMode::kSustained;
+  // Sustained: simulated seconds of reading per variant and N.
+  int duration_seconds = 60;
+  // Sustained: a client that falls further behind its schedule than this
+  // (throttled, backing off) drops the backlog beyond it instead of
+  // bursting to catch up on all of it.
+  int64_t max_lag_micros = 1'000'000;
+  // Sustained: the "N the simulation shows" is the smallest N whose mean
+  // achieved rate is at least this fraction of the required one.
+  double sustained_fraction = 0.99;
   bool unsharded = true;
   bool random = true;
   bool hash = true;
@@ -121,6 +144,19 @@ struct WriteShardingOptions {
   std::function<void(std::string_view, int64_t, int64_t)> on_progress;
 };
 
+// One simulated second of a sustained read.
+struct SecondSample {
+  int64_t items = 0;     // items of the pages that arrived in that second
+  int64_t requests = 0;  // Query calls issued, throttled ones included
+  int64_t throttled = 0;
+  double read_units = 0;  // charged in that second
+  // The most read units charged in that second to one of the GSI's
+  // partitions (the shard keys' charges over the partitions at the
+  // second's end), against the partition ceiling (3,000 RCU/s).
+  double hottest_partition_units = 0;
+  int partitions = 0;  // the GSI's partitions at the second's end
+};
+
 // One variant at one N.
 struct ReadRun {
   ShardingKind kind = ShardingKind::kUnsharded;
@@ -142,6 +178,19 @@ struct ReadRun {
   // The balls-into-bins analysis of this N over those partitions at the
   // required rate (WriteShardingOptions::required_items_per_second).
   ShardSpread spread;
+  // Sustained mode: one sample per simulated second, and what they add up
+  // to. read_micros is then the duration.
+  std::vector<SecondSample> seconds;
+  double achieved_items_per_second = 0;  // mean over the duration
+  double hottest_partition_peak = 0;     // max over seconds
+  double hottest_partition_mean = 0;     // mean over seconds
+  std::vector<int> split_seconds;        // seconds whose end had more partitions
+  // The model's accounting of the ceiling: the most any partition was
+  // charged beyond ceiling x (its seconds so far + 1 of bucket), in units
+  // (<= 0: within; a partition may go one page into debt, so up to
+  // max_page_units).
+  double max_ceiling_excess = 0;
+  double max_page_units = 0;
 };
 
 struct WriteShardingReport {
@@ -163,6 +212,9 @@ struct WriteShardingReport {
   int balls_into_bins_n = -1;
   std::vector<ReadRun> runs;
   std::map<std::string, int> simulated_n;  // variant name -> N
+  // Single read: the smallest N whose read time is within plateau_fraction
+  // of the best. Sustained: the smallest N whose achieved rate is at least
+  // sustained_fraction of the required one (absent when none).
   // Variant name -> the smallest N from which on (every larger N of the
   // sweep too) no Query was throttled; absent when the largest N was.
   std::map<std::string, int> unthrottled_n;

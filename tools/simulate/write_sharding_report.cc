@@ -13,6 +13,9 @@ namespace {
 
 double Seconds(int64_t micros) { return static_cast<double>(micros) / 1e6; }
 
+// The text report's window for the rate over time.
+constexpr size_t kWindow = 5;
+
 nlohmann::json FormulaJson(const ShardFormula& f) {
   return {{"avg_item_bytes", f.avg_item_bytes},
           {"items_per_rcu", f.items_per_rcu},
@@ -25,8 +28,51 @@ nlohmann::json FormulaJson(const ShardFormula& f) {
 
 }  // namespace
 
+namespace {
+
+// "start->end" partitions and the seconds whose end saw a split.
+std::string SplitsCell(const ReadRun& r) {
+  if (r.split_seconds.empty()) return "-";
+  std::string out;
+  for (int sec : r.split_seconds) out += (out.empty() ? "" : ",") + std::to_string(sec);
+  return out;
+}
+
+int64_t MinItemsPerSecond(const ReadRun& r) {
+  int64_t lo = -1;
+  for (const SecondSample& sec : r.seconds) lo = lo < 0 ? sec.items : std::min(lo, sec.items);
+  return std::max<int64_t>(lo, 0);
+}
+
+}  // namespace
+
 TextTable WriteShardingTable(const WriteShardingReport& report) {
   TextTable t;
+  if (report.options.mode == ReadMode::kSustained) {
+    t.header = {"variant", "N", "index", "items_s", "of_rate", "min_items_s",
+                "requests", "throttled", "hot_rcu_peak", "hot_rcu_mean",
+                "partitions", "splits_at_s", "max_tries", "P_start",
+                "E_max_keys", "hashed_max_keys", "pred_hot_rcu_s"};
+    const double rate = static_cast<double>(report.options.required_items_per_second);
+    for (const ReadRun& r : report.runs) {
+      const int start = static_cast<int>(r.start_ranges.size());
+      t.rows.push_back({std::string(ShardingKindName(r.kind)),
+                        std::to_string(r.shards), r.index_name,
+                        Fixed(r.achieved_items_per_second, 0),
+                        Fixed(100 * r.achieved_items_per_second / rate, 1) + "%",
+                        std::to_string(MinItemsPerSecond(r)),
+                        std::to_string(r.requests), std::to_string(r.throttled),
+                        Fixed(r.hottest_partition_peak, 1),
+                        Fixed(r.hottest_partition_mean, 1),
+                        std::to_string(start) + "->" + std::to_string(r.index_partitions),
+                        SplitsCell(r), std::to_string(r.max_attempts),
+                        std::to_string(r.spread.partitions),
+                        Fixed(r.spread.expected_max_keys, 2),
+                        std::to_string(r.spread.hashed_max_keys),
+                        Fixed(r.spread.hashed_hottest_rcu, 0)});
+    }
+    return t;
+  }
   t.header = {"variant", "N", "index", "read_s", "requests", "throttled",
               "rcu", "items", "partitions_touched", "index_partitions",
               "max_tries", "P_start", "E_max_keys", "hashed_max_keys",
@@ -48,6 +94,24 @@ TextTable WriteShardingTable(const WriteShardingReport& report) {
   return t;
 }
 
+TextTable WriteShardingSeries(const WriteShardingReport& report) {
+  TextTable t;
+  t.header = {"variant", "N", "second", "items", "requests", "throttled",
+              "rcu", "hottest_partition_rcu", "partitions"};
+  for (const ReadRun& r : report.runs) {
+    for (size_t i = 0; i < r.seconds.size(); ++i) {
+      const SecondSample& sec = r.seconds[i];
+      t.rows.push_back({std::string(ShardingKindName(r.kind)),
+                        std::to_string(r.shards), std::to_string(i),
+                        std::to_string(sec.items), std::to_string(sec.requests),
+                        std::to_string(sec.throttled), Fixed(sec.read_units, 1),
+                        Fixed(sec.hottest_partition_units, 1),
+                        std::to_string(sec.partitions)});
+    }
+  }
+  return t;
+}
+
 std::string WriteShardingText(const WriteShardingReport& report) {
   const WriteShardingOptions& o = report.options;
   const ShardFormula& f = report.seed_formula;
@@ -55,6 +119,18 @@ std::string WriteShardingText(const WriteShardingReport& report) {
   std::string out;
   out += "write sharding of GSI2 (seed 000/003, access pattern 5)\n";
   out += "capacity mode: " + o.capacity.Describe() + "\n";
+  if (o.mode == ReadMode::kSustained) {
+    out += "read mode: sustained: every OPEN order in the date range, over and "
+           "over, at " + std::to_string(o.required_items_per_second) +
+           " items/s (--rate) for " + std::to_string(o.duration_seconds) +
+           " simulated seconds (--duration) per variant and N; hot_rcu: the "
+           "hottest GSI partition's read units per second against its " +
+           std::to_string(o.engine_capacity.partition_ceilings.read_units_per_second) +
+           " RCU/s ceiling (the first second may take a full bucket more)\n";
+  } else {
+    out += "read mode: single-read: every OPEN order once, as fast as the "
+           "clients can (--mode single-read)\n";
+  }
   out += "orders: " + std::to_string(o.orders) + " (" +
          std::to_string(report.open_orders) + " OPEN, " +
          std::to_string(report.open_orders_in_range) +
@@ -74,6 +150,24 @@ std::string WriteShardingText(const WriteShardingReport& report) {
          " s simulated (throttling off); read: " +
          Fixed(report.read_wall_seconds, 1) + " s wall (throttling on)\n\n";
   out += WriteShardingTable(report).Render();
+  if (o.mode == ReadMode::kSustained) {
+    out += "\nachieved items/s over time (thousands; the mean of each " +
+           std::to_string(kWindow) + " simulated seconds, from second 0):\n";
+    for (const ReadRun& r : report.runs) {
+      std::string line = std::string(ShardingKindName(r.kind)) + " " +
+                         std::to_string(r.shards) + ":";
+      line.resize(std::max<size_t>(line.size(), 14), ' ');
+      for (size_t i = 0; i < r.seconds.size(); i += kWindow) {
+        int64_t sum = 0;
+        size_t count = 0;
+        for (size_t j = i; j < std::min(r.seconds.size(), i + kWindow); ++j, ++count) {
+          sum += r.seconds[j].items;
+        }
+        line += " " + Fixed(static_cast<double>(sum) / static_cast<double>(count) / 1000, 0);
+      }
+      out += line + "\n";
+    }
+  }
   out += "\nseed formula: ItemsPerRCU = 4 KB / " + Fixed(f.avg_item_bytes, 0) +
          " B = " + std::to_string(f.items_per_rcu) +
          "; PartitionMaxReadRate = 3000 * " + std::to_string(f.items_per_rcu) +
@@ -119,15 +213,31 @@ std::string WriteShardingText(const WriteShardingReport& report) {
          std::to_string(partitions) +
          " here), so past that N adds client parallelism and collisions "
          "(docs/simulate.md)\n";
-  for (const auto& [variant, n] : report.simulated_n) {
+  const bool sustained = o.mode == ReadMode::kSustained;
+  for (const char* variant : {"hash", "random"}) {
     const std::vector<int>& swept =
-        variant == "hash" ? o.hash_shards : o.shards;
+        std::string(variant) == "hash" ? o.hash_shards : o.shards;
+    bool ran = false;
+    for (const ReadRun& r : report.runs) {
+      ran = ran || ShardingKindName(r.kind) == variant;
+    }
+    if (!ran) continue;
     std::string list;
     for (int x : swept) list += (list.empty() ? "" : ",") + std::to_string(x);
-    out += "simulated N (" + variant + ", of N = " + list + "): " +
-           std::to_string(n) +
-           " (the smallest N within " + Fixed(o.plateau_fraction * 100, 0) +
-           " % of the best read time)";
+    auto sim = report.simulated_n.find(variant);
+    out += "simulated N (" + std::string(variant) + ", of N = " + list + "): ";
+    if (sustained) {
+      out += sim == report.simulated_n.end()
+                 ? "none (no N reached " + Fixed(o.sustained_fraction * 100, 0) +
+                       " % of the required rate)"
+                 : std::to_string(sim->second) + " (the smallest N reaching " +
+                       Fixed(o.sustained_fraction * 100, 0) +
+                       " % of the required rate)";
+    } else {
+      out += std::to_string(sim == report.simulated_n.end() ? 0 : sim->second) +
+             " (the smallest N within " + Fixed(o.plateau_fraction * 100, 0) +
+             " % of the best read time)";
+    }
     auto it = report.unthrottled_n.find(variant);
     out += it == report.unthrottled_n.end()
                ? "; throttled up to the largest N\n"
@@ -157,7 +267,11 @@ std::string WriteShardingJson(const WriteShardingReport& report) {
                   {"backoff_base_micros", o.backoff.base_micros},
                   {"backoff_cap_micros", o.backoff.cap_micros},
                   {"plateau_fraction", o.plateau_fraction},
-                  {"required_items_per_second", o.required_items_per_second}};
+                  {"required_items_per_second", o.required_items_per_second},
+                  {"mode", ReadModeName(o.mode)},
+                  {"duration_seconds", o.duration_seconds},
+                  {"max_lag_micros", o.max_lag_micros},
+                  {"sustained_fraction", o.sustained_fraction}};
   j["loaded"] = {{"orders_per_table", report.orders_loaded},
                  {"with_closed_orders", o.with_closed_orders},
                  {"total_wall_seconds", report.total_wall_seconds},
@@ -198,6 +312,25 @@ std::string WriteShardingJson(const WriteShardingReport& report) {
                     {"hashed_max_keys", r.spread.hashed_max_keys},
                     {"expected_hottest_rcu", r.spread.expected_hottest_rcu},
                     {"hashed_hottest_rcu", r.spread.hashed_hottest_rcu}});
+    if (o.mode == ReadMode::kSustained) {
+      nlohmann::json& run = runs.back();
+      run["achieved_items_per_second"] = r.achieved_items_per_second;
+      run["hottest_partition_rcu_peak"] = r.hottest_partition_peak;
+      run["hottest_partition_rcu_mean"] = r.hottest_partition_mean;
+      run["max_ceiling_excess"] = r.max_ceiling_excess;
+      run["max_page_units"] = r.max_page_units;
+      run["split_seconds"] = r.split_seconds;
+      nlohmann::json secs = nlohmann::json::array();
+      for (const SecondSample& sec : r.seconds) {
+        secs.push_back({{"items", sec.items},
+                        {"requests", sec.requests},
+                        {"throttled", sec.throttled},
+                        {"read_units", sec.read_units},
+                        {"hottest_partition_rcu", sec.hottest_partition_units},
+                        {"partitions", sec.partitions}});
+      }
+      run["seconds"] = std::move(secs);
+    }
   }
   j["runs"] = std::move(runs);
   return j.dump(2) + "\n";

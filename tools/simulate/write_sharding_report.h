@@ -1,8 +1,10 @@
 // tools/simulate/write_sharding_report.h
 //
-// The write-sharding report in its four forms: a text summary with a table
-// for the terminal, CSV (one row per variant and N), JSON (the options, the
-// formulas, every run) and an SVG plot of time-to-read against N.
+// The write-sharding report in its forms: a text summary with a table for
+// the terminal, CSV (one row per variant and N; sustained: also one row per
+// simulated second), JSON (the options, the formulas, every run and its
+// seconds) and an SVG plot (single read: time to read against N;
+// sustained: achieved rate over time).
 // Plain functions; thread-safe.
 
 #ifndef DYNAROCK_TOOLS_SIMULATE_WRITE_SHARDING_REPORT_H_
@@ -15,7 +17,11 @@
 
 namespace dynarock::tools::simulate {
 
+// One row per variant and N (single read or sustained columns).
 TextTable WriteShardingTable(const WriteShardingReport& report);
+// Sustained: one row per variant, N and simulated second (empty for a
+// single read).
+TextTable WriteShardingSeries(const WriteShardingReport& report);
 std::string WriteShardingText(const WriteShardingReport& report);
 std::string WriteShardingJson(const WriteShardingReport& report);
 std::string WriteShardingSvg(const WriteShardingReport& report);

@@ -16,6 +16,7 @@ namespace {
 
 WriteShardingOptions SmallOptions() {
   WriteShardingOptions o;
+  o.mode = ReadMode::kSingleRead;
   o.orders = 20'000;
   o.open_fraction = 0.2;
   o.order_bytes = 1'000;
@@ -24,6 +25,28 @@ WriteShardingOptions SmallOptions() {
   o.seed = 3;
   o.engine_capacity.partition_ceilings.read_units_per_second = 50;
   o.engine_capacity.on_demand_warm_read_units = 200;
+  o.mode = ReadMode::kSingleRead;
+  return o;
+}
+
+// A sustained read at the same shrunk scale: 800 OPEN orders of 100 B
+// (10 read units a pass unsharded), 6,000 items/s for 10 s: 75 RCU/s on
+// one partition of a 50 RCU/s ceiling unsharded; over 8 keys on the 4
+// partitions, about 90 RCU/s in all (pages round up) and at most ~34 on one.
+WriteShardingOptions SustainedOptions() {
+  WriteShardingOptions o;
+  o.orders = 4'000;
+  o.open_fraction = 0.2;
+  o.order_bytes = 100;
+  o.days = 30;
+  o.shards = {8};
+  o.hash_shards = {8};
+  o.seed = 3;
+  o.engine_capacity.partition_ceilings.read_units_per_second = 50;
+  o.engine_capacity.on_demand_warm_read_units = 200;
+  o.mode = ReadMode::kSustained;
+  o.required_items_per_second = 6'000;
+  o.duration_seconds = 10;
   return o;
 }
 
@@ -58,6 +81,66 @@ TEST(WriteShardingTest, UnshardedIsThrottledAndSlowerThanSharded) {
   EXPECT_GT(Find(report, ShardingKind::kRandom, 1)->throttled, 0);
 }
 
+TEST(WriteShardingTest, SustainedUnshardedThrottlesEnoughShardsDoNot) {
+  Result<WriteShardingReport> r = RunWriteSharding(SustainedOptions());
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const WriteShardingReport& report = r.value();
+  ASSERT_EQ(report.runs.size(), 3u);  // unsharded; random 8, hash 8
+  const double rate = 6'000;
+  for (const ReadRun& run : report.runs) {
+    SCOPED_TRACE(run.index_name);
+    ASSERT_EQ(run.seconds.size(), 10u);
+    EXPECT_EQ(run.read_micros, 10'000'000);
+    // The model's accounting: no partition was charged more than its
+    // ceiling allows (a full bucket, then 50 RCU a second), but for the
+    // one page a read may take into debt.
+    EXPECT_GT(run.max_page_units, 0);
+    EXPECT_LE(run.max_ceiling_excess, run.max_page_units);
+    int64_t items = 0, requests = 0, throttled = 0;
+    for (size_t i = 0; i < run.seconds.size(); ++i) {
+      const SecondSample& sec = run.seconds[i];
+      items += sec.items;
+      requests += sec.requests;
+      throttled += sec.throttled;
+      EXPECT_EQ(sec.partitions, 4);  // no split at this rate
+      // In any one second a partition takes at most what its bucket held
+      // (up to a second's worth) and a second's refill, and one page of debt.
+      EXPECT_LE(sec.hottest_partition_units, 2 * 50 + run.max_page_units);
+    }
+    EXPECT_EQ(items, run.items);
+    EXPECT_EQ(requests, run.requests);
+    EXPECT_EQ(throttled, run.throttled);
+    EXPECT_LE(run.achieved_items_per_second, rate * 1.02);
+  }
+  const ReadRun* unsharded = Find(report, ShardingKind::kUnsharded, 1);
+  ASSERT_NE(unsharded, nullptr);
+  EXPECT_GT(unsharded->throttled, 0);
+  EXPECT_LT(unsharded->achieved_items_per_second, rate * 0.9);
+  EXPECT_GT(unsharded->hottest_partition_mean, 40);  // at its ceiling
+  for (ShardingKind kind : {ShardingKind::kRandom, ShardingKind::kHash}) {
+    const ReadRun* sharded = Find(report, kind, 8);
+    ASSERT_NE(sharded, nullptr);
+    EXPECT_EQ(sharded->throttled, 0);
+    EXPECT_GE(sharded->achieved_items_per_second, rate * 0.99);
+    EXPECT_LT(sharded->hottest_partition_peak, 50);
+    EXPECT_EQ(sharded->spread.partitions, 4);
+  }
+  EXPECT_EQ(report.simulated_n.at("random"), 8);
+  EXPECT_EQ(report.unthrottled_n.at("hash"), 8);
+}
+
+TEST(WriteShardingTest, SustainedSameSeedSameSeries) {
+  WriteShardingOptions o = SustainedOptions();
+  o.duration_seconds = 3;
+  Result<WriteShardingReport> a = RunWriteSharding(o);
+  o.threads = 1;
+  Result<WriteShardingReport> b = RunWriteSharding(o);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(WriteShardingSeries(a.value()).Csv(), WriteShardingSeries(b.value()).Csv());
+  EXPECT_EQ(WriteShardingTable(a.value()).Csv(), WriteShardingTable(b.value()).Csv());
+  EXPECT_EQ(WriteShardingSeries(a.value()).rows.size(), 3u * 3u);
+}
+
 TEST(WriteShardingTest, SameSeedSameReport) {
   WriteShardingOptions o = SmallOptions();
   o.orders = 4'000;
@@ -90,6 +173,7 @@ TEST(WriteShardingTest, BackfilledAndInlineIndexesReadTheSame) {
 
 TEST(WriteShardingTest, TinyConfigurationExactCounts) {
   WriteShardingOptions o;
+  o.mode = ReadMode::kSingleRead;
   o.orders = 200;
   o.open_fraction = 0.5;
   o.days = 10;
@@ -128,6 +212,7 @@ TEST(WriteShardingTest, TinyConfigurationExactCounts) {
 
 TEST(WriteShardingTest, SweepBeyondTwentyGsisSpillsIntoMoreTables) {
   WriteShardingOptions o;
+  o.mode = ReadMode::kSingleRead;
   o.orders = 100;
   o.shards = {};
   for (int n = 1; n <= 12; ++n) o.shards.push_back(n);
@@ -144,6 +229,7 @@ TEST(WriteShardingTest, SweepBeyondTwentyGsisSpillsIntoMoreTables) {
 
 TEST(WriteShardingTest, DefaultSweepRunsHashAtFewerN) {
   WriteShardingOptions o;
+  o.mode = ReadMode::kSingleRead;
   o.orders = 100;
   Result<WriteShardingReport> r = RunWriteSharding(o);
   ASSERT_TRUE(r.ok()) << r.status().message();
@@ -165,6 +251,7 @@ TEST(WriteShardingTest, DefaultSweepRunsHashAtFewerN) {
 
 TEST(WriteShardingTest, ShardsAloneSweepBothVariantsHashShardsNarrowIt) {
   WriteShardingOptions o;
+  o.mode = ReadMode::kSingleRead;
   o.orders = 100;
   o.unsharded = false;
   o.shards = {2, 3};
@@ -194,6 +281,7 @@ TEST(WriteShardingTest, ZeroFrom) {
 
 TEST(WriteShardingTest, RejectsBadOptions) {
   WriteShardingOptions o;
+  o.mode = ReadMode::kSingleRead;
   o.orders = 0;
   EXPECT_EQ(RunWriteSharding(o).status().code(), ErrorCode::kValidation);
   o.orders = 10;
