@@ -204,8 +204,9 @@ CLI::App* AddSimulate(CLI::App& app, SimulateOptions* opts) {
   simulate::WriteShardingOptions& w = opts->write_sharding;
   CLI::App* ws = sim->add_subcommand(
       "write-sharding",
-      "GSI2 write sharding (seeds 000/003): time to read every OPEN order, "
-      "unsharded vs random vs hashed shard keys, for N in a sweep");
+      "GSI2 write sharding (seeds 000/003): read every OPEN order at the "
+      "required rate (or once, timed), unsharded vs random vs hashed shard "
+      "keys, for N in a sweep");
   ws->add_option("--orders", w.orders, "Orders to load")->capture_default_str();
   ws->add_option("--open-fraction", w.open_fraction, "Fraction of OPEN orders")
       ->capture_default_str();
@@ -240,11 +241,12 @@ CLI::App* AddSimulate(CLI::App& app, SimulateOptions* opts) {
                  "Last day of the read's date range (default: the last)");
   ws->add_option("--shards", opts->shards,
                  "N to sweep, 1..20 or 1,2,4,8: the random suffix's, and the "
-                 "hash suffix's unless --hash-shards (default: "
+                 "hash suffix's unless --hash-shards (default: sustained "
+                 "2,4,8,13,16, hash 13; single-read "
                  "2,3,4,6,8,10,13,15,16,17,20, hash 4,13,16; 1..20: the "
                  "full sweep)");
   ws->add_option("--hash-shards", opts->hash_shards,
-                 "N to sweep for the hash suffix (default: 4,13,16 with the "
+                 "N to sweep for the hash suffix (default: as above with the "
                  "default --shards, else the same as --shards)");
   ws->add_option("--variants", opts->variants,
                  "GSI2 variants to run: unsharded,random,hash (any of them)")

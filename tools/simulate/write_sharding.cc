@@ -266,6 +266,10 @@ std::vector<int> DefaultShards() {
 
 std::vector<int> DefaultHashShards() { return {4, 13, 16}; }
 
+std::vector<int> DefaultSustainedShards() { return {2, 4, 8, 13, 16}; }
+
+std::vector<int> DefaultSustainedHashShards() { return {13}; }
+
 int ZeroFrom(const std::vector<int>& xs, const std::vector<int64_t>& ys) {
   int from = -1;
   for (size_t i = xs.size(); i-- > 0;) {
@@ -797,8 +801,9 @@ TableOutcome RunTable(const TableSpec& t, const WriteShardingOptions& o,
 
 Result<WriteShardingReport> RunWriteSharding(WriteShardingOptions o) {
   if (o.shards.empty() && o.hash_shards.empty()) {
-    o.shards = DefaultShards();
-    o.hash_shards = DefaultHashShards();
+    const bool sustained = o.mode == ReadMode::kSustained;
+    o.shards = sustained ? DefaultSustainedShards() : DefaultShards();
+    o.hash_shards = sustained ? DefaultSustainedHashShards() : DefaultHashShards();
   } else if (o.hash_shards.empty()) {
     o.hash_shards = o.shards;
   } else if (o.shards.empty()) {

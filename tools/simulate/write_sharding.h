@@ -103,8 +103,8 @@ struct WriteShardingOptions {
   int to_day = -1;
   // The N of the random variant, and of the hash variant unless
   // `hash_shards` is given. Both empty: the default sweep
-  // (DefaultShards(), DefaultHashShards()); `shards` 1..20 alone: the full
-  // sweep, both variants at every N.
+  // (DefaultShards(), DefaultHashShards(); sustained: DefaultSustained*);
+  // `shards` 1..20 alone: the full sweep, both variants at every N.
   std::vector<int> shards;
   std::vector<int> hash_shards;  // empty: the same as `shards`
   ReadMode mode = ReadMode::kSustained;
@@ -232,6 +232,13 @@ struct WriteShardingReport {
 // the unsharded baseline: 15 GSIs instead of the full sweep's 41.
 std::vector<int> DefaultShards();
 std::vector<int> DefaultHashShards();
+// The sustained mode's default sweep, smaller (each GSI is read for a
+// simulated minute at 600K items/s, ~36M entries): the random suffix at
+// N = 2, 4, 8, 13, 16 (two keys; one key per partition of a new GSI's 4;
+// twice that; the seed's 13; the smallest N whose keys 0..N-1 fit after
+// 13's collision) and the hash suffix at 13, besides the unsharded one.
+std::vector<int> DefaultSustainedShards();
+std::vector<int> DefaultSustainedHashShards();
 
 // Runs the whole experiment. Errors: any engine error (kValidation for
 // options the engine refuses, e.g. too many shards), or kValidation for

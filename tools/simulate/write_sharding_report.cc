@@ -336,7 +336,65 @@ std::string WriteShardingJson(const WriteShardingReport& report) {
   return j.dump(2) + "\n";
 }
 
+namespace {
+
+// Sustained: the achieved rate per simulated second of the unsharded run
+// and of up to five sharded ones, against the required rate.
+std::string SustainedSvg(const WriteShardingReport& report) {
+  const WriteShardingOptions& o = report.options;
+  const double rate = static_cast<double>(o.required_items_per_second);
+  LinePlot plot;
+  plot.title = "Items read per simulated second at a required " +
+               Fixed(rate / 1000, 0) + "K/s: unsharded vs N shard keys (" +
+               o.capacity.Describe() + ")";
+  plot.x_label = "simulated second";
+  plot.y_label = "thousand items read per second";
+  std::vector<const ReadRun*> chosen;
+  std::vector<const ReadRun*> random, hash;
+  for (const ReadRun& r : report.runs) {
+    if (r.kind == ShardingKind::kUnsharded) chosen.push_back(&r);
+    if (r.kind == ShardingKind::kRandom) random.push_back(&r);
+    if (r.kind == ShardingKind::kHash) hash.push_back(&r);
+  }
+  // At most five sharded lines: every random N when there are that few,
+  // else five spread over the sweep; a hash line if room is left.
+  constexpr size_t kMaxSharded = 5;
+  if (random.size() <= kMaxSharded) {
+    chosen.insert(chosen.end(), random.begin(), random.end());
+  } else {
+    for (size_t i = 0; i < kMaxSharded; ++i) {
+      chosen.push_back(random[i * (random.size() - 1) / (kMaxSharded - 1)]);
+    }
+  }
+  for (const ReadRun* r : hash) {
+    if (chosen.size() < kMaxSharded + 1) chosen.push_back(r);
+  }
+  for (const ReadRun* r : chosen) {
+    PlotSeries s;
+    s.name = r->kind == ShardingKind::kUnsharded
+                 ? std::string("unsharded")
+                 : std::string(ShardingKindName(r->kind)) + " N = " +
+                       std::to_string(r->shards);
+    s.name += " (" + Fixed(100 * r->achieved_items_per_second / rate, 0) + " %, " +
+              std::to_string(r->throttled) + " throttled)";
+    for (size_t i = 0; i < r->seconds.size(); ++i) {
+      s.x.push_back(static_cast<double>(i));
+      s.y.push_back(static_cast<double>(r->seconds[i].items) / 1000);
+    }
+    plot.series.push_back(std::move(s));
+  }
+  PlotSeries target;
+  target.name = "required rate (--rate)";
+  target.x = {0, static_cast<double>(std::max(1, o.duration_seconds - 1))};
+  target.y = {rate / 1000, rate / 1000};
+  plot.series.push_back(std::move(target));
+  return RenderLinePlot(plot);
+}
+
+}  // namespace
+
 std::string WriteShardingSvg(const WriteShardingReport& report) {
+  if (report.options.mode == ReadMode::kSustained) return SustainedSvg(report);
   LinePlot plot;
   plot.title = "Time to read every OPEN order vs shards (" +
                report.options.capacity.Describe() + ")";

@@ -141,6 +141,29 @@ TEST(WriteShardingTest, SustainedSameSeedSameSeries) {
   EXPECT_EQ(WriteShardingSeries(a.value()).rows.size(), 3u * 3u);
 }
 
+TEST(WriteShardingTest, SustainedReportPlotsRateOverTime) {
+  WriteShardingOptions o = SustainedOptions();
+  o.duration_seconds = 3;
+  Result<WriteShardingReport> r = RunWriteSharding(o);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const std::string svg = WriteShardingSvg(r.value());
+  EXPECT_NE(svg.find("simulated second"), std::string::npos);
+  EXPECT_NE(svg.find("unsharded ("), std::string::npos);
+  EXPECT_NE(svg.find("random N = 8 ("), std::string::npos);
+  EXPECT_NE(svg.find("hash N = 8 ("), std::string::npos);
+  EXPECT_NE(svg.find("required rate"), std::string::npos);
+  size_t lines = 0;
+  for (size_t p = svg.find("<polyline"); p != std::string::npos;
+       p = svg.find("<polyline", p + 1)) {
+    ++lines;
+  }
+  EXPECT_EQ(lines, 4u);  // unsharded, random 8, hash 8, the required rate
+  const std::string text = WriteShardingText(r.value());
+  EXPECT_NE(text.find("read mode: sustained"), std::string::npos);
+  EXPECT_NE(text.find("achieved items/s over time"), std::string::npos);
+  EXPECT_NE(WriteShardingJson(r.value()).find("\"seconds\""), std::string::npos);
+}
+
 TEST(WriteShardingTest, SameSeedSameReport) {
   WriteShardingOptions o = SmallOptions();
   o.orders = 4'000;
@@ -249,6 +272,20 @@ TEST(WriteShardingTest, DefaultSweepRunsHashAtFewerN) {
   EXPECT_NE(Find(report, ShardingKind::kHash, 13), nullptr);
 }
 
+TEST(WriteShardingTest, SustainedDefaultSweepIsSmaller) {
+  WriteShardingOptions o;
+  o.orders = 100;
+  o.duration_seconds = 1;
+  o.required_items_per_second = 100;
+  Result<WriteShardingReport> r = RunWriteSharding(o);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r.value().options.mode, ReadMode::kSustained);
+  EXPECT_EQ(r.value().options.shards, DefaultSustainedShards());
+  EXPECT_EQ(r.value().options.hash_shards, DefaultSustainedHashShards());
+  EXPECT_EQ(r.value().runs.size(), 1 + DefaultSustainedShards().size() +
+                                       DefaultSustainedHashShards().size());
+}
+
 TEST(WriteShardingTest, ShardsAloneSweepBothVariantsHashShardsNarrowIt) {
   WriteShardingOptions o;
   o.mode = ReadMode::kSingleRead;
@@ -286,6 +323,13 @@ TEST(WriteShardingTest, RejectsBadOptions) {
   EXPECT_EQ(RunWriteSharding(o).status().code(), ErrorCode::kValidation);
   o.orders = 10;
   o.open_fraction = 1.5;
+  EXPECT_EQ(RunWriteSharding(o).status().code(), ErrorCode::kValidation);
+  o.open_fraction = 0.5;
+  o.mode = ReadMode::kSustained;
+  o.duration_seconds = 0;
+  EXPECT_EQ(RunWriteSharding(o).status().code(), ErrorCode::kValidation);
+  o.duration_seconds = 10;
+  o.required_items_per_second = 0;
   EXPECT_EQ(RunWriteSharding(o).status().code(), ErrorCode::kValidation);
 }
 
