@@ -82,8 +82,13 @@ double NiceCeiling(double v) {
 }
 
 std::string RenderLinePlot(const LinePlot& plot) {
-  const double left = 70, right = 180, top = 40, bottom = 50;
-  const double w = plot.width - left - right;
+  const double left = 70, top = 40, bottom = 50;
+  // The legend: 45 px of line, then ~7 px per character of the longest name.
+  size_t longest = 0;
+  for (const PlotSeries& s : plot.series) longest = std::max(longest, s.name.size());
+  const double right = std::max(180.0, 55.0 + 7.0 * static_cast<double>(longest));
+  const double w = plot.width - left - 180;
+  const int doc_width = static_cast<int>(left + w + right);
   const double h = plot.height - top - bottom;
   double x_min = 0, x_max = 0, y_max = 0;
   bool first = true;
@@ -103,8 +108,8 @@ std::string RenderLinePlot(const LinePlot& plot) {
   auto px = [&](double x) { return left + (x - x_min) / (x_max - x_min) * w; };
   auto py = [&](double y) { return top + h - y / y_max * h; };
 
-  std::string svg = Header(plot.width, plot.height);
-  svg += Text(plot.width / 2.0, 22, plot.title, "middle", "font-size=\"15\"");
+  std::string svg = Header(doc_width, plot.height);
+  svg += Text(doc_width / 2.0, 22, plot.title, "middle", "font-size=\"15\"");
   // Axes, ticks and grid.
   svg += "<g stroke=\"#999\" stroke-width=\"1\">\n";
   svg += "<line x1=\"" + Num(left) + "\" y1=\"" + Num(top + h) + "\" x2=\"" +
@@ -136,22 +141,23 @@ std::string RenderLinePlot(const LinePlot& plot) {
   // Series and legend.
   for (size_t k = 0; k < plot.series.size(); ++k) {
     const PlotSeries& s = plot.series[k];
-    const char* colour = kColours[k % std::size(kColours)];
+    const char* colour = s.reference ? "#000000" : kColours[k % std::size(kColours)];
+    const std::string dash = s.reference ? " stroke-dasharray=\"6,4\"" : "";
     std::string points;
     for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
       if (!points.empty()) points += ' ';
       points += Num(px(s.x[i])) + "," + Num(py(s.y[i]));
     }
-    svg += "<polyline fill=\"none\" stroke=\"" + std::string(colour) +
-           "\" stroke-width=\"2\" points=\"" + points + "\"/>\n";
-    for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+    svg += "<polyline fill=\"none\" stroke=\"" + std::string(colour) + "\"" +
+           dash + " stroke-width=\"2\" points=\"" + points + "\"/>\n";
+    for (size_t i = 0; i < s.x.size() && i < s.y.size() && !s.reference; ++i) {
       svg += "<circle cx=\"" + Num(px(s.x[i])) + "\" cy=\"" + Num(py(s.y[i])) +
              "\" r=\"2.5\" fill=\"" + colour + "\"/>\n";
     }
     const double ly = top + 10 + 20.0 * k;
     svg += "<line x1=\"" + Num(left + w + 15) + "\" y1=\"" + Num(ly) +
            "\" x2=\"" + Num(left + w + 40) + "\" y2=\"" + Num(ly) +
-           "\" stroke=\"" + colour + "\" stroke-width=\"2\"/>\n";
+           "\" stroke=\"" + colour + "\"" + dash + " stroke-width=\"2\"/>\n";
     svg += Text(left + w + 45, ly + 4, s.name);
   }
   svg += "</svg>\n";

@@ -19,6 +19,8 @@ struct PlotSeries {
   std::string name;
   std::vector<double> x;
   std::vector<double> y;  // same length as x
+  // A reference line (e.g. a target): dashed, black, no point markers.
+  bool reference = false;
 };
 
 struct LinePlot {
@@ -28,6 +30,8 @@ struct LinePlot {
   std::vector<PlotSeries> series;
   // Optional vertical marker lines (e.g. the seed formula's N), with labels.
   std::vector<std::pair<double, std::string>> x_markers;
+  // The plot area's size and legend; the document grows to the right for
+  // legend names longer than about 18 characters.
   int width = 720;
   int height = 440;
 };

@@ -344,9 +344,9 @@ std::string SustainedSvg(const WriteShardingReport& report) {
   const WriteShardingOptions& o = report.options;
   const double rate = static_cast<double>(o.required_items_per_second);
   LinePlot plot;
-  plot.title = "Items read per simulated second at a required " +
-               Fixed(rate / 1000, 0) + "K/s: unsharded vs N shard keys (" +
-               o.capacity.Describe() + ")";
+  plot.title = "Items read per second, " + Fixed(rate / 1000, 0) +
+               "K/s required: unsharded vs N shard keys (" +
+               (o.capacity.provisioned ? "provisioned" : "on-demand") + ")";
   plot.x_label = "simulated second";
   plot.y_label = "thousand items read per second";
   std::vector<const ReadRun*> chosen;
@@ -375,8 +375,8 @@ std::string SustainedSvg(const WriteShardingReport& report) {
                  ? std::string("unsharded")
                  : std::string(ShardingKindName(r->kind)) + " N = " +
                        std::to_string(r->shards);
-    s.name += " (" + Fixed(100 * r->achieved_items_per_second / rate, 0) + " %, " +
-              std::to_string(r->throttled) + " throttled)";
+    s.name += ": " + Fixed(100 * r->achieved_items_per_second / rate, 0) + " %" +
+              (r->throttled > 0 ? ", throttled" : "");
     for (size_t i = 0; i < r->seconds.size(); ++i) {
       s.x.push_back(static_cast<double>(i));
       s.y.push_back(static_cast<double>(r->seconds[i].items) / 1000);
@@ -384,7 +384,8 @@ std::string SustainedSvg(const WriteShardingReport& report) {
     plot.series.push_back(std::move(s));
   }
   PlotSeries target;
-  target.name = "required rate (--rate)";
+  target.name = "required rate";
+  target.reference = true;
   target.x = {0, static_cast<double>(std::max(1, o.duration_seconds - 1))};
   target.y = {rate / 1000, rate / 1000};
   plot.series.push_back(std::move(target));

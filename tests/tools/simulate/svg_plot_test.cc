@@ -81,6 +81,27 @@ TEST(SvgPlotTest, LinePlotIsWellFormedWithEverySeries) {
   EXPECT_NE(svg.find("seed N = 2"), std::string::npos);
 }
 
+TEST(SvgPlotTest, ReferenceSeriesIsDashedAndLongLegendsWidenTheDocument) {
+  LinePlot plot;
+  plot.series.push_back({"rate", {0, 1, 2}, {5, 6, 7}});
+  PlotSeries target{"target", {0, 2}, {6, 6}};
+  target.reference = true;
+  plot.series.push_back(target);
+  std::string svg = RenderLinePlot(plot);
+  EXPECT_EQ(CheckWellFormed(svg), "");
+  EXPECT_NE(svg.find("stroke=\"#000000\" stroke-dasharray=\"6,4\""), std::string::npos);
+  size_t circles = 0;
+  for (size_t p = svg.find("<circle"); p != std::string::npos;
+       p = svg.find("<circle", p + 1)) {
+    ++circles;
+  }
+  EXPECT_EQ(circles, 3u);  // the reference line has no point markers
+  EXPECT_NE(svg.find("width=\"720\""), std::string::npos);
+  plot.series[0].name = std::string(40, 'n');  // 55 + 7 x 40 = 335 px of legend
+  svg = RenderLinePlot(plot);
+  EXPECT_NE(svg.find("width=\"875\""), std::string::npos);
+}
+
 TEST(SvgPlotTest, EmptyPlotAndHeatMapAreWellFormed) {
   EXPECT_EQ(CheckWellFormed(RenderLinePlot(LinePlot{})), "");
   HeatMap map;

@@ -148,9 +148,9 @@ TEST(WriteShardingTest, SustainedReportPlotsRateOverTime) {
   ASSERT_TRUE(r.ok()) << r.status().message();
   const std::string svg = WriteShardingSvg(r.value());
   EXPECT_NE(svg.find("simulated second"), std::string::npos);
-  EXPECT_NE(svg.find("unsharded ("), std::string::npos);
-  EXPECT_NE(svg.find("random N = 8 ("), std::string::npos);
-  EXPECT_NE(svg.find("hash N = 8 ("), std::string::npos);
+  EXPECT_NE(svg.find("unsharded: "), std::string::npos);
+  EXPECT_NE(svg.find("random N = 8: "), std::string::npos);
+  EXPECT_NE(svg.find("hash N = 8: "), std::string::npos);
   EXPECT_NE(svg.find("required rate"), std::string::npos);
   size_t lines = 0;
   for (size_t p = svg.find("<polyline"); p != std::string::npos;
