@@ -3,6 +3,7 @@
 #include "tools/simulate/write_sharding_report.h"
 
 #include <algorithm>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -205,6 +206,32 @@ std::string WriteShardingText(const WriteShardingReport& report) {
                "ceiling over " +
                    std::to_string(report.index_partitions_at_start) +
                    " partitions\n";
+  // The seed's N to the simulation's, step by step: the formula's inputs,
+  // then the hashing of the keys onto the partitions.
+  std::set<int> fit, overflow;
+  for (const ReadRun& r : report.runs) {
+    if (r.kind == ShardingKind::kUnsharded || r.spread.partitions == 0) continue;
+    (r.spread.hashed_hottest_rcu <= static_cast<double>(rf.partition_read_units)
+         ? fit
+         : overflow)
+        .insert(r.shards);
+  }
+  auto list = [](const std::set<int>& ns) {
+    std::string out;
+    for (int n : ns) out += (out.empty() ? "" : ", ") + std::to_string(n);
+    return out.empty() ? std::string("none") : out;
+  };
+  out += "from the seed's N to the simulation's: the formula with the seed's inputs "
+         "says " + std::to_string(f.n) + "; with GSI entries read eventually "
+         "consistently, " + std::to_string(rf.n) +
+         " (the formula's inputs), if the keys spread evenly; hashed onto " +
+         std::to_string(report.index_partitions_at_start) +
+         " partitions, the expected hottest partition needs N = " +
+         (report.balls_into_bins_n > 0 ? std::to_string(report.balls_into_bins_n)
+                                       : std::string("more than 200")) +
+         " (the hashing); these keys 0..N-1 fit the ceiling at N = " + list(fit) +
+         " of the sweep and overflow it at N = " + list(overflow) +
+         " (pred_hot_rcu_s)\n";
   int partitions = 0;
   for (const ReadRun& r : report.runs) partitions = std::max(partitions, r.index_partitions);
   out += "why they differ: GSI reads are eventually consistent (a unit reads 8 KB, "

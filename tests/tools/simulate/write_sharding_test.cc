@@ -161,6 +161,7 @@ TEST(WriteShardingTest, SustainedReportPlotsRateOverTime) {
   const std::string text = WriteShardingText(r.value());
   EXPECT_NE(text.find("read mode: sustained"), std::string::npos);
   EXPECT_NE(text.find("achieved items/s over time"), std::string::npos);
+  EXPECT_NE(text.find("from the seed's N to the simulation's"), std::string::npos);
   EXPECT_NE(WriteShardingJson(r.value()).find("\"seconds\""), std::string::npos);
 }
 
