@@ -165,6 +165,33 @@ TEST(WriteShardingTest, SustainedReportPlotsRateOverTime) {
   EXPECT_NE(WriteShardingJson(r.value()).find("\"seconds\""), std::string::npos);
 }
 
+TEST(WriteShardingTest, SustainedSplitsShowOverTime) {
+  // Twice the rate: the GSI's demand doubles its on-demand rate after the
+  // first busy second (a split for throughput at second 1); with the heat
+  // window shrunk to 3 s, the partitions still hot split again for heat.
+  WriteShardingOptions o = SustainedOptions();
+  o.required_items_per_second = 12'000;
+  o.unsharded = false;
+  o.hash = false;
+  o.duration_seconds = 8;
+  Result<WriteShardingReport> slow = RunWriteSharding(o);
+  o.engine_capacity.heat_split_after_micros = 3'000'000;
+  Result<WriteShardingReport> fast = RunWriteSharding(o);
+  ASSERT_TRUE(slow.ok() && fast.ok());
+  const ReadRun& a = slow.value().runs.at(0);
+  const ReadRun& b = fast.value().runs.at(0);
+  EXPECT_EQ(a.split_seconds, (std::vector<int>{1}));
+  ASSERT_EQ(b.split_seconds.size(), 2u);
+  EXPECT_EQ(b.split_seconds[0], 1);
+  EXPECT_GE(b.split_seconds[1], 3);
+  EXPECT_GT(b.seconds.back().partitions, a.seconds.back().partitions);
+  EXPECT_EQ(a.seconds.front().partitions, 4);
+  for (const ReadRun* run : {&a, &b}) {
+    EXPECT_EQ(run->throttled, 0);
+    EXPECT_LE(run->max_ceiling_excess, run->max_page_units);
+  }
+}
+
 TEST(WriteShardingTest, SameSeedSameReport) {
   WriteShardingOptions o = SmallOptions();
   o.orders = 4'000;
@@ -336,3 +363,4 @@ TEST(WriteShardingTest, RejectsBadOptions) {
 
 }  // namespace
 }  // namespace dynarock::tools::simulate
+
