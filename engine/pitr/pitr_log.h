@@ -55,7 +55,8 @@ class PitrLog {
   static std::string LogKey(uint32_t table_id, int64_t micros, std::string_view suffix);
   static std::string LogBegin(uint32_t table_id);
   static std::string LogEnd(uint32_t table_id, int64_t micros_inclusive);
-  // Splits a log entry. Errors: kCorruption.
+  // Splits a log entry. The Change views `key` and `value`: both must
+  // outlive it. Errors: kCorruption.
   struct Change {
     int64_t micros = 0;
     std::string_view suffix;              // the item key without table id

@@ -40,12 +40,15 @@ TEST(PitrLogTest, KeysOrderByTableThenTimeAndParseBack) {
   EXPECT_GE(k1, PitrLog::LogBegin(3));
   EXPECT_LT(k1, PitrLog::LogEnd(3, 100));  // inclusive of 100
   EXPECT_GE(k2, PitrLog::LogEnd(3, 100));
-  ASSERT_OK_AND_ASSIGN(PitrLog::Change put, PitrLog::ParseEntry(k1, std::string("\1bytes")));
+  // The Change views the value: it must outlive the Change.
+  const std::string put_value = "\1bytes";
+  ASSERT_OK_AND_ASSIGN(PitrLog::Change put, PitrLog::ParseEntry(k1, put_value));
   EXPECT_EQ(put.micros, 100);
   EXPECT_EQ(put.suffix, suffix);
   ASSERT_TRUE(put.value.has_value());
   EXPECT_EQ(*put.value, "bytes");
-  ASSERT_OK_AND_ASSIGN(PitrLog::Change del, PitrLog::ParseEntry(k2, std::string(1, '\0')));
+  const std::string del_value(1, '\0');
+  ASSERT_OK_AND_ASSIGN(PitrLog::Change del, PitrLog::ParseEntry(k2, del_value));
   EXPECT_FALSE(del.value.has_value());
   EXPECT_FALSE(PitrLog::ParseEntry("short", "\1").ok());
 }
