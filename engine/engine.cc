@@ -304,15 +304,15 @@ class EngineImpl final : public Engine {
 
   Result<ExecuteStatementResult> ExecuteStatement(
       const ExecuteStatementRequest& req) override {
-    return RunExecuteStatement(*this, KeyLookup(req.scope), req);
+    return RunExecuteStatement(*this, KeyLookup(req.scope), plan_cache_, req);
   }
   Result<BatchExecuteStatementResult> BatchExecuteStatement(
       const BatchExecuteStatementRequest& req) override {
-    return RunBatchExecuteStatement(*this, KeyLookup(req.scope), req);
+    return RunBatchExecuteStatement(*this, KeyLookup(req.scope), plan_cache_, req);
   }
   Result<ExecuteTransactionResult> ExecuteTransaction(
       const ExecuteTransactionRequest& req) override {
-    return RunExecuteTransaction(*this, KeyLookup(req.scope), req);
+    return RunExecuteTransaction(*this, KeyLookup(req.scope), plan_cache_, req);
   }
 
  private:
@@ -403,6 +403,8 @@ class EngineImpl final : public Engine {
   TableRestorer restorer_;
   std::unique_ptr<Backups> backups_;
   std::unique_ptr<ContinuousBackups> continuous_backups_;
+  // Plans of repeated PartiQL SELECT texts.
+  partiql::PlanCache plan_cache_;
 };
 
 // --- Time to Live -------------------------------------------------------------

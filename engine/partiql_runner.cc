@@ -1,5 +1,6 @@
 #include "engine/partiql_runner.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,17 +17,24 @@ Status DuplicateItem() {
   return Status(ErrorCode::kDuplicateItem, std::string(kDuplicateItemMessage));
 }
 
+// The plan of one statement: bound from `cache` when it holds the text,
+// else parsed and planned (and offered to the cache).
 Result<Plan> PlanText(const std::string& text,
                       const std::vector<AttributeValue>& parameters,
-                      const partiql::KeyLookup& keys,
+                      const partiql::KeyLookup& keys, partiql::PlanCache& cache,
                       const partiql::PlanOptions& options, bool exists_allowed) {
+  if (std::optional<Plan> cached = cache.Bind(text, parameters, keys, options)) {
+    return std::move(*cached);
+  }
   DR_ASSIGN_OR_RETURN(partiql::Statement statement,
                       partiql::Parse(text, parameters));
   if (statement.kind == partiql::Statement::Kind::kExists && !exists_allowed) {
     return partiql::Malformed(
         "EXISTS is only supported in ExecuteTransaction statements");
   }
-  return partiql::PlanStatement(statement, keys, options);
+  DR_ASSIGN_OR_RETURN(Plan plan, partiql::PlanStatement(statement, keys, options));
+  cache.Remember(text, parameters, keys, options, plan);
+  return plan;
 }
 
 // Adds `c` to the per-table list, merging with the same table's entry.
@@ -102,7 +110,7 @@ Result<ExecuteStatementResult> RunPlan(Engine& engine, const Plan& plan) {
 }  // namespace
 
 Result<ExecuteStatementResult> RunExecuteStatement(
-    Engine& engine, const partiql::KeyLookup& keys,
+    Engine& engine, const partiql::KeyLookup& keys, partiql::PlanCache& cache,
     const ExecuteStatementRequest& req) {
   partiql::PlanOptions options;
   options.scope = req.scope;
@@ -112,12 +120,12 @@ Result<ExecuteStatementResult> RunExecuteStatement(
   options.return_values_on_condition_check_failure =
       req.return_values_on_condition_check_failure;
   DR_ASSIGN_OR_RETURN(Plan plan, PlanText(req.statement, req.parameters, keys,
-                                          options, false));
+                                          cache, options, false));
   return RunPlan(engine, plan);
 }
 
 Result<BatchExecuteStatementResult> RunBatchExecuteStatement(
-    Engine& engine, const partiql::KeyLookup& keys,
+    Engine& engine, const partiql::KeyLookup& keys, partiql::PlanCache& cache,
     const BatchExecuteStatementRequest& req) {
   // Plan every statement first: a batch is all reads or all writes.
   std::vector<Result<Plan>> plans;
@@ -129,7 +137,7 @@ Result<BatchExecuteStatementResult> RunBatchExecuteStatement(
     options.consistent_read = s.consistent_read;
     options.return_values_on_condition_check_failure =
         s.return_values_on_condition_check_failure;
-    Result<Plan> plan = PlanText(s.statement, s.parameters, keys, options, false);
+    Result<Plan> plan = PlanText(s.statement, s.parameters, keys, cache, options, false);
     if (plan.ok()) {
       (plan->is_read() ? any_read : any_write) = true;
       if (plan->is_read() && plan->kind != Plan::Kind::kGet) {
@@ -171,7 +179,7 @@ Result<BatchExecuteStatementResult> RunBatchExecuteStatement(
 }
 
 Result<ExecuteTransactionResult> RunExecuteTransaction(
-    Engine& engine, const partiql::KeyLookup& keys,
+    Engine& engine, const partiql::KeyLookup& keys, partiql::PlanCache& cache,
     const ExecuteTransactionRequest& req) {
   std::vector<Plan> plans;
   bool any_read = false;
@@ -182,7 +190,7 @@ Result<ExecuteTransactionResult> RunExecuteTransaction(
     options.return_values_on_condition_check_failure =
         s.return_values_on_condition_check_failure;
     DR_ASSIGN_OR_RETURN(Plan plan,
-                        PlanText(s.statement, s.parameters, keys, options, true));
+                        PlanText(s.statement, s.parameters, keys, cache, options, true));
     if (plan.is_read()) {
       if (plan.kind != Plan::Kind::kGet) {
         return Status::Validation(

@@ -9,6 +9,8 @@
 // and ExecuteTransaction is TransactWriteItems / TransactGetItems (the same
 // coordinator, idempotency and cancellation reasons). The Engine's
 // ExecuteStatement, BatchExecuteStatement and ExecuteTransaction call these.
+// Repeated SELECT texts are bound from the Engine's `cache` instead of being
+// parsed and planned again (engine/partiql/plan_cache.h).
 //
 // Thread-safe (as the Engine is).
 
@@ -16,6 +18,7 @@
 #define DYNAROCK_ENGINE_PARTIQL_RUNNER_H_
 
 #include "engine/engine.h"
+#include "engine/partiql/plan_cache.h"
 #include "engine/partiql/statement_planner.h"
 #include "engine/requests.h"
 #include "engine/status.h"
@@ -27,15 +30,15 @@ inline constexpr std::string_view kDuplicateItemMessage =
     "Duplicate primary key exists in table";
 
 Result<ExecuteStatementResult> RunExecuteStatement(
-    Engine& engine, const partiql::KeyLookup& keys,
+    Engine& engine, const partiql::KeyLookup& keys, partiql::PlanCache& cache,
     const ExecuteStatementRequest& req);
 
 Result<BatchExecuteStatementResult> RunBatchExecuteStatement(
-    Engine& engine, const partiql::KeyLookup& keys,
+    Engine& engine, const partiql::KeyLookup& keys, partiql::PlanCache& cache,
     const BatchExecuteStatementRequest& req);
 
 Result<ExecuteTransactionResult> RunExecuteTransaction(
-    Engine& engine, const partiql::KeyLookup& keys,
+    Engine& engine, const partiql::KeyLookup& keys, partiql::PlanCache& cache,
     const ExecuteTransactionRequest& req);
 
 }  // namespace dynarock

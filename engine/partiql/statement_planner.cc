@@ -249,20 +249,18 @@ Result<Plan> PlanSelect(const Statement& s, const KeyLookup& keys,
   if (full_key_only) {
     plan.kind = Plan::Kind::kGet;
     GetItemRequest& g = plan.get;
-    g.scope = o.scope;
     g.table_name = s.table_name;
     g.key[key.hash_name] = *EqualityOn(*hash, key.hash_name);
     if (range != nullptr) g.key[*key.range_name] = *EqualityOn(*range, *key.range_name);
-    g.consistent_read = o.consistent_read;
     g.projection_expression = ProjectionText(s, &r);
     g.expression_attribute_names = r.names();
+    ApplyReadOptions(o, &plan);
     return plan;
   }
   ReadPageParameters* read = nullptr;
   if (hash != nullptr) {
     plan.kind = Plan::Kind::kQuery;
     QueryRequest& q = plan.query;
-    q.scope = o.scope;
     q.table_name = s.table_name;
     std::string kc = r.Name(key.hash_name);
     kc += " = ";
@@ -273,7 +271,6 @@ Result<Plan> PlanSelect(const Statement& s, const KeyLookup& keys,
     read = &q.read;
   } else {
     plan.kind = Plan::Kind::kScan;
-    plan.scan.scope = o.scope;
     plan.scan.table_name = s.table_name;
     read = &plan.scan.read;
     if (range != nullptr) rest.insert(rest.begin(), range);
@@ -281,11 +278,9 @@ Result<Plan> PlanSelect(const Statement& s, const KeyLookup& keys,
   read->index_name = s.index_name;
   if (!rest.empty()) read->filter_expression = r.Conjunction(rest);
   read->projection_expression = ProjectionText(s, &r);
-  read->consistent_read = o.consistent_read;
-  read->limit = o.limit;
-  read->exclusive_start_key = o.exclusive_start_key;
   read->expression_attribute_names = r.names();
   read->expression_attribute_values = r.values();
+  ApplyReadOptions(o, &plan);
   return plan;
 }
 
@@ -371,6 +366,28 @@ ReturnValues ReturnValuesOf(Returning returning) {
 }
 
 }  // namespace
+
+void ApplyReadOptions(const PlanOptions& o, Plan* plan) {
+  switch (plan->kind) {
+    case Plan::Kind::kGet:
+      plan->get.scope = o.scope;
+      plan->get.consistent_read = o.consistent_read;
+      return;
+    case Plan::Kind::kQuery:
+    case Plan::Kind::kScan: {
+      ReadPageParameters& read =
+          plan->kind == Plan::Kind::kQuery ? plan->query.read : plan->scan.read;
+      (plan->kind == Plan::Kind::kQuery ? plan->query.scope : plan->scan.scope) =
+          o.scope;
+      read.consistent_read = o.consistent_read;
+      read.limit = o.limit;
+      read.exclusive_start_key = o.exclusive_start_key;
+      return;
+    }
+    default:
+      return;
+  }
+}
 
 Result<Plan> PlanStatement(const Statement& s, const KeyLookup& keys,
                            const PlanOptions& o) {

@@ -77,6 +77,10 @@ struct Plan {
 Result<Plan> PlanStatement(const Statement& statement, const KeyLookup& keys,
                            const PlanOptions& options);
 
+// Sets `options`' scope and read options (ConsistentRead, Limit,
+// ExclusiveStartKey) on the request of a read plan; nothing on a write plan.
+void ApplyReadOptions(const PlanOptions& options, Plan* plan);
+
 // The transaction action a write plan (Put, Update, Delete, ConditionCheck)
 // stands for. REQUIRES: !plan.is_read().
 TransactWriteAction ToTransactWrite(const Plan& plan);
