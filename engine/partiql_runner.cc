@@ -1,6 +1,5 @@
 #include "engine/partiql_runner.h"
 
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,24 +16,22 @@ Status DuplicateItem() {
   return Status(ErrorCode::kDuplicateItem, std::string(kDuplicateItemMessage));
 }
 
-// The plan of one statement: bound from `cache` when it holds the text,
-// else parsed and planned (and offered to the cache).
-Result<Plan> PlanText(const std::string& text,
-                      const std::vector<AttributeValue>& parameters,
-                      const partiql::KeyLookup& keys, partiql::PlanCache& cache,
-                      const partiql::PlanOptions& options, bool exists_allowed) {
-  if (std::optional<Plan> cached = cache.Bind(text, parameters, keys, options)) {
-    return std::move(*cached);
-  }
+// Sets `*plan` (a default Plan) to the plan of one statement: bound from
+// `cache` when it holds the text, else parsed and planned (and offered to
+// the cache).
+Status PlanText(const std::string& text, const std::vector<AttributeValue>& parameters,
+                const partiql::KeyLookup& keys, partiql::PlanCache& cache,
+                const partiql::PlanOptions& options, bool exists_allowed, Plan* plan) {
+  if (cache.Bind(text, parameters, keys, options, plan)) return Status::OK();
   DR_ASSIGN_OR_RETURN(partiql::Statement statement,
                       partiql::Parse(text, parameters));
   if (statement.kind == partiql::Statement::Kind::kExists && !exists_allowed) {
     return partiql::Malformed(
         "EXISTS is only supported in ExecuteTransaction statements");
   }
-  DR_ASSIGN_OR_RETURN(Plan plan, partiql::PlanStatement(statement, keys, options));
-  cache.Remember(text, parameters, keys, options, plan);
-  return plan;
+  DR_ASSIGN_OR_RETURN(*plan, partiql::PlanStatement(statement, keys, options));
+  cache.Remember(text, parameters, keys, options, *plan);
+  return Status::OK();
 }
 
 // Adds `c` to the per-table list, merging with the same table's entry.
@@ -119,8 +116,9 @@ Result<ExecuteStatementResult> RunExecuteStatement(
   options.exclusive_start_key = req.exclusive_start_key;
   options.return_values_on_condition_check_failure =
       req.return_values_on_condition_check_failure;
-  DR_ASSIGN_OR_RETURN(Plan plan, PlanText(req.statement, req.parameters, keys,
-                                          cache, options, false));
+  Plan plan;
+  DR_RETURN_IF_ERROR(
+      PlanText(req.statement, req.parameters, keys, cache, options, false, &plan));
   return RunPlan(engine, plan);
 }
 
@@ -137,7 +135,12 @@ Result<BatchExecuteStatementResult> RunBatchExecuteStatement(
     options.consistent_read = s.consistent_read;
     options.return_values_on_condition_check_failure =
         s.return_values_on_condition_check_failure;
-    Result<Plan> plan = PlanText(s.statement, s.parameters, keys, cache, options, false);
+    Result<Plan> plan = Plan();
+    if (Status planned =
+            PlanText(s.statement, s.parameters, keys, cache, options, false, &*plan);
+        !planned.ok()) {
+      plan = std::move(planned);
+    }
     if (plan.ok()) {
       (plan->is_read() ? any_read : any_write) = true;
       if (plan->is_read() && plan->kind != Plan::Kind::kGet) {
@@ -189,8 +192,9 @@ Result<ExecuteTransactionResult> RunExecuteTransaction(
     options.scope = req.scope;
     options.return_values_on_condition_check_failure =
         s.return_values_on_condition_check_failure;
-    DR_ASSIGN_OR_RETURN(Plan plan,
-                        PlanText(s.statement, s.parameters, keys, cache, options, true));
+    Plan plan;
+    DR_RETURN_IF_ERROR(
+        PlanText(s.statement, s.parameters, keys, cache, options, true, &plan));
     if (plan.is_read()) {
       if (plan.kind != Plan::Kind::kGet) {
         return Status::Validation(

@@ -91,24 +91,23 @@ struct PlanCache::Template {
 
 namespace {
 
-// The template's plan with `parameters` and `options` in place.
-Plan BindTemplate(const Plan& with_markers, const std::vector<Slot>& slots,
+// Sets `*plan` (a default Plan) to the template's plan with `parameters`
+// and `options` in place.
+void BindTemplate(const Plan& with_markers, const std::vector<Slot>& slots,
                   const std::vector<AttributeValue>& parameters,
-                  const PlanOptions& options) {
-  Plan plan;
-  plan.kind = with_markers.kind;
-  plan.table_name = with_markers.table_name;
-  if (plan.kind == Plan::Kind::kGet) {
-    plan.get = with_markers.get;
-    for (const Slot& s : slots) plan.get.key[s.name] = parameters[s.parameter];
+                  const PlanOptions& options, Plan* plan) {
+  plan->kind = with_markers.kind;
+  plan->table_name = with_markers.table_name;
+  if (plan->kind == Plan::Kind::kGet) {
+    plan->get = with_markers.get;
+    for (const Slot& s : slots) plan->get.key[s.name] = parameters[s.parameter];
   } else {
-    plan.query = with_markers.query;
+    plan->query = with_markers.query;
     for (const Slot& s : slots) {
-      (*plan.query.read.expression_attribute_values)[s.name] = parameters[s.parameter];
+      (*plan->query.read.expression_attribute_values)[s.name] = parameters[s.parameter];
     }
   }
-  ApplyReadOptions(options, &plan);
-  return plan;
+  ApplyReadOptions(options, plan);
 }
 
 // Where each marker of `plan` stands; false unless every parameter stands
@@ -143,17 +142,16 @@ std::shared_ptr<const PlanCache::Template> PlanCache::Find(std::string_view text
   return it == templates_.end() ? nullptr : it->second;
 }
 
-std::optional<Plan> PlanCache::Bind(std::string_view text,
-                                    const std::vector<AttributeValue>& parameters,
-                                    const KeyLookup& keys,
-                                    const PlanOptions& options) const {
+bool PlanCache::Bind(std::string_view text, const std::vector<AttributeValue>& parameters,
+                     const KeyLookup& keys, const PlanOptions& options, Plan* plan) const {
   std::shared_ptr<const Template> t = Find(text);
   if (t == nullptr || !t->usable || parameters.size() != t->parameter_count) {
-    return std::nullopt;
+    return false;
   }
   Result<KeyDef> key = keys(t->table_name, t->index_name);
-  if (!key.ok() || *key != t->key) return std::nullopt;
-  return BindTemplate(t->plan, t->slots, parameters, options);
+  if (!key.ok() || *key != t->key) return false;
+  BindTemplate(t->plan, t->slots, parameters, options, plan);
+  return true;
 }
 
 void PlanCache::Remember(std::string_view text,
@@ -183,7 +181,9 @@ void PlanCache::Remember(std::string_view text,
     if (!with_markers.ok()) return;
     std::vector<Slot> slots;
     if (!FindSlots(*with_markers, parameters.size(), &slots)) return;
-    if (!SamePlan(BindTemplate(*with_markers, slots, parameters, options), plan)) return;
+    Plan bound;
+    BindTemplate(*with_markers, slots, parameters, options, &bound);
+    if (!SamePlan(bound, plan)) return;
     t->usable = true;
     t->table_name = statement->table_name;
     t->index_name = statement->index_name;

@@ -43,14 +43,14 @@ class PlanCache {
  public:
   static constexpr size_t kMaxEntries = 1024;
 
-  // The plan of `text` with `parameters` and `options` bound, from the
-  // cache; nullopt when there is none (the caller parses and plans, then
-  // offers its plan to Remember). The table's key is looked up through
-  // `keys` to check that the template still fits; a lookup error is also
-  // nullopt, so that the slow path reports it in its own order.
-  std::optional<Plan> Bind(std::string_view text,
-                           const std::vector<AttributeValue>& parameters,
-                           const KeyLookup& keys, const PlanOptions& options) const;
+  // Sets `*plan` (a default Plan) to the plan of `text` with `parameters`
+  // and `options` bound, from the cache, and returns true; false when there
+  // is none (the caller parses and plans, then offers its plan to
+  // Remember). The table's key is looked up through `keys` to check that
+  // the template still fits; a lookup error is also a miss, so that the
+  // slow path reports it in its own order.
+  bool Bind(std::string_view text, const std::vector<AttributeValue>& parameters,
+            const KeyLookup& keys, const PlanOptions& options, Plan* plan) const;
 
   // Offers the plan the slow path made for (`text`, `parameters`,
   // `options`). Keeps a template when the statement is a cacheable read and

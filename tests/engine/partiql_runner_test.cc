@@ -28,14 +28,14 @@ ExecuteStatementRequest Statement(std::string text, std::vector<AttributeValue> 
 
 TEST(PartiqlRunnerTest, RepeatedSelectsAnswerAsTheFirstDid) {
   TestEngine db;
-  ASSERT_OK(db->CreateTable(SimpleTable("T")).status());
+  ASSERT_OK(db->CreateTable(SimpleTable("Tab")).status());
   for (const char* sk : {"1", "2", "3"}) {
-    ASSERT_OK(db->PutItem(PutItemRequest{.table_name = "T",
+    ASSERT_OK(db->PutItem(PutItemRequest{.table_name = "Tab",
                                          .item = SimpleItem("a", sk, sk)})
                   .status());
   }
-  const std::string get = "SELECT payload FROM T WHERE pk = ? AND sk = ?";
-  const std::string query = "SELECT * FROM T WHERE pk = ? AND sk >= ?";
+  const std::string get = "SELECT payload FROM Tab WHERE pk = ? AND sk = ?";
+  const std::string query = "SELECT * FROM Tab WHERE pk = ? AND sk >= ?";
   for (int run = 0; run < 3; ++run) {
     for (const char* sk : {"1", "2", "3"}) {
       ASSERT_OK_AND_ASSIGN(ExecuteStatementResult r,
@@ -59,19 +59,19 @@ TEST(PartiqlRunnerTest, RepeatedSelectsAnswerAsTheFirstDid) {
 
 TEST(PartiqlRunnerTest, ATableCreatedAgainWithAnotherKeyIsPlannedAgain) {
   TestEngine db;
-  ASSERT_OK(db->CreateTable(SimpleTable("T")).status());
-  ASSERT_OK(db->PutItem(PutItemRequest{.table_name = "T", .item = SimpleItem("a", "1")})
+  ASSERT_OK(db->CreateTable(SimpleTable("Tab")).status());
+  ASSERT_OK(db->PutItem(PutItemRequest{.table_name = "Tab", .item = SimpleItem("a", "1")})
                 .status());
-  const std::string text = "SELECT * FROM T WHERE pk = ? AND sk = ?";
+  const std::string text = "SELECT * FROM Tab WHERE pk = ? AND sk = ?";
   ASSERT_OK_AND_ASSIGN(ExecuteStatementResult first,
                        db->ExecuteStatement(Statement(text, {S("a"), N("1")})));
   EXPECT_EQ(first.items.size(), 1u);
 
-  // T again, keyed by pk alone: "sk" is an ordinary attribute now, and the
+  // Tab again, keyed by pk alone: "sk" is an ordinary attribute now, and the
   // same text is a Query with a filter that finds the item by it.
-  ASSERT_OK(db->DeleteTable(DeleteTableRequest{.table_name = "T"}).status());
-  ASSERT_OK(db->CreateTable(SimpleTable("T", /*with_sort=*/false)).status());
-  ASSERT_OK(db->PutItem(PutItemRequest{.table_name = "T", .item = SimpleItem("a", "1")})
+  ASSERT_OK(db->DeleteTable(DeleteTableRequest{.table_name = "Tab"}).status());
+  ASSERT_OK(db->CreateTable(SimpleTable("Tab", /*with_sort=*/false)).status());
+  ASSERT_OK(db->PutItem(PutItemRequest{.table_name = "Tab", .item = SimpleItem("a", "1")})
                 .status());
   ASSERT_OK_AND_ASSIGN(ExecuteStatementResult again,
                        db->ExecuteStatement(Statement(text, {S("a"), N("1")})));
@@ -81,7 +81,7 @@ TEST(PartiqlRunnerTest, ATableCreatedAgainWithAnotherKeyIsPlannedAgain) {
   EXPECT_TRUE(other.items.empty());
 
   // And gone: ResourceNotFound, not a stale plan.
-  ASSERT_OK(db->DeleteTable(DeleteTableRequest{.table_name = "T"}).status());
+  ASSERT_OK(db->DeleteTable(DeleteTableRequest{.table_name = "Tab"}).status());
   EXPECT_EQ(db->ExecuteStatement(Statement(text, {S("a"), N("1")})).status().code(),
             ErrorCode::kResourceNotFound);
 }

@@ -57,6 +57,15 @@ void Warm(PlanCache& cache, const std::string& text,
   cache.Remember(text, params, keys, options, *plan);
 }
 
+// The plan `cache` binds, or nullopt when it misses.
+std::optional<Plan> Bound(const PlanCache& cache, const std::string& text,
+                          const std::vector<AttributeValue>& params, const KeyLookup& keys,
+                          const PlanOptions& options) {
+  Plan plan;
+  if (!cache.Bind(text, params, keys, options, &plan)) return std::nullopt;
+  return plan;
+}
+
 TEST(PartiqlPlanCacheTest, BoundGetIsThePlannedGet) {
   PlanCache cache;
   KeyLookup keys = Keys{};
@@ -68,7 +77,7 @@ TEST(PartiqlPlanCacheTest, BoundGetIsThePlannedGet) {
   options.consistent_read = true;
   options.scope.ns = "other";
   const std::vector<AttributeValue> params = {S("p2"), N("7")};
-  std::optional<Plan> bound = cache.Bind(text, params, keys, options);
+  std::optional<Plan> bound = Bound(cache, text, params, keys, options);
   ASSERT_TRUE(bound.has_value());
   ASSERT_OK_AND_ASSIGN(Plan slow, SlowPlan(text, params, keys, options));
   EXPECT_EQ(bound->kind, PK::kGet);
@@ -95,7 +104,7 @@ TEST(PartiqlPlanCacheTest, BoundQueryIsThePlannedQuery) {
   options.limit = 3;
   options.exclusive_start_key = Item{{"g", S("b")}, {"gs", N("2")}};
   const std::vector<AttributeValue> params = {S("b"), N("9"), N("4")};
-  std::optional<Plan> bound = cache.Bind(text, params, keys, options);
+  std::optional<Plan> bound = Bound(cache, text, params, keys, options);
   ASSERT_TRUE(bound.has_value());
   ASSERT_OK_AND_ASSIGN(Plan slow, SlowPlan(text, params, keys, options));
   ASSERT_EQ(bound->kind, PK::kQuery);
@@ -117,10 +126,10 @@ TEST(PartiqlPlanCacheTest, MissesWhenTheParameterCountDiffers) {
   KeyLookup keys = Keys{};
   const std::string text = "SELECT * FROM t WHERE pk = ?";
   Warm(cache, text, {S("a")}, keys);
-  EXPECT_TRUE(cache.Bind(text, {S("b")}, keys, {}).has_value());
+  EXPECT_TRUE(Bound(cache, text, {S("b")}, keys, {}).has_value());
   // The slow path gives DynamoDB's parameter-count message.
-  EXPECT_FALSE(cache.Bind(text, {}, keys, {}).has_value());
-  EXPECT_FALSE(cache.Bind(text, {S("b"), S("c")}, keys, {}).has_value());
+  EXPECT_FALSE(Bound(cache, text, {}, keys, {}).has_value());
+  EXPECT_FALSE(Bound(cache, text, {S("b"), S("c")}, keys, {}).has_value());
 }
 
 TEST(PartiqlPlanCacheTest, MissesWhenTheKeyChangedOrTheTableIsGone) {
@@ -131,12 +140,12 @@ TEST(PartiqlPlanCacheTest, MissesWhenTheKeyChangedOrTheTableIsGone) {
   // key attribute, and the statement is a Query with a filter.
   Keys renamed;
   renamed.sort_name = "other";
-  EXPECT_FALSE(cache.Bind(text, {S("a"), N("1")}, renamed, {}).has_value());
+  EXPECT_FALSE(Bound(cache, text, {S("a"), N("1")}, renamed, {}).has_value());
   ASSERT_OK_AND_ASSIGN(Plan slow, SlowPlan(text, {S("a"), N("1")}, renamed, {}));
   EXPECT_EQ(slow.kind, PK::kQuery);
   // Remembering the new plan replaces the template.
   cache.Remember(text, {S("a"), N("1")}, renamed, {}, slow);
-  std::optional<Plan> bound = cache.Bind(text, {S("b"), N("2")}, renamed, {});
+  std::optional<Plan> bound = Bound(cache, text, {S("b"), N("2")}, renamed, {});
   ASSERT_TRUE(bound.has_value());
   EXPECT_EQ(bound->kind, PK::kQuery);
 
@@ -145,7 +154,7 @@ TEST(PartiqlPlanCacheTest, MissesWhenTheKeyChangedOrTheTableIsGone) {
   KeyLookup absent = [](std::string_view, std::optional<std::string_view>) -> Result<KeyDef> {
     return Status::ResourceNotFound("Requested resource not found");
   };
-  EXPECT_FALSE(cache.Bind(gone, {S("a")}, absent, {}).has_value());
+  EXPECT_FALSE(Bound(cache, gone, {S("a")}, absent, {}).has_value());
 }
 
 TEST(PartiqlPlanCacheTest, KeepsOnlySelectsThatPlanIntoGetOrQuery) {
@@ -160,7 +169,7 @@ TEST(PartiqlPlanCacheTest, KeepsOnlySelectsThatPlanIntoGetOrQuery) {
   for (const auto& [text, count] : not_kept) {
     std::vector<AttributeValue> params(count, S("v"));
     Warm(cache, text, params, keys);
-    EXPECT_FALSE(cache.Bind(text, params, keys, {}).has_value()) << text;
+    EXPECT_FALSE(Bound(cache, text, params, keys, {}).has_value()) << text;
   }
   EXPECT_EQ(cache.size(), 0u);
 }
@@ -172,12 +181,12 @@ TEST(PartiqlPlanCacheTest, NeverBindsParametersTheParserLooksAtOrNests) {
   // number is an error that a bound plan would skip.
   const std::string set = "SELECT * FROM t WHERE pk = 'a' AND s = <<?, ?>>";
   Warm(cache, set, {S("x"), S("y")}, keys);
-  EXPECT_FALSE(cache.Bind(set, {S("x"), N("1")}, keys, {}).has_value());
+  EXPECT_FALSE(Bound(cache, set, {S("x"), N("1")}, keys, {}).has_value());
   EXPECT_FALSE(Parse(set, {S("x"), N("1")}).ok());
   // A parameter inside a list literal is not a whole value of the plan.
   const std::string nested = "SELECT * FROM t WHERE pk = 'a' AND l = [?, 1]";
   Warm(cache, nested, {S("x")}, keys);
-  EXPECT_FALSE(cache.Bind(nested, {S("z")}, keys, {}).has_value());
+  EXPECT_FALSE(Bound(cache, nested, {S("z")}, keys, {}).has_value());
 }
 
 TEST(PartiqlPlanCacheTest, StaysBounded) {
