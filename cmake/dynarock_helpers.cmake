@@ -22,9 +22,22 @@ endif()
 if(DYNAROCK_WERROR)
   list(APPEND DYNAROCK_WARNINGS -Werror)
 endif()
-if(DYNAROCK_SANITIZE)
+if(DYNAROCK_BUILD_FUZZERS AND NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+  message(FATAL_ERROR "DYNAROCK_BUILD_FUZZERS needs clang (libFuzzer): "
+                      "configure with CC=clang CXX=clang++")
+endif()
+# The fuzzers run under ASan/UBSan too, so they imply DYNAROCK_SANITIZE.
+if(DYNAROCK_SANITIZE OR DYNAROCK_BUILD_FUZZERS)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
+endif()
+if(DYNAROCK_BUILD_FUZZERS)
+  # Coverage instrumentation for libFuzzer on every object, so that one
+  # sanitizer tree serves both the unit tests and the fuzzers: CI compiles
+  # the code once for both. Only the fuzzers link libFuzzer itself
+  # (tests/fuzz/CMakeLists.txt); the tests get the sanitizer runtime's
+  # no-op coverage callbacks.
+  add_compile_options(-fsanitize=fuzzer-no-link)
 endif()
 
 # dynarock_library(NAME SOURCES ... DEPS ...)

@@ -1,27 +1,34 @@
 #!/usr/bin/env bash
 # scripts/test.sh: setup + build + every test dynarock has.
 #
-#   1. scripts/setup.sh: missing Debian packages, Release build in build/
-#      with warnings as errors (-DDYNAROCK_WERROR=ON), and every header
-#      compiled on its own (the check_headers target)
-#   2. ctest on build/ (unit, api and server tests)
-#   3. ASan + UBSan build in build-asan/ (benchmarks off) and ctest on it
-#   4. end to end against build/dynarock: pytest + boto3 (tests/e2e), the
+#   1. scripts/setup.sh: missing Debian packages, then the Release build in
+#      build/ with warnings as errors (-DDYNAROCK_WERROR=ON): the server, the
+#      tools and the benchmarks, and every header compiled on its own (the
+#      check_headers target). The unit tests are not built here.
+#   2. one sanitizer tree in build-asan/, built with clang (ASan + UBSan,
+#      libFuzzer coverage, Debug -O1, asserts on): the unit, api and server
+#      tests and the fuzzers; ctest on it
+#   3. end to end against build/dynarock: pytest + boto3 (tests/e2e), the
 #      AWS CLI (tests/e2e/test_aws_cli.py), the AWS SDK for JavaScript v3
 #      (tests/e2e/js, node --test)
-#   5. the libFuzzer targets (tests/fuzz), built with clang in build-fuzz/,
-#      each run for FUZZ_SECONDS over a copy of its committed corpus; a
-#      crash, leak or sanitizer report fails the step (the input is kept in
-#      build-fuzz/artifacts/)
+#   4. the libFuzzer targets (tests/fuzz) from build-asan/, each run for
+#      FUZZ_SECONDS over a copy of its committed corpus; a crash, leak or
+#      sanitizer report fails the step (the input is kept in
+#      build-asan/artifacts/)
+#
+# The tests are compiled once, in the sanitizer tree: compiling them in the
+# Release tree as well took a third of CI's time. To run them optimized
+# locally: cmake -S . -B build -DDYNAROCK_BUILD_TESTS=ON && ctest --test-dir build.
 #
 # Every step runs even when an earlier one failed (except that nothing runs
-# without a build). The last line is "N passed, N failed", counting tests
-# (a step that fails without reporting counts as one failure); the exit
-# status is non-zero when anything failed.
+# without a build). The last lines name what failed, then "N passed, N
+# failed", counting tests (a step that fails without reporting counts as one
+# failure); the exit status is non-zero when anything failed.
 #
-# Environment: JOBS (default 2), SKIP_ASAN=1 / SKIP_FUZZ=1 to leave out step
-# 3 / step 5 (a quicker local loop; CI never sets them), FUZZ_SECONDS
-# (default 30).
+# Environment: JOBS (default 2), SKIP_ASAN=1 / SKIP_FUZZ=1 to leave out the
+# sanitizer tree (and with it the unit tests and fuzzers) / the fuzz runs (a
+# quicker local loop; CI never sets them), FUZZ_SECONDS (default 30),
+# CMAKE_ARGS (extra cmake -D flags for both trees).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,6 +38,8 @@ trap 'rm -rf "$LOGS"' EXIT
 PASSED=0
 FAILED=0
 STEPS=()
+FAILURES=()
+asan_rc=1
 START=$SECONDS
 
 STEP_START=$SECONDS
@@ -97,6 +106,10 @@ ctest_step() {
   rc=$?
   read -r p f < <(ctest_counts "$log")
   record "$name" "$rc" "$p" "$f"
+  local t
+  while read -r t; do
+    FAILURES+=("$name: $t")
+  done < <(sed -n '/The following tests FAILED:/,$p' "$log" | grep -E '^[[:space:]]+[0-9]+ - ' | sed -E 's/^[[:space:]]+//')
 }
 
 pytest_step() {
@@ -108,12 +121,21 @@ pytest_step() {
   rc=$?
   read -r p f < <(pytest_counts "$log")
   record "$name" "$rc" "$p" "$f"
+  local t
+  while read -r t; do
+    FAILURES+=("$name: $t")
+  done < <(grep -E '^(FAILED|ERROR) ' "$log")
 }
 
 summary() {
   printf '\n==== summary (%d s) ====\n' $((SECONDS - START))
   local s
   for s in "${STEPS[@]}"; do echo "$s"; done
+  if ((${#FAILURES[@]} > 0)); then
+    echo
+    echo "failed:"
+    for s in "${FAILURES[@]}"; do echo "  $s"; done
+  fi
   echo
   echo "$PASSED passed, $FAILED failed"
   if ((FAILED > 0)); then exit 1; fi
@@ -124,7 +146,7 @@ summary() {
 banner "setup + Release build (build/)"
 # Warnings are errors in CI: a warning fails the build step.
 run "$LOGS/setup.log" env JOBS="$JOBS" \
-  CMAKE_ARGS="-DDYNAROCK_WERROR=ON ${CMAKE_ARGS:-}" scripts/setup.sh
+  CMAKE_ARGS="-DDYNAROCK_WERROR=ON -DDYNAROCK_BUILD_TESTS=OFF ${CMAKE_ARGS:-}" scripts/setup.sh
 rc=$?
 record "setup + Release build" "$rc" 0 0
 if ((rc != 0)); then summary; fi
@@ -134,20 +156,27 @@ banner "headers compile on their own (check_headers)"
 run "$LOGS/check-headers.log" cmake --build build -j "$JOBS" --target check_headers
 record "check_headers" "$?" 0 0
 
-# 2. Unit, api and server tests on the Release build.
-ctest_step "ctest (Release)" build
-
-# 3. The same under AddressSanitizer + UndefinedBehaviorSanitizer. -O1 keeps
-# it fast; asserts stay on (no NDEBUG).
+# 2. One sanitizer tree, built with clang, for the unit tests and the
+# fuzzers alike: ASan + UBSan + libFuzzer's coverage instrumentation on every
+# object (cmake/dynarock_helpers.cmake), Debug -O1 with asserts on. The unit
+# tests are built and run only here, not in build/ as well: compiling them
+# twice was the largest part of CI's time, and the sanitizers see more.
 if [[ "${SKIP_ASAN:-0}" != "1" ]]; then
-  banner "ASan+UBSan build (build-asan/)"
+  banner "sanitizer build (build-asan/, clang: ASan+UBSan, tests and fuzzers)"
+  # A build-asan/ configured with another compiler cannot be reused.
+  if [[ -f build-asan/CMakeCache.txt ]] &&
+    ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang' build-asan/CMakeCache.txt; then
+    rm -rf build-asan
+  fi
   run "$LOGS/asan-build.log" bash -c "
-    cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
-      -DCMAKE_CXX_FLAGS_DEBUG='-O1 -g1' -DDYNAROCK_SANITIZE=ON \
-      -DDYNAROCK_WERROR=ON -DDYNAROCK_BUILD_BENCHMARKS=OFF ${CMAKE_ARGS:-} && cmake --build build-asan -j '$JOBS'"
-  rc=$?
-  record "ASan+UBSan build" "$rc" 0 0
-  if ((rc == 0)); then
+    CC=clang CXX=clang++ cmake -S . -B build-asan -G Ninja \
+      -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG='-O1 -g1' \
+      -DDYNAROCK_SANITIZE=ON -DDYNAROCK_BUILD_FUZZERS=ON -DDYNAROCK_WERROR=ON \
+      -DDYNAROCK_BUILD_BENCHMARKS=OFF ${CMAKE_ARGS:-} &&
+    cmake --build build-asan -j '$JOBS'"
+  asan_rc=$?
+  record "sanitizer build (clang)" "$asan_rc" 0 0
+  if ((asan_rc == 0)); then
     export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
     export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
     ctest_step "ctest (ASan+UBSan)" build-asan
@@ -155,7 +184,7 @@ if [[ "${SKIP_ASAN:-0}" != "1" ]]; then
   fi
 fi
 
-# 4. End to end, against the Release binary.
+# 3. End to end, against the Release binary.
 pytest_step "e2e boto3 + HTTP (pytest)" tests/e2e --ignore=tests/e2e/test_aws_cli.py
 pytest_step "e2e AWS CLI (pytest)" tests/e2e/test_aws_cli.py
 
@@ -170,45 +199,32 @@ rc=${PIPESTATUS[0]}
 read -r p f < <(node_counts "$js_log")
 record "e2e JS SDK v3 (node --test)" "$rc" "$p" "$f"
 
-# 5. Fuzzers: clang + libFuzzer + ASan/UBSan, asserts on (Debug, -O1).
-if [[ "${SKIP_FUZZ:-0}" != "1" ]]; then
-  banner "fuzzers build (build-fuzz/, clang)"
-  # A build-fuzz/ configured with another compiler cannot be reused.
-  if [[ -f build-fuzz/CMakeCache.txt ]] &&
-    ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang' build-fuzz/CMakeCache.txt; then
-    rm -rf build-fuzz
-  fi
-  run "$LOGS/fuzz-build.log" bash -c "
-    CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja \
-      -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG='-O1 -g1' \
-      -DDYNAROCK_BUILD_FUZZERS=ON -DDYNAROCK_BUILD_TESTS=OFF \
-      -DDYNAROCK_BUILD_BENCHMARKS=OFF -DDYNAROCK_BUILD_SERVER=OFF &&
-    cmake --build build-fuzz -j '$JOBS' --target dynarock_fuzzers"
-  rc=$?
-  record "fuzzers build" "$rc" 0 0
-  if ((rc == 0)); then
-    for corpus_dir in tests/fuzz/corpus/*/; do
-      name=$(basename "$corpus_dir")
-      bin="build-fuzz/tests/fuzz/${name}_fuzz"
-      log="$LOGS/fuzz-$name.log"
-      banner "fuzz $name (${FUZZ_SECONDS:-30} s)"
-      work=$(mktemp -d "$LOGS/corpus-$name.XXXXXX")
-      cp "$corpus_dir"* "$work"/
-      dict=()
-      [[ -f "tests/fuzz/$name.dict" ]] && dict=("-dict=tests/fuzz/$name.dict")
-      mkdir -p build-fuzz/artifacts
-      run "$log" env ASAN_OPTIONS=detect_leaks=1 \
-        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        "$bin" -max_total_time="${FUZZ_SECONDS:-30}" -print_final_stats=1 \
-        -artifact_prefix="build-fuzz/artifacts/$name-" "${dict[@]}" "$work"
-      rc=$?
-      if ((rc == 0)) && ! grep -qE '^(==[0-9]+==ERROR|SUMMARY: |.*runtime error: )' "$log"; then
-        record "fuzz $name" 0 1 0
-      else
-        record "fuzz $name" "$rc" 0 1
-      fi
-    done
-  fi
+# 4. Fuzzers, from the sanitizer tree: each runs for FUZZ_SECONDS over a copy
+# of its committed corpus; a crash, leak or sanitizer report fails the step
+# (the input is kept in build-asan/artifacts/).
+if [[ "${SKIP_FUZZ:-0}" != "1" && "${SKIP_ASAN:-0}" != "1" && "$asan_rc" == 0 ]]; then
+  for corpus_dir in tests/fuzz/corpus/*/; do
+    name=$(basename "$corpus_dir")
+    bin="build-asan/tests/fuzz/${name}_fuzz"
+    log="$LOGS/fuzz-$name.log"
+    banner "fuzz $name (${FUZZ_SECONDS:-30} s)"
+    work=$(mktemp -d "$LOGS/corpus-$name.XXXXXX")
+    cp "$corpus_dir"* "$work"/
+    dict=()
+    [[ -f "tests/fuzz/$name.dict" ]] && dict=("-dict=tests/fuzz/$name.dict")
+    mkdir -p build-asan/artifacts
+    run "$log" env ASAN_OPTIONS=detect_leaks=1 \
+      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+      "$bin" -max_total_time="${FUZZ_SECONDS:-30}" -print_final_stats=1 \
+      -artifact_prefix="build-asan/artifacts/$name-" "${dict[@]}" "$work"
+    rc=$?
+    if ((rc == 0)) && ! grep -qE '^(==[0-9]+==ERROR|SUMMARY: |.*runtime error: )' "$log"; then
+      record "fuzz $name" 0 1 0
+    else
+      record "fuzz $name" "$rc" 0 1
+      FAILURES+=("fuzz $name: $(ls build-asan/artifacts/"$name"-* 2>/dev/null | tr '\n' ' ')")
+    fi
+  done
 fi
 
 summary
