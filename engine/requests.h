@@ -138,6 +138,9 @@ struct CreateTableRequest {
   bool deletion_protection_enabled = false;
   std::optional<StreamSpecification> stream_specification;
   std::vector<Tag> tags;
+  std::optional<TableClass> table_class;
+  std::optional<OnDemandThroughput> on_demand_throughput;
+  std::optional<WarmThroughput> warm_throughput;
 };
 
 struct DescribeTableRequest {
@@ -159,9 +162,13 @@ struct ListTablesResult {
 // One entry of UpdateTable's GlobalSecondaryIndexUpdates. DynamoDB wants
 // exactly one action per entry; the engine reports none or several.
 struct GlobalSecondaryIndexUpdate {
+  // At least one of the three settings; the engine reports DynamoDB's
+  // message for a missing one.
   struct UpdateAction {
     std::string index_name;
-    ProvisionedThroughput provisioned_throughput;
+    std::optional<ProvisionedThroughput> provisioned_throughput;
+    std::optional<OnDemandThroughput> on_demand_throughput;
+    std::optional<WarmThroughput> warm_throughput;
   };
   struct DeleteAction {
     std::string index_name;
@@ -183,6 +190,9 @@ struct UpdateTableRequest {
   // empty list is an error of its own).
   std::optional<std::vector<GlobalSecondaryIndexUpdate>> global_secondary_index_updates;
   std::optional<StreamSpecification> stream_specification;
+  std::optional<TableClass> table_class;
+  std::optional<OnDemandThroughput> on_demand_throughput;
+  std::optional<WarmThroughput> warm_throughput;
 };
 
 struct DeleteTableRequest {

@@ -123,6 +123,23 @@ std::string_view BackupStatusName(BackupStatus status) {
   return "";
 }
 
+std::string_view TableClassName(TableClass table_class) {
+  switch (table_class) {
+    case TableClass::kStandard:
+      return "STANDARD";
+    case TableClass::kStandardInfrequentAccess:
+      return "STANDARD_INFREQUENT_ACCESS";
+  }
+  return "";
+}
+
+std::optional<TableClass> TableClassFromName(std::string_view name) {
+  for (TableClass c : {TableClass::kStandard, TableClass::kStandardInfrequentAccess}) {
+    if (TableClassName(c) == name) return c;
+  }
+  return std::nullopt;
+}
+
 std::string_view TableStatusName(TableStatus status) {
   switch (status) {
     case TableStatus::kCreating:

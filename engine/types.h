@@ -161,6 +161,50 @@ struct ProvisionedThroughputDescription {
   std::optional<int64_t> last_decrease_micros;
 };
 
+// A table's storage class (TableClass). Persisted in the catalog; never
+// renumber.
+enum class TableClass : uint8_t { kStandard = 1, kStandardInfrequentAccess = 2 };
+// "STANDARD", "STANDARD_INFREQUENT_ACCESS".
+std::string_view TableClassName(TableClass table_class);
+std::optional<TableClass> TableClassFromName(std::string_view name);
+
+// What DescribeTable reports as TableClassSummary: DynamoDB shows it once a
+// class was given (CreateTable or UpdateTable); LastUpdateDateTime only after
+// UpdateTable changed it.
+struct TableClassSummary {
+  TableClass table_class = TableClass::kStandard;
+  std::optional<int64_t> last_update_micros;
+  bool operator==(const TableClassSummary&) const = default;
+};
+
+// OnDemandThroughput as a request gives it (CreateTable, UpdateTable, a GSI
+// Create or Update): each member unset when absent; -1 removes a maximum
+// (UpdateTable only).
+struct OnDemandThroughput {
+  std::optional<int64_t> max_read_request_units;
+  std::optional<int64_t> max_write_request_units;
+  bool operator==(const OnDemandThroughput&) const = default;
+};
+
+// WarmThroughput as a request gives it; each member unset when absent.
+struct WarmThroughput {
+  std::optional<int64_t> read_units_per_second;
+  std::optional<int64_t> write_units_per_second;
+  bool operator==(const WarmThroughput&) const = default;
+};
+
+// The throughput settings in force on an on-demand table or GSI: its
+// OnDemandThroughput maxima (0 = no maximum) and its warm throughput (0 =
+// not recorded: the engine's default for on-demand, the provisioned units
+// otherwise; see engine/table/table_settings.h).
+struct ThroughputSettings {
+  int64_t max_read_request_units = 0;
+  int64_t max_write_request_units = 0;
+  int64_t warm_read_units_per_second = 0;
+  int64_t warm_write_units_per_second = 0;
+  bool operator==(const ThroughputSettings&) const = default;
+};
+
 enum class TableStatus { kCreating, kUpdating, kDeleting, kActive };
 std::string_view TableStatusName(TableStatus status);
 
@@ -169,6 +213,10 @@ struct GlobalSecondaryIndexDef {
   std::vector<KeySchemaElement> key_schema;
   Projection projection;
   std::optional<ProvisionedThroughput> provisioned_throughput;  // provisioned tables
+  // As requested (CreateTable, a GSI Create); what is in force is the
+  // description's `settings`.
+  std::optional<OnDemandThroughput> on_demand_throughput;
+  std::optional<WarmThroughput> warm_throughput;
 };
 
 struct LocalSecondaryIndexDef {
@@ -183,6 +231,7 @@ struct GlobalSecondaryIndexDescription {
   TableStatus index_status = TableStatus::kActive;
   bool backfilling = false;
   ProvisionedThroughputDescription provisioned_throughput;
+  ThroughputSettings settings;
   int64_t index_size_bytes = 0;
   int64_t item_count = 0;
 };
@@ -248,6 +297,8 @@ struct TableDescription {
   std::vector<GlobalSecondaryIndexDescription> global_secondary_indexes;
   std::vector<LocalSecondaryIndexDescription> local_secondary_indexes;
   bool deletion_protection_enabled = false;
+  std::optional<TableClassSummary> table_class_summary;
+  ThroughputSettings settings;
   // Set once a stream was ever specified; StreamEnabled false after it is
   // disabled. The latest stream's ARN and label stay after a disable.
   std::optional<StreamSpecification> stream_specification;

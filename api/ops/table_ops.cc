@@ -58,6 +58,34 @@ const Shape kProvisionedThroughputShape{
                .min_value = 1},
     }};
 
+const Shape kOnDemandThroughputShape{
+    .kind = Kind::kStructure,
+    .java_class = "com.amazonaws.dynamodb.v20120810.OnDemandThroughput",
+    .members = {
+        Member{.name = "MaxReadRequestUnits", .shape = &kLongShape},
+        Member{.name = "MaxWriteRequestUnits", .shape = &kLongShape},
+    }};
+
+const Shape kWarmThroughputShape{
+    .kind = Kind::kStructure,
+    .java_class = "com.amazonaws.dynamodb.v20120810.WarmThroughput",
+    .members = {
+        Member{.name = "ReadUnitsPerSecond", .shape = &kLongShape},
+        Member{.name = "WriteUnitsPerSecond", .shape = &kLongShape},
+    }};
+
+Member OnDemandThroughputMember() {
+  return Member{.name = "OnDemandThroughput", .shape = &kOnDemandThroughputShape};
+}
+Member WarmThroughputMember() {
+  return Member{.name = "WarmThroughput", .shape = &kWarmThroughputShape};
+}
+// Enum values as DynamoDB prints them.
+Member TableClassMember() {
+  return Member{.name = "TableClass", .shape = &kStringShape,
+                .enum_values = {"STANDARD", "STANDARD_INFREQUENT_ACCESS"}};
+}
+
 const Shape kProjectionShape{
     .kind = Kind::kStructure,
     .java_class = "com.amazonaws.dynamodb.v20120810.Projection",
@@ -85,6 +113,8 @@ const Shape kGlobalSecondaryIndexShape{
         KeySchemaMember(),
         Member{.name = "Projection", .shape = &kProjectionShape, .required = true},
         Member{.name = "ProvisionedThroughput", .shape = &kProvisionedThroughputShape},
+        OnDemandThroughputMember(),
+        WarmThroughputMember(),
     }};
 
 const Shape kLocalSecondaryIndexesShape{.kind = Kind::kList,
@@ -126,6 +156,9 @@ const Shape kCreateTableInput{
         Member{.name = "DeletionProtectionEnabled", .shape = &kBooleanShape},
         StreamSpecificationMember(),
         TagListMember(),
+        TableClassMember(),
+        WarmThroughputMember(),
+        OnDemandThroughputMember(),
     }};
 
 const Shape kTableNameOnlyInput{.kind = Kind::kStructure,
@@ -144,8 +177,9 @@ const Shape kUpdateGlobalSecondaryIndexActionShape{
     .java_class = "com.amazonaws.dynamodb.v20120810.UpdateGlobalSecondaryIndexAction",
     .members = {
         CreateTableNameMember("IndexName", /*required=*/true),
-        Member{.name = "ProvisionedThroughput", .shape = &kProvisionedThroughputShape,
-               .required = true},
+        Member{.name = "ProvisionedThroughput", .shape = &kProvisionedThroughputShape},
+        OnDemandThroughputMember(),
+        WarmThroughputMember(),
     }};
 const Shape kCreateGlobalSecondaryIndexActionShape{
     .kind = Kind::kStructure,
@@ -155,6 +189,8 @@ const Shape kCreateGlobalSecondaryIndexActionShape{
         KeySchemaMember(),
         Member{.name = "Projection", .shape = &kProjectionShape, .required = true},
         Member{.name = "ProvisionedThroughput", .shape = &kProvisionedThroughputShape},
+        OnDemandThroughputMember(),
+        WarmThroughputMember(),
     }};
 const Shape kDeleteGlobalSecondaryIndexActionShape{
     .kind = Kind::kStructure,
@@ -184,6 +220,9 @@ const Shape kUpdateTableInput{
                .shape = &kGlobalSecondaryIndexUpdatesShape},
         Member{.name = "DeletionProtectionEnabled", .shape = &kBooleanShape},
         StreamSpecificationMember(),
+        TableClassMember(),
+        OnDemandThroughputMember(),
+        WarmThroughputMember(),
     }};
 
 // --- Decoding ---------------------------------------------------------
@@ -266,6 +305,43 @@ std::optional<ProvisionedThroughput> DecodeThroughput(const Json& object) {
   return out;
 }
 
+std::optional<OnDemandThroughput> DecodeOnDemandThroughput(const Json& object) {
+  const Json* t = Field(object, "OnDemandThroughput");
+  if (t == nullptr) return std::nullopt;
+  OnDemandThroughput out;
+  out.max_read_request_units = OptionalInt(*t, "MaxReadRequestUnits");
+  out.max_write_request_units = OptionalInt(*t, "MaxWriteRequestUnits");
+  return out;
+}
+
+std::optional<WarmThroughput> DecodeWarmThroughput(const Json& object) {
+  const Json* t = Field(object, "WarmThroughput");
+  if (t == nullptr) return std::nullopt;
+  WarmThroughput out;
+  out.read_units_per_second = OptionalInt(*t, "ReadUnitsPerSecond");
+  out.write_units_per_second = OptionalInt(*t, "WriteUnitsPerSecond");
+  return out;
+}
+
+std::optional<TableClass> DecodeTableClass(const Json& object) {
+  std::optional<std::string> name = OptionalString(object, "TableClass");
+  if (!name) return std::nullopt;
+  return TableClassFromName(*name);  // the shape allows only the two names
+}
+
+// A GSI of CreateTable, RestoreTableFromBackup's overrides or UpdateTable's
+// Create action.
+Result<GlobalSecondaryIndexDef> DecodeGlobalSecondaryIndex(const Json& i) {
+  GlobalSecondaryIndexDef def;
+  def.index_name = StringOr(i, "IndexName");
+  def.key_schema = DecodeKeySchema(Field(i, "KeySchema"));
+  DR_ASSIGN_OR_RETURN(def.projection, DecodeProjection(Field(i, "Projection")));
+  def.provisioned_throughput = DecodeThroughput(i);
+  def.on_demand_throughput = DecodeOnDemandThroughput(i);
+  def.warm_throughput = DecodeWarmThroughput(i);
+  return def;
+}
+
 std::optional<BillingMode> DecodeBillingMode(const Json& object) {
   std::optional<std::string> mode = OptionalString(object, "BillingMode");
   if (!mode) return std::nullopt;
@@ -316,6 +392,24 @@ Json EncodeThroughput(const ProvisionedThroughputDescription& t) {
   return out;
 }
 
+// OnDemandThroughput as DynamoDB reports it: only the maxima that are set
+// (a removed one is left out), nothing when none is.
+void EncodeOnDemandThroughput(const ThroughputSettings& s, Json* out) {
+  if (s.max_read_request_units <= 0 && s.max_write_request_units <= 0) return;
+  Json t = Json::object();
+  if (s.max_read_request_units > 0) t["MaxReadRequestUnits"] = s.max_read_request_units;
+  if (s.max_write_request_units > 0) t["MaxWriteRequestUnits"] = s.max_write_request_units;
+  (*out)["OnDemandThroughput"] = std::move(t);
+}
+
+void EncodeWarmThroughput(const ThroughputSettings& s, std::string_view status,
+                          Json* out) {
+  if (s.warm_read_units_per_second <= 0 && s.warm_write_units_per_second <= 0) return;
+  (*out)["WarmThroughput"] = {{"ReadUnitsPerSecond", s.warm_read_units_per_second},
+                              {"WriteUnitsPerSecond", s.warm_write_units_per_second},
+                              {"Status", status}};
+}
+
 Json EncodeTableDescription(const TableDescription& d) {
   Json attrs = Json::array();
   for (const AttributeDefinition& a : d.attribute_definitions) {
@@ -362,6 +456,15 @@ Json EncodeTableDescription(const TableDescription& d) {
     }
     out["BillingModeSummary"] = std::move(summary);
   }
+  if (d.table_class_summary) {
+    Json summary = {{"TableClass", TableClassName(d.table_class_summary->table_class)}};
+    if (d.table_class_summary->last_update_micros) {
+      summary["LastUpdateDateTime"] = Seconds(*d.table_class_summary->last_update_micros);
+    }
+    out["TableClassSummary"] = std::move(summary);
+  }
+  EncodeOnDemandThroughput(d.settings, &out);
+  EncodeWarmThroughput(d.settings, "ACTIVE", &out);
   if (!d.local_secondary_indexes.empty()) {
     Json lsis = Json::array();
     for (const LocalSecondaryIndexDescription& i : d.local_secondary_indexes) {
@@ -386,6 +489,8 @@ Json EncodeTableDescription(const TableDescription& d) {
                   {"ItemCount", i.item_count},
                   {"IndexArn", i.index_arn}};
       if (i.backfilling) gsi["Backfilling"] = true;
+      EncodeOnDemandThroughput(i.settings, &gsi);
+      EncodeWarmThroughput(i.settings, TableStatusName(i.index_status), &gsi);
       gsis.push_back(std::move(gsi));
     }
     out["GlobalSecondaryIndexes"] = std::move(gsis);
@@ -416,11 +521,7 @@ Result<Json> CreateTable(const RequestContext& ctx, const Json& request) {
   if (const Json* gsis = Field(request, "GlobalSecondaryIndexes")) {
     if (gsis->empty()) return EmptyIndexList("GlobalSecondaryIndexes");
     for (const Json& i : *gsis) {
-      GlobalSecondaryIndexDef def;
-      def.index_name = StringOr(i, "IndexName");
-      def.key_schema = DecodeKeySchema(Field(i, "KeySchema"));
-      DR_ASSIGN_OR_RETURN(def.projection, DecodeProjection(Field(i, "Projection")));
-      def.provisioned_throughput = DecodeThroughput(i);
+      DR_ASSIGN_OR_RETURN(GlobalSecondaryIndexDef def, DecodeGlobalSecondaryIndex(i));
       req.global_secondary_indexes.push_back(std::move(def));
     }
   }
@@ -430,8 +531,15 @@ Result<Json> CreateTable(const RequestContext& ctx, const Json& request) {
       OptionalBool(request, "DeletionProtectionEnabled").value_or(false);
   req.stream_specification = DecodeStreamSpecification(request);
   req.tags = DecodeTags(request);
+  req.table_class = DecodeTableClass(request);
+  req.on_demand_throughput = DecodeOnDemandThroughput(request);
+  req.warm_throughput = DecodeWarmThroughput(request);
   DR_ASSIGN_OR_RETURN(TableDescription d, ctx.engine->CreateTable(req));
-  return Json{{"TableDescription", EncodeTableDescription(d)}};
+  Json description = EncodeTableDescription(d);
+  // DynamoDB's CreateTable response shows the table's WarmThroughput only
+  // when the request set it (DescribeTable always does).
+  if (Field(request, "WarmThroughput") == nullptr) description.erase("WarmThroughput");
+  return Json{{"TableDescription", std::move(description)}};
 }
 
 Result<Json> DescribeTable(const RequestContext& ctx, const Json& request) {
@@ -468,6 +576,9 @@ Result<Json> UpdateTable(const RequestContext& ctx, const Json& request) {
   req.provisioned_throughput = DecodeThroughput(request);
   req.deletion_protection_enabled = OptionalBool(request, "DeletionProtectionEnabled");
   req.stream_specification = DecodeStreamSpecification(request);
+  req.table_class = DecodeTableClass(request);
+  req.on_demand_throughput = DecodeOnDemandThroughput(request);
+  req.warm_throughput = DecodeWarmThroughput(request);
   req.attribute_definitions =
       DecodeAttributeDefinitions(Field(request, "AttributeDefinitions"));
   if (const Json* updates = Field(request, "GlobalSecondaryIndexUpdates")) {
@@ -477,17 +588,14 @@ Result<Json> UpdateTable(const RequestContext& ctx, const Json& request) {
     for (const Json& u : *updates) {
       GlobalSecondaryIndexUpdate update;
       if (const Json* create = Field(u, "Create")) {
-        GlobalSecondaryIndexDef def;
-        def.index_name = StringOr(*create, "IndexName");
-        def.key_schema = DecodeKeySchema(Field(*create, "KeySchema"));
-        DR_ASSIGN_OR_RETURN(def.projection, DecodeProjection(Field(*create, "Projection")));
-        def.provisioned_throughput = DecodeThroughput(*create);
-        update.create = std::move(def);
+        DR_ASSIGN_OR_RETURN(update.create, DecodeGlobalSecondaryIndex(*create));
       }
       if (const Json* change = Field(u, "Update")) {
         GlobalSecondaryIndexUpdate::UpdateAction action;
         action.index_name = StringOr(*change, "IndexName");
-        action.provisioned_throughput = DecodeThroughput(*change).value_or(ProvisionedThroughput{});
+        action.provisioned_throughput = DecodeThroughput(*change);
+        action.on_demand_throughput = DecodeOnDemandThroughput(*change);
+        action.warm_throughput = DecodeWarmThroughput(*change);
         update.update = std::move(action);
       }
       if (const Json* del = Field(u, "Delete")) {
@@ -524,11 +632,7 @@ Result<std::vector<GlobalSecondaryIndexDef>> DecodeGlobalSecondaryIndexes(
   if (list.empty()) return EmptyIndexList(member);
   std::vector<GlobalSecondaryIndexDef> out;
   for (const Json& i : list) {
-    GlobalSecondaryIndexDef def;
-    def.index_name = StringOr(i, "IndexName");
-    def.key_schema = DecodeKeySchema(Field(i, "KeySchema"));
-    DR_ASSIGN_OR_RETURN(def.projection, DecodeProjection(Field(i, "Projection")));
-    def.provisioned_throughput = DecodeThroughput(i);
+    DR_ASSIGN_OR_RETURN(GlobalSecondaryIndexDef def, DecodeGlobalSecondaryIndex(i));
     out.push_back(std::move(def));
   }
   return out;

@@ -86,6 +86,17 @@ Result<TableInfo> TableRestorer::Definition(const Scope& scope, const std::strin
         "WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
   }
   const bool provisioned = d.billing_mode == BillingMode::kProvisioned;
+  // The table class and the OnDemandThroughput maxima come along (an
+  // on-demand source restored on demand); the warm throughput starts at the
+  // new table's default.
+  if (source.table_class_summary) {
+    d.table_class_summary = TableClassSummary{source.table_class_summary->table_class, {}};
+  }
+  const bool keeps_maxima = !provisioned && source.billing_mode == BillingMode::kPayPerRequest;
+  if (keeps_maxima) {
+    d.settings.max_read_request_units = source.settings.max_read_request_units;
+    d.settings.max_write_request_units = source.settings.max_write_request_units;
+  }
   std::vector<GlobalSecondaryIndexDef> gsis;
   if (overrides.global_secondary_indexes) {
     gsis = *overrides.global_secondary_indexes;
@@ -105,6 +116,12 @@ Result<TableInfo> TableRestorer::Definition(const Scope& scope, const std::strin
     desc.def = g;
     desc.index_arn = d.table_arn + "/index/" + g.index_name;
     desc.provisioned_throughput = ThroughputOf(g.provisioned_throughput);
+    for (const auto& src : source.global_secondary_indexes) {
+      if (keeps_maxima && src.def.index_name == g.index_name) {
+        desc.settings.max_read_request_units = src.settings.max_read_request_units;
+        desc.settings.max_write_request_units = src.settings.max_write_request_units;
+      }
+    }
     d.global_secondary_indexes.push_back(std::move(desc));
   }
   std::vector<LocalSecondaryIndexDef> lsis;

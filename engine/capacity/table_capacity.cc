@@ -87,6 +87,10 @@ TableThroughputConfig ThroughputConfigOf(const TableInfo& t) {
   c.billing_mode = t.desc.billing_mode;
   c.read_capacity_units = t.desc.provisioned_throughput.read_capacity_units;
   c.write_capacity_units = t.desc.provisioned_throughput.write_capacity_units;
+  c.max_read_request_units = t.desc.settings.max_read_request_units;
+  c.max_write_request_units = t.desc.settings.max_write_request_units;
+  c.warm_read_units = t.desc.settings.warm_read_units_per_second;
+  c.warm_write_units = t.desc.settings.warm_write_units_per_second;
   for (const auto& g : t.desc.global_secondary_indexes) {
     auto id = t.index_ids.find(g.def.index_name);
     if (id == t.index_ids.end()) continue;
@@ -95,6 +99,10 @@ TableThroughputConfig ThroughputConfigOf(const TableInfo& t) {
     ic.index_name = g.def.index_name;
     ic.read_capacity_units = g.provisioned_throughput.read_capacity_units;
     ic.write_capacity_units = g.provisioned_throughput.write_capacity_units;
+    ic.max_read_request_units = g.settings.max_read_request_units;
+    ic.max_write_request_units = g.settings.max_write_request_units;
+    ic.warm_read_units = g.settings.warm_read_units_per_second;
+    ic.warm_write_units = g.settings.warm_write_units_per_second;
     c.global_secondary_indexes.push_back(std::move(ic));
   }
   for (const auto& l : t.desc.local_secondary_indexes) {

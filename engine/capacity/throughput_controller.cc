@@ -181,44 +181,74 @@ void ApplyOnDemand(ResourceState& r, int64_t floor_read, int64_t floor_write,
   RateOnDemand(r, env, fresh);
 }
 
-std::unique_ptr<ResourceState> MakeResource(
-    uint32_t index_id, std::string name, std::string arn, BillingMode mode,
-    int64_t rcu, int64_t wcu, int64_t max_read, int64_t max_write,
-    const Env& env) {
+// One table's or GSI's settings, as the model needs them.
+struct ResourceConfig {
+  BillingMode mode = BillingMode::kProvisioned;
+  int64_t rcu = 0;
+  int64_t wcu = 0;
+  int64_t max_read = 0;
+  int64_t max_write = 0;
+  int64_t warm_read = 0;   // 0: the options' on-demand default
+  int64_t warm_write = 0;
+};
+
+ResourceConfig ConfigOf(BillingMode mode, const TableThroughputConfig& c) {
+  return {mode, c.read_capacity_units, c.write_capacity_units,
+          c.max_read_request_units, c.max_write_request_units,
+          c.warm_read_units, c.warm_write_units};
+}
+ResourceConfig ConfigOf(BillingMode mode, const IndexThroughputConfig& c) {
+  return {mode, c.read_capacity_units, c.write_capacity_units,
+          c.max_read_request_units, c.max_write_request_units,
+          c.warm_read_units, c.warm_write_units};
+}
+
+// What an on-demand resource serves at once whatever its history.
+int64_t WarmRead(const ResourceConfig& c, const CapacityOptions& o) {
+  return c.warm_read > 0 ? c.warm_read : o.on_demand_warm_read_units;
+}
+int64_t WarmWrite(const ResourceConfig& c, const CapacityOptions& o) {
+  return c.warm_write > 0 ? c.warm_write : o.on_demand_warm_write_units;
+}
+
+std::unique_ptr<ResourceState> MakeResource(uint32_t index_id, std::string name,
+                                            std::string arn,
+                                            const ResourceConfig& c,
+                                            const Env& env) {
   const CapacityOptions& o = env.options;
-  const bool on_demand = mode == BillingMode::kPayPerRequest;
+  const bool on_demand = c.mode == BillingMode::kPayPerRequest;
   const int count =
-      on_demand ? PartitionsToServe(o.on_demand_warm_read_units,
-                                    o.on_demand_warm_write_units,
+      on_demand ? PartitionsToServe(WarmRead(c, o), WarmWrite(c, o),
                                     o.partition_ceilings)
-                : InitialPartitionCount(rcu, wcu, o.partition_ceilings);
+                : InitialPartitionCount(c.rcu, c.wcu, o.partition_ceilings);
   auto r = std::make_unique<ResourceState>(index_id, std::move(name),
                                            std::move(arn), count, o, env.now);
   if (on_demand) {
-    ApplyOnDemand(*r, o.on_demand_warm_read_units, o.on_demand_warm_write_units,
-                  max_read, max_write, /*fresh=*/true, env);
+    ApplyOnDemand(*r, WarmRead(c, o), WarmWrite(c, o), c.max_read, c.max_write,
+                  /*fresh=*/true, env);
   } else {
-    ApplyProvisioned(*r, rcu, wcu, /*fresh=*/true, env);
+    ApplyProvisioned(*r, c.rcu, c.wcu, /*fresh=*/true, env);
   }
   return r;
 }
 
 // Re-rates `r` for a new configuration (UpdateTable).
-void UpdateResource(ResourceState& r, BillingMode mode, int64_t rcu,
-                    int64_t wcu, int64_t max_read, int64_t max_write,
-                    const Env& env) {
+void UpdateResource(ResourceState& r, const ResourceConfig& c, const Env& env) {
   const CapacityOptions& o = env.options;
-  if (mode == BillingMode::kProvisioned) {
-    ApplyProvisioned(r, rcu, wcu, /*fresh=*/r.on_demand, env);
+  if (c.mode == BillingMode::kProvisioned) {
+    ApplyProvisioned(r, c.rcu, c.wcu, /*fresh=*/r.on_demand, env);
   } else if (!r.on_demand) {
     // DynamoDB: a table switched to on-demand serves at least what it was
     // provisioned for.
-    ApplyOnDemand(r, std::max(o.on_demand_warm_read_units, r.provisioned_read),
-                  std::max(o.on_demand_warm_write_units, r.provisioned_write),
-                  max_read, max_write, /*fresh=*/true, env);
+    ApplyOnDemand(r, std::max(WarmRead(c, o), r.provisioned_read),
+                  std::max(WarmWrite(c, o), r.provisioned_write), c.max_read,
+                  c.max_write, /*fresh=*/true, env);
   } else {
-    ApplyOnDemand(r, r.floor_read, r.floor_write, max_read, max_write,
-                  /*fresh=*/false, env);
+    // A raised warm throughput raises the floor (and splits partitions to
+    // serve it); the warm throughput never decreases.
+    ApplyOnDemand(r, std::max(r.floor_read, WarmRead(c, o)),
+                  std::max(r.floor_write, WarmWrite(c, o)), c.max_read,
+                  c.max_write, /*fresh=*/false, env);
   }
 }
 
@@ -455,15 +485,11 @@ void ThroughputController::RegisterTable(const TableThroughputConfig& config) {
   t->mode = config.billing_mode;
   t->lsi_ids = config.local_secondary_index_ids;
   t->table = MakeResource(0, config.table_name, config.table_arn,
-                          config.billing_mode, config.read_capacity_units,
-                          config.write_capacity_units,
-                          config.max_read_request_units,
-                          config.max_write_request_units, env);
+                          ConfigOf(config.billing_mode, config), env);
   for (const IndexThroughputConfig& g : config.global_secondary_indexes) {
-    t->gsis.push_back(MakeResource(
-        g.index_id, g.index_name, IndexArn(config.table_arn, g.index_name),
-        config.billing_mode, g.read_capacity_units, g.write_capacity_units,
-        g.max_read_request_units, g.max_write_request_units, env));
+    t->gsis.push_back(MakeResource(g.index_id, g.index_name,
+                                   IndexArn(config.table_arn, g.index_name),
+                                   ConfigOf(config.billing_mode, g), env));
   }
   tables_[config.table_id] = std::move(t);
 }
@@ -480,25 +506,18 @@ void ThroughputController::UpdateTable(const TableThroughputConfig& config) {
       t.lsi_ids = config.local_secondary_index_ids;
       t.table->name = config.table_name;
       t.table->arn = config.table_arn;
-      UpdateResource(*t.table, config.billing_mode,
-                     config.read_capacity_units, config.write_capacity_units,
-                     config.max_read_request_units,
-                     config.max_write_request_units, env);
+      UpdateResource(*t.table, ConfigOf(config.billing_mode, config), env);
       std::vector<std::unique_ptr<ResourceState>> gsis;
       for (const IndexThroughputConfig& g : config.global_secondary_indexes) {
         auto old = std::find_if(t.gsis.begin(), t.gsis.end(), [&](auto& r) {
           return r != nullptr && r->index_id == g.index_id;
         });
         if (old == t.gsis.end()) {
-          gsis.push_back(MakeResource(
-              g.index_id, g.index_name,
-              IndexArn(config.table_arn, g.index_name), config.billing_mode,
-              g.read_capacity_units, g.write_capacity_units,
-              g.max_read_request_units, g.max_write_request_units, env));
+          gsis.push_back(MakeResource(g.index_id, g.index_name,
+                                      IndexArn(config.table_arn, g.index_name),
+                                      ConfigOf(config.billing_mode, g), env));
         } else {
-          UpdateResource(**old, config.billing_mode, g.read_capacity_units,
-                         g.write_capacity_units, g.max_read_request_units,
-                         g.max_write_request_units, env);
+          UpdateResource(**old, ConfigOf(config.billing_mode, g), env);
           gsis.push_back(std::move(*old));
         }
       }

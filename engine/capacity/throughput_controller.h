@@ -16,10 +16,12 @@
 //     and its partition bucket positive: that is adaptive capacity (a hot
 //     partition may use the table's whole unused rate, up to its ceiling).
 //   - On-demand: the table bucket's rate is what the table can serve at once,
-//     max(warm throughput 12,000 / 4,000, 2 x the peak units of one second
-//     in the last 30 minutes), capped by the per-table quota (40,000) and the
-//     table's own maximum; the rate is recomputed at each new clock second
-//     and partitions are split until they can serve it.
+//     max(warm throughput (12,000 / 4,000 unless the table sets its own),
+//     2 x the peak units of one second in the last 30 minutes), capped by the
+//     per-table quota (40,000) and the table's own OnDemandThroughput
+//     maximum; the rate is recomputed at each new clock second and
+//     partitions are split until they can serve it (a new table starts with
+//     the partitions its warm throughput needs).
 //   - A write is checked on every bucket its parts touch, then charged on
 //     all, or throttled and charged NOTHING; a GSI that cannot pay throttles
 //     the base-table write (Index... reasons). A read is checked before
@@ -68,6 +70,10 @@ struct IndexThroughputConfig {
   // On-demand tables: the index's OnDemandThroughput maximum; 0 = none.
   int64_t max_read_request_units = 0;
   int64_t max_write_request_units = 0;
+  // On-demand tables: the index's warm throughput, what it serves at once
+  // whatever its history; 0 = CapacityOptions' on-demand default.
+  int64_t warm_read_units = 0;
+  int64_t warm_write_units = 0;
 };
 
 // A table's throughput settings (from its TableDescription).
@@ -80,6 +86,9 @@ struct TableThroughputConfig {
   int64_t write_capacity_units = 0;  // provisioned tables
   int64_t max_read_request_units = 0;   // on-demand maximum; 0 = none
   int64_t max_write_request_units = 0;  // on-demand maximum; 0 = none
+  // On-demand warm throughput; 0 = CapacityOptions' on-demand default.
+  int64_t warm_read_units = 0;
+  int64_t warm_write_units = 0;
   std::vector<IndexThroughputConfig> global_secondary_indexes;
   std::vector<uint32_t> local_secondary_index_ids;
 };

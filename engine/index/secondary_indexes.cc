@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "engine/capacity/throughput_settings.h"
 #include "engine/clock.h"
 #include "engine/index/index_entry.h"
 #include "engine/keys/key_codec.h"
@@ -296,6 +297,7 @@ Status SecondaryIndexes::CheckReadable(const TableInfo& table,
 
 Status SecondaryIndexes::PlanGsiUpdates(const UpdateTableRequest& req,
                                         const TableInfo& current, int64_t now,
+                                        const CapacityOptions& capacity,
                                         TableInfo* next, GsiChanges* changes) {
   TableDescription& d = next->desc;
   const std::string& table_name = d.table_name;
@@ -399,12 +401,21 @@ Status SecondaryIndexes::PlanGsiUpdates(const UpdateTableRequest& req,
               "ProvisionedThroughput should not be specified for index: " +
               def.index_name + " when BillingMode is PAY_PER_REQUEST");
         }
+        DR_RETURN_IF_ERROR(NewThroughputSettings(
+                               def.index_name, d.billing_mode,
+                               def.provisioned_throughput, def.on_demand_throughput,
+                               def.warm_throughput, capacity, req.scope.region)
+                               .status());
         continue;
       }
       const std::string& name = *ActionIndexName(u);
       GlobalSecondaryIndexDescription* g = FindGsi(&d, name);
       if (g == nullptr) return IndexNotFound(name, table_name);
-      if (u.update) {
+      if (u.update && !u.update->provisioned_throughput && provisioned &&
+          !u.update->on_demand_throughput && !u.update->warm_throughput) {
+        return Invalid("ProvisionedThroughput must be specified for index: " + name);
+      }
+      if (u.update && u.update->provisioned_throughput) {
         if (!provisioned) {
           return Invalid(
               "The only Updates for index: " + name +
@@ -412,7 +423,7 @@ Status SecondaryIndexes::PlanGsiUpdates(const UpdateTableRequest& req,
               "OnDemandThroughput, WarmThroughput");
         }
         const auto& cur = g->provisioned_throughput;
-        const auto& want = u.update->provisioned_throughput;
+        const auto& want = *u.update->provisioned_throughput;
         if (!to_provisioned &&
             cur.read_capacity_units == want.read_capacity_units &&
             cur.write_capacity_units == want.write_capacity_units) {
@@ -429,6 +440,13 @@ Status SecondaryIndexes::PlanGsiUpdates(const UpdateTableRequest& req,
               "limits and "
               "how to request higher limits.");
         }
+      }
+      if (u.update) {
+        ThroughputSettings probe = g->settings;
+        DR_RETURN_IF_ERROR(UpdateThroughputSettings(
+            name, d.billing_mode, g->provisioned_throughput,
+            u.update->on_demand_throughput, u.update->warm_throughput, capacity,
+            req.scope.region, &probe));
       }
     }
 
@@ -460,6 +478,11 @@ Status SecondaryIndexes::PlanGsiUpdates(const UpdateTableRequest& req,
         g.index_status =
             TableStatus::kActive;  // CREATING comes from the backfill
         g.provisioned_throughput = ToDescription(def.provisioned_throughput);
+        DR_ASSIGN_OR_RETURN(
+            g.settings,
+            NewThroughputSettings(def.index_name, d.billing_mode,
+                                  def.provisioned_throughput, def.on_demand_throughput,
+                                  def.warm_throughput, capacity, req.scope.region));
         d.global_secondary_indexes.push_back(std::move(g));
         DR_ASSIGN_OR_RETURN(uint32_t id, catalog_->ReserveId());
         next->index_ids[def.index_name] = id;
@@ -467,8 +490,13 @@ Status SecondaryIndexes::PlanGsiUpdates(const UpdateTableRequest& req,
         throughput_given.insert(def.index_name);
       } else if (u.update) {
         GlobalSecondaryIndexDescription* g = FindGsi(&d, u.update->index_name);
+        DR_RETURN_IF_ERROR(UpdateThroughputSettings(
+            u.update->index_name, d.billing_mode, g->provisioned_throughput,
+            u.update->on_demand_throughput, u.update->warm_throughput, capacity,
+            req.scope.region, &g->settings));
+        if (!u.update->provisioned_throughput) continue;
         auto& cur = g->provisioned_throughput;
-        const auto& want = u.update->provisioned_throughput;
+        const auto& want = *u.update->provisioned_throughput;
         if (want.read_capacity_units > cur.read_capacity_units ||
             want.write_capacity_units > cur.write_capacity_units) {
           cur.last_increase_micros = now;
@@ -508,6 +536,19 @@ Status SecondaryIndexes::PlanGsiUpdates(const UpdateTableRequest& req,
       g.provisioned_throughput.read_capacity_units = 0;
       g.provisioned_throughput.write_capacity_units = 0;
     }
+  }
+  // The warm throughput follows each GSI's capacity (its new units, a
+  // billing switch); one raised by this request counts as in force before.
+  for (auto& g : d.global_secondary_indexes) {
+    const GlobalSecondaryIndexDescription* was = nullptr;
+    for (const auto& c : current.desc.global_secondary_indexes) {
+      if (c.def.index_name == g.def.index_name) was = &c;
+    }
+    const WarmUnits before = EffectiveWarm(
+        g.settings, current.desc.billing_mode,
+        was ? was->provisioned_throughput : g.provisioned_throughput, capacity);
+    FollowCapacity(before, d.billing_mode, g.provisioned_throughput, capacity,
+                   &g.settings);
   }
   ResolveIndexes(next);
   return Status::OK();

@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 
+#include "engine/capacity/capacity_options.h"
 #include "engine/index/index_writer.h"
 #include "engine/index/propagator.h"
 #include "engine/requests.h"
@@ -92,10 +93,12 @@ class SecondaryIndexes {
   // UpdateTable: checks `req`'s GlobalSecondaryIndexUpdates (and what a
   // billing-mode switch requires of the GSIs) against `current` with
   // DynamoDB's messages, and applies them to `*next`, which already holds
-  // the table-level changes. Errors: kValidation, kResourceNotFound,
-  // kLimitExceeded.
+  // the table-level changes: provisioned throughput, OnDemandThroughput and
+  // WarmThroughput of each GSI (against `capacity`'s defaults and quotas).
+  // Errors: kValidation, kResourceNotFound, kLimitExceeded.
   Status PlanGsiUpdates(const UpdateTableRequest& req, const TableInfo& current,
-                        int64_t now, TableInfo* next, GsiChanges* changes);
+                        int64_t now, const CapacityOptions& capacity,
+                        TableInfo* next, GsiChanges* changes);
   // Publishes `next` (a new version of `current`) with `batch`: a deleted
   // index's entries and log records go in the same batch, a created index
   // starts its backfill. Errors: kResourceInUse when `current` is no longer

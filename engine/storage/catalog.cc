@@ -20,7 +20,10 @@ constexpr char kNextIdKey[] = "n";
 // type) and the latest stream's ARN and label.
 // Version 6 appends contributor insights (count, then per resource its name,
 // a byte on/off, and the micros of its last change).
-constexpr uint8_t kRecordVersion = 6;
+// Version 7 appends the table class (present, class, last update) and the
+// throughput settings (OnDemandThroughput maxima, warm throughput) of the
+// table, then of each GSI in the order of the GSI list.
+constexpr uint8_t kRecordVersion = 7;
 
 std::string TableKey(std::string_view ns, std::string_view name) {
   std::string key(1, kTablePrefix);
@@ -64,6 +67,13 @@ void PutThroughput(std::string* out, const ProvisionedThroughputDescription& t) 
   PutSignedVarint64(out, t.number_of_decreases_today);
   PutOptional(out, t.last_increase_micros);
   PutOptional(out, t.last_decrease_micros);
+}
+
+void PutSettings(std::string* out, const ThroughputSettings& s) {
+  PutSignedVarint64(out, s.max_read_request_units);
+  PutSignedVarint64(out, s.max_write_request_units);
+  PutSignedVarint64(out, s.warm_read_units_per_second);
+  PutSignedVarint64(out, s.warm_write_units_per_second);
 }
 
 std::string EncodeTableImpl(const TableInfo& t) {
@@ -144,6 +154,14 @@ std::string EncodeTableImpl(const TableInfo& t) {
     out.push_back(setting.first ? 1 : 0);
     PutSignedVarint64(&out, setting.second);
   }
+  // Version 7.
+  out.push_back(d.table_class_summary ? 1 : 0);
+  if (d.table_class_summary) {
+    out.push_back(static_cast<char>(d.table_class_summary->table_class));
+    PutOptional(&out, d.table_class_summary->last_update_micros);
+  }
+  PutSettings(&out, d.settings);
+  for (const auto& g : d.global_secondary_indexes) PutSettings(&out, g.settings);
   return out;
 }
 
@@ -169,6 +187,14 @@ struct Reader : RecordReader {
     p.non_key_attributes.resize(Count());
     for (auto& a : p.non_key_attributes) a = String();
     return p;
+  }
+  ThroughputSettings Settings() {
+    ThroughputSettings s;
+    s.max_read_request_units = Signed();
+    s.max_write_request_units = Signed();
+    s.warm_read_units_per_second = Signed();
+    s.warm_write_units_per_second = Signed();
+    return s;
   }
   ProvisionedThroughputDescription Throughput() {
     ProvisionedThroughputDescription t;
@@ -270,6 +296,16 @@ Result<TableInfo> DecodeTableImpl(std::string_view bytes) {
       const bool on = r.Byte() != 0;
       t.contributor_insights[std::move(resource)] = {on, r.Signed()};
     }
+  }
+  if (version >= 7) {
+    if (r.Byte() != 0) {
+      TableClassSummary summary;
+      summary.table_class = static_cast<TableClass>(r.Byte());
+      summary.last_update_micros = r.Optional();
+      d.table_class_summary = summary;
+    }
+    d.settings = r.Settings();
+    for (auto& g : d.global_secondary_indexes) g.settings = r.Settings();
   }
   if (!r.ok) return Status::Corruption("truncated table record");
   t.key = ResolveKeyDef(d.key_schema, d.attribute_definitions);

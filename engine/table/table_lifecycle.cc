@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "engine/capacity/table_capacity.h"
+#include "engine/capacity/throughput_settings.h"
 #include "engine/clock.h"
 #include "engine/keys/key_codec.h"
 #include "engine/schema/schema.h"
@@ -96,6 +97,49 @@ Status CountDecrease(ProvisionedThroughputDescription* cur, int64_t now) {
   return Status::OK();
 }
 
+bool HasGsiUpdates(const UpdateTableRequest& req) {
+  return req.global_secondary_index_updates &&
+         !req.global_secondary_index_updates->empty();
+}
+
+// DynamoDB's rules on what TableClass, WarmThroughput and OnDemandThroughput
+// may be combined with in one UpdateTable (messages recorded from live
+// tables; which rule wins when several break is not recorded).
+Status CheckSettingsAlone(const UpdateTableRequest& req) {
+  const bool others = req.billing_mode || req.provisioned_throughput ||
+                      req.deletion_protection_enabled || req.stream_specification;
+  if (req.table_class && (others || HasGsiUpdates(req) || req.on_demand_throughput ||
+                          req.warm_throughput)) {
+    return Status::Validation(
+        "One or more parameter values were invalid: TableClass modification must "
+        "be the only operation in the request");
+  }
+  if (req.warm_throughput) {
+    if (HasGsiUpdates(req)) {
+      for (const GlobalSecondaryIndexUpdate& u : *req.global_secondary_index_updates) {
+        if (u.create) {
+          return Status::Validation(
+              "One or more parameter values were invalid: Create global secondary "
+              "index cannot be specified when updating WarmThroughput");
+        }
+      }
+    }
+    if (others || req.on_demand_throughput) {
+      return Status::Validation(
+          "One or more parameter values were invalid: WarmThroughput must be the "
+          "only operation in the request");
+    }
+  }
+  if (req.on_demand_throughput &&
+      (req.provisioned_throughput || req.deletion_protection_enabled ||
+       req.stream_specification || HasGsiUpdates(req))) {
+    return Status::Validation(
+        "One or more parameter values were invalid: OnDemandThroughput can only be "
+        "combined with BillingMode in an UpdateTable request");
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Status TableNotFound(std::string_view name) {
@@ -165,7 +209,18 @@ TableDescription TableLifecycle::DescriptionOf(const TableInfo& t,
   d.item_count = t.stats->item_count.load(std::memory_order_relaxed);
   d.table_size_bytes = t.stats->size_bytes.load(std::memory_order_relaxed);
   indexes_->Describe(t, &d);
+  // A record from before settings were kept has no warm throughput: report
+  // the default in force.
+  const CapacityOptions& capacity = throughput_->options();
+  const WarmUnits warm = EffectiveWarm(d.settings, d.billing_mode,
+                                       d.provisioned_throughput, capacity);
+  d.settings.warm_read_units_per_second = warm.read;
+  d.settings.warm_write_units_per_second = warm.write;
   for (auto& g : d.global_secondary_indexes) {
+    const WarmUnits gw = EffectiveWarm(g.settings, d.billing_mode,
+                                       g.provisioned_throughput, capacity);
+    g.settings.warm_read_units_per_second = gw.read;
+    g.settings.warm_write_units_per_second = gw.write;
     if (status == TableStatus::kCreating) g.index_status = TableStatus::kCreating;
     if (status == TableStatus::kDeleting) g.index_status = TableStatus::kDeleting;
   }
@@ -223,12 +278,24 @@ Result<TableDescription> TableLifecycle::Create(const CreateTableRequest& req) {
   }
   d.provisioned_throughput = ToDescription(req.provisioned_throughput);
   d.deletion_protection_enabled = req.deletion_protection_enabled;
+  if (req.table_class) d.table_class_summary = TableClassSummary{*req.table_class, {}};
+  const CapacityOptions& capacity = throughput_->options();
+  DR_ASSIGN_OR_RETURN(
+      d.settings,
+      NewThroughputSettings({}, billing, req.provisioned_throughput,
+                            req.on_demand_throughput, req.warm_throughput,
+                            capacity, req.scope.region));
   for (const auto& gsi : req.global_secondary_indexes) {
     GlobalSecondaryIndexDescription g;
     g.def = gsi;
     g.index_arn = d.table_arn + "/index/" + gsi.index_name;
     g.index_status = TableStatus::kActive;
     g.provisioned_throughput = ToDescription(gsi.provisioned_throughput);
+    DR_ASSIGN_OR_RETURN(
+        g.settings,
+        NewThroughputSettings(gsi.index_name, billing, gsi.provisioned_throughput,
+                              gsi.on_demand_throughput, gsi.warm_throughput,
+                              capacity, req.scope.region));
     d.global_secondary_indexes.push_back(std::move(g));
   }
   for (const auto& lsi : req.local_secondary_indexes) {
@@ -306,16 +373,21 @@ Result<TableDescription> TableLifecycle::Update(const UpdateTableRequest& req) {
   if (status == TableStatus::kUpdating) return InUse("updated", req.table_name);
   if (!req.billing_mode && !req.provisioned_throughput &&
       !req.deletion_protection_enabled && !req.stream_specification &&
+      !req.table_class && !req.on_demand_throughput && !req.warm_throughput &&
       (!req.global_secondary_index_updates ||
        req.global_secondary_index_updates->empty())) {
     return Status::Validation(
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
         "GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
   }
+  DR_RETURN_IF_ERROR(CheckSettingsAlone(req));
 
   auto next = std::make_shared<TableInfo>(*table);
   TableDescription& d = next->desc;
   const int64_t now = clock_->NowMicros();
+  const CapacityOptions& capacity = throughput_->options();
+  const WarmUnits warm_before = EffectiveWarm(
+      d.settings, d.billing_mode, d.provisioned_throughput, capacity);
   const BillingMode mode = req.billing_mode.value_or(d.billing_mode);
   bool changes_capacity = false;
   if (mode == BillingMode::kPayPerRequest) {
@@ -371,11 +443,23 @@ Result<TableDescription> TableLifecycle::Update(const UpdateTableRequest& req) {
   if (req.deletion_protection_enabled) {
     d.deletion_protection_enabled = *req.deletion_protection_enabled;
   }
+  if (req.table_class &&
+      (!d.table_class_summary || d.table_class_summary->table_class != *req.table_class)) {
+    d.table_class_summary = TableClassSummary{*req.table_class, now};
+  }
+  if (changes_capacity) {
+    FollowCapacity(warm_before, d.billing_mode, d.provisioned_throughput, capacity,
+                   &d.settings);
+  }
+  DR_RETURN_IF_ERROR(UpdateThroughputSettings(
+      {}, d.billing_mode, d.provisioned_throughput, req.on_demand_throughput,
+      req.warm_throughput, capacity, req.scope.region, &d.settings));
   if (req.stream_specification) {
     DR_RETURN_IF_ERROR(CheckUpdateStream(d, *req.stream_specification));
   }
   GsiChanges gsi_changes;
-  DR_RETURN_IF_ERROR(indexes_->PlanGsiUpdates(req, *table, now, next.get(), &gsi_changes));
+  DR_RETURN_IF_ERROR(indexes_->PlanGsiUpdates(req, *table, now, capacity,
+                                              next.get(), &gsi_changes));
   if (req.stream_specification) {
     // Every check passed: the stream changes, then the table's record.
     DR_RETURN_IF_ERROR(ApplyStream(req.scope, *table, *req.stream_specification, &d));

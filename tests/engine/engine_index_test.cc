@@ -563,7 +563,7 @@ TEST_F(EngineGsiUpdateTest, UpdateChangesProvisionedThroughput) {
   UpdateTableRequest req;
   req.table_name = "Prv";
   GlobalSecondaryIndexUpdate u;
-  u.update = GlobalSecondaryIndexUpdate::UpdateAction{"ByG", {3, 4}};
+  u.update = GlobalSecondaryIndexUpdate::UpdateAction{"ByG", ProvisionedThroughput{3, 4}};
   req.global_secondary_index_updates =
       std::vector<GlobalSecondaryIndexUpdate>{u};
   ASSERT_OK_AND_ASSIGN(TableDescription d, db_->UpdateTable(req));

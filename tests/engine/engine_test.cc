@@ -170,6 +170,64 @@ TEST(EngineDiskTest, ReopenedDatabaseHasEveryTableAndItem) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(EngineDiskTest, TableSettingsSurviveARestart) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("dynarock_settings_test_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  SimulatedClock clock;
+  EngineOptions options;
+  options.path = dir.string();
+  options.clock = &clock;
+  options.table_create_delay_micros = 0;
+  TableDescription before;
+  {
+    ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(options));
+    CreateTableRequest create = SimpleTable("Set");
+    create.table_class = TableClass::kStandardInfrequentAccess;
+    create.on_demand_throughput = OnDemandThroughput{100, 50};
+    create.warm_throughput = WarmThroughput{13000, 5000};
+    create.deletion_protection_enabled = true;
+    create.attribute_definitions.push_back({"g", AttrType::kS});
+    GlobalSecondaryIndexDef gsi;
+    gsi.index_name = "ByG";
+    gsi.key_schema = {{"g", KeyType::kHash}};
+    gsi.on_demand_throughput = OnDemandThroughput{std::nullopt, 7};
+    gsi.warm_throughput = WarmThroughput{12500, std::nullopt};
+    create.global_secondary_indexes = {gsi};
+    ASSERT_OK(db->CreateTable(create).status());
+    clock.Advance(1'000'000);
+    UpdateTableRequest update;
+    update.table_name = "Set";
+    update.table_class = TableClass::kStandard;
+    ASSERT_OK(db->UpdateTable(update).status());
+    DescribeTableRequest d;
+    d.table_name = "Set";
+    ASSERT_OK_AND_ASSIGN(before, db->DescribeTable(d));
+  }
+  {
+    ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(options));
+    DescribeTableRequest d;
+    d.table_name = "Set";
+    ASSERT_OK_AND_ASSIGN(TableDescription after, db->DescribeTable(d));
+    ASSERT_TRUE(after.table_class_summary.has_value());
+    EXPECT_EQ(after.table_class_summary, before.table_class_summary);
+    EXPECT_EQ(after.table_class_summary->table_class, TableClass::kStandard);
+    EXPECT_EQ(after.table_class_summary->last_update_micros, clock.NowMicros());
+    EXPECT_EQ(after.settings, (ThroughputSettings{100, 50, 13000, 5000}));
+    EXPECT_TRUE(after.deletion_protection_enabled);
+    ASSERT_EQ(after.global_secondary_indexes.size(), 1u);
+    EXPECT_EQ(after.global_secondary_indexes[0].settings,
+              (ThroughputSettings{0, 7, 12500, 4000}));
+    // The throughput model took them up again.
+    ASSERT_OK_AND_ASSIGN(TableThroughputStats stats, db->DescribeCapacity(Scope(), "Set"));
+    EXPECT_EQ(stats.table.write_units_per_second, 50);
+    EXPECT_EQ(stats.table.read_units_per_second, 100);
+    ASSERT_EQ(stats.global_secondary_indexes.size(), 1u);
+    EXPECT_EQ(stats.global_secondary_indexes[0].write_units_per_second, 7);
+  }
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace dynarock
 

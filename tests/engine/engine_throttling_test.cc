@@ -362,6 +362,106 @@ TEST_F(EngineThrottlingTest, ThroughputDecreasesLimitedPerUtcDay) {
   EXPECT_EQ(Capacity("DDD").table.read_units_per_second, 5);
 }
 
+// --- OnDemandThroughput maxima and warm throughput ----------------------
+
+// An on-demand table "<name>" (pk S) with `table` maxima and warm
+// throughput, and with `gsi_max` a GSI "ByG" (g S) with those maxima.
+CreateTableRequest OnDemandTable(const std::string& name,
+                                 std::optional<OnDemandThroughput> table,
+                                 std::optional<WarmThroughput> warm = {},
+                                 std::optional<OnDemandThroughput> gsi_max = {}) {
+  CreateTableRequest req;
+  req.table_name = name;
+  req.billing_mode = BillingMode::kPayPerRequest;
+  req.attribute_definitions = {{"pk", AttrType::kS}};
+  req.key_schema = {{"pk", KeyType::kHash}};
+  req.on_demand_throughput = table;
+  req.warm_throughput = warm;
+  if (gsi_max) {
+    req.attribute_definitions.push_back({"g", AttrType::kS});
+    GlobalSecondaryIndexDef g;
+    g.index_name = "ByG";
+    g.key_schema = {{"g", KeyType::kHash}};
+    g.projection = {ProjectionType::kKeysOnly, {}};
+    g.on_demand_throughput = gsi_max;
+    req.global_secondary_indexes = {g};
+  }
+  return req;
+}
+
+TEST_F(EngineThrottlingTest, OnDemandMaximumThrottlesWritesAndReads) {
+  ASSERT_OK(db_->CreateTable(OnDemandTable("MMM", OnDemandThroughput{5, 10})).status());
+  // The table serves its maximum in a second: 10 one-unit writes, 5 reads.
+  Status refused;
+  EXPECT_EQ(PutUntilThrottled("MMM", "k", 100, &refused), 10);
+  EXPECT_EQ(refused.code(), ErrorCode::kProvisionedThroughputExceeded);
+  EXPECT_THAT(refused.throttling_reasons(),
+              ElementsAre(ThrottlingReason{"TableWriteMaxOnDemandThroughputExceeded",
+                                           std::string(kArn) + "MMM"}));
+  ReadUnits("MMM", 5);
+  auto get = Get("MMM", "missing");
+  EXPECT_THAT(get.status().throttling_reasons(),
+              ElementsAre(ThrottlingReason{"TableReadMaxOnDemandThroughputExceeded",
+                                           std::string(kArn) + "MMM"}));
+  EXPECT_EQ(Capacity("MMM").table.write_units_per_second, 10);
+  // The next second serves 10 more.
+  db_.clock.Advance(kSecond);
+  EXPECT_EQ(PutUntilThrottled("MMM", "n", 100, &refused), 10);
+  // -1 removes the maximum: the table serves its warm throughput again.
+  UpdateTableRequest up;
+  up.table_name = "MMM";
+  up.on_demand_throughput = OnDemandThroughput{std::nullopt, -1};
+  ASSERT_OK(db_->UpdateTable(up).status());
+  db_.clock.Advance(kSecond);
+  EXPECT_EQ(PutUntilThrottled("MMM", "o", 100, &refused), 100);
+  EXPECT_EQ(Capacity("MMM").table.write_units_per_second, 4000);
+  EXPECT_EQ(Capacity("MMM").table.read_units_per_second, 5);
+}
+
+TEST_F(EngineThrottlingTest, GsiOnDemandMaximumThrottlesTheTableWrite) {
+  ASSERT_OK(db_->CreateTable(OnDemandTable("GMX", {}, {},
+                                           OnDemandThroughput{std::nullopt, 3}))
+                .status());
+  Status refused;
+  EXPECT_EQ(PutUntilThrottled("GMX", "k", 100, &refused, Item{{"g", S("x")}}), 3);
+  EXPECT_THAT(refused.throttling_reasons(),
+              ElementsAre(ThrottlingReason{"IndexWriteMaxOnDemandThroughputExceeded",
+                                           std::string(kArn) + "GMX/index/ByG"}));
+  // Items the index does not hold are not limited by it.
+  EXPECT_EQ(PutUntilThrottled("GMX", "n", 50, &refused), 50);
+  // A GSI Update raises the maximum.
+  UpdateTableRequest up;
+  up.table_name = "GMX";
+  GlobalSecondaryIndexUpdate u;
+  u.update = GlobalSecondaryIndexUpdate::UpdateAction{
+      "ByG", std::nullopt, OnDemandThroughput{std::nullopt, 20}, std::nullopt};
+  up.global_secondary_index_updates = std::vector{u};
+  ASSERT_OK(db_->UpdateTable(up).status());
+  db_.clock.Advance(kSecond);
+  EXPECT_EQ(PutUntilThrottled("GMX", "m", 100, &refused, Item{{"g", S("x")}}), 20);
+}
+
+TEST_F(EngineThrottlingTest, WarmThroughputIsTheInitialOnDemandCapacity) {
+  ASSERT_OK(db_->CreateTable(OnDemandTable("DEF", {})).status());
+  ASSERT_OK(db_->CreateTable(OnDemandTable("WRM", {}, WarmThroughput{15000, 40000}))
+                .status());
+  // The default: 12,000 / 4,000 units, on 4 partitions (3,000 / 1,000 each).
+  EXPECT_EQ(Capacity("DEF").table.write_units_per_second, 4000);
+  EXPECT_EQ(Capacity("DEF").table.partitions.size(), 4u);
+  // Warm 15,000 / 40,000: 40 partitions from the start.
+  TableThroughputStats warm = Capacity("WRM");
+  EXPECT_EQ(warm.table.read_units_per_second, 15000);
+  EXPECT_EQ(warm.table.write_units_per_second, 40000);
+  EXPECT_EQ(warm.table.partitions.size(), 40u);
+  // Raised by UpdateTable, the table splits to serve it.
+  UpdateTableRequest up;
+  up.table_name = "DEF";
+  up.warm_throughput = WarmThroughput{std::nullopt, 8000};
+  ASSERT_OK(db_->UpdateTable(up).status());
+  EXPECT_EQ(Capacity("DEF").table.write_units_per_second, 8000);
+  EXPECT_EQ(Capacity("DEF").table.partitions.size(), 8u);
+}
+
 class EngineThrottlingOffTest : public EngineThrottlingTest {
  protected:
   EngineThrottlingOffTest() : EngineThrottlingTest(TestEngine::Options()) {}

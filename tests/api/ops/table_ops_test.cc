@@ -102,7 +102,9 @@ TEST_F(TableOpsTest, CreateProvisionedTableWithIndexes) {
         "ProvisionedThroughput":{"NumberOfDecreasesToday":0,"ReadCapacityUnits":3,
                                  "WriteCapacityUnits":4},
         "IndexSizeBytes":0,"ItemCount":0,
-        "IndexArn":"arn:aws:dynamodb:ddblocal:000000000000:table/orders/index/gsi"}]})");
+        "IndexArn":"arn:aws:dynamodb:ddblocal:000000000000:table/orders/index/gsi",
+        "WarmThroughput":{"ReadUnitsPerSecond":3,"WriteUnitsPerSecond":4,
+                          "Status":"ACTIVE"}}]})");
   EXPECT_EQ(d, expected);
 }
 
@@ -111,7 +113,12 @@ TEST_F(TableOpsTest, DescribeTableReturnsTheSameDescription) {
   Reply r = Call("DescribeTable", R"({"TableName":"tbl"})");
   ASSERT_EQ(r.http_status, 200) << r;
   StripTableId(&r.body["Table"]);
-  EXPECT_EQ(r.body, (json{{"Table", json::parse(kOnDemandTable)}}));
+  // DescribeTable adds the WarmThroughput CreateTable leaves out when the
+  // request did not set it.
+  json expected = json::parse(kOnDemandTable);
+  expected["WarmThroughput"] = {
+      {"ReadUnitsPerSecond", 12000}, {"WriteUnitsPerSecond", 4000}, {"Status", "ACTIVE"}};
+  EXPECT_EQ(r.body, (json{{"Table", expected}}));
 }
 
 TEST_F(TableOpsTest, DescribeMissingTable) {
@@ -337,6 +344,8 @@ TEST_F(TableOpsTest, DeleteTable) {
   StripTableId(&d);
   json expected = json::parse(kOnDemandTable);
   expected["TableStatus"] = "DELETING";
+  expected["WarmThroughput"] = {
+      {"ReadUnitsPerSecond", 12000}, {"WriteUnitsPerSecond", 4000}, {"Status", "ACTIVE"}};
   EXPECT_EQ(d, expected);
   EXPECT_EQ(Call("DescribeTable", R"({"TableName":"tbl"})").http_status, 400);
   EXPECT_EQ(Call("ListTables", "{}").body, json::parse(R"({"TableNames":[]})"));
@@ -354,6 +363,192 @@ TEST_F(TableOpsTest, TableNameOnOtherOperations) {
   EXPECT_EQ(Call("DescribeTable", R"({"TableName":"ab"})").body,
             ErrorBody("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",
                       "Requested resource not found: Table: ab not found"));
+}
+
+// --- TableClass, OnDemandThroughput, WarmThroughput ------------------------
+
+TEST_F(TableOpsTest, TableClassSummaryOnceAClassWasGiven) {
+  ASSERT_EQ(Call("CreateTable", kCreateOnDemand).http_status, 200);
+  json d = Call("DescribeTable", R"({"TableName":"tbl"})").body["Table"];
+  EXPECT_FALSE(d.contains("TableClassSummary")) << d;
+  Reply r = Call("CreateTable", R"({
+    "TableName":"iat","BillingMode":"PAY_PER_REQUEST",
+    "TableClass":"STANDARD_INFREQUENT_ACCESS",
+    "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
+    "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]})");
+  ASSERT_EQ(r.http_status, 200) << r;
+  EXPECT_EQ(r.body["TableDescription"]["TableClassSummary"],
+            (json{{"TableClass", "STANDARD_INFREQUENT_ACCESS"}}));
+  r = Call("UpdateTable", R"({"TableName":"tbl","TableClass":"STANDARD_INFREQUENT_ACCESS"})");
+  ASSERT_EQ(r.http_status, 200) << r;
+  d = Call("DescribeTable", R"({"TableName":"tbl"})").body["Table"];
+  EXPECT_EQ(d["TableClassSummary"],
+            (json{{"TableClass", "STANDARD_INFREQUENT_ACCESS"},
+                  {"LastUpdateDateTime", 1700000000.0}}));
+}
+
+TEST_F(TableOpsTest, TableClassErrors) {
+  EXPECT_EQ(Call("CreateTable", R"({"TableName":"abc","TableClass":"EXPRESS",
+    "BillingMode":"PAY_PER_REQUEST",
+    "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
+    "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]})").body,
+            ValidationError("1 validation error detected: Value 'EXPRESS' at 'tableClass' "
+                            "failed to satisfy constraint: Member must satisfy enum value "
+                            "set: [STANDARD, STANDARD_INFREQUENT_ACCESS]"));
+  ASSERT_EQ(Call("CreateTable", kCreateOnDemand).http_status, 200);
+  EXPECT_EQ(Call("UpdateTable", R"({"TableName":"tbl","TableClass":"STANDARD",
+                                    "DeletionProtectionEnabled":true})").body,
+            ValidationError("One or more parameter values were invalid: TableClass "
+                            "modification must be the only operation in the request"));
+}
+
+TEST_F(TableOpsTest, OnDemandThroughputReportedAndMerged) {
+  Reply r = Call("CreateTable", R"({
+    "TableName":"tbl","BillingMode":"PAY_PER_REQUEST",
+    "OnDemandThroughput":{"MaxReadRequestUnits":100},
+    "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},
+                            {"AttributeName":"g","AttributeType":"S"}],
+    "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
+    "GlobalSecondaryIndexes":[{"IndexName":"ByG",
+      "KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],
+      "Projection":{"ProjectionType":"KEYS_ONLY"},
+      "OnDemandThroughput":{"MaxReadRequestUnits":5,"MaxWriteRequestUnits":6}}]})");
+  ASSERT_EQ(r.http_status, 200) << r;
+  const json& created = r.body["TableDescription"];
+  EXPECT_EQ(created["OnDemandThroughput"], (json{{"MaxReadRequestUnits", 100}}));
+  EXPECT_EQ(created["GlobalSecondaryIndexes"][0]["OnDemandThroughput"],
+            (json{{"MaxReadRequestUnits", 5}, {"MaxWriteRequestUnits", 6}}));
+  r = Call("UpdateTable", R"({"TableName":"tbl",
+    "OnDemandThroughput":{"MaxReadRequestUnits":-1,"MaxWriteRequestUnits":500}})");
+  ASSERT_EQ(r.http_status, 200) << r;
+  r = Call("UpdateTable", R"({"TableName":"tbl","GlobalSecondaryIndexUpdates":[
+    {"Update":{"IndexName":"ByG","OnDemandThroughput":{"MaxWriteRequestUnits":-1}}}]})");
+  ASSERT_EQ(r.http_status, 200) << r;
+  json d = Call("DescribeTable", R"({"TableName":"tbl"})").body["Table"];
+  EXPECT_EQ(d["OnDemandThroughput"], (json{{"MaxWriteRequestUnits", 500}}));
+  EXPECT_EQ(d["GlobalSecondaryIndexes"][0]["OnDemandThroughput"],
+            (json{{"MaxReadRequestUnits", 5}}));
+  // Both removed: no OnDemandThroughput at all.
+  r = Call("UpdateTable", R"({"TableName":"tbl",
+    "OnDemandThroughput":{"MaxWriteRequestUnits":-1}})");
+  ASSERT_EQ(r.http_status, 200) << r;
+  d = Call("DescribeTable", R"({"TableName":"tbl"})").body["Table"];
+  EXPECT_FALSE(d.contains("OnDemandThroughput")) << d;
+}
+
+TEST_F(TableOpsTest, OnDemandThroughputErrors) {
+  const char* provisioned = R"({"TableName":"prv",
+    "ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1},
+    "OnDemandThroughput":{"MaxReadRequestUnits":10,"MaxWriteRequestUnits":10},
+    "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
+    "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]})";
+  EXPECT_EQ(Call("CreateTable", provisioned).body,
+            ValidationError("One or more parameter values were invalid: "
+                            "MaxReadRequestUnits for OnDemandThroughput cannot be "
+                            "specified when the table BillingMode is PROVISIONED"));
+  EXPECT_EQ(Call("CreateTable", R"({"TableName":"tbl","BillingMode":"PAY_PER_REQUEST",
+    "OnDemandThroughput":{"MaxReadRequestUnits":-1,"MaxWriteRequestUnits":-1},
+    "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
+    "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]})").body,
+            ValidationError("One or more parameter values were invalid: Requested "
+                            "MaxReadRequestUnits for OnDemandThroughput for table is "
+                            "outside of valid range"));
+  EXPECT_EQ(Call("CreateTable", R"({"OnDemandThroughput":{"MaxReadRequestUnits":"1"}})").body,
+            SerializationError("STRING_VALUE cannot be converted to Long"));
+  ASSERT_EQ(Call("CreateTable", kCreateOnDemand).http_status, 200);
+  EXPECT_EQ(Call("UpdateTable", R"({"TableName":"tbl",
+    "OnDemandThroughput":{"MaxWriteRequestUnits":0}})").body,
+            ValidationError("One or more parameter values were invalid: Requested "
+                            "MaxWriteRequestUnits for OnDemandThroughput for table is "
+                            "outside of valid range"));
+  EXPECT_EQ(Call("UpdateTable", R"({"TableName":"tbl","DeletionProtectionEnabled":true,
+    "OnDemandThroughput":{"MaxWriteRequestUnits":10}})").body,
+            ValidationError("One or more parameter values were invalid: "
+                            "OnDemandThroughput can only be combined with BillingMode "
+                            "in an UpdateTable request"));
+  // With BillingMode it may come (a switch to on-demand, or a re-send).
+  EXPECT_EQ(Call("UpdateTable", R"({"TableName":"tbl","BillingMode":"PAY_PER_REQUEST",
+    "OnDemandThroughput":{"MaxWriteRequestUnits":10}})").http_status, 200);
+}
+
+TEST_F(TableOpsTest, WarmThroughputReportedAndRaised) {
+  // The CreateTable response shows WarmThroughput only when it was sent.
+  Reply r = Call("CreateTable", kCreateOnDemand);
+  ASSERT_EQ(r.http_status, 200);
+  EXPECT_FALSE(r.body["TableDescription"].contains("WarmThroughput"));
+  json d = Call("DescribeTable", R"({"TableName":"tbl"})").body["Table"];
+  EXPECT_EQ(d["WarmThroughput"], (json{{"ReadUnitsPerSecond", 12000},
+                                       {"WriteUnitsPerSecond", 4000},
+                                       {"Status", "ACTIVE"}}));
+  r = Call("UpdateTable", R"({"TableName":"tbl",
+    "WarmThroughput":{"WriteUnitsPerSecond":4500}})");
+  ASSERT_EQ(r.http_status, 200) << r;
+  EXPECT_EQ(r.body["TableDescription"]["WarmThroughput"],
+            (json{{"ReadUnitsPerSecond", 12000},
+                  {"WriteUnitsPerSecond", 4500},
+                  {"Status", "ACTIVE"}}));
+  EXPECT_EQ(Call("UpdateTable", R"({"TableName":"tbl",
+    "WarmThroughput":{"ReadUnitsPerSecond":11000}})").body,
+            ValidationError("One or more parameter values were invalid: Requested "
+                            "ReadUnitsPerSecond for WarmThroughput for table is lower "
+                            "than current WarmThroughput, decreasing WarmThroughput is "
+                            "not supported"));
+  EXPECT_EQ(Call("UpdateTable", R"({"TableName":"tbl","BillingMode":"PAY_PER_REQUEST",
+    "WarmThroughput":{"ReadUnitsPerSecond":13000}})").body,
+            ValidationError("One or more parameter values were invalid: WarmThroughput "
+                            "must be the only operation in the request"));
+  // A provisioned table's warm throughput is its highest units.
+  r = Call("CreateTable", R"({"TableName":"prv",
+    "ProvisionedThroughput":{"ReadCapacityUnits":3,"WriteCapacityUnits":2},
+    "WarmThroughput":{"ReadUnitsPerSecond":5},
+    "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
+    "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]})");
+  ASSERT_EQ(r.http_status, 200) << r;
+  EXPECT_EQ(r.body["TableDescription"]["WarmThroughput"],
+            (json{{"ReadUnitsPerSecond", 5},
+                  {"WriteUnitsPerSecond", 2},
+                  {"Status", "ACTIVE"}}));
+}
+
+TEST_F(TableOpsTest, GsiWarmThroughput) {
+  Reply r = Call("CreateTable", R"({
+    "TableName":"tbl","BillingMode":"PAY_PER_REQUEST",
+    "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},
+                            {"AttributeName":"g","AttributeType":"S"}],
+    "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
+    "GlobalSecondaryIndexes":[{"IndexName":"ByG",
+      "KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],
+      "Projection":{"ProjectionType":"KEYS_ONLY"},
+      "WarmThroughput":{"ReadUnitsPerSecond":1}}]})");
+  EXPECT_EQ(r.body, ValidationError(
+                        "One or more parameter values were invalid: Requested "
+                        "ReadUnitsPerSecond for WarmThroughput for index ByG is lower "
+                        "than initial throughput for OnDemand. See: "
+                        "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/"
+                        "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"));
+  ASSERT_EQ(Call("CreateTable", R"({
+    "TableName":"tbl","BillingMode":"PAY_PER_REQUEST",
+    "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},
+                            {"AttributeName":"g","AttributeType":"S"}],
+    "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
+    "GlobalSecondaryIndexes":[{"IndexName":"ByG",
+      "KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],
+      "Projection":{"ProjectionType":"KEYS_ONLY"}}]})").http_status, 200);
+  r = Call("UpdateTable", R"({"TableName":"tbl","GlobalSecondaryIndexUpdates":[
+    {"Update":{"IndexName":"ByG","WarmThroughput":{"ReadUnitsPerSecond":20000}}}]})");
+  ASSERT_EQ(r.http_status, 200) << r;
+  json d = Call("DescribeTable", R"({"TableName":"tbl"})").body["Table"];
+  EXPECT_EQ(d["GlobalSecondaryIndexes"][0]["WarmThroughput"],
+            (json{{"ReadUnitsPerSecond", 20000},
+                  {"WriteUnitsPerSecond", 4000},
+                  {"Status", "ACTIVE"}}));
+  // A provisioned throughput Update stays refused on an on-demand table.
+  EXPECT_EQ(Call("UpdateTable", R"({"TableName":"tbl","GlobalSecondaryIndexUpdates":[
+    {"Update":{"IndexName":"ByG",
+      "ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1}}}]})").body,
+            ValidationError("One or more parameter values were invalid: The only Updates "
+                            "for index: ByG when TableThroughputMode is PAY_PER_REQUEST can "
+                            "be to OnDemandThroughput, WarmThroughput"));
 }
 
 }  // namespace
