@@ -827,6 +827,8 @@ struct GetRecordsResult {
 struct RestoreOverrides {
   std::optional<BillingMode> billing_mode;
   std::optional<ProvisionedThroughput> provisioned_throughput;
+  // The table's OnDemandThroughput maxima (on-demand restores only).
+  std::optional<OnDemandThroughput> on_demand_throughput;
   std::optional<std::vector<GlobalSecondaryIndexDef>> global_secondary_indexes;
   std::optional<std::vector<LocalSecondaryIndexDef>> local_secondary_indexes;
 };

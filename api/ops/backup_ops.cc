@@ -59,6 +59,7 @@ std::vector<Member> OverrideMembers() {
              .shape = &GlobalSecondaryIndexListShape()},
       Member{.name = "LocalSecondaryIndexOverride", .shape = &LocalSecondaryIndexListShape()},
       Member{.name = "ProvisionedThroughputOverride", .shape = &ProvisionedThroughputShape()},
+      Member{.name = "OnDemandThroughputOverride", .shape = &OnDemandThroughputShape()},
       Member{.name = "SSESpecificationOverride", .shape = &kSseSpecificationShape},
   };
 }
@@ -122,6 +123,9 @@ Result<RestoreOverrides> DecodeOverrides(const Json& request) {
   }
   if (const Json* t = Field(request, "ProvisionedThroughputOverride")) {
     o.provisioned_throughput = DecodeProvisionedThroughput(*t);
+  }
+  if (const Json* t = Field(request, "OnDemandThroughputOverride")) {
+    o.on_demand_throughput = DecodeOnDemandThroughputStructure(*t);
   }
   if (const Json* g = Field(request, "GlobalSecondaryIndexOverride")) {
     DR_ASSIGN_OR_RETURN(o.global_secondary_indexes,

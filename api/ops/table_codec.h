@@ -24,6 +24,8 @@ namespace dynarock::api::ops {
 const Shape& GlobalSecondaryIndexListShape();
 const Shape& LocalSecondaryIndexListShape();
 const Shape& ProvisionedThroughputShape();
+// The OnDemandThroughput structure {MaxReadRequestUnits, MaxWriteRequestUnits}.
+const Shape& OnDemandThroughputShape();
 
 // A validated index list, as CreateTable decodes it (an empty list and a
 // Projection without ProjectionType get DynamoDB's messages).
@@ -34,6 +36,8 @@ Result<std::vector<LocalSecondaryIndexDef>> DecodeLocalSecondaryIndexes(
     const Json& list, std::string_view member);
 // {ReadCapacityUnits, WriteCapacityUnits} of a validated structure.
 ProvisionedThroughput DecodeProvisionedThroughput(const Json& throughput);
+// The members of a validated OnDemandThroughput structure.
+OnDemandThroughput DecodeOnDemandThroughputStructure(const Json& throughput);
 
 // DescribeTable's TableDescription, and the pieces a backup's
 // SourceTableDetails reuse.

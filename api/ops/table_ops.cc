@@ -305,13 +305,17 @@ std::optional<ProvisionedThroughput> DecodeThroughput(const Json& object) {
   return out;
 }
 
+OnDemandThroughput DecodeOnDemandMembers(const Json& t) {
+  OnDemandThroughput out;
+  out.max_read_request_units = OptionalInt(t, "MaxReadRequestUnits");
+  out.max_write_request_units = OptionalInt(t, "MaxWriteRequestUnits");
+  return out;
+}
+
 std::optional<OnDemandThroughput> DecodeOnDemandThroughput(const Json& object) {
   const Json* t = Field(object, "OnDemandThroughput");
   if (t == nullptr) return std::nullopt;
-  OnDemandThroughput out;
-  out.max_read_request_units = OptionalInt(*t, "MaxReadRequestUnits");
-  out.max_write_request_units = OptionalInt(*t, "MaxWriteRequestUnits");
-  return out;
+  return DecodeOnDemandMembers(*t);
 }
 
 std::optional<WarmThroughput> DecodeWarmThroughput(const Json& object) {
@@ -626,6 +630,11 @@ namespace dynarock::api::ops {
 const Shape& GlobalSecondaryIndexListShape() { return kGlobalSecondaryIndexesShape; }
 const Shape& LocalSecondaryIndexListShape() { return kLocalSecondaryIndexesShape; }
 const Shape& ProvisionedThroughputShape() { return kProvisionedThroughputShape; }
+const Shape& OnDemandThroughputShape() { return kOnDemandThroughputShape; }
+
+OnDemandThroughput DecodeOnDemandThroughputStructure(const Json& throughput) {
+  return DecodeOnDemandMembers(throughput);
+}
 
 Result<std::vector<GlobalSecondaryIndexDef>> DecodeGlobalSecondaryIndexes(
     const Json& list, std::string_view member) {

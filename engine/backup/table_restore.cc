@@ -97,6 +97,31 @@ Result<TableInfo> TableRestorer::Definition(const Scope& scope, const std::strin
     d.settings.max_read_request_units = source.settings.max_read_request_units;
     d.settings.max_write_request_units = source.settings.max_write_request_units;
   }
+  if (const auto& o = overrides.on_demand_throughput;
+      o && (o->max_read_request_units || o->max_write_request_units)) {
+    // DynamoDB's texts (recorded for a PROVISIONED backup restored without
+    // a BillingModeOverride); an on-demand restore may set the maxima.
+    if (d.billing_mode != BillingMode::kPayPerRequest) {
+      return Status::Validation(
+          std::string("Cannot override ") +
+          (o->max_read_request_units ? "MaxReadRequestUnits" : "MaxWriteRequestUnits") +
+          " for OnDemandThroughput unless BillingModeOverride is PAY_PER_REQUEST");
+    }
+    auto apply = [](const std::optional<int64_t>& value, const char* member,
+                    int64_t* in_force) {
+      if (!value) return Status::OK();
+      if (*value < 1) {
+        return Status::Validation(std::string("Invalid Request: Requested ") + member +
+                                  " for OnDemandThroughput is outside of valid range");
+      }
+      *in_force = *value;
+      return Status::OK();
+    };
+    DR_RETURN_IF_ERROR(apply(o->max_read_request_units, "MaxReadRequestUnits",
+                             &d.settings.max_read_request_units));
+    DR_RETURN_IF_ERROR(apply(o->max_write_request_units, "MaxWriteRequestUnits",
+                             &d.settings.max_write_request_units));
+  }
   std::vector<GlobalSecondaryIndexDef> gsis;
   if (overrides.global_secondary_indexes) {
     gsis = *overrides.global_secondary_indexes;

@@ -76,6 +76,20 @@ TEST_F(BackupOpsTest, RestoreAnswersTheTableWithItsRestoreSummary) {
                               "Table already exists: copy"));
 }
 
+TEST_F(BackupOpsTest, RestoreWithOnDemandThroughputOverride) {
+  const std::string arn = Backup();  // "tbl" is on demand
+  Reply r = Call("RestoreTableFromBackup",
+                 json{{"TargetTableName", "copy"}, {"BackupArn", arn},
+                      {"OnDemandThroughputOverride", {{"MaxWriteRequestUnits", 25}}}});
+  ASSERT_EQ(r.http_status, 200) << r;
+  EXPECT_EQ(r.body["TableDescription"]["OnDemandThroughput"],
+            (json{{"MaxWriteRequestUnits", 25}}));
+  r = Call("RestoreTableFromBackup",
+           json{{"TargetTableName", "copy2"}, {"BackupArn", arn},
+                {"OnDemandThroughputOverride", {{"MaxWriteRequestUnits", "x"}}}});
+  EXPECT_EQ(r.body, SerializationError("STRING_VALUE cannot be converted to Long"));
+}
+
 TEST_F(BackupOpsTest, ShapeErrors) {
   Reply r = Call("CreateBackup", R"({"TableName":"tbl"})");
   EXPECT_EQ(r.body, ValidationError(

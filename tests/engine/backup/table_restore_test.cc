@@ -164,5 +164,52 @@ TEST(TableRestoreTest, StreamTtlAndTagsAreNotRestored) {
   EXPECT_TRUE(listed.tags.empty());
 }
 
+TEST(TableRestoreTest, TableClassAndOnDemandMaximaAreRestored) {
+  TestEngine db;
+  CreateTableRequest create = IndexedTable("Src");
+  create.table_class = TableClass::kStandardInfrequentAccess;
+  create.on_demand_throughput = OnDemandThroughput{100, 50};
+  create.warm_throughput = WarmThroughput{20000, 8000};
+  create.global_secondary_indexes[0].on_demand_throughput =
+      OnDemandThroughput{std::nullopt, 7};
+  ASSERT_OK(db->CreateTable(create).status());
+  const std::string arn = Backup(db.engine.get(), "Src");
+  ASSERT_OK_AND_ASSIGN(TableDescription d, Restore(db.engine.get(), arn, "Dst"));
+  ASSERT_TRUE(d.table_class_summary.has_value());
+  EXPECT_EQ(d.table_class_summary->table_class, TableClass::kStandardInfrequentAccess);
+  EXPECT_FALSE(d.table_class_summary->last_update_micros.has_value());
+  // The maxima come along; the warm throughput starts at the default.
+  EXPECT_EQ(d.settings, (ThroughputSettings{100, 50, 12000, 4000}));
+  ASSERT_EQ(d.global_secondary_indexes.size(), 2u);
+  EXPECT_EQ(d.global_secondary_indexes[0].settings.max_write_request_units, 7);
+  ASSERT_OK_AND_ASSIGN(TableThroughputStats stats, db->DescribeCapacity(Scope(), "Dst"));
+  EXPECT_EQ(stats.table.write_units_per_second, 50);
+
+  // OnDemandThroughputOverride replaces the maxima it names.
+  RestoreOverrides o;
+  o.on_demand_throughput = OnDemandThroughput{std::nullopt, 9};
+  ASSERT_OK_AND_ASSIGN(d, Restore(db.engine.get(), arn, "Dst2", o));
+  EXPECT_EQ(d.settings.max_read_request_units, 100);
+  EXPECT_EQ(d.settings.max_write_request_units, 9);
+  o.on_demand_throughput = OnDemandThroughput{0, std::nullopt};
+  EXPECT_THAT(Restore(db.engine.get(), arn, "Dst3", o).status(),
+              StatusIs(ErrorCode::kValidation,
+                       testing::Eq("Invalid Request: Requested MaxReadRequestUnits for "
+                                   "OnDemandThroughput is outside of valid range")));
+  // A provisioned restore keeps no maxima and takes no override of them.
+  o.billing_mode = BillingMode::kProvisioned;
+  o.provisioned_throughput = ProvisionedThroughput{5, 5};
+  o.on_demand_throughput = OnDemandThroughput{10, std::nullopt};
+  EXPECT_THAT(Restore(db.engine.get(), arn, "Dst3", o).status(),
+              StatusIs(ErrorCode::kValidation,
+                       testing::Eq("Cannot override MaxReadRequestUnits for "
+                                   "OnDemandThroughput unless BillingModeOverride is "
+                                   "PAY_PER_REQUEST")));
+  o.on_demand_throughput.reset();
+  ASSERT_OK_AND_ASSIGN(d, Restore(db.engine.get(), arn, "Dst3", o));
+  EXPECT_EQ(d.settings.max_read_request_units, 0);
+  EXPECT_EQ(d.settings.max_write_request_units, 0);
+}
+
 }  // namespace
 }  // namespace dynarock
