@@ -85,26 +85,29 @@ struct PlanCache::Template {
   std::optional<std::string> index_name;
   KeyDef key;  // the key the plan was made for
   size_t parameter_count = 0;
-  Plan plan;  // with the markers in place of the parameters
+  Plan plan;  // without the slots' entries (DropSlots)
   std::vector<Slot> slots;
 };
 
 namespace {
 
 // Sets `*plan` (a default Plan) to the template's plan with `parameters`
-// and `options` in place.
-void BindTemplate(const Plan& with_markers, const std::vector<Slot>& slots,
+// and `options` in place. The template holds no entry for a slot (see
+// DropSlots): copying a marker only to overwrite it would cost an
+// allocation per parameter.
+void BindTemplate(const Plan& without_slots, const std::vector<Slot>& slots,
                   const std::vector<AttributeValue>& parameters,
                   const PlanOptions& options, Plan* plan) {
-  plan->kind = with_markers.kind;
-  plan->table_name = with_markers.table_name;
+  plan->kind = without_slots.kind;
+  plan->table_name = without_slots.table_name;
   if (plan->kind == Plan::Kind::kGet) {
-    plan->get = with_markers.get;
-    for (const Slot& s : slots) plan->get.key[s.name] = parameters[s.parameter];
+    plan->get = without_slots.get;
+    for (const Slot& s : slots) plan->get.key.emplace(s.name, parameters[s.parameter]);
   } else {
-    plan->query = with_markers.query;
+    plan->query = without_slots.query;
     for (const Slot& s : slots) {
-      (*plan->query.read.expression_attribute_values)[s.name] = parameters[s.parameter];
+      plan->query.read.expression_attribute_values->emplace(s.name,
+                                                            parameters[s.parameter]);
     }
   }
   ApplyReadOptions(options, plan);
@@ -132,6 +135,17 @@ bool FindSlots(const Plan& plan, size_t parameter_count, std::vector<Slot>* slot
     if (n != 1) return false;
   }
   return true;
+}
+
+// Removes the slots' entries from `plan`; BindTemplate adds them back.
+void DropSlots(const std::vector<Slot>& slots, Plan* plan) {
+  for (const Slot& s : slots) {
+    if (plan->kind == Plan::Kind::kGet) {
+      plan->get.key.erase(s.name);
+    } else {
+      plan->query.read.expression_attribute_values->erase(s.name);
+    }
+  }
 }
 
 }  // namespace
@@ -181,6 +195,7 @@ void PlanCache::Remember(std::string_view text,
     if (!with_markers.ok()) return;
     std::vector<Slot> slots;
     if (!FindSlots(*with_markers, parameters.size(), &slots)) return;
+    DropSlots(slots, &*with_markers);
     Plan bound;
     BindTemplate(*with_markers, slots, parameters, options, &bound);
     if (!SamePlan(bound, plan)) return;
