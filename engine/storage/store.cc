@@ -120,24 +120,36 @@ struct Store::Rep {
   // written since (CheckFreeSpace); racy on purpose, it is an estimate.
   std::atomic<int64_t> free_bytes{0};
   std::atomic<int64_t> written_since{0};
-  std::atomic<int64_t> looked_at_micros{-1};
+  std::atomic<int64_t> looked_at_micros{0};
+
+  static int64_t NowMicros() {
+    return std::chrono::duration_cast<std::chrono::microseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+
+  // Takes the filesystem's free space (statvfs), `written` bytes being
+  // already counted against it. Open looks once before the first write:
+  // otherwise writers racing the first look would read free_bytes' initial
+  // 0 and refuse their writes as if the disk were full.
+  void LookAtFilesystem(int64_t written) {
+    struct statvfs fs;
+    if (statvfs(path.c_str(), &fs) == 0) {
+      free_bytes.store(static_cast<int64_t>(fs.f_bavail) * static_cast<int64_t>(fs.f_frsize));
+      written_since.store(written);
+    }
+  }
 
   // Refuses a write that would take the filesystem below the floor. Looks
-  // at the filesystem (statvfs) at most every 50 ms or 4 MB written.
+  // at the filesystem at most every 50 ms or 4 MB written.
   Status CheckFreeSpace(int64_t batch_bytes) {
     if (min_free_disk_bytes <= 0) return Status::OK();
-    const int64_t now = std::chrono::duration_cast<std::chrono::microseconds>(
-                            std::chrono::steady_clock::now().time_since_epoch())
-                            .count();
+    const int64_t now = NowMicros();
     int64_t looked = looked_at_micros.load(std::memory_order_relaxed);
     const int64_t written = written_since.fetch_add(batch_bytes) + batch_bytes;
-    if ((looked < 0 || now - looked >= 50'000 || written >= (4 << 20)) &&
+    if ((now - looked >= 50'000 || written >= (4 << 20)) &&
         looked_at_micros.compare_exchange_strong(looked, now)) {
-      struct statvfs fs;
-      if (statvfs(path.c_str(), &fs) == 0) {
-        free_bytes.store(static_cast<int64_t>(fs.f_bavail) * static_cast<int64_t>(fs.f_frsize));
-        written_since.store(batch_bytes);
-      }
+      LookAtFilesystem(batch_bytes);
     }
     const int64_t left = free_bytes.load() - written_since.load();
     if (left >= min_free_disk_bytes) return Status::OK();
@@ -266,6 +278,10 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
   // An in-memory database dies with the process, so a WAL (itself held in
   // memory there) protects nothing and doubles the memory every write costs.
   rep->write_options.disableWAL = options.in_memory;
+  if (rep->min_free_disk_bytes > 0) {  // the directory exists now
+    rep->LookAtFilesystem(0);
+    rep->looked_at_micros.store(Rep::NowMicros());
+  }
   return std::unique_ptr<Store>(new Store(std::move(rep)));
 }
 
