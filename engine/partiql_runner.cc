@@ -1,5 +1,6 @@
 #include "engine/partiql_runner.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -50,10 +51,75 @@ void AddCharges(std::vector<CapacityCharge> charges,
   for (CapacityCharge& c : charges) out->push_back(std::move(c));
 }
 
+// A page of a MultiQuery runs the Queries of at most this many partitions
+// (DynamoDB: "Results are returned in pages of up to 10 items. If the IN
+// list contains more values, you must use the NextToken").
+constexpr size_t kPartitionsPerPage = 10;
+
+Status InvalidStartKey() {
+  return Status::Validation("The provided starting key is invalid");
+}
+
+// Runs a page of a MultiQuery: the partitions' Queries in order, from where
+// the NextToken points, while the Limit (items read, over all of them) lasts
+// and no Query stops early. The capacity is the sum of the Queries'.
+//
+// The NextToken (last_evaluated_key) is where the next page starts: the
+// LastEvaluatedKey of the Query that stopped, which names its partition; or,
+// when the next page starts a partition afresh, that partition's key
+// attribute alone. A read whose keys are only the partition key (a table
+// without sort key) never needs the former: its partitions hold one item,
+// so a Query that stopped on it has finished its partition.
+Result<ExecuteStatementResult> RunMultiQuery(Engine& engine, const Plan& plan) {
+  const std::vector<Plan::Partition>& parts = plan.partitions;
+  size_t first = 0;
+  std::optional<Item> start;
+  if (plan.exclusive_start_key) {
+    const Item& token = *plan.exclusive_start_key;
+    auto it = token.find(plan.partition_key_name);
+    if (it == token.end()) return InvalidStartKey();
+    while (first < parts.size() && !(parts[first].value == it->second)) ++first;
+    if (first == parts.size()) return InvalidStartKey();
+    if (token.size() > 1) start = token;
+  }
+  auto start_of = [&](size_t i) {
+    return Item{{plan.partition_key_name, parts[i].value}};
+  };
+  ExecuteStatementResult out;
+  std::optional<int64_t> remaining = plan.limit;
+  size_t i = first;
+  for (; i < parts.size() && i - first < kPartitionsPerPage; ++i) {
+    QueryRequest q = parts[i].query;
+    if (i == first) q.read.exclusive_start_key = std::move(start);
+    q.read.limit = remaining;
+    DR_ASSIGN_OR_RETURN(ReadPageResult r, engine.Query(q));
+    for (Item& item : r.items) out.items.push_back(std::move(item));
+    if (i == first) {
+      out.consumed_capacity = std::move(r.consumed_capacity);
+    } else {
+      out.consumed_capacity.Merge(r.consumed_capacity);
+    }
+    AddCharges(std::move(r.capacity_charges), &out.capacity_charges);
+    if (remaining) *remaining -= r.scanned_count;
+    if (r.last_evaluated_key && r.last_evaluated_key->size() > 1) {
+      out.last_evaluated_key = std::move(r.last_evaluated_key);
+      return out;
+    }
+    if (r.last_evaluated_key || (remaining && *remaining <= 0)) {
+      ++i;
+      break;
+    }
+  }
+  if (i < parts.size()) out.last_evaluated_key = start_of(i);
+  return out;
+}
+
 // Runs one planned statement through the engine's operation.
 Result<ExecuteStatementResult> RunPlan(Engine& engine, const Plan& plan) {
   ExecuteStatementResult out;
   switch (plan.kind) {
+    case Plan::Kind::kMultiQuery:
+      return RunMultiQuery(engine, plan);
     case Plan::Kind::kGet: {
       DR_ASSIGN_OR_RETURN(GetItemResult r, engine.GetItem(plan.get));
       if (r.item) out.items.push_back(std::move(*r.item));

@@ -274,13 +274,19 @@ class Parser {
     }
     if (AcceptKeyword("ORDER")) {
       DR_RETURN_IF_ERROR(ExpectKeyword("BY"));
-      DR_ASSIGN_OR_RETURN(Path p, ParsePath());
-      s->order_by = std::move(p);
-      if (AcceptKeyword("DESC")) {
-        s->descending = true;
-      } else {
-        AcceptKeyword("ASC");
-      }
+      do {
+        // More keys than a table has are refused here; which keys, by the
+        // planner.
+        if (s->order_by.size() == 2) return Unexpected();
+        Statement::OrderKey key;
+        DR_ASSIGN_OR_RETURN(key.path, ParsePath());
+        if (AcceptKeyword("DESC")) {
+          key.descending = true;
+        } else {
+          AcceptKeyword("ASC");
+        }
+        s->order_by.push_back(std::move(key));
+      } while (Accept(Tok::kComma));
     }
     return Status::OK();
   }
@@ -580,11 +586,15 @@ class Parser {
       return node;
     }
     if (AcceptKeyword("IS")) {
-      const bool negated = AcceptKeyword("NOT");
-      DR_RETURN_IF_ERROR(ExpectKeyword("MISSING"));
       if (node->operands[0].kind != Operand::Kind::kPath) return Unexpected();
-      node->kind = negated ? Condition::Kind::kIsNotMissing
-                           : Condition::Kind::kIsMissing;
+      const bool negated = AcceptKeyword("NOT");
+      if (AcceptKeyword("MISSING")) {
+        node->kind = negated ? Condition::Kind::kIsNotMissing
+                             : Condition::Kind::kIsMissing;
+      } else {
+        DR_RETURN_IF_ERROR(ExpectKeyword("NULL"));
+        node->kind = negated ? Condition::Kind::kIsNotNull : Condition::Kind::kIsNull;
+      }
       return node;
     }
     const bool negated = AcceptKeyword("NOT");

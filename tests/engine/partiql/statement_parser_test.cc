@@ -69,7 +69,29 @@ TEST(PartiqlParserTest, BindsParametersInOrderAndParsesValues) {
   EXPECT_EQ(*sel->index_name, "I");
   EXPECT_EQ(sel->where->operands[0].path,
             (Path{{"x", std::nullopt}, {"y", std::nullopt}, {"", 3}}));
-  EXPECT_FALSE(sel->descending);
+  ASSERT_EQ(sel->order_by.size(), 1u);
+  EXPECT_EQ(sel->order_by[0].path, (Path{{"s", std::nullopt}}));
+  EXPECT_FALSE(sel->order_by[0].descending);
+
+  Result<Statement> two = Parse("SELECT * FROM t WHERE p = 1 ORDER BY p DESC, s ASC", {});
+  ASSERT_TRUE(two.ok()) << two.status().ToString();
+  ASSERT_EQ(two->order_by.size(), 2u);
+  EXPECT_TRUE(two->order_by[0].descending);
+  EXPECT_FALSE(two->order_by[1].descending);
+}
+
+TEST(PartiqlParserTest, IsNullAndIsMissing) {
+  const std::pair<const char*, Condition::Kind> cases[] = {
+      {"SELECT * FROM t WHERE a IS NULL", Condition::Kind::kIsNull},
+      {"SELECT * FROM t WHERE a is not null", Condition::Kind::kIsNotNull},
+      {"SELECT * FROM t WHERE a IS MISSING", Condition::Kind::kIsMissing},
+      {"SELECT * FROM t WHERE a.b[1] IS NOT MISSING", Condition::Kind::kIsNotMissing},
+  };
+  for (const auto& [text, kind] : cases) {
+    Result<Statement> s = Parse(text, {});
+    ASSERT_TRUE(s.ok()) << text << ": " << s.status().ToString();
+    EXPECT_EQ(s->where->kind, kind) << text;
+  }
 }
 
 struct Bad {
@@ -98,6 +120,13 @@ TEST(PartiqlParserTest, Rejects) {
       {"DELETE FROM t WHERE pk = 'a' RETURNING ALL *", "Unexpected token: *"},
       {"SELECT * FROM t WHERE a = 1e999", "Invalid number: 1e999"},
       {"SELECT * FROM t WHERE a = $", "Unexpected token: $"},
+      // DynamoDB documents MISSING only as IS [NOT] MISSING, and EXISTS only
+      // around a SELECT (ExecuteTransaction): no function forms on a path.
+      {"SELECT * FROM t WHERE missing(a)", "Unexpected token: missing"},
+      {"SELECT * FROM t WHERE exists(a)", "Unexpected token: exists"},
+      {"SELECT * FROM t WHERE a IS STRING", "Unexpected token: STRING"},
+      {"SELECT * FROM t WHERE 1 IS NULL", "Unexpected token: NULL"},
+      {"SELECT * FROM t WHERE p = 1 ORDER BY a, b, c", "Unexpected token: c"},
   };
   for (const Bad& c : cases) {
     Result<Statement> s = Parse(c.text, {});
