@@ -155,3 +155,70 @@ def test_execute_transaction(shop):
         {"Statement": "SELECT Status FROM OnlineShop WHERE PK = 'o#9' AND SK = 'o#9'"},
         {"Statement": "SELECT * FROM OnlineShop WHERE PK = 'o#10' AND SK = 'o#10'"}])
     assert g["Responses"] == [{"Item": {"Status": S("new")}}, {}]
+
+
+def _query_all(shop, pk, **extra):
+    return shop.query(TableName="OnlineShop", KeyConditionExpression="PK = :p",
+                      ExpressionAttributeValues={":p": S(pk)}, ReturnConsumedCapacity="TOTAL", **extra)
+
+
+@pytest.mark.parametrize("statement", [
+    "SELECT * FROM OnlineShop WHERE PK IN ['o#12345', 'c#12345', 'nobody']",
+    "SELECT * FROM OnlineShop WHERE PK = 'o#12345' OR PK = 'nobody' OR PK = ?",
+])
+def test_partition_key_in_runs_one_query_per_value(shop, statement):
+    params = [S("c#12345")] if "?" in statement else []
+    got = shop.execute_statement(Statement=statement, ReturnConsumedCapacity="TOTAL",
+                                 **({"Parameters": params} if params else {}))
+    # One Query per value, in key order, and the capacity of the three Queries.
+    queries = [_query_all(shop, pk) for pk in ("c#12345", "nobody", "o#12345")]
+    assert got["Items"] == [item for q in queries for item in q["Items"]]
+    assert len(got["Items"]) >= 2
+    assert got["ConsumedCapacity"]["CapacityUnits"] == sum(
+        q["ConsumedCapacity"]["CapacityUnits"] for q in queries)
+    assert "NextToken" not in got
+
+
+def test_partition_key_in_pages_across_partitions(shop):
+    statement = "SELECT PK, SK FROM OnlineShop WHERE PK IN ['o#12345', 'c#12345']"
+    everything = shop.execute_statement(Statement=statement)["Items"]
+    items, token, pages = [], None, 0
+    while True:
+        kwargs = {"Statement": statement, "Limit": 1, "ConsistentRead": True}
+        if token:
+            kwargs["NextToken"] = token
+        page = shop.execute_statement(**kwargs)
+        assert len(page["Items"]) <= 1
+        items += page["Items"]
+        pages += 1
+        token = page.get("NextToken")
+        if not token:
+            break
+    assert items == everything
+    assert pages >= len(everything)
+    with pytest.raises(ClientError) as e:
+        shop.execute_statement(Statement="SELECT * FROM OnlineShop WHERE PK IN [" +
+                               ", ".join(f"'k{i}'" for i in range(51)) + "]")
+    assert e.value.response["Error"]["Code"] == "ValidationException"
+
+
+def test_index_in_and_is_null(shop):
+    got = shop.execute_statement(
+        Statement='SELECT * FROM "OnlineShop"."GSI2" WHERE "GSI2-PK" IN [?, ?]',
+        Parameters=[S("w#12345"), S("c#12345")], ReturnConsumedCapacity="INDEXES")
+    queries = [shop.query(TableName="OnlineShop", IndexName="GSI2", KeyConditionExpression="#p = :v",
+                          ExpressionAttributeNames={"#p": "GSI2-PK"},
+                          ExpressionAttributeValues={":v": S(v)}, ReturnConsumedCapacity="INDEXES")
+               for v in ("c#12345", "w#12345")]
+    assert got["Items"] == [item for q in queries for item in q["Items"]]
+    assert got["ConsumedCapacity"]["GlobalSecondaryIndexes"]["GSI2"]["CapacityUnits"] == sum(
+        q["ConsumedCapacity"]["GlobalSecondaryIndexes"]["GSI2"]["CapacityUnits"] for q in queries)
+    shop.execute_statement(Statement="INSERT INTO OnlineShop VALUE {'PK': 'n#1', 'SK': 'n#1', 'Note': NULL}")
+    shop.execute_statement(Statement="INSERT INTO OnlineShop VALUE {'PK': 'n#1', 'SK': 'n#2', 'Note': 'x'}")
+    shop.execute_statement(Statement="INSERT INTO OnlineShop VALUE {'PK': 'n#1', 'SK': 'n#3'}")
+    null = shop.execute_statement(Statement="SELECT SK FROM OnlineShop WHERE PK = 'n#1' AND Note IS NULL")
+    assert null["Items"] == [{"SK": S("n#1")}]
+    not_null = shop.execute_statement(Statement="SELECT SK FROM OnlineShop WHERE PK = 'n#1' AND Note IS NOT NULL")
+    assert not_null["Items"] == [{"SK": S("n#2")}, {"SK": S("n#3")}]
+    missing = shop.execute_statement(Statement="SELECT SK FROM OnlineShop WHERE PK = 'n#1' AND Note IS MISSING")
+    assert missing["Items"] == [{"SK": S("n#3")}]
