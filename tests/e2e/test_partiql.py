@@ -222,3 +222,26 @@ def test_index_in_and_is_null(shop):
     assert not_null["Items"] == [{"SK": S("n#2")}, {"SK": S("n#3")}]
     missing = shop.execute_statement(Statement="SELECT SK FROM OnlineShop WHERE PK = 'n#1' AND Note IS MISSING")
     assert missing["Items"] == [{"SK": S("n#3")}]
+
+
+def test_returning_rules_in_batches_and_transactions(shop):
+    shop.execute_statement(Statement="INSERT INTO OnlineShop VALUE {'PK': 'r#1', 'SK': 'r#1', 'V': 'old'}")
+    with pytest.raises(ClientError) as e:
+        shop.execute_statement(Statement="DELETE FROM OnlineShop WHERE PK = 'r#1' AND SK = 'r#1' RETURNING ALL NEW *")
+    assert e.value.response["Error"] == {
+        "Code": "ValidationException",
+        "Message": "Invalid returning clause: RETURNING ALL NEW *. Only RETURNING ALL OLD * is allowed in "
+                   "DELETE statements."}
+    with pytest.raises(ClientError) as e:
+        shop.execute_transaction(TransactStatements=[
+            {"Statement": "UPDATE OnlineShop SET V = 'new' WHERE PK = 'r#1' AND SK = 'r#1' RETURNING ALL NEW *"}])
+    assert e.value.response["Error"]["Message"] == \
+        "Validation failed in TransactStatements[0]: RETURNING clause is not supported in ExecuteTransaction."
+    r = shop.batch_execute_statement(Statements=[
+        {"Statement": "UPDATE OnlineShop SET V = 'new' WHERE PK = 'r#1' AND SK = 'r#1' RETURNING MODIFIED NEW *"}])
+    assert r["Responses"] == [{"TableName": "OnlineShop", "Item": {"V": S("new")}}]
+    with pytest.raises(ClientError) as e:
+        shop.execute_statement(Statement='SELECT * FROM "OnlineShop"."GSI2" WHERE "GSI2-PK" = \'x\'',
+                               ConsistentRead=True)
+    assert e.value.response["Error"]["Message"] == \
+        "Strongly consistent read is not supported on Global Secondary Indexes"
