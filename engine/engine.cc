@@ -35,6 +35,7 @@
 #include "engine/table/transactions.h"
 #include "engine/table/write_path.h"
 #include "engine/transfer/exports.h"
+#include "engine/transfer/imports.h"
 #include "engine/ttl/ttl_settings.h"
 #include "engine/ttl/ttl_sweeper.h"
 
@@ -113,8 +114,10 @@ class EngineImpl final : public Engine {
   }
 
   ~EngineImpl() override {
-    // The transfer thread first: a running export stops (IN_PROGRESS).
+    // The transfer threads first: a running export or import stops
+    // (IN_PROGRESS).
     exports_.reset();
+    imports_.reset();
     // The propagation thread first: nothing writes after it stops.
     indexes_->Stop();
     // Flush so that a reopened database does not need to replay the WAL;
@@ -133,7 +136,22 @@ class EngineImpl final : public Engine {
     DR_ASSIGN_OR_RETURN(exports_, Exports::Open(store_.get(), clock_, &tables_,
                                                 continuous_backups_.get(),
                                                 options_.transfer_files));
+    DR_ASSIGN_OR_RETURN(imports_, Imports::Open(store_.get(), clock_, &tables_, &restorer_,
+                                                options_.transfer_files));
     return Status::OK();
+  }
+
+  Result<ImportTableDescription> ImportTable(const ImportTableRequest& req) override {
+    RunDueWork();
+    return imports_->Import(req);
+  }
+  Result<ImportTableDescription> DescribeImport(const DescribeImportRequest& req) override {
+    RunDueWork();
+    return imports_->Describe(req);
+  }
+  Result<ListImportsResult> ListImports(const ListImportsRequest& req) override {
+    RunDueWork();
+    return imports_->List(req);
   }
 
   Result<ExportDescription> ExportTableToPointInTime(
@@ -149,7 +167,10 @@ class EngineImpl final : public Engine {
     RunDueWork();
     return exports_->List(req);
   }
-  void WaitUntilTransfersDone() override { exports_->WaitIdle(); }
+  void WaitUntilTransfersDone() override {
+    exports_->WaitIdle();
+    imports_->WaitIdle();
+  }
 
   Result<BackupDescription> CreateBackup(const CreateBackupRequest& req) override {
     RunDueWork();
@@ -425,6 +446,7 @@ class EngineImpl final : public Engine {
   std::unique_ptr<Backups> backups_;
   std::unique_ptr<ContinuousBackups> continuous_backups_;
   std::unique_ptr<Exports> exports_;
+  std::unique_ptr<Imports> imports_;
   // Plans of repeated PartiQL SELECT texts.
   partiql::PlanCache plan_cache_;
 };

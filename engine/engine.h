@@ -238,6 +238,15 @@ class Engine {
       const ExportTableToPointInTimeRequest& req) = 0;
   virtual Result<ExportDescription> DescribeExport(const DescribeExportRequest& req) = 0;
   virtual Result<ListExportsResult> ListExports(const ListExportsRequest& req) = 0;
+  // --- Import from S3 (engine/transfer/imports.h, docs/export.md) ---
+  // ImportTable checks the new table's definition (CreateTable's rules)
+  // and answers at once, IN_PROGRESS; the files are read on the transfer
+  // thread, items that fail a PutItem's checks counted in ErrorCount, and
+  // the table appears when the import is COMPLETED. Errors: kValidation,
+  // kResourceInUse, kImportConflict, kImportNotFound.
+  virtual Result<ImportTableDescription> ImportTable(const ImportTableRequest& req) = 0;
+  virtual Result<ImportTableDescription> DescribeImport(const DescribeImportRequest& req) = 0;
+  virtual Result<ListImportsResult> ListImports(const ListImportsRequest& req) = 0;
   // Returns once every export (and import) started before the call has
   // ended: for tests and tools that want the result without polling.
   virtual void WaitUntilTransfersDone() = 0;

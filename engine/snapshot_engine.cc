@@ -180,6 +180,18 @@ class SnapshotEngine final : public Engine {
     std::shared_lock lock(mu_);
     return inner_->ListExports(req);
   }
+  Result<ImportTableDescription> ImportTable(const ImportTableRequest& req) override {
+    std::shared_lock lock(mu_);
+    return inner_->ImportTable(req);
+  }
+  Result<ImportTableDescription> DescribeImport(const DescribeImportRequest& req) override {
+    std::shared_lock lock(mu_);
+    return inner_->DescribeImport(req);
+  }
+  Result<ListImportsResult> ListImports(const ListImportsRequest& req) override {
+    std::shared_lock lock(mu_);
+    return inner_->ListImports(req);
+  }
   void WaitUntilTransfersDone() override {
     std::shared_lock lock(mu_);
     inner_->WaitUntilTransfersDone();

@@ -77,6 +77,11 @@ Result<Json> ExportTableToPointInTime(const RequestContext& ctx, const Json& req
 Result<Json> DescribeExport(const RequestContext& ctx, const Json& request);
 Result<Json> ListExports(const RequestContext& ctx, const Json& request);
 
+// import_ops.cc: import from S3 (a directory).
+Result<Json> ImportTable(const RequestContext& ctx, const Json& request);
+Result<Json> DescribeImport(const RequestContext& ctx, const Json& request);
+Result<Json> ListImports(const RequestContext& ctx, const Json& request);
+
 // backup_ops.cc: on-demand backups and point-in-time recovery.
 Result<Json> CreateBackup(const RequestContext& ctx, const Json& request);
 Result<Json> DescribeBackup(const RequestContext& ctx, const Json& request);

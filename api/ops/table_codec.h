@@ -39,6 +39,11 @@ ProvisionedThroughput DecodeProvisionedThroughput(const Json& throughput);
 // The members of a validated OnDemandThroughput structure.
 OnDemandThroughput DecodeOnDemandThroughputStructure(const Json& throughput);
 
+// A CreateTable request body, checked (shape, DynamoDB's messages) and
+// decoded; the scope is the caller's to set. ImportTable's
+// TableCreationParameters are decoded with it.
+Result<CreateTableRequest> DecodeCreateTableRequest(const Json& request);
+
 // DescribeTable's TableDescription, and the pieces a backup's
 // SourceTableDetails reuse.
 Json TableDescriptionJson(const TableDescription& d);

@@ -504,10 +504,9 @@ Json EncodeTableDescription(const TableDescription& d) {
 
 }  // namespace
 
-Result<Json> CreateTable(const RequestContext& ctx, const Json& request) {
+Result<CreateTableRequest> DecodeCreateTableRequest(const Json& request) {
   DR_RETURN_IF_ERROR(ValidateRequest(request, kCreateTableInput));
   CreateTableRequest req;
-  req.scope = ctx.scope;
   req.table_name = StringOr(request, "TableName");
   req.attribute_definitions =
       DecodeAttributeDefinitions(Field(request, "AttributeDefinitions"));
@@ -538,6 +537,12 @@ Result<Json> CreateTable(const RequestContext& ctx, const Json& request) {
   req.table_class = DecodeTableClass(request);
   req.on_demand_throughput = DecodeOnDemandThroughput(request);
   req.warm_throughput = DecodeWarmThroughput(request);
+  return req;
+}
+
+Result<Json> CreateTable(const RequestContext& ctx, const Json& request) {
+  DR_ASSIGN_OR_RETURN(CreateTableRequest req, DecodeCreateTableRequest(request));
+  req.scope = ctx.scope;
   DR_ASSIGN_OR_RETURN(TableDescription d, ctx.engine->CreateTable(req));
   Json description = EncodeTableDescription(d);
   // DynamoDB's CreateTable response shows the table's WarmThroughput only

@@ -1,9 +1,12 @@
 #include "api/transfer/s3_directory.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <vector>
 #include <utility>
 
 #include "api/transfer/export_files.h"
+#include "api/transfer/import_files.h"
 
 namespace dynarock::api {
 
@@ -42,6 +45,34 @@ Result<std::unique_ptr<ExportWriter>> S3Directory::NewExport(const ExportDescrip
   DR_ASSIGN_OR_RETURN(std::string dir,
                       ObjectPath(desc.s3_bucket, key_prefix.substr(0, key_prefix.size() - 1)));
   return NewExportFiles(desc, std::move(dir), key_prefix, items_per_file_);
+}
+
+Result<int64_t> S3Directory::ReadImport(const ImportTableDescription& desc,
+                                        const ImportRecordVisitor& visit) {
+  DR_ASSIGN_OR_RETURN(std::string bucket_dir, ObjectPath(desc.source.s3_bucket, ""));
+  const std::string prefix = desc.source.s3_key_prefix.value_or("");
+  std::vector<std::pair<std::string, std::string>> files;  // (key, path)
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(bucket_dir, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;
+    const std::string path = it->path().string();
+    std::string key = path.substr(bucket_dir.size());
+    if (key.rfind(prefix, 0) == 0) files.emplace_back(std::move(key), path);
+  }
+  if (ec) return Status(ErrorCode::kIOError, "cannot list " + bucket_dir + ": " + ec.message());
+  if (files.empty()) {
+    return Status::Validation("No objects found under the key prefix '" + prefix + "' of bucket " +
+                              desc.source.s3_bucket);
+  }
+  std::sort(files.begin(), files.end());
+  int64_t bytes = 0;
+  for (const auto& [key, path] : files) {
+    bytes += static_cast<int64_t>(fs::file_size(path, ec));
+    DR_ASSIGN_OR_RETURN(std::string text, ReadInputFile(path, desc.compression));
+    DR_RETURN_IF_ERROR(VisitImportRecords(text, desc, visit));
+  }
+  return bytes;
 }
 
 }  // namespace dynarock::api

@@ -29,6 +29,10 @@ class S3Directory final : public TransferFiles {
   explicit S3Directory(std::string root, int64_t items_per_file = 1'000'000);
 
   Result<std::unique_ptr<ExportWriter>> NewExport(const ExportDescription& desc) override;
+  // Every file of the bucket whose key starts with the S3KeyPrefix, in key
+  // order (api/transfer/import_files.h reads each).
+  Result<int64_t> ReadImport(const ImportTableDescription& desc,
+                             const ImportRecordVisitor& visit) override;
 
   // The file of object `key` in `bucket`. Errors: kResourceNotFound ("The
   // specified bucket does not exist"), kValidation (a key with an empty,

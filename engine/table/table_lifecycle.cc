@@ -248,16 +248,7 @@ Status TableLifecycle::ApplyStream(const Scope& scope, const TableInfo& t,
   return ApplyStreamSpecification(streams_, st, spec, desc);
 }
 
-Result<TableDescription> TableLifecycle::Create(const CreateTableRequest& req) {
-  DR_RETURN_IF_ERROR(ValidateCreateTable(req));
-  if (req.stream_specification) {
-    DR_RETURN_IF_ERROR(CheckCreateStream(*req.stream_specification));
-  }
-  DR_RETURN_IF_ERROR(CheckNewTags(req.tags, {}));
-  TableStatus status;
-  if (Find(req.scope, req.table_name, &status)) {
-    return Status::ResourceInUse("Table already exists: " + req.table_name);
-  }
+Result<TableInfo> TableLifecycle::Define(const CreateTableRequest& req) const {
   const BillingMode billing = req.billing_mode.value_or(BillingMode::kProvisioned);
   const int64_t now = clock_->NowMicros();
 
@@ -304,6 +295,21 @@ Result<TableDescription> TableLifecycle::Create(const CreateTableRequest& req) {
     l.index_arn = d.table_arn + "/index/" + lsi.index_name;
     d.local_secondary_indexes.push_back(std::move(l));
   }
+  return info;
+}
+
+Result<TableDescription> TableLifecycle::Create(const CreateTableRequest& req) {
+  DR_RETURN_IF_ERROR(ValidateCreateTable(req));
+  if (req.stream_specification) {
+    DR_RETURN_IF_ERROR(CheckCreateStream(*req.stream_specification));
+  }
+  DR_RETURN_IF_ERROR(CheckNewTags(req.tags, {}));
+  TableStatus status;
+  if (Find(req.scope, req.table_name, &status)) {
+    return Status::ResourceInUse("Table already exists: " + req.table_name);
+  }
+  DR_ASSIGN_OR_RETURN(TableInfo info, Define(req));
+  const int64_t now = info.desc.creation_date_time_micros;
   DR_ASSIGN_OR_RETURN(auto created, catalog_->Create(std::move(info)));
   indexes_->TableCreated(*created);
   throughput_->RegisterTable(ThroughputConfigOf(*created));

@@ -53,6 +53,11 @@ class TableLifecycle {
 
   // --- The operations (Engine's contracts) ---
   Result<TableDescription> Create(const CreateTableRequest& req);
+  // The definition CreateTable would publish for `req` (no id yet, no
+  // stream): what ImportTable builds its table from.
+  // REQUIRES: `req` passed ValidateCreateTable. Errors: kValidation (the
+  // throughput settings).
+  Result<TableInfo> Define(const CreateTableRequest& req) const;
   Result<TableDescription> Describe(const DescribeTableRequest& req);
   Result<ListTablesResult> List(const ListTablesRequest& req);
   Result<TableDescription> Update(const UpdateTableRequest& req);

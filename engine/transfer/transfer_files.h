@@ -15,11 +15,13 @@
 #ifndef DYNAROCK_ENGINE_TRANSFER_TRANSFER_FILES_H_
 #define DYNAROCK_ENGINE_TRANSFER_TRANSFER_FILES_H_
 
+#include <functional>
 #include <memory>
 #include <string_view>
 
 #include "engine/requests.h"
 #include "engine/status.h"
+#include "engine/types.h"
 
 namespace dynarock {
 
@@ -36,6 +38,12 @@ class ExportWriter {
   virtual Status Finish(const ExportDescription& done) = 0;
 };
 
+// Called with each record an import reads: the item, or why the record
+// is not one (a line that is not DynamoDB JSON, a CSV row with more fields
+// than the header); such records are counted in ErrorCount and the import
+// goes on. A non-OK return stops the reading with that status.
+using ImportRecordVisitor = std::function<Status(Result<Item> record)>;
+
 class TransferFiles {
  public:
   virtual ~TransferFiles() = default;
@@ -44,6 +52,15 @@ class TransferFiles {
   // export left. Errors: kResourceNotFound when the bucket does not exist
   // (FailureCode S3NoSuchBucket), kIOError.
   virtual Result<std::unique_ptr<ExportWriter>> NewExport(const ExportDescription& desc) = 0;
+  // Reads every record of the import `desc` (its bucket source, format,
+  // CSV options and compression; CSV key columns typed as `desc.table`'s
+  // attribute definitions, every other column a string, as DynamoDB does)
+  // and answers the bytes of the files read. Errors: kResourceNotFound (no
+  // bucket: FailureCode S3NoSuchBucket), kValidation (no file under the
+  // prefix, a file that does not decompress: the import fails), kIOError,
+  // or what `visit` returned.
+  virtual Result<int64_t> ReadImport(const ImportTableDescription& desc,
+                                     const ImportRecordVisitor& visit) = 0;
 };
 
 }  // namespace dynarock

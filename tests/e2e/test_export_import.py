@@ -2,7 +2,10 @@
 a directory under `serve --s3-dir` (docs/export.md): an export of a table
 with a GSI in DynamoDB's layout (manifests, gzipped DynamoDB JSON lines),
 DescribeExport / ListExports with paging, DynamoDB's errors, and an export
-interrupted by a restart that ends COMPLETED after it."""
+interrupted by a restart that ends COMPLETED after it; ImportTable of that
+export into a new table (items and GSI identical), CSV imports (header row
+or HeaderList, Delimiter, quotes, gzip), records counted in ErrorCount,
+failures, ClientToken, and an import across a restart."""
 
 import gzip
 import json
@@ -267,3 +270,185 @@ class ddb_batch:
 
     def __exit__(self, *exc):
         self.flush()
+
+
+# --- Import ------------------------------------------------------------------
+
+GSI_PARAMS = {
+    "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                             {"AttributeName": "sk", "AttributeType": "N"},
+                             {"AttributeName": "g", "AttributeType": "S"}],
+    "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                  {"AttributeName": "sk", "KeyType": "RANGE"}],
+    "BillingMode": "PAY_PER_REQUEST",
+    "GlobalSecondaryIndexes": [{"IndexName": "byG",
+                                "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                                "Projection": {"ProjectionType": "ALL"}}],
+}
+
+
+def wait_import(ddb, arn, timeout=60):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        d = ddb.describe_import(ImportArn=arn)["ImportTableDescription"]
+        if d["ImportStatus"] != "IN_PROGRESS":
+            return d
+        time.sleep(0.05)
+    raise AssertionError("import still IN_PROGRESS")
+
+
+def test_export_then_import_is_identical(s3):
+    server, ddb, bucket = s3
+    source = unique_name("src")
+    arn = create_gsi_table(ddb, source)
+    ddb.update_continuous_backups(
+        TableName=source, PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+    with ddb_batch(ddb, source) as put:
+        for i in range(500):
+            put(item(i))
+    exported = wait_export(ddb, ddb.export_table_to_point_in_time(
+        TableArn=arn, S3Bucket="bucket", S3Prefix="x")["ExportDescription"]["ExportArn"])
+    export_id = exported["ExportArn"].rsplit("/", 1)[1]
+    target = unique_name("dst")
+    started = ddb.import_table(
+        S3BucketSource={"S3Bucket": "bucket", "S3KeyPrefix": f"x/AWSDynamoDB/{export_id}/data/"},
+        InputFormat="DYNAMODB_JSON", InputCompressionType="GZIP",
+        TableCreationParameters={"TableName": target, **GSI_PARAMS})["ImportTableDescription"]
+    assert started["ImportStatus"] in ("IN_PROGRESS", "COMPLETED")
+    assert started["TableArn"].endswith(":table/" + target)
+    assert started["TableCreationParameters"]["TableName"] == target
+    done = wait_import(ddb, started["ImportArn"])
+    assert done["ImportStatus"] == "COMPLETED", done
+    assert done["ImportedItemCount"] == 500 and done["ProcessedItemCount"] == 500
+    assert done["ErrorCount"] == 0 and done["ProcessedSizeBytes"] > 0
+    ddb.get_waiter("table_exists").wait(TableName=target, WaiterConfig=WAIT)
+    assert all_items(ddb, target) == all_items(ddb, source)
+    assert all_items(ddb, target, "byG") == all_items(ddb, source, "byG")
+    assert ddb.describe_table(TableName=target)["Table"]["ItemCount"] == 500
+    listed = ddb.list_imports(TableArn=started["TableArn"])["ImportSummaryList"]
+    assert [s["ImportArn"] for s in listed] == [started["ImportArn"]]
+
+
+def write(path, data):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+
+
+def test_csv_import(s3):
+    server, ddb, bucket = s3
+    # A header row, quotes, an empty column (left out), a bad key (an error).
+    write(bucket / "csv/a.csv", b'pk,sk,name,note\n'
+          b'a,1,Ann,"says ""hi"", twice"\n'
+          b'b,2,Bob,\n'
+          b'c,not-a-number,Cid,x\n'
+          b'd,4,"multi\nline",y\n')
+    write(bucket / "csv/b.csv", b'pk,sk,name\n')  # only a header
+    target = unique_name("csv")
+    d = wait_import(ddb, ddb.import_table(
+        S3BucketSource={"S3Bucket": "bucket", "S3KeyPrefix": "csv/"}, InputFormat="CSV",
+        TableCreationParameters={"TableName": target, **GSI_PARAMS})[
+            "ImportTableDescription"]["ImportArn"])
+    assert d["ImportStatus"] == "COMPLETED", d
+    assert (d["ProcessedItemCount"], d["ImportedItemCount"], d["ErrorCount"]) == (4, 3, 1)
+    items = {i["pk"]["S"]: i for i in all_items(ddb, target)}
+    assert items["a"] == {"pk": {"S": "a"}, "sk": {"N": "1"}, "name": {"S": "Ann"},
+                          "note": {"S": 'says "hi", twice'}}
+    assert "note" not in items["b"]
+    assert items["d"]["name"] == {"S": "multi\nline"}
+
+    # HeaderList and Delimiter; gzip.
+    write(bucket / "tsv/1.tsv.gz", gzip.compress(b"x\t7\tfirst\ny\t8\tsecond\n"))
+    target2 = unique_name("tsv")
+    d = wait_import(ddb, ddb.import_table(
+        S3BucketSource={"S3Bucket": "bucket", "S3KeyPrefix": "tsv/"}, InputFormat="CSV",
+        InputCompressionType="GZIP",
+        InputFormatOptions={"Csv": {"Delimiter": "\t", "HeaderList": ["pk", "sk", "name"]}},
+        TableCreationParameters={"TableName": target2, **GSI_PARAMS})[
+            "ImportTableDescription"]["ImportArn"])
+    assert d["ImportStatus"] == "COMPLETED" and d["ImportedItemCount"] == 2, d
+    assert d["InputFormatOptions"]["Csv"]["Delimiter"] == "\t"
+    assert [i["name"]["S"] for i in all_items(ddb, target2)] == ["first", "second"]
+
+
+def test_import_errors(s3):
+    server, ddb, bucket = s3
+    existing = unique_name("imp")
+    create_gsi_table(ddb, existing)
+    write(bucket / "j/1.json", b'{"Item":{"pk":{"S":"a"},"sk":{"N":"1"}}}\n'
+          b'not json\n'
+          b'{"Item":{"pk":{"N":"1"},"sk":{"N":"1"}}}\n'
+          b'{"Item":{"pk":{"S":"b"},"sk":{"N":"2"},"g":{"N":"5"}}}\n'
+          b'{"NoItem":{}}\n'
+          b'{"Item":{"pk":{"S":"a"},"sk":{"N":"1"},"v":{"S":"last wins"}}}\n')
+    code, msg = error_of(ddb.import_table, S3BucketSource={"S3Bucket": "bucket"},
+                         InputFormat="DYNAMODB_JSON",
+                         TableCreationParameters={"TableName": existing, **GSI_PARAMS})
+    assert code == "ResourceInUseException", msg
+    code, _ = error_of(ddb.import_table, S3BucketSource={"S3Bucket": "bucket"},
+                       InputFormat="DYNAMODB_JSON",
+                       TableCreationParameters={"TableName": unique_name("imp"),
+                                                "AttributeDefinitions": [],
+                                                "KeySchema": GSI_PARAMS["KeySchema"],
+                                                "BillingMode": "PAY_PER_REQUEST"})
+    assert code == "ValidationException"
+    code, _ = error_of(ddb.describe_import,
+                       ImportArn="arn:aws:dynamodb:us-east-1:000000000000:table/x/import/"
+                                 "01234567890123-abcdef01")
+    assert code == "ImportNotFoundException"
+    # Records that are not items are counted and left out; the last item of
+    # a key wins.
+    target = unique_name("imp")
+    params = {"S3BucketSource": {"S3Bucket": "bucket", "S3KeyPrefix": "j/"},
+              "InputFormat": "DYNAMODB_JSON",
+              "TableCreationParameters": {"TableName": target, **GSI_PARAMS},
+              "ClientToken": "imp-token-" + target}
+    started = ddb.import_table(**params)["ImportTableDescription"]
+    again = ddb.import_table(**params)["ImportTableDescription"]
+    assert again["ImportArn"] == started["ImportArn"]
+    code, _ = error_of(ddb.import_table, **{**params, "InputCompressionType": "GZIP"})
+    assert code == "ImportConflictException"
+    d = wait_import(ddb, started["ImportArn"])
+    assert d["ImportStatus"] == "COMPLETED", d
+    assert (d["ProcessedItemCount"], d["ImportedItemCount"], d["ErrorCount"]) == (6, 1, 4)
+    assert all_items(ddb, target) == [
+        {"pk": {"S": "a"}, "sk": {"N": "1"}, "v": {"S": "last wins"}}]
+    # A missing bucket, a prefix with no files, a file that is not GZIP.
+    for source, compression, code in [({"S3Bucket": "nobucket"}, "NONE", "S3NoSuchBucket"),
+                                      ({"S3Bucket": "bucket", "S3KeyPrefix": "none/"}, "NONE",
+                                       "InvalidInput"),
+                                      ({"S3Bucket": "bucket", "S3KeyPrefix": "j/"}, "GZIP",
+                                       "InvalidInput")]:
+        name = unique_name("imp")
+        d = wait_import(ddb, ddb.import_table(
+            S3BucketSource=source, InputFormat="DYNAMODB_JSON", InputCompressionType=compression,
+            TableCreationParameters={"TableName": name, **GSI_PARAMS})[
+                "ImportTableDescription"]["ImportArn"])
+        assert d["ImportStatus"] == "FAILED" and d["FailureCode"] == code, d
+        assert name not in ddb.list_tables()["TableNames"]
+
+
+def test_import_survives_restart(start_server, tmp_path):
+    root = tmp_path / "s3"
+    bucket = root / "bucket"
+    lines = b"".join(json.dumps({"Item": {"pk": {"S": f"k{i}"}, "sk": {"N": str(i)}}}).encode()
+                     + b"\n" for i in range(20000))
+    write(bucket / "big/data.json", lines)
+    args = ("--db-path", str(tmp_path / "db"), "--s3-dir", str(root))
+    server = start_server(*args)
+    ddb = server.client()
+    target = unique_name("imp")
+    arn = ddb.import_table(
+        S3BucketSource={"S3Bucket": "bucket", "S3KeyPrefix": "big/"},
+        InputFormat="DYNAMODB_JSON",
+        TableCreationParameters={"TableName": target, **GSI_PARAMS})[
+            "ImportTableDescription"]["ImportArn"]
+    server.stop()
+    assert server.returncode == 0
+    server = start_server(*args)
+    ddb = server.client()
+    d = ddb.describe_import(ImportArn=arn)["ImportTableDescription"]
+    assert d["ImportStatus"] in ("IN_PROGRESS", "COMPLETED")
+    d = wait_import(ddb, arn)
+    assert d["ImportStatus"] == "COMPLETED" and d["ImportedItemCount"] == 20000, d
+    ddb.get_waiter("table_exists").wait(TableName=target, WaiterConfig=WAIT)
+    assert ddb.describe_table(TableName=target)["Table"]["ItemCount"] == 20000

@@ -1,0 +1,158 @@
+// Export to S3 and import from S3 of a table of N items (the backup bench's
+// table: pk + sk, ~200-byte items, two GSIs), on disk, with the bucket a
+// directory (api/transfer/s3_directory.h):
+//   - ExportTableToPointInTime at now (PITR on) until COMPLETED: the items
+//     read from the PITR base image and log, written as gzipped DynamoDB
+//     JSON with the manifests;
+//   - ImportTable of the export's data files until COMPLETED: decompress,
+//     parse, check each item, build the table and both GSIs.
+// One timed run per size; the figures are in bench/README.md.
+//
+//   build/bench/export_import_bench            # 100,000 items
+//   build/bench/export_import_bench 1000000
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "api/transfer/s3_directory.h"
+#include "engine/engine.h"
+
+namespace dynarock {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::time_point since) {
+  return std::chrono::duration<double>(Clock::now() - since).count();
+}
+
+void Check(const Status& s, const char* what) {
+  if (!s.ok()) {
+    std::fprintf(stderr, "%s: %s\n", what, s.ToString().c_str());
+    std::exit(1);
+  }
+}
+
+CreateTableRequest Table(const std::string& name) {
+  CreateTableRequest req;
+  req.table_name = name;
+  req.billing_mode = BillingMode::kPayPerRequest;
+  req.attribute_definitions = {{"pk", AttrType::kS}, {"sk", AttrType::kN},
+                               {"g", AttrType::kS}, {"h", AttrType::kN}};
+  req.key_schema = {{"pk", KeyType::kHash}, {"sk", KeyType::kRange}};
+  GlobalSecondaryIndexDef g;
+  g.index_name = "byG";
+  g.key_schema = {{"g", KeyType::kHash}, {"sk", KeyType::kRange}};
+  GlobalSecondaryIndexDef h;
+  h.index_name = "byH";
+  h.key_schema = {{"h", KeyType::kHash}};
+  h.projection.type = ProjectionType::kKeysOnly;
+  req.global_secondary_indexes = {g, h};
+  return req;
+}
+
+void Fill(Engine* db, const std::string& table, int64_t items) {
+  for (int64_t i = 0; i < items;) {
+    BatchWriteItemRequest batch;
+    std::vector<WriteRequest> writes;
+    for (int k = 0; k < 25 && i < items; ++k, ++i) {
+      Item item;
+      item["pk"] = AttributeValue::S("user#" + std::to_string(i % 10007));
+      item["sk"] = AttributeValue::N(Number::Parse(std::to_string(i)).value());
+      item["g"] = AttributeValue::S("g" + std::to_string(i % 97));
+      item["h"] = AttributeValue::N(Number::Parse(std::to_string(i % 1013)).value());
+      item["payload"] = AttributeValue::S(std::string(150, static_cast<char>('a' + i % 26)));
+      WriteRequest w;
+      w.put_item = std::move(item);
+      writes.push_back(std::move(w));
+    }
+    batch.request_items.emplace_back(table, std::move(writes));
+    Check(db->BatchWriteItem(batch).status(), "fill");
+  }
+}
+
+void ExportAndImport(const std::string& dir, int64_t items) {
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir + "/s3/bucket");
+  api::S3Directory s3(dir + "/s3");
+  EngineOptions options;
+  options.path = dir + "/db";
+  options.throttling = false;
+  options.table_create_delay_micros = 0;
+  options.transfer_files = &s3;
+  auto opened = Engine::Open(options);
+  Check(opened.status(), "open");
+  std::unique_ptr<Engine> db = std::move(opened).value();
+  Check(db->CreateTable(Table("Src")).status(), "create table");
+  UpdateContinuousBackupsRequest pitr;
+  pitr.table_name = "Src";
+  pitr.point_in_time_recovery_enabled = true;
+  Check(db->UpdateContinuousBackups(pitr).status(), "pitr");
+  Fill(db.get(), "Src", items);
+
+  DescribeTableRequest describe;
+  describe.table_name = "Src";
+  ExportTableToPointInTimeRequest ex;
+  ex.table_arn = db->DescribeTable(describe).value().table_arn;
+  ex.s3_bucket = "bucket";
+  auto t = Clock::now();
+  auto started = db->ExportTableToPointInTime(ex);
+  Check(started.status(), "export");
+  db->WaitUntilTransfersDone();
+  const double export_s = Seconds(t);
+  auto exported = db->DescribeExport(DescribeExportRequest{Scope(), started->export_arn});
+  Check(exported.status(), "describe export");
+  if (exported->export_status != ExportStatus::kCompleted || exported->item_count != items) {
+    std::fprintf(stderr, "export: %s, %lld items\n",
+                 exported->failure_message.value_or("").c_str(),
+                 static_cast<long long>(exported->item_count));
+    std::exit(1);
+  }
+
+  ImportTableRequest im;
+  im.source.s3_bucket = "bucket";
+  im.source.s3_key_prefix = "AWSDynamoDB/" + exported->ExportId() + "/data/";
+  im.compression = InputCompression::kGzip;
+  im.table = Table("Dst");
+  t = Clock::now();
+  auto import_started = db->ImportTable(im);
+  Check(import_started.status(), "import");
+  db->WaitUntilTransfersDone();
+  const double import_s = Seconds(t);
+  auto imported = db->DescribeImport(DescribeImportRequest{Scope(), import_started->import_arn});
+  Check(imported.status(), "describe import");
+  if (imported->import_status != ImportStatus::kCompleted ||
+      imported->imported_item_count != items || imported->error_count != 0) {
+    std::fprintf(stderr, "import: %s, %lld items\n",
+                 imported->failure_message.value_or("").c_str(),
+                 static_cast<long long>(imported->imported_item_count));
+    std::exit(1);
+  }
+  Check(db->VerifyIndexes(Scope(), "Dst"), "verify");
+  std::printf("%9lld items (2 GSIs): ExportTableToPointInTime %.3f s (%lld bytes of items, "
+              "%lld bytes of gzip), ImportTable %.3f s\n",
+              static_cast<long long>(items), export_s,
+              static_cast<long long>(exported->billed_size_bytes),
+              static_cast<long long>(imported->processed_size_bytes), import_s);
+  std::fflush(stdout);
+  db.reset();
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace dynarock
+
+int main(int argc, char** argv) {
+  const std::string dir = (std::filesystem::temp_directory_path() /
+                           ("dynarock_export_import_bench_" + std::to_string(::getpid())))
+                              .string();
+  std::vector<int64_t> sizes;
+  for (int i = 1; i < argc; ++i) sizes.push_back(std::atoll(argv[i]));
+  if (sizes.empty()) sizes.push_back(100000);
+  for (int64_t n : sizes) dynarock::ExportAndImport(dir, n);
+  return 0;
+}

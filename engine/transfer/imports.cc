@@ -1,0 +1,380 @@
+#include "engine/transfer/imports.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "engine/clock.h"
+#include "engine/index/index_entry.h"
+#include "engine/keys/key_codec.h"
+#include "engine/schema/schema.h"
+#include "engine/util/coding.h"
+#include "engine/util/uuid.h"
+#include "engine/value/attribute_value_validation.h"
+#include "engine/value/item_codec.h"
+
+namespace dynarock {
+namespace {
+
+// Meta column family: "I" ns "\0" import arn -> import record.
+constexpr char kImportPrefix = 'I';
+// Version 1: see Encode.
+constexpr uint8_t kRecordVersion = 1;
+constexpr uint8_t kMaxStatus = static_cast<uint8_t>(ImportStatus::kFailed);
+constexpr std::string_view kStopping = "import interrupted by shutdown";
+
+std::string RecordKey(const std::string& ns, const std::string& arn) {
+  std::string key(1, kImportPrefix);
+  key.append(ns);
+  key.push_back('\0');
+  key.append(arn);
+  return key;
+}
+
+void PutOptional(std::string* out, const std::optional<std::string>& s) {
+  out->push_back(s ? 1 : 0);
+  if (s) PutLengthPrefixed(out, *s);
+}
+
+std::optional<std::string> OptionalOf(RecordReader* r) {
+  if (r->Byte() == 0) return std::nullopt;
+  return r->String();
+}
+
+void PutSource(std::string* out, const S3BucketSource& s) {
+  PutLengthPrefixed(out, s.s3_bucket);
+  PutOptional(out, s.s3_bucket_owner);
+  PutOptional(out, s.s3_key_prefix);
+}
+
+void PutCsv(std::string* out, const CsvOptions& csv) {
+  PutOptional(out, csv.delimiter);
+  out->push_back(csv.header_list ? 1 : 0);
+  if (csv.header_list) {
+    PutVarint64(out, csv.header_list->size());
+    for (const std::string& h : *csv.header_list) PutLengthPrefixed(out, h);
+  }
+}
+
+std::string Encode(const std::string& ns, const std::string& fingerprint, const TableInfo& def,
+                   const ImportTableDescription& d) {
+  std::string out(1, static_cast<char>(kRecordVersion));
+  PutLengthPrefixed(&out, ns);
+  PutLengthPrefixed(&out, fingerprint);
+  PutLengthPrefixed(&out, EncodeTableRecord(def));
+  PutLengthPrefixed(&out, d.import_arn);
+  out.push_back(static_cast<char>(d.import_status));
+  PutLengthPrefixed(&out, d.client_token);
+  PutSource(&out, d.source);
+  PutSignedVarint64(&out, d.error_count);
+  out.push_back(static_cast<char>(d.input_format));
+  PutCsv(&out, d.csv);
+  out.push_back(static_cast<char>(d.compression));
+  PutSignedVarint64(&out, d.start_micros);
+  out.push_back(d.end_micros ? 1 : 0);
+  if (d.end_micros) PutSignedVarint64(&out, *d.end_micros);
+  PutSignedVarint64(&out, d.processed_size_bytes);
+  PutSignedVarint64(&out, d.processed_item_count);
+  PutSignedVarint64(&out, d.imported_item_count);
+  PutOptional(&out, d.failure_code);
+  PutOptional(&out, d.failure_message);
+  return out;
+}
+
+struct Decoded {
+  std::string ns;
+  std::string fingerprint;
+  TableInfo def;
+  ImportTableDescription desc;
+};
+
+Result<Decoded> Decode(std::string_view value) {
+  RecordReader r(value);
+  if (r.Byte() != kRecordVersion) return Status::Corruption("unknown import record version");
+  Decoded out;
+  out.ns = r.String();
+  out.fingerprint = r.String();
+  const std::string table_record = r.String();
+  ImportTableDescription& d = out.desc;
+  d.import_arn = r.String();
+  const uint8_t status = r.Byte();
+  d.client_token = r.String();
+  d.source.s3_bucket = r.String();
+  d.source.s3_bucket_owner = OptionalOf(&r);
+  d.source.s3_key_prefix = OptionalOf(&r);
+  d.error_count = r.Signed();
+  const uint8_t format = r.Byte();
+  d.csv.delimiter = OptionalOf(&r);
+  if (r.Byte() != 0) {
+    const uint64_t n = r.Varint();
+    std::vector<std::string> headers;
+    for (uint64_t i = 0; r.ok && i < n; ++i) headers.push_back(r.String());
+    d.csv.header_list = std::move(headers);
+  }
+  const uint8_t compression = r.Byte();
+  d.start_micros = r.Signed();
+  if (r.Byte() != 0) d.end_micros = r.Signed();
+  d.processed_size_bytes = r.Signed();
+  d.processed_item_count = r.Signed();
+  d.imported_item_count = r.Signed();
+  d.failure_code = OptionalOf(&r);
+  d.failure_message = OptionalOf(&r);
+  if (!r.ok || status > kMaxStatus || format > 2 || compression > 2) {
+    return Status::Corruption("bad import record");
+  }
+  d.import_status = static_cast<ImportStatus>(status);
+  d.input_format = static_cast<InputFormat>(format);
+  d.compression = static_cast<InputCompression>(compression);
+  DR_ASSIGN_OR_RETURN(out.def, DecodeTableRecord(table_record));
+  d.table = out.def.desc;
+  d.table_arn = d.table.table_arn;
+  d.table_id = d.table.table_id;
+  return out;
+}
+
+// The request's parameters but the token, for ClientToken idempotency.
+std::string Fingerprint(const ImportTableRequest& req, const TableInfo& def) {
+  std::string f;
+  PutSource(&f, req.source);
+  f.push_back(static_cast<char>(req.input_format));
+  PutCsv(&f, req.csv);
+  f.push_back(static_cast<char>(req.compression));
+  TableInfo normalized = def;  // without what differs between two calls
+  normalized.desc.table_id.clear();
+  normalized.desc.creation_date_time_micros = 0;
+  normalized.desc.last_update_to_pay_per_request_micros = 0;
+  PutLengthPrefixed(&f, EncodeTableRecord(normalized));
+  return f;
+}
+
+std::string NewImportId(int64_t micros) {
+  char ms[32];
+  std::snprintf(ms, sizeof(ms), "%014lld", static_cast<long long>(micros / 1000));
+  std::string hex;
+  for (char c : NewUuid()) {
+    if (c != '-') hex.push_back(c);
+    if (hex.size() == 8) break;
+  }
+  return std::string(ms) + "-" + hex;
+}
+
+}  // namespace
+
+Status ImportNotFound(const std::string& arn) {
+  return Status(ErrorCode::kImportNotFound, "Import not found: " + arn);
+}
+
+Result<std::unique_ptr<Imports>> Imports::Open(Store* store, const Clock* clock,
+                                               TableLifecycle* tables,
+                                               TableRestorer* restorer,
+                                               TransferFiles* files) {
+  std::unique_ptr<Imports> imports(new Imports(store, clock, tables, restorer, files));
+  std::vector<Record> unfinished;
+  {
+    MutexLock lock(&imports->mu_);
+    auto it = store->NewIterator(Cf::kMeta, std::string(1, kImportPrefix),
+                                 std::string(1, kImportPrefix + 1));
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      DR_ASSIGN_OR_RETURN(Decoded d, Decode(it->value()));
+      Record record{d.ns, std::move(d.fingerprint), std::move(d.def), std::move(d.desc)};
+      if (record.desc.import_status == ImportStatus::kInProgress) unfinished.push_back(record);
+      imports->imports_[Key{record.ns, record.desc.import_arn}] = std::move(record);
+    }
+    DR_RETURN_IF_ERROR(it->status());
+  }
+  std::sort(unfinished.begin(), unfinished.end(), [](const Record& a, const Record& b) {
+    return a.desc.start_micros < b.desc.start_micros;
+  });
+  for (Record& r : unfinished) imports->Start(std::move(r));
+  return imports;
+}
+
+Imports::~Imports() { jobs_.Stop(); }
+
+Status Imports::Persist(const Record& record) {
+  WriteBatch batch;
+  batch.Put(Cf::kMeta, RecordKey(record.ns, record.desc.import_arn),
+            Encode(record.ns, record.fingerprint, record.def, record.desc));
+  return store_->Write(&batch);
+}
+
+Result<ImportTableDescription> Imports::Import(const ImportTableRequest& req) {
+  CreateTableRequest create = req.table;
+  create.scope = req.scope;
+  DR_RETURN_IF_ERROR(ValidateCreateTable(create));
+  DR_ASSIGN_OR_RETURN(TableInfo def, tables_->Define(create));
+  const std::string fingerprint = Fingerprint(req, def);
+  {
+    MutexLock lock(&mu_);
+    for (const auto& [key, r] : imports_) {
+      if (key.first != req.scope.ns) continue;
+      if (req.client_token && r.desc.client_token == *req.client_token) {
+        if (r.fingerprint != fingerprint) {
+          return Status(ErrorCode::kImportConflict,
+                        "Import with client token " + *req.client_token +
+                            " already exists with different parameters");
+        }
+        return r.desc;
+      }
+    }
+    for (const auto& [key, r] : imports_) {
+      if (key.first == req.scope.ns && r.desc.import_status == ImportStatus::kInProgress &&
+          r.def.desc.table_name == create.table_name) {
+        return Status::ResourceInUse("Table already exists: " + create.table_name);
+      }
+    }
+  }
+  TableStatus status;
+  if (tables_->Find(req.scope, create.table_name, &status)) {
+    return Status::ResourceInUse("Table already exists: " + create.table_name);
+  }
+  const int64_t now = clock_->NowMicros();
+  Record record;
+  record.ns = req.scope.ns;
+  record.fingerprint = fingerprint;
+  record.def = std::move(def);
+  ImportTableDescription& d = record.desc;
+  d.import_arn = record.def.desc.table_arn + "/import/" + NewImportId(now);
+  d.import_status = ImportStatus::kInProgress;
+  d.table = record.def.desc;
+  d.table_arn = d.table.table_arn;
+  d.table_id = d.table.table_id;
+  d.client_token = req.client_token.value_or("");
+  d.source = req.source;
+  d.input_format = req.input_format;
+  d.csv = req.csv;
+  d.compression = req.compression;
+  d.start_micros = now;
+  DR_RETURN_IF_ERROR(Persist(record));
+  {
+    MutexLock lock(&mu_);
+    imports_[Key{record.ns, d.import_arn}] = record;
+  }
+  ImportTableDescription answer = d;
+  Start(std::move(record));
+  return answer;
+}
+
+void Imports::Start(Record record) {
+  jobs_.Post([this, record = std::move(record)]() mutable {
+    Status s = Run(&record);
+    if (jobs_.stopping()) return;  // stays IN_PROGRESS; the next Open runs it again
+    ImportTableDescription& d = record.desc;
+    d.end_micros = clock_->NowMicros();
+    if (s.ok()) {
+      d.import_status = ImportStatus::kCompleted;
+    } else {
+      d.import_status = ImportStatus::kFailed;
+      switch (s.code()) {
+        case ErrorCode::kResourceNotFound:
+          d.failure_code = "S3NoSuchBucket";
+          break;
+        case ErrorCode::kTableAlreadyExists:
+          d.failure_code = "ResourceInUseException";
+          break;
+        case ErrorCode::kValidation:
+          d.failure_code = "InvalidInput";
+          break;
+        default:
+          d.failure_code = "UNKNOWN";
+      }
+      d.failure_message = s.message();
+    }
+    Persist(record).ok();  // on failure: IN_PROGRESS on disk, run again after a restart
+    MutexLock lock(&mu_);
+    imports_[Key{record.ns, d.import_arn}] = std::move(record);
+  });
+}
+
+Status Imports::Run(Record* record) {
+  ImportTableDescription& d = record->desc;
+  d.error_count = d.processed_item_count = d.imported_item_count = 0;
+  d.processed_size_bytes = 0;
+  if (files_ == nullptr) {
+    return Status(ErrorCode::kResourceNotFound, "The specified bucket does not exist");
+  }
+  // The index key types of the new table, for CheckIndexKeys.
+  TableInfo checked = record->def;
+  ResolveIndexes(&checked);
+  // Item key without the table id -> encoded item; a later record of a key
+  // replaces an earlier one.
+  std::map<std::string, std::string> items;
+  int64_t processed = 0, errors = 0;
+  std::string value;
+  DR_ASSIGN_OR_RETURN(
+      d.processed_size_bytes,
+      files_->ReadImport(d, [&](Result<Item> item) -> Status {
+        if (jobs_.stopping()) return Status(ErrorCode::kInternal, std::string(kStopping));
+        ++processed;
+        // A record that is not a valid item is counted and left out.
+        if (!item.ok() || !ValidateItem(*item).ok()) {
+          ++errors;
+          return Status::OK();
+        }
+        Result<PrimaryKey> key = KeyOfItem(checked.key, *item);
+        if (!key.ok() || !CheckIndexKeys(checked, *item).ok()) {
+          ++errors;
+          return Status::OK();
+        }
+        value.clear();
+        EncodeItem(*item, &value);
+        items[keys::ItemKey(0, *key->hash, key->range).substr(4)] = value;
+        return Status::OK();
+      }));
+  d.processed_item_count = processed;
+  d.error_count = errors;
+  d.imported_item_count = static_cast<int64_t>(items.size());
+  RestoreItemSource source = [&items](const RestoreItemVisitor& visit) -> Status {
+    for (const auto& [suffix, encoded] : items) DR_RETURN_IF_ERROR(visit(suffix, encoded));
+    return Status::OK();
+  };
+  DR_ASSIGN_OR_RETURN(TableDescription published, restorer_->Restore(record->def, source));
+  d.table = published;
+  return Status::OK();
+}
+
+Result<ImportTableDescription> Imports::Describe(const DescribeImportRequest& req) {
+  MutexLock lock(&mu_);
+  auto it = imports_.find(Key{req.scope.ns, req.import_arn});
+  if (it == imports_.end()) return ImportNotFound(req.import_arn);
+  return it->second.desc;
+}
+
+Result<ListImportsResult> Imports::List(const ListImportsRequest& req) {
+  std::vector<ImportTableDescription> all;
+  {
+    MutexLock lock(&mu_);
+    for (const auto& [key, r] : imports_) {
+      if (key.first != req.scope.ns) continue;
+      if (req.table_arn && r.desc.table_arn != *req.table_arn) continue;
+      all.push_back(r.desc);
+    }
+  }
+  std::sort(all.begin(), all.end(),
+            [](const ImportTableDescription& a, const ImportTableDescription& b) {
+              return std::tie(a.start_micros, a.import_arn) <
+                     std::tie(b.start_micros, b.import_arn);
+            });
+  size_t start = 0;
+  if (req.next_token) {
+    auto it = std::find_if(all.begin(), all.end(), [&](const ImportTableDescription& d) {
+      return d.import_arn == *req.next_token;
+    });
+    if (it == all.end()) return Status::Validation("Invalid NextToken");
+    start = static_cast<size_t>(it - all.begin()) + 1;
+  }
+  const size_t limit = static_cast<size_t>(req.page_size.value_or(25));
+  ListImportsResult result;
+  for (size_t i = start; i < all.size(); ++i) {
+    if (result.imports.size() == limit) {
+      result.next_token = result.imports.back().import_arn;
+      break;
+    }
+    result.imports.push_back(std::move(all[i]));
+  }
+  return result;
+}
+
+}  // namespace dynarock

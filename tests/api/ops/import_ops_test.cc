@@ -1,0 +1,126 @@
+// Import from S3 through the in-process Client, the bucket a directory
+// (api/transfer/s3_directory.h): the ImportTableDescription JSON (source,
+// format options, TableCreationParameters, counts), ImportSummaryList, and
+// the shape errors and error types.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "api/transfer/s3_directory.h"
+#include "tests/api/api_test_util.h"
+
+namespace dynarock::api {
+namespace {
+
+using nlohmann::json;
+
+std::string TempRoot() {
+  const std::string dir =
+      testing::TempDir() + "/import_ops_test_" + std::to_string(getpid());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir + "/bucket/csv");
+  std::ofstream(dir + "/bucket/csv/a.csv") << "pk;v\na;1\nb;2\n";
+  return dir;
+}
+
+class ImportOpsTest : public ::testing::Test {
+ protected:
+  static EngineOptions Options(TransferFiles* files) {
+    EngineOptions o = TestEngine::Options();
+    o.transfer_files = files;
+    return o;
+  }
+  ~ImportOpsTest() override { std::filesystem::remove_all(root_); }
+
+  Reply Call(std::string_view operation, const json& body) {
+    Response r = client_.Call(operation, body.dump());
+    Reply out;
+    out.http_status = r.http_status;
+    out.body = json::parse(r.body, nullptr, /*allow_exceptions=*/false);
+    return out;
+  }
+  static json Params(const std::string& name) {
+    return {{"TableName", name},
+            {"BillingMode", "PAY_PER_REQUEST"},
+            {"AttributeDefinitions", {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
+            {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}}};
+  }
+
+  std::string root_ = TempRoot();
+  S3Directory s3_{root_};
+  TestEngine engine_{Options(&s3_)};
+  Client client_{engine_.engine.get()};
+};
+
+TEST_F(ImportOpsTest, ImportDescribeList) {
+  Reply r = Call("ImportTable",
+                 {{"S3BucketSource", {{"S3Bucket", "bucket"}, {"S3KeyPrefix", "csv/"}}},
+                  {"InputFormat", "CSV"},
+                  {"InputFormatOptions", {{"Csv", {{"Delimiter", ";"}}}}},
+                  {"TableCreationParameters", Params("imported")},
+                  {"ClientToken", "tok"}});
+  ASSERT_EQ(r.http_status, 200) << r;
+  json d = r.body["ImportTableDescription"];
+  EXPECT_EQ(d["ImportStatus"], "IN_PROGRESS");
+  EXPECT_EQ(d["TableArn"], "arn:aws:dynamodb:ddblocal:000000000000:table/imported");
+  EXPECT_EQ(d["S3BucketSource"], json::parse(R"({"S3Bucket":"bucket","S3KeyPrefix":"csv/"})"));
+  EXPECT_EQ(d["InputFormat"], "CSV");
+  EXPECT_EQ(d["InputCompressionType"], "NONE");
+  EXPECT_EQ(d["InputFormatOptions"], json::parse(R"({"Csv":{"Delimiter":";"}})"));
+  EXPECT_EQ(d["TableCreationParameters"]["TableName"], "imported");
+  EXPECT_EQ(d["TableCreationParameters"]["BillingMode"], "PAY_PER_REQUEST");
+  EXPECT_EQ(d["ClientToken"], "tok");
+  const std::string arn = d["ImportArn"];
+  EXPECT_EQ(arn.rfind(d["TableArn"].get<std::string>() + "/import/", 0), 0u);
+
+  engine_->WaitUntilTransfersDone();
+  r = Call("DescribeImport", {{"ImportArn", arn}});
+  ASSERT_EQ(r.http_status, 200) << r;
+  d = r.body["ImportTableDescription"];
+  EXPECT_EQ(d["ImportStatus"], "COMPLETED");
+  EXPECT_EQ(d["ImportedItemCount"], 2);
+  EXPECT_EQ(d["ProcessedItemCount"], 2);
+  EXPECT_EQ(d["ErrorCount"], 0);
+  EXPECT_TRUE(d["EndTime"].is_number());
+  r = Call("ListImports", json::object());
+  ASSERT_EQ(r.http_status, 200) << r;
+  ASSERT_EQ(r.body["ImportSummaryList"].size(), 1u);
+  EXPECT_EQ(r.body["ImportSummaryList"][0]["ImportArn"], arn);
+  EXPECT_EQ(r.body["ImportSummaryList"][0]["ImportStatus"], "COMPLETED");
+  r = Call("GetItem", {{"TableName", "imported"}, {"Key", {{"pk", {{"S", "b"}}}}}});
+  EXPECT_EQ(r.body["Item"]["v"], json::parse(R"({"S":"2"})")) << r;
+}
+
+TEST_F(ImportOpsTest, Errors) {
+  Reply r = Call("ImportTable", {{"InputFormat", "CSV"},
+                                 {"TableCreationParameters", Params("t1")}});
+  EXPECT_EQ(r.body["message"],
+            "1 validation error detected: Value null at 's3BucketSource' failed to satisfy "
+            "constraint: Member must not be null");
+  r = Call("ImportTable", {{"S3BucketSource", {{"S3Bucket", "bucket"}}},
+                           {"InputFormat", "XML"},
+                           {"TableCreationParameters", Params("t1")}});
+  EXPECT_EQ(r.body["__type"], "com.amazon.coral.validate#ValidationException");
+  r = Call("ImportTable", {{"S3BucketSource", {{"S3Bucket", "bucket"}}},
+                           {"InputFormat", "ION"},
+                           {"TableCreationParameters", Params("t1")}});
+  EXPECT_EQ(r.body["__type"], "com.amazon.coral.validate#ValidationException");
+  json bad = Params("t1");
+  bad.erase("KeySchema");
+  r = Call("ImportTable", {{"S3BucketSource", {{"S3Bucket", "bucket"}}},
+                           {"InputFormat", "CSV"},
+                           {"TableCreationParameters", bad}});
+  EXPECT_EQ(r.body["__type"], "com.amazon.coral.validate#ValidationException");
+  r = Call("DescribeImport", {{"ImportArn", "arn:aws:dynamodb:ddblocal:000000000000:table/x/"
+                                            "import/01234567890123-abcdef01"}});
+  EXPECT_EQ(r.body["__type"], "com.amazonaws.dynamodb.v20120810#ImportNotFoundException");
+  r = Call("ListImports", {{"PageSize", 0}});
+  EXPECT_EQ(r.body["__type"], "com.amazon.coral.validate#ValidationException");
+}
+
+}  // namespace
+}  // namespace dynarock::api
