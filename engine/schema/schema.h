@@ -30,7 +30,9 @@ bool IsValidTableName(std::string_view name);
 Status ValidateCreateTable(const CreateTableRequest& req);
 
 // The checks CreateTable makes on one GSI's key schema and projection,
-// against `definitions` (UpdateTable's index Create). Errors: kValidation.
+// against `definitions` (UpdateTable's index Create). A GSI key may have
+// several attributes (multi-attribute keys): 1..4 HASH elements, then 0..4
+// RANGE elements, all distinct and defined. Errors: kValidation.
 Status ValidateGlobalSecondaryIndexKeys(
     const GlobalSecondaryIndexDef& gsi,
     const std::vector<AttributeDefinition>& definitions);

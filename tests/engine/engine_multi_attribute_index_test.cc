@@ -1,0 +1,369 @@
+// Multi-attribute GSI keys through the public Engine interface: a GSI whose
+// partition key is several attributes hashed together and whose sort key is
+// several attributes ordered one after the other. Writes (sparse, wrong
+// types refused), Scan and parallel Scan, UpdateTable's backfill and
+// deletion, restarts, and the consistency checker.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+#include "engine/expr/render.h"
+#include "tests/engine/expr/expr_test_util.h"
+#include "tests/testutil/status_matchers.h"
+#include "tests/testutil/test_engine.h"
+
+namespace dynarock {
+namespace {
+
+using expr::RenderItem;
+using namespace expr::testing;  // NOLINT: value builders
+using ::testing::Eq;
+using ::testing::HasSubstr;
+
+// "Matches": pk S. GSI "ByBracket": HASH t (S), HASH r (N); RANGE d (S),
+// RANGE n (N); KEYS_ONLY. GSI "ByPlayer": HASH p (S); RANGE d, RANGE n; ALL.
+CreateTableRequest MatchesTable() {
+  CreateTableRequest req;
+  req.table_name = "Matches";
+  req.attribute_definitions = {{"pk", AttrType::kS}, {"t", AttrType::kS},
+                               {"r", AttrType::kN},  {"d", AttrType::kS},
+                               {"n", AttrType::kN},  {"p", AttrType::kS}};
+  req.key_schema = {{"pk", KeyType::kHash}};
+  GlobalSecondaryIndexDef bracket;
+  bracket.index_name = "ByBracket";
+  bracket.key_schema = {{"t", KeyType::kHash},
+                        {"r", KeyType::kHash},
+                        {"d", KeyType::kRange},
+                        {"n", KeyType::kRange}};
+  bracket.projection = {ProjectionType::kKeysOnly, {}};
+  GlobalSecondaryIndexDef player;
+  player.index_name = "ByPlayer";
+  player.key_schema = {
+      {"p", KeyType::kHash}, {"d", KeyType::kRange}, {"n", KeyType::kRange}};
+  player.projection = {ProjectionType::kAll, {}};
+  req.global_secondary_indexes = {bracket, player};
+  req.billing_mode = BillingMode::kPayPerRequest;
+  return req;
+}
+
+Item Match(const std::string& pk, const std::string& t, int r,
+           const std::string& d, int n, const std::string& p = "alice") {
+  return Item{{"pk", S(pk)}, {"t", S(t)}, {"r", N(std::to_string(r))},
+              {"d", S(d)},   {"n", N(std::to_string(n))},
+              {"p", S(p)},   {"score", N("1")}};
+}
+
+class EngineMultiAttributeIndexTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_OK(db_->CreateTable(MatchesTable()).status());
+  }
+  Status Put(Item item) {
+    PutItemRequest req;
+    req.table_name = "Matches";
+    req.item = std::move(item);
+    return db_->PutItem(req).status();
+  }
+  std::vector<std::string> ScanIndex(const std::string& index) {
+    ScanRequest scan;
+    scan.table_name = "Matches";
+    scan.read.index_name = index;
+    std::vector<std::string> out;
+    auto r = db_->Scan(scan);
+    EXPECT_OK(r.status());
+    if (r.ok()) {
+      for (const Item& item : r->items) out.push_back(item.at("pk").s());
+    }
+    return out;
+  }
+  void ExpectConsistent() {
+    ASSERT_OK(db_->WaitUntilIndexesCaughtUp());
+    EXPECT_OK(db_->VerifyIndexes(Scope(), "Matches"));
+  }
+
+  TestEngine db_;
+};
+
+TEST_F(EngineMultiAttributeIndexTest, DescribeTableReturnsTheKeySchemaAsGiven) {
+  DescribeTableRequest req;
+  req.table_name = "Matches";
+  ASSERT_OK_AND_ASSIGN(TableDescription d, db_->DescribeTable(req));
+  ASSERT_EQ(d.global_secondary_indexes.size(), 2u);
+  EXPECT_EQ(d.global_secondary_indexes[0].def.key_schema,
+            MatchesTable().global_secondary_indexes[0].key_schema);
+  EXPECT_EQ(d.global_secondary_indexes[1].def.key_schema,
+            MatchesTable().global_secondary_indexes[1].key_schema);
+}
+
+TEST_F(EngineMultiAttributeIndexTest, ItemsWithoutEveryKeyAttributeAreNotIndexed) {
+  ASSERT_OK(Put(Match("m1", "T", 1, "a", 1)));
+  Item no_r = Match("m2", "T", 1, "a", 2);
+  no_r.erase("r");  // in ByPlayer, not in ByBracket
+  ASSERT_OK(Put(no_r));
+  Item no_n = Match("m3", "T", 1, "a", 3);
+  no_n.erase("n");  // in neither
+  ASSERT_OK(Put(no_n));
+  ASSERT_OK(db_->WaitUntilIndexesCaughtUp());
+  EXPECT_THAT(ScanIndex("ByBracket"), ::testing::ElementsAre("m1"));
+  EXPECT_THAT(ScanIndex("ByPlayer"), ::testing::UnorderedElementsAre("m1", "m2"));
+  ExpectConsistent();
+}
+
+TEST_F(EngineMultiAttributeIndexTest, KeyAttributeOfTheWrongTypeIsRefusedOnEveryWrite) {
+  Item bad = Match("m1", "T", 1, "a", 1);
+  bad["r"] = S("one");
+  EXPECT_THAT(Put(bad),
+              StatusIs(ErrorCode::kValidation,
+                       Eq("One or more parameter values were invalid: Type mismatch "
+                          "for Index Key r Expected: N Actual: S IndexName: ByBracket")));
+  ASSERT_OK(Put(Match("m1", "T", 1, "a", 1)));
+  UpdateItemRequest up;
+  up.table_name = "Matches";
+  up.key = Item{{"pk", S("m1")}};
+  up.update_expression = "SET n = :v";
+  up.expression_attribute_values = ExpressionAttributeValues{{":v", S("x")}};
+  EXPECT_THAT(db_->UpdateItem(up).status(),
+              StatusIs(ErrorCode::kValidation,
+                       HasSubstr("Type mismatch for Index Key n Expected: N Actual: S")));
+  BatchWriteItemRequest batch;
+  WriteRequest w;
+  w.put_item = bad;
+  batch.request_items = {{"Matches", {w}}};
+  EXPECT_THAT(db_->BatchWriteItem(batch).status(),
+              StatusIs(ErrorCode::kValidation, HasSubstr("Index Key r")));
+  ExpectConsistent();
+}
+
+TEST_F(EngineMultiAttributeIndexTest, KeyChangesMoveTheEntry) {
+  ASSERT_OK(Put(Match("m1", "T", 1, "a", 1)));
+  UpdateItemRequest up;
+  up.table_name = "Matches";
+  up.key = Item{{"pk", S("m1")}};
+  up.update_expression = "SET r = :r";  // a second partition-key attribute
+  up.expression_attribute_values = ExpressionAttributeValues{{":r", N("2")}};
+  ASSERT_OK(db_->UpdateItem(up).status());
+  up.update_expression = "REMOVE d";  // leaves both indexes
+  up.expression_attribute_values.reset();
+  ASSERT_OK(db_->UpdateItem(up).status());
+  ExpectConsistent();
+  EXPECT_TRUE(ScanIndex("ByBracket").empty());
+  up.update_expression = "SET d = :d";
+  up.expression_attribute_values = ExpressionAttributeValues{{":d", S("b")}};
+  ASSERT_OK(db_->UpdateItem(up).status());
+  ExpectConsistent();
+  EXPECT_THAT(ScanIndex("ByBracket"), ::testing::ElementsAre("m1"));
+  DeleteItemRequest del;
+  del.table_name = "Matches";
+  del.key = Item{{"pk", S("m1")}};
+  ASSERT_OK(db_->DeleteItem(del).status());
+  ExpectConsistent();
+  EXPECT_TRUE(ScanIndex("ByPlayer").empty());
+}
+
+TEST_F(EngineMultiAttributeIndexTest, KeysOnlyProjectsEveryKeyAttribute) {
+  ASSERT_OK(Put(Match("m1", "T", 1, "a", 1)));
+  ASSERT_OK(db_->WaitUntilIndexesCaughtUp());
+  ScanRequest scan;
+  scan.table_name = "Matches";
+  scan.read.index_name = "ByBracket";
+  ASSERT_OK_AND_ASSIGN(ScanResult r, db_->Scan(scan));
+  ASSERT_EQ(r.items.size(), 1u);
+  EXPECT_EQ(RenderItem(r.items[0]),
+            RenderItem(Item{{"pk", S("m1")}, {"t", S("T")}, {"r", N("1")},
+                            {"d", S("a")}, {"n", N("1")}}));
+}
+
+TEST_F(EngineMultiAttributeIndexTest, ParallelScanCoversEveryEntryOnce) {
+  for (int i = 0; i < 40; ++i) {
+    ASSERT_OK(Put(Match("m" + std::to_string(i), "T" + std::to_string(i % 5),
+                        i % 3, "d" + std::to_string(i % 4), i)));
+  }
+  ASSERT_OK(db_->WaitUntilIndexesCaughtUp());
+  std::set<std::string> seen;
+  for (int64_t segment = 0; segment < 3; ++segment) {
+    ScanRequest part;
+    part.table_name = "Matches";
+    part.read.index_name = "ByBracket";
+    part.segment = segment;
+    part.total_segments = 3;
+    part.read.limit = 4;
+    for (int pages = 0; pages < 100; ++pages) {
+      ASSERT_OK_AND_ASSIGN(ScanResult r, db_->Scan(part));
+      for (const Item& item : r.items) {
+        EXPECT_TRUE(seen.insert(item.at("pk").s()).second) << item.at("pk").s();
+      }
+      if (!r.last_evaluated_key) break;
+      // The start key holds every index key attribute and the table key.
+      EXPECT_EQ(r.last_evaluated_key->size(), 5u);
+      part.read.exclusive_start_key = r.last_evaluated_key;
+    }
+  }
+  EXPECT_EQ(seen.size(), 40u);
+}
+
+TEST_F(EngineMultiAttributeIndexTest, UpdateTableBackfillsAndDeletesAMultiAttributeIndex) {
+  for (int i = 0; i < 30; ++i) {
+    Item item = Match("m" + std::to_string(i), "T", 1, "a", i);
+    item["z"] = N(std::to_string(i % 3));
+    if (i == 4) item["z"] = S("wrong type");  // left out by the backfill
+    if (i == 5) item.erase("z");              // sparse
+    ASSERT_OK(Put(item));
+  }
+  UpdateTableRequest req;
+  req.table_name = "Matches";
+  req.attribute_definitions = {{"z", AttrType::kN}};
+  GlobalSecondaryIndexUpdate u;
+  GlobalSecondaryIndexDef def;
+  def.index_name = "ByTz";
+  def.key_schema = {{"t", KeyType::kHash}, {"z", KeyType::kHash},
+                    {"n", KeyType::kRange}};
+  def.projection = {ProjectionType::kKeysOnly, {}};
+  u.create = def;
+  req.global_secondary_index_updates = {u};
+  ASSERT_OK_AND_ASSIGN(TableDescription d, db_->UpdateTable(req));
+  ASSERT_OK(db_->WaitUntilIndexesCaughtUp());
+  EXPECT_EQ(ScanIndex("ByTz").size(), 28u);
+  ExpectConsistent();
+  DescribeTableRequest describe;
+  describe.table_name = "Matches";
+  ASSERT_OK_AND_ASSIGN(d, db_->DescribeTable(describe));
+  ASSERT_EQ(d.global_secondary_indexes.size(), 3u);
+  EXPECT_EQ(d.global_secondary_indexes[2].def.key_schema, def.key_schema);
+
+  UpdateTableRequest drop;
+  drop.table_name = "Matches";
+  GlobalSecondaryIndexUpdate del;
+  del.del = GlobalSecondaryIndexUpdate::DeleteAction{"ByTz"};
+  drop.global_secondary_index_updates = {del};
+  ASSERT_OK(db_->UpdateTable(drop).status());
+  ASSERT_OK_AND_ASSIGN(d, db_->DescribeTable(describe));
+  EXPECT_EQ(d.global_secondary_indexes.size(), 2u);
+  for (const AttributeDefinition& a : d.attribute_definitions) {
+    EXPECT_NE(a.attribute_name, "z");  // no key uses it any more
+  }
+  ExpectConsistent();
+}
+
+TEST_F(EngineMultiAttributeIndexTest, UpdateTableValidatesTheNewKeySchema) {
+  UpdateTableRequest req;
+  req.table_name = "Matches";
+  req.attribute_definitions = {{"z", AttrType::kN}};
+  GlobalSecondaryIndexUpdate u;
+  GlobalSecondaryIndexDef def;
+  def.index_name = "Bad";
+  def.key_schema = {{"t", KeyType::kHash}, {"n", KeyType::kRange},
+                    {"z", KeyType::kHash}};
+  def.projection = {ProjectionType::kKeysOnly, {}};
+  u.create = def;
+  req.global_secondary_index_updates = {u};
+  EXPECT_THAT(db_->UpdateTable(req).status(),
+              StatusIs(ErrorCode::kValidation,
+                       Eq("Invalid KeySchema: A HASH key type KeySchemaElement cannot "
+                          "follow a RANGE key type KeySchemaElement")));
+  // A key attribute the table defines with another type.
+  req.attribute_definitions = {{"r", AttrType::kS}};
+  (*req.global_secondary_index_updates)[0].create->key_schema = {
+      {"t", KeyType::kHash}, {"r", KeyType::kHash}};
+  EXPECT_THAT(db_->UpdateTable(req).status(),
+              StatusIs(ErrorCode::kValidation,
+                       HasSubstr("Attributes cannot be redefined")));
+}
+
+// --- Restarts and the consistency checker -----------------------------------
+
+class EngineMultiAttributeRestartTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("dynarock-multi-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+  }
+  void TearDown() override {
+    engine_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+  void Open() {
+    engine_.reset();
+    EngineOptions o;
+    o.path = dir_.string();
+    o.clock = &clock_;
+    o.table_create_delay_micros = 0;
+    o.table_delete_delay_micros = 0;
+    o.gsi_backfill_chunk_items = 7;
+    engine_ = std::move(Engine::Open(o)).value();
+  }
+
+  SimulatedClock clock_;
+  std::filesystem::path dir_;
+  std::unique_ptr<Engine> engine_;
+};
+
+TEST_F(EngineMultiAttributeRestartTest, RandomWritesAndRestartsEndConsistent) {
+  Open();
+  ASSERT_OK(engine_->CreateTable(MatchesTable()).status());
+  std::mt19937 rng(4242);
+  for (int round = 0; round < 4; ++round) {
+    for (int i = 0; i < 120; ++i) {
+      const std::string pk = "m" + std::to_string(rng() % 25);
+      const int op = static_cast<int>(rng() % 10);
+      if (op < 2) {
+        DeleteItemRequest del;
+        del.table_name = "Matches";
+        del.key = Item{{"pk", S(pk)}};
+        ASSERT_OK(engine_->DeleteItem(del).status());
+      } else if (op < 5) {
+        UpdateItemRequest up;
+        up.table_name = "Matches";
+        up.key = Item{{"pk", S(pk)}};
+        const char* attrs[] = {"t", "r", "d", "n", "p"};
+        const std::string attr = attrs[rng() % 5];
+        if (rng() % 3 == 0) {
+          up.update_expression = "REMOVE " + attr;
+        } else {
+          up.update_expression = "SET " + attr + " = :v";
+          const bool number = attr == "r" || attr == "n";
+          up.expression_attribute_values = ExpressionAttributeValues{
+              {":v", number ? N(std::to_string(rng() % 4))
+                            : S(std::string(1, static_cast<char>('a' + rng() % 3)))}};
+        }
+        ASSERT_OK(engine_->UpdateItem(up).status());
+      } else {
+        PutItemRequest put;
+        put.table_name = "Matches";
+        put.item = Match(pk, "T" + std::to_string(rng() % 2), static_cast<int>(rng() % 3),
+                         std::string(1, static_cast<char>('a' + rng() % 3)),
+                         static_cast<int>(rng() % 5), "p" + std::to_string(rng() % 2));
+        ASSERT_OK(engine_->PutItem(put).status());
+      }
+    }
+    if (round == 1) {
+      UpdateTableRequest req;
+      req.table_name = "Matches";
+      GlobalSecondaryIndexUpdate u;
+      GlobalSecondaryIndexDef def;
+      def.index_name = "ByPn";
+      def.key_schema = {{"p", KeyType::kHash}, {"r", KeyType::kHash},
+                        {"n", KeyType::kRange}, {"d", KeyType::kRange}};
+      def.projection = {ProjectionType::kInclude, {"score"}};
+      u.create = def;
+      req.attribute_definitions = {{"p", AttrType::kS}};
+      req.global_secondary_index_updates = {u};
+      ASSERT_OK(engine_->UpdateTable(req).status());
+    }
+    Open();  // restart, possibly mid-backfill
+  }
+  ASSERT_OK(engine_->WaitUntilIndexesCaughtUp());
+  EXPECT_OK(engine_->VerifyIndexes(Scope(), "Matches"));
+}
+
+}  // namespace
+}  // namespace dynarock
