@@ -277,6 +277,155 @@ TEST_F(EngineMultiAttributeIndexTest, UpdateTableValidatesTheNewKeySchema) {
                        HasSubstr("Attributes cannot be redefined")));
 }
 
+// --- Query ------------------------------------------------------------------
+
+class EngineMultiAttributeQueryTest : public EngineMultiAttributeIndexTest {
+ protected:
+  void SetUp() override {
+    EngineMultiAttributeIndexTest::SetUp();
+    // Partition (T, 1): d in {a, b}, n in {-1, 2, 10}; other partitions.
+    int i = 0;
+    for (const char* d : {"b", "a"}) {
+      for (int n : {10, -1, 2}) {
+        ASSERT_OK(Put(Match("m" + std::to_string(i++), "T", 1, d, n)));
+      }
+    }
+    ASSERT_OK(Put(Match("x1", "T", 2, "a", 1)));   // other r
+    ASSERT_OK(Put(Match("x2", "U", 1, "a", 1)));   // other t
+    ASSERT_OK(Put(Match("x3", "T", 1, "ab", 0)));  // d sorts after "a"
+    ASSERT_OK(db_->WaitUntilIndexesCaughtUp());
+  }
+  static QueryRequest Q(const std::string& condition, ExpressionAttributeValues values) {
+    QueryRequest req;
+    req.table_name = "Matches";
+    req.read.index_name = "ByBracket";
+    req.key_condition_expression = condition;
+    req.read.expression_attribute_values = std::move(values);
+    return req;
+  }
+  // "d/n" of every item of every page.
+  std::string Run(QueryRequest req, int64_t limit = 0) {
+    if (limit > 0) req.read.limit = limit;
+    std::string out;
+    for (int pages = 0; pages < 50; ++pages) {
+      auto r = db_->Query(req);
+      if (!r.ok()) return r.status().message();
+      for (const Item& item : r->items) {
+        out += item.at("d").s() + "/" + item.at("n").n().ToString() + " ";
+      }
+      if (!r->last_evaluated_key) break;
+      EXPECT_EQ(r->last_evaluated_key->size(), 5u);  // t r d n + pk
+      req.read.exclusive_start_key = r->last_evaluated_key;
+    }
+    return out;
+  }
+};
+
+TEST_F(EngineMultiAttributeQueryTest, EqualityOnEveryPartitionKeyAttribute) {
+  const ExpressionAttributeValues v{{":t", S("T")}, {":r", N("1")}};
+  EXPECT_EQ(Run(Q("t = :t AND r = :r", v)), "a/-1 a/2 a/10 ab/0 b/-1 b/2 b/10 ");
+  EXPECT_EQ(Run(Q("r = :r AND t = :t", v), 2), "a/-1 a/2 a/10 ab/0 b/-1 b/2 b/10 ");
+  QueryRequest back = Q("t = :t AND r = :r", v);
+  back.scan_index_forward = false;
+  EXPECT_EQ(Run(back, 3), "b/10 b/2 b/-1 ab/0 a/10 a/2 a/-1 ");
+  EXPECT_EQ(Run(Q("t = :t AND r = :r", {{":t", S("T")}, {":r", N("2")}})), "a/1 ");
+  EXPECT_EQ(Run(Q("t = :t", {{":t", S("T")}})),
+            "Query condition missed key schema element: r");
+}
+
+TEST_F(EngineMultiAttributeQueryTest, SortKeyConditionsLeftToRight) {
+  auto v = [](ExpressionAttributeValues more) {
+    more[":t"] = S("T");
+    more[":r"] = N("1");
+    return more;
+  };
+  EXPECT_EQ(Run(Q("t = :t AND r = :r AND d = :d", v({{":d", S("a")}}))), "a/-1 a/2 a/10 ");
+  EXPECT_EQ(Run(Q("t = :t AND r = :r AND begins_with(d, :d)", v({{":d", S("a")}})), 1),
+            "a/-1 a/2 a/10 ab/0 ");
+  EXPECT_EQ(Run(Q("t = :t AND r = :r AND d > :d", v({{":d", S("a")}}))),
+            "ab/0 b/-1 b/2 b/10 ");
+  EXPECT_EQ(Run(Q("t = :t AND r = :r AND d = :d AND n >= :n",
+                  v({{":d", S("b")}, {":n", N("2")}}))),
+            "b/2 b/10 ");
+  EXPECT_EQ(Run(Q("t = :t AND r = :r AND d = :d AND n < :n",
+                  v({{":d", S("a")}, {":n", N("2")}})), 1),
+            "a/-1 ");
+  EXPECT_EQ(Run(Q("t = :t AND r = :r AND d = :d AND n BETWEEN :lo AND :hi",
+                  v({{":d", S("a")}, {":lo", N("-1")}, {":hi", N("2")}}))),
+            "a/-1 a/2 ");
+  EXPECT_EQ(Run(Q("t = :t AND r = :r AND d = :d AND n = :n",
+                  v({{":d", S("b")}, {":n", N("10")}}))),
+            "b/10 ");
+  EXPECT_EQ(Run(Q("t = :t AND r = :r AND n = :n", v({{":n", N("2")}}))),
+            "Query condition missed key schema element: d");
+  EXPECT_EQ(Run(Q("t = :t AND r = :r AND d > :d AND n = :n",
+                  v({{":d", S("a")}, {":n", N("2")}}))),
+            "Query key condition not supported");
+}
+
+TEST_F(EngineMultiAttributeQueryTest, LegacyKeyConditions) {
+  QueryRequest req;
+  req.table_name = "Matches";
+  req.read.index_name = "ByBracket";
+  req.key_conditions = LegacyConditions{
+      {"t", {ComparisonOperator::kEq, {S("T")}}},
+      {"r", {ComparisonOperator::kEq, {N("1")}}},
+      {"d", {ComparisonOperator::kEq, {S("b")}}},
+      {"n", {ComparisonOperator::kGt, {N("-1")}}}};
+  EXPECT_EQ(Run(req, 1), "b/2 b/10 ");
+}
+
+TEST_F(EngineMultiAttributeQueryTest, FilterMayNotNameAKeyAttributeOfTheIndex) {
+  for (const char* attr : {"t", "r", "d", "n"}) {
+    QueryRequest req = Q("t = :t AND r = :r", {{":t", S("T")}, {":r", N("1")}, {":x", N("1")}});
+    req.read.filter_expression = std::string(attr) + " = :x";
+    EXPECT_THAT(db_->Query(req).status(),
+                StatusIs(ErrorCode::kValidation,
+                         Eq(std::string("Filter Expression can only contain non-primary key "
+                                        "attributes: Primary key attribute: ") +
+                            attr)));
+  }
+}
+
+TEST_F(EngineMultiAttributeQueryTest, StartKeyMustLieInTheQueriedRange) {
+  QueryRequest req = Q("t = :t AND r = :r AND d = :d AND n > :n",
+                       {{":t", S("T")}, {":r", N("1")}, {":d", S("a")}, {":n", N("0")}});
+  auto start = [](const char* t, int r, const char* d, int n) {
+    // m5 is the item (T, 1, a, 2): the page resumes after it.
+    return Item{{"pk", S("m5")}, {"t", S(t)}, {"r", N(std::to_string(r))},
+                {"d", S(d)}, {"n", N(std::to_string(n))}};
+  };
+  req.read.exclusive_start_key = start("T", 1, "a", 2);
+  EXPECT_EQ(Run(req), "a/10 ");
+  req.read.exclusive_start_key = start("T", 1, "b", 2);  // d is not "a"
+  EXPECT_THAT(db_->Query(req).status(),
+              StatusIs(ErrorCode::kValidation,
+                       Eq("The provided starting key does not match the range key predicate")));
+  req.read.exclusive_start_key = start("T", 2, "a", 2);  // another partition
+  EXPECT_THAT(db_->Query(req).status(),
+              StatusIs(ErrorCode::kValidation,
+                       Eq("The query can return at most one row and cannot be restarted")));
+  Item missing = start("T", 1, "a", 2);
+  missing.erase("r");
+  req.read.exclusive_start_key = missing;
+  EXPECT_THAT(db_->Query(req).status(),
+              StatusIs(ErrorCode::kValidation, Eq("The provided starting key is invalid")));
+  QueryRequest whole = Q("t = :t AND r = :r", {{":t", S("T")}, {":r", N("1")}});
+  whole.read.exclusive_start_key = start("U", 1, "a", 2);
+  EXPECT_THAT(db_->Query(whole).status(),
+              StatusIs(ErrorCode::kValidation,
+                       Eq("The provided starting key is outside query boundaries based on "
+                          "provided conditions")));
+}
+
+TEST_F(EngineMultiAttributeQueryTest, KeysOnlyIndexRefusesAllAttributes) {
+  QueryRequest req = Q("t = :t AND r = :r", {{":t", S("T")}, {":r", N("1")}});
+  req.read.select = Select::kAllAttributes;
+  EXPECT_THAT(db_->Query(req).status(),
+              StatusIs(ErrorCode::kValidation, HasSubstr("ByBracket because its projection "
+                                                         "type is not ALL")));
+}
+
 // --- Restarts and the consistency checker -----------------------------------
 
 class EngineMultiAttributeRestartTest : public ::testing::Test {
