@@ -211,7 +211,11 @@ Status IndexWriter::Stage(Txn* txn, uint32_t table_id,
     if (!index.global) {
       if (delete_old) batch->Delete(Cf::kIndexes, before.key);
       if (has) batch->Put(Cf::kIndexes, after.key, after.value);
-      collection_delta += (has ? after.size : 0) - (had ? before.size : 0);
+      const int64_t size_delta = (has ? after.size : 0) - (had ? before.size : 0);
+      collection_delta += size_delta;
+      // An LSI's counters change with its entries, in the item's batch
+      // (a GSI's when the propagator applies its records).
+      Catalog::AddStats(index.id, (has ? 1 : 0) - (had ? 1 : 0), size_delta, batch);
       continue;
     }
     if (!ticket) {

@@ -132,11 +132,23 @@ Status ValidateGsiKeySchema(const std::vector<KeySchemaElement>& ks,
   return Status::OK();
 }
 
+// The texts for an INCLUDE projection without NonKeyAttributes and for a
+// repeated one follow other DynamoDB emulators' recordings; neither is
+// verified against DynamoDB (docs/compatibility.md).
 Status ValidateProjection(const Projection& p) {
   if (p.type != ProjectionType::kInclude && !p.non_key_attributes.empty()) {
     std::string type = p.type == ProjectionType::kAll ? "ALL" : "KEYS_ONLY";
     return Invalid("ProjectionType is " + type +
                    ", but NonKeyAttributes is specified");
+  }
+  if (p.type == ProjectionType::kInclude && p.non_key_attributes.empty()) {
+    return Invalid("NonKeyAttributes must not be empty");
+  }
+  std::set<std::string_view> seen;
+  for (const std::string& a : p.non_key_attributes) {
+    if (!seen.insert(a).second) {
+      return Invalid("Duplicate NonKeyAttributes in projection: " + a);
+    }
   }
   return Status::OK();
 }
@@ -259,6 +271,14 @@ Status ValidateCreateTable(const CreateTableRequest& req) {
                                           provisioned, gsi.index_name));
     for (const auto& e : gsi.key_schema) used.insert(e.attribute_name);
   }
+  size_t projected = 0;
+  for (const auto& lsi : req.local_secondary_indexes) {
+    projected += lsi.projection.non_key_attributes.size();
+  }
+  for (const auto& gsi : req.global_secondary_indexes) {
+    projected += gsi.projection.non_key_attributes.size();
+  }
+  DR_RETURN_IF_ERROR(CheckProjectedAttributeCount(projected));
   if (req.global_secondary_indexes.size() > kMaxGlobalSecondaryIndexes) {
     return Invalid("GlobalSecondaryIndex count exceeds the per-table limit of 20");
   }
@@ -281,6 +301,13 @@ Status ValidateGlobalSecondaryIndexKeys(
     const std::vector<AttributeDefinition>& definitions) {
   DR_RETURN_IF_ERROR(ValidateGsiKeySchema(gsi.key_schema, definitions));
   return ValidateProjection(gsi.projection);
+}
+
+Status CheckProjectedAttributeCount(size_t total) {
+  if (total <= kMaxProjectedAttributes) return Status::OK();
+  return Invalid("Number of projected attributes in all indexes exceeds limit of " +
+                 std::to_string(kMaxProjectedAttributes) +
+                 ", number of projected attributes: " + std::to_string(total));
 }
 
 KeyDef ResolveKeyDef(const std::vector<KeySchemaElement>& key_schema,

@@ -37,6 +37,12 @@ Status ValidateGlobalSecondaryIndexKeys(
     const GlobalSecondaryIndexDef& gsi,
     const std::vector<AttributeDefinition>& definitions);
 
+// DynamoDB's limit on NonKeyAttributes summed over every secondary index of
+// a table (an attribute projected into two indexes counts twice).
+inline constexpr size_t kMaxProjectedAttributes = 100;
+// Errors: kValidation when `total` passes kMaxProjectedAttributes.
+Status CheckProjectedAttributeCount(size_t total);
+
 // The key of a table or index from its key schema and the table's attribute
 // definitions. REQUIRES: the schema passed ValidateCreateTable.
 KeyDef ResolveKeyDef(const std::vector<KeySchemaElement>& key_schema,

@@ -533,6 +533,18 @@ void Catalog::AddStats(uint32_t id, int64_t items, int64_t bytes,
   if (bytes != 0) batch->AddToCounter(CounterKey(id, 'b'), bytes);
 }
 
+Result<std::pair<int64_t, int64_t>> Catalog::IndexStats(const Store& store,
+                                                       uint32_t index_id) {
+  DR_ASSIGN_OR_RETURN(int64_t items, store.GetCounter(CounterKey(index_id, 'i')));
+  DR_ASSIGN_OR_RETURN(int64_t bytes, store.GetCounter(CounterKey(index_id, 'b')));
+  return std::pair<int64_t, int64_t>{items, bytes};
+}
+
+void Catalog::RemoveIndexStats(uint32_t index_id, WriteBatch* batch) {
+  batch->Delete(Cf::kMeta, CounterKey(index_id, 'i'));
+  batch->Delete(Cf::kMeta, CounterKey(index_id, 'b'));
+}
+
 void Catalog::ApplyStats(const TableInfo& info, int64_t items, int64_t bytes) {
   info.stats->item_count.fetch_add(items, std::memory_order_relaxed);
   info.stats->size_bytes.fetch_add(bytes, std::memory_order_relaxed);

@@ -347,5 +347,32 @@ TEST_F(IndexEntryTest, MultiAttributeSortKeyOrdersByEachAttributeInTurn) {
   EXPECT_EQ(labels({&a}, &eq), "a10 ");
 }
 
+TEST_F(IndexEntryTest, IndexKeyValueLengthsAreLimited) {
+  Item item = MakeItem("p", "1", std::string(2048, 'g'), "5");
+  EXPECT_OK(CheckIndexKeysOf(gsi_, item));
+  item["g"] = S(std::string(2049, 'g'));
+  EXPECT_THAT(CheckIndexKeysOf(gsi_, item),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values were invalid: Size of hashkey has "
+                       "exceeded the maximum size limit of2048 bytes"));
+  IndexInfo s = gsi_;
+  s.key.range_type = AttrType::kS;
+  item = MakeItem("p", "1", "G", "0");
+  item["gr"] = S(std::string(1024, 'r'));
+  EXPECT_OK(CheckIndexKeysOf(s, item));
+  item["gr"] = S(std::string(1025, 'r'));
+  EXPECT_THAT(CheckIndexKeysOf(s, item),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values were invalid: Aggregated size of all "
+                       "range keys has exceeded the size limit of 1024 bytes"));
+  // Each value of a multi-attribute key on its own.
+  const IndexInfo m = MultiGsi();
+  Item multi = MultiItem("p", std::string(2048, 't'), "1", std::string(1024, 'd'), "2");
+  EXPECT_OK(CheckIndexKeysOf(m, multi));
+  multi["d"] = S(std::string(1025, 'd'));
+  EXPECT_THAT(CheckIndexKeysOf(m, multi),
+              StatusIs(ErrorCode::kValidation, HasSubstr("1024 bytes")));
+}
+
 }  // namespace
 }  // namespace dynarock

@@ -182,6 +182,42 @@ TEST(SchemaMultiAttributeKeyTest, ResolvesEveryAttributeInKeySchemaOrder) {
   EXPECT_EQ(single.range_count(), 1u);
 }
 
+TEST(SchemaTest, ProjectionRules) {
+  auto with_projection = [](Projection p) {
+    CreateTableRequest req = Base();
+    req.global_secondary_indexes.push_back({"gsi", {{"sk", KeyType::kHash}}, std::move(p), std::nullopt});
+    return req;
+  };
+  EXPECT_OK(ValidateCreateTable(with_projection({ProjectionType::kInclude, {"a", "b"}})));
+  EXPECT_THAT(ValidateCreateTable(with_projection({ProjectionType::kInclude, {}})),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values were invalid: NonKeyAttributes must not be empty"));
+  EXPECT_THAT(ValidateCreateTable(with_projection({ProjectionType::kInclude, {"a", "b", "a"}})),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values were invalid: Duplicate NonKeyAttributes in projection: a"));
+  EXPECT_THAT(ValidateCreateTable(with_projection({ProjectionType::kKeysOnly, {"a"}})),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values were invalid: ProjectionType is KEYS_ONLY, but NonKeyAttributes is specified"));
+}
+
+TEST(SchemaTest, AtMostOneHundredProjectedAttributesOverAllIndexes) {
+  CreateTableRequest req = Base();
+  std::vector<std::string> twenty;
+  for (int i = 0; i < 20; ++i) twenty.push_back("a" + std::to_string(i));
+  // The same attribute in two indexes counts twice: 5 x 20 = 100 is fine.
+  for (int i = 0; i < 5; ++i) {
+    req.global_secondary_indexes.push_back(
+        {"gsi" + std::to_string(i), {{"sk", KeyType::kHash}}, {ProjectionType::kInclude, twenty}, std::nullopt});
+  }
+  EXPECT_OK(ValidateCreateTable(req));
+  req.local_secondary_indexes.push_back(
+      {"lsi", {{"pk", KeyType::kHash}, {"sk", KeyType::kRange}}, {ProjectionType::kInclude, {"x"}}});
+  EXPECT_THAT(ValidateCreateTable(req),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values were invalid: Number of projected attributes in all "
+                       "indexes exceeds limit of 100, number of projected attributes: 101"));
+}
+
 TEST(SchemaTest, UndefinedHashKeyNamesKeysAndDefinitions) {
   CreateTableRequest req = Base();
   req.key_schema.pop_back();
