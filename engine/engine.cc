@@ -346,9 +346,9 @@ class EngineImpl final : public Engine {
                           tables_.ForData(scope, table));
       if (!index) return info->key;
       const IndexInfo* found = info->FindIndex(*index);
+      // PartiQL's words, unlike Query's, do not name the index.
       if (found == nullptr) {
-        return Status::Validation("The table does not have the specified index: " +
-                                  std::string(*index));
+        return Status::Validation("The table does not have the specified index");
       }
       return found->key;
     };

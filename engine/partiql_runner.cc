@@ -1,9 +1,11 @@
 #include "engine/partiql_runner.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "engine/expr/ast.h"
 #include "engine/partiql/statement_parser.h"
 
 namespace dynarock {
@@ -50,10 +52,117 @@ void AddCharges(std::vector<CapacityCharge> charges,
   for (CapacityCharge& c : charges) out->push_back(std::move(c));
 }
 
+// A page of a MultiQuery runs the Queries of at most this many partitions
+// (DynamoDB: "Results are returned in pages of up to 10 items. If the IN
+// list contains more values, you must use the NextToken").
+constexpr size_t kPartitionsPerPage = 10;
+
+Status InvalidStartKey() {
+  return Status::Validation("The provided starting key is invalid");
+}
+
+// Runs a page of a MultiQuery: the partitions' Queries in order, from where
+// the NextToken points, while the Limit (items read, over all of them) lasts
+// and no Query stops early. The capacity is the sum of the Queries'.
+//
+// The NextToken (last_evaluated_key) is where the next page starts: the
+// LastEvaluatedKey of the Query that stopped, which names its partition; or,
+// when the next page starts a partition afresh, that partition's key
+// attribute alone. A read whose keys are only the partition key (a table
+// without sort key) never needs the former: its partitions hold one item,
+// so a Query that stopped on it has finished its partition.
+Result<ExecuteStatementResult> RunMultiQuery(Engine& engine, const Plan& plan) {
+  const std::vector<Plan::Partition>& parts = plan.partitions;
+  size_t first = 0;
+  std::optional<Item> start;
+  if (plan.exclusive_start_key) {
+    const Item& token = *plan.exclusive_start_key;
+    auto it = token.find(plan.partition_key_name);
+    if (it == token.end()) return InvalidStartKey();
+    while (first < parts.size() && !(parts[first].value == it->second)) ++first;
+    if (first == parts.size()) return InvalidStartKey();
+    if (token.size() > 1) start = token;
+  }
+  auto start_of = [&](size_t i) {
+    return Item{{plan.partition_key_name, parts[i].value}};
+  };
+  ExecuteStatementResult out;
+  std::optional<int64_t> remaining = plan.limit;
+  size_t i = first;
+  for (; i < parts.size() && i - first < kPartitionsPerPage; ++i) {
+    QueryRequest q = parts[i].query;
+    if (i == first) q.read.exclusive_start_key = std::move(start);
+    q.read.limit = remaining;
+    DR_ASSIGN_OR_RETURN(ReadPageResult r, engine.Query(q));
+    for (Item& item : r.items) out.items.push_back(std::move(item));
+    if (i == first) {
+      out.consumed_capacity = std::move(r.consumed_capacity);
+    } else {
+      out.consumed_capacity.Merge(r.consumed_capacity);
+    }
+    AddCharges(std::move(r.capacity_charges), &out.capacity_charges);
+    if (remaining) *remaining -= r.scanned_count;
+    if (r.last_evaluated_key && r.last_evaluated_key->size() > 1) {
+      out.last_evaluated_key = std::move(r.last_evaluated_key);
+      return out;
+    }
+    if (r.last_evaluated_key || (remaining && *remaining <= 0)) {
+      ++i;
+      break;
+    }
+  }
+  if (i < parts.size()) out.last_evaluated_key = start_of(i);
+  return out;
+}
+
+// An error of the request a statement ran as, in PartiQL's words: the
+// expression checks' messages ("Invalid FilterExpression: Incorrect operand
+// type ...") name an expression the client never wrote, and DynamoDB's
+// PartiQL answer is the detail alone.
+Status InStatementWords(Status status) {
+  if (status.code() != ErrorCode::kValidation) return status;
+  for (expr::ExpressionKind kind :
+       {expr::ExpressionKind::kCondition, expr::ExpressionKind::kFilter,
+        expr::ExpressionKind::kKeyCondition, expr::ExpressionKind::kUpdate,
+        expr::ExpressionKind::kProjection}) {
+    const std::string prefix = "Invalid " + std::string(expr::ExpressionKindName(kind)) + ": ";
+    if (status.message().starts_with(prefix)) {
+      return Status::Validation(status.message().substr(prefix.size()));
+    }
+  }
+  return status;
+}
+
+// Query's refusal of a consistent read of a GSI (engine/table/
+// query_requests.cc); partiql_runner_test fails should the two drift.
+constexpr std::string_view kQueryGsiConsistentRead =
+    "Consistent reads are not supported on global secondary indexes";
+
+// The index a read plan reads; null for the table (and for writes).
+const std::optional<std::string>* IndexOf(const Plan& plan) {
+  const std::optional<std::string>* index = nullptr;
+  switch (plan.kind) {
+    case Plan::Kind::kQuery:
+      index = &plan.query.read.index_name;
+      break;
+    case Plan::Kind::kScan:
+      index = &plan.scan.read.index_name;
+      break;
+    case Plan::Kind::kMultiQuery:
+      index = &plan.partitions.front().query.read.index_name;
+      break;
+    default:
+      return nullptr;
+  }
+  return index->has_value() ? index : nullptr;
+}
+
 // Runs one planned statement through the engine's operation.
 Result<ExecuteStatementResult> RunPlan(Engine& engine, const Plan& plan) {
   ExecuteStatementResult out;
   switch (plan.kind) {
+    case Plan::Kind::kMultiQuery:
+      return RunMultiQuery(engine, plan);
     case Plan::Kind::kGet: {
       DR_ASSIGN_OR_RETURN(GetItemResult r, engine.GetItem(plan.get));
       if (r.item) out.items.push_back(std::move(*r.item));
@@ -119,7 +228,15 @@ Result<ExecuteStatementResult> RunExecuteStatement(
   Plan plan;
   DR_RETURN_IF_ERROR(
       PlanText(req.statement, req.parameters, keys, cache, options, false, &plan));
-  return RunPlan(engine, plan);
+  Result<ExecuteStatementResult> result = RunPlan(engine, plan);
+  if (result.ok()) return result;
+  // A consistent read of a GSI: PartiQL words the Query's refusal its own way.
+  if (req.consistent_read && IndexOf(plan) != nullptr &&
+      result.status().message() == kQueryGsiConsistentRead) {
+    return Status::Validation(
+        "Strongly consistent read is not supported on Global Secondary Indexes");
+  }
+  return InStatementWords(result.status());
 }
 
 Result<BatchExecuteStatementResult> RunBatchExecuteStatement(
@@ -146,7 +263,7 @@ Result<BatchExecuteStatementResult> RunBatchExecuteStatement(
       if (plan->is_read() && plan->kind != Plan::Kind::kGet) {
         plan = Status::Validation(
             "Select statements within BatchExecuteStatement must specify the "
-            "full primary key with equality conditions and nothing else");
+            "primary key in the where clause.");
       }
     }
     plans.push_back(std::move(plan));
@@ -168,9 +285,11 @@ Result<BatchExecuteStatementResult> RunBatchExecuteStatement(
     response.table_name = plan.table_name;
     Result<ExecuteStatementResult> r = RunPlan(engine, plan);
     if (!r.ok()) {
-      response.error = r.status();
+      response.error = InStatementWords(r.status());
     } else {
-      if (plan.kind == Plan::Kind::kGet && !r->items.empty()) {
+      // A read's item, or the item an UPDATE / DELETE RETURNING gave back
+      // (none for an empty MODIFIED projection).
+      if (!r->items.empty() && !r->items.front().empty()) {
         response.item = std::move(r->items.front());
       }
       AddCapacity(r->consumed_capacity, &out.consumed_capacity);
@@ -195,6 +314,17 @@ Result<ExecuteTransactionResult> RunExecuteTransaction(
     Plan plan;
     DR_RETURN_IF_ERROR(
         PlanText(s.statement, s.parameters, keys, cache, options, true, &plan));
+    // DynamoDB's words for the two statements a transaction cannot run.
+    const std::string where =
+        "Validation failed in TransactStatements[" + std::to_string(plans.size()) + "]: ";
+    if (plan.returning) {
+      return Status::Validation(where +
+                                "RETURNING clause is not supported in ExecuteTransaction.");
+    }
+    if (plan.is_read() && IndexOf(plan) != nullptr) {
+      return Status::Validation(where +
+                                "Reads on indices are not supported within transactions.");
+    }
     if (plan.is_read()) {
       if (plan.kind != Plan::Kind::kGet) {
         return Status::Validation(

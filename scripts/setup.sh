@@ -24,7 +24,7 @@ SERVE_PACKAGES=(
 )
 TEST_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev lld
   python3-pytest python3-boto3 awscli nodejs npm wrk
 )
 PACKAGES=("${SERVE_PACKAGES[@]}")

@@ -53,6 +53,8 @@ struct Condition {
     kFunction,    // function(operands...): begins_with, contains, attribute_type
     kIsMissing,   // operands[0] IS MISSING
     kIsNotMissing,
+    kIsNull,      // operands[0] IS NULL: the attribute is of type NULL
+    kIsNotNull,   // operands[0] IS NOT NULL: NOT (IS NULL)
   };
   Kind kind = Kind::kCompare;
   std::string op;        // kCompare: = <> < <= > >= ; kFunction: the name
@@ -87,9 +89,12 @@ struct Statement {
   // SELECT: the projected paths; empty for *.
   std::vector<Path> projection;
   std::unique_ptr<Condition> where;  // null without WHERE
-  // SELECT ... ORDER BY <path> [ASC|DESC]
-  std::optional<Path> order_by;
-  bool descending = false;
+  // SELECT ... ORDER BY <path> [ASC|DESC] {, <path> [ASC|DESC]}
+  struct OrderKey {
+    Path path;
+    bool descending = false;
+  };
+  std::vector<OrderKey> order_by;
   // INSERT ... VALUE {...}
   Item item;
   std::vector<UpdateAction> actions;  // UPDATE

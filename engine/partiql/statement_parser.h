@@ -3,7 +3,7 @@
 // The PartiQL parser: statement text + Parameters -> Statement (ast.h).
 // The subset DynamoDB accepts:
 //   SELECT * | path {, path} FROM table ["." index] [WHERE cond]
-//          [ORDER BY path [ASC | DESC]]
+//          [ORDER BY path [ASC | DESC] [, path [ASC | DESC]]]
 //   INSERT INTO table VALUE {'name': value, ...}
 //   UPDATE table (SET path = value | REMOVE path) {[,] ...} WHERE cond
 //          [RETURNING (ALL | MODIFIED) (OLD | NEW) *]
@@ -13,7 +13,7 @@
 //            | operand (= | <> | != | < | <= | > | >=) operand
 //            | operand [NOT] BETWEEN operand AND operand
 //            | operand [NOT] IN [value {, value}]   (or parentheses)
-//            | operand IS [NOT] MISSING
+//            | operand IS [NOT] MISSING | operand IS [NOT] NULL
 //            | begins_with(path, value) | contains(path, value)
 //            | attribute_type(path, value)
 //   operand := path | value | size(path)

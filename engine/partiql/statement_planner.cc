@@ -1,10 +1,13 @@
 #include "engine/partiql/statement_planner.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "engine/expr/messages.h"
+#include "engine/keys/key_codec.h"
 #include "engine/partiql/statement_parser.h"
 
 namespace dynarock::partiql {
@@ -98,8 +101,25 @@ class Renderer {
         return "attribute_not_exists(" + PathText(c.operands[0].path) + ")";
       case Condition::Kind::kIsNotMissing:
         return "attribute_exists(" + PathText(c.operands[0].path) + ")";
+      case Condition::Kind::kIsNull:
+      case Condition::Kind::kIsNotNull: {
+        // An attribute of type NULL; a missing attribute is not NULL (that
+        // is IS MISSING), so IS NOT NULL holds for it.
+        std::string out = c.kind == Condition::Kind::kIsNull ? "" : "NOT ";
+        out += "attribute_type(" + PathText(c.operands[0].path) + ", ";
+        return out + Value(AttributeValue::S("NULL")) + ")";
+      }
     }
     return {};
+  }
+  // "((a) AND (b)) OR ((c))" over `branches`, each a conjunction.
+  std::string Disjunction(const std::vector<std::vector<const Condition*>>& branches) {
+    std::string out;
+    for (const auto& branch : branches) {
+      if (!out.empty()) out += " OR ";
+      out += "(" + Conjunction(branch) + ")";
+    }
+    return out;
   }
   // "(a) AND (b) ..." over `parts`; empty for none.
   std::string Conjunction(const std::vector<const Condition*>& parts) {
@@ -213,6 +233,200 @@ std::optional<std::string> ProjectionText(const Statement& s, Renderer* r) {
   return out;
 }
 
+// The values `c` gives the partition key `name`: `name = v` (either way
+// round) or `name IN [v, ...]` of values; empty for any other condition.
+std::vector<const AttributeValue*> KeyValues(const Condition& c, const std::string& name) {
+  std::vector<const AttributeValue*> out;
+  if (const AttributeValue* v = EqualityOn(c, name)) {
+    out.push_back(v);
+  } else if (c.kind == Condition::Kind::kIn && IsAttribute(c.operands[0], name)) {
+    for (size_t i = 1; i < c.operands.size(); ++i) {
+      if (c.operands[i].kind != Operand::Kind::kValue) return {};
+      out.push_back(&c.operands[i].value);
+    }
+  }
+  return out;
+}
+
+// One partition-key value of a multi-partition SELECT and the conjuncts
+// its items must also meet.
+struct Branch {
+  const AttributeValue* value = nullptr;
+  std::vector<const Condition*> conjuncts;
+};
+
+// `conjuncts` without the one at `skip`, followed by `extra`.
+std::vector<const Condition*> Without(const std::vector<const Condition*>& conjuncts,
+                                      size_t skip,
+                                      const std::vector<const Condition*>& extra = {}) {
+  std::vector<const Condition*> out;
+  for (size_t i = 0; i < conjuncts.size(); ++i) {
+    if (i != skip) out.push_back(conjuncts[i]);
+  }
+  out.insert(out.end(), extra.begin(), extra.end());
+  return out;
+}
+
+// The branches of a WHERE that gives the partition key several values: a
+// top-level conjunct `pk IN [...]`, or a top-level conjunct (or the whole
+// WHERE) that is an OR whose every branch has a conjunct `pk = v` or `pk IN
+// [...]`. Empty when the WHERE is not of that form (then it is a Scan).
+std::vector<Branch> PartitionBranches(const Condition* where, const std::string& name) {
+  const std::vector<const Condition*> top = Conjuncts(where);
+  for (size_t j = 0; j < top.size(); ++j) {
+    std::vector<Branch> out;
+    const std::vector<const AttributeValue*> values = KeyValues(*top[j], name);
+    if (!values.empty()) {
+      const std::vector<const Condition*> rest = Without(top, j);
+      for (const AttributeValue* v : values) out.push_back(Branch{v, rest});
+      return out;
+    }
+    if (top[j]->kind != Condition::Kind::kOr) continue;
+    bool every = true;
+    for (const auto& child : top[j]->children) {
+      const std::vector<const Condition*> inner = Conjuncts(child.get());
+      bool found = false;
+      for (size_t k = 0; k < inner.size() && !found; ++k) {
+        const std::vector<const AttributeValue*> branch_values = KeyValues(*inner[k], name);
+        if (branch_values.empty()) continue;
+        found = true;
+        const std::vector<const Condition*> rest = Without(inner, k, Without(top, j));
+        for (const AttributeValue* v : branch_values) out.push_back(Branch{v, rest});
+      }
+      if (!found) {
+        every = false;
+        break;
+      }
+    }
+    if (every) return out;
+  }
+  return {};
+}
+
+std::string OrderedBytes(const AttributeValue& v) {
+  std::string out;
+  keys::AppendOrdered(v, &out);
+  return out;
+}
+
+// How ORDER BY asks for the results: partitions in descending key order,
+// items of a partition in descending sort-key order. Errors: DynamoDB's
+// ORDER BY messages.
+struct Ordering {
+  bool partitions_descending = false;
+  bool descending = false;
+};
+Result<Ordering> OrderingOf(const Statement& s, const KeyDef& key, bool keyed) {
+  Ordering out;
+  if (s.order_by.empty()) return out;
+  if (!keyed) {
+    return Status::Validation(
+        "Must have WHERE clause in the statement when using ORDER BY clause.");
+  }
+  bool hash_seen = false;
+  bool range_seen = false;
+  for (const Statement::OrderKey& k : s.order_by) {
+    const bool single = k.path.size() == 1 && !k.path[0].index;
+    if (single && k.path[0].name == key.hash_name && !hash_seen) {
+      hash_seen = true;
+      out.partitions_descending = k.descending;
+    } else if (single && key.range_name && k.path[0].name == *key.range_name &&
+               !range_seen) {
+      range_seen = true;
+      out.descending = k.descending;
+    } else {
+      return Status::Validation(
+          "Order by is only supported on the key attributes of the table or index");
+    }
+  }
+  return out;
+}
+
+// One Query of a partition, given the conjunctions its items must meet (one
+// of them). With one conjunction, its first sort-key condition completes the
+// key condition and the others are the filter; with several, the filter is
+// their OR. None: every item of the partition.
+QueryRequest PartitionQuery(const Statement& s, const KeyDef& key,
+                            const AttributeValue& value,
+                            const std::vector<std::vector<const Condition*>>& branches,
+                            bool descending) {
+  Renderer r;
+  QueryRequest q;
+  q.table_name = s.table_name;
+  std::string kc = r.Name(key.hash_name) + " = " + r.Value(value);
+  std::string filter;
+  if (branches.size() == 1) {
+    std::vector<const Condition*> rest;
+    bool range_found = false;
+    for (const Condition* c : branches[0]) {
+      if (!range_found && key.range_name && IsSortKeyCondition(*c, *key.range_name)) {
+        range_found = true;
+        kc += " AND " + r.ConditionText(*c);
+      } else {
+        rest.push_back(c);
+      }
+    }
+    filter = r.Conjunction(rest);
+  } else if (branches.size() > 1) {
+    filter = r.Disjunction(branches);
+  }
+  q.key_condition_expression = std::move(kc);
+  q.scan_index_forward = !descending;
+  q.read.index_name = s.index_name;
+  if (!filter.empty()) q.read.filter_expression = std::move(filter);
+  q.read.projection_expression = ProjectionText(s, &r);
+  q.read.expression_attribute_names = r.names();
+  q.read.expression_attribute_values = r.values();
+  return q;
+}
+
+// A SELECT over several partition-key values: one Query per distinct value.
+// A value named by several OR branches is one Query whose filter is the OR
+// of the branches' conditions, so no item is returned twice.
+Result<Plan> PlanMultiQuery(const Statement& s, const KeyDef& key,
+                            std::vector<Branch> branches, const PlanOptions& o) {
+  if (branches.size() > kMaxPartitionKeyValues) {
+    return Status::Validation(
+        "The IN operator accepts at most 50 values of the partition key attribute");
+  }
+  for (const Branch& b : branches) {
+    if (b.value->type() != key.hash_type) return expr::msg::KeyTypeMismatch();
+  }
+  DR_ASSIGN_OR_RETURN(Ordering ordering, OrderingOf(s, key, true));
+  std::vector<std::pair<std::string, size_t>> order;  // (key bytes, branch)
+  order.reserve(branches.size());
+  for (size_t i = 0; i < branches.size(); ++i) {
+    order.emplace_back(OrderedBytes(*branches[i].value), i);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+    return ordering.partitions_descending ? a.first > b.first : a.first < b.first;
+  });
+  Plan plan;
+  plan.kind = Plan::Kind::kMultiQuery;
+  plan.table_name = s.table_name;
+  plan.partition_key_name = key.hash_name;
+  for (size_t i = 0; i < order.size();) {
+    // The branches of one value: [i, end).
+    size_t end = i + 1;
+    while (end < order.size() && order[end].first == order[i].first) ++end;
+    std::vector<std::vector<const Condition*>> group;
+    bool unconditional = false;
+    for (size_t j = i; j < end; ++j) {
+      const std::vector<const Condition*>& c = branches[order[j].second].conjuncts;
+      if (c.empty()) unconditional = true;
+      if (std::find(group.begin(), group.end(), c) == group.end()) group.push_back(c);
+    }
+    if (unconditional) group.clear();
+    const AttributeValue& value = *branches[order[i].second].value;
+    Plan::Partition partition{value,
+                              PartitionQuery(s, key, value, group, ordering.descending)};
+    plan.partitions.push_back(std::move(partition));
+    i = end;
+  }
+  ApplyReadOptions(o, &plan);
+  return plan;
+}
+
 Result<Plan> PlanSelect(const Statement& s, const KeyLookup& keys,
                         const PlanOptions& o) {
   DR_ASSIGN_OR_RETURN(KeyDef key, keys(s.table_name, s.index_name));
@@ -232,17 +446,11 @@ Result<Plan> PlanSelect(const Statement& s, const KeyLookup& keys,
       rest.push_back(c);
     }
   }
-  if (s.order_by) {
-    if (hash == nullptr) {
-      return Status::Validation(
-          "Must have WHERE clause in the statement when using ORDER BY clause.");
-    }
-    if (!key.range_name || s.order_by->size() != 1 ||
-        (*s.order_by)[0].name != *key.range_name || (*s.order_by)[0].index) {
-      return Status::Validation(
-          "Order by is only supported on the sort key attribute of the table or index");
-    }
+  if (hash == nullptr && s.where != nullptr) {
+    std::vector<Branch> branches = PartitionBranches(s.where.get(), key.hash_name);
+    if (!branches.empty()) return PlanMultiQuery(s, key, std::move(branches), o);
   }
+  DR_ASSIGN_OR_RETURN(Ordering ordering, OrderingOf(s, key, hash != nullptr));
   const bool full_key_only =
       hash != nullptr && rest.empty() && !s.index_name &&
       (!key.range_name || (range != nullptr && EqualityOn(*range, *key.range_name)));
@@ -267,7 +475,7 @@ Result<Plan> PlanSelect(const Statement& s, const KeyLookup& keys,
     kc += r.Value(*EqualityOn(*hash, key.hash_name));
     if (range != nullptr) kc += " AND " + r.ConditionText(*range);
     q.key_condition_expression = std::move(kc);
-    q.scan_index_forward = !s.descending;
+    q.scan_index_forward = !ordering.descending;
     read = &q.read;
   } else {
     plan.kind = Plan::Kind::kScan;
@@ -349,6 +557,22 @@ std::string ExistingItemCondition(const KeyDef& key,
   return out;
 }
 
+std::string_view ReturningText(Returning returning) {
+  switch (returning) {
+    case Returning::kAllOld:
+      return "ALL OLD";
+    case Returning::kModifiedOld:
+      return "MODIFIED OLD";
+    case Returning::kAllNew:
+      return "ALL NEW";
+    case Returning::kModifiedNew:
+      return "MODIFIED NEW";
+    case Returning::kNone:
+      break;
+  }
+  return "";
+}
+
 ReturnValues ReturnValuesOf(Returning returning) {
   switch (returning) {
     case Returning::kNone:
@@ -373,6 +597,14 @@ void ApplyReadOptions(const PlanOptions& o, Plan* plan) {
       plan->get.scope = o.scope;
       plan->get.consistent_read = o.consistent_read;
       return;
+    case Plan::Kind::kMultiQuery:
+      for (Plan::Partition& p : plan->partitions) {
+        p.query.scope = o.scope;
+        p.query.read.consistent_read = o.consistent_read;
+      }
+      plan->limit = o.limit;
+      plan->exclusive_start_key = o.exclusive_start_key;
+      return;
     case Plan::Kind::kQuery:
     case Plan::Kind::kScan: {
       ReadPageParameters& read =
@@ -392,6 +624,9 @@ void ApplyReadOptions(const PlanOptions& o, Plan* plan) {
 Result<Plan> PlanStatement(const Statement& s, const KeyLookup& keys,
                            const PlanOptions& o) {
   if (s.kind == Statement::Kind::kSelect) return PlanSelect(s, keys, o);
+  if (s.index_name) {
+    return Status::Validation("This operation is not supported on an index");
+  }
   DR_ASSIGN_OR_RETURN(KeyDef key, keys(s.table_name, std::nullopt));
   Plan plan;
   plan.table_name = s.table_name;
@@ -430,8 +665,10 @@ Result<Plan> PlanStatement(const Statement& s, const KeyLookup& keys,
     }
     case Statement::Kind::kDelete: {
       if (s.returning != Returning::kNone && s.returning != Returning::kAllOld) {
-        return Status::Validation(
-            "Only RETURNING ALL OLD * is supported in DELETE statements");
+        return Status::Validation("Invalid returning clause: RETURNING " +
+                                  std::string(ReturningText(s.returning)) +
+                                  " *. Only RETURNING ALL OLD * is allowed in DELETE "
+                                  "statements.");
       }
       DR_ASSIGN_OR_RETURN(KeyedWhere w, FullKey(s.where.get(), key));
       plan.kind = Plan::Kind::kDelete;

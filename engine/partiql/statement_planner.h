@@ -11,6 +11,12 @@
 //     partition-key equality and one sort-key comparison, BETWEEN or
 //     begins_with become the KeyConditionExpression, the rest the filter;
 //     ORDER BY the sort key sets ScanIndexForward
+//   SELECT, WHERE giving the partition key several values: a top-level
+//     `pk IN [v, ...]`, or an OR each of whose branches fixes pk (`pk = v
+//     [AND ...]`)                                            -> MultiQuery:
+//     one Query per distinct value, each with its branch's sort-key
+//     condition and filter; run in ascending key order (descending for
+//     ORDER BY pk DESC) by the runner, which pages across them
 //   SELECT, anything else                                    -> Scan + filter
 //   INSERT   -> PutItem with attribute_not_exists(pk) (duplicate: the
 //               executor reports DuplicateItemException)
@@ -50,9 +56,18 @@ struct PlanOptions {
       ReturnValuesOnConditionCheckFailure::kNone;
 };
 
+// At most this many partition-key values in one SELECT (DynamoDB's limit
+// for IN on a hash key; non-key IN lists are the expression limit of 100).
+inline constexpr size_t kMaxPartitionKeyValues = 50;
+
 struct Plan {
   enum class Kind : uint8_t {
-    kGet, kQuery, kScan, kPut, kUpdate, kDelete, kConditionCheck
+    kGet, kQuery, kScan, kMultiQuery, kPut, kUpdate, kDelete, kConditionCheck
+  };
+  // kMultiQuery: one partition-key value and the Query that reads it.
+  struct Partition {
+    AttributeValue value;
+    QueryRequest query;
   };
   Kind kind = Kind::kGet;
   std::string table_name;
@@ -63,11 +78,20 @@ struct Plan {
   UpdateItemRequest update;
   DeleteItemRequest del;
   TransactWriteAction check;   // EXISTS: kind kConditionCheck
+  // kMultiQuery: the Queries in the order they run (distinct values), the
+  // partition key's name (of the index for an index read), and the page's
+  // Limit and start (the decoded NextToken), which the runner spreads over
+  // the Queries; the Queries themselves carry neither.
+  std::vector<Partition> partitions;
+  std::string partition_key_name;
+  std::optional<int64_t> limit;
+  std::optional<Item> exclusive_start_key;
   // UPDATE / DELETE with RETURNING: the result's attributes are the items.
   bool returning = false;
 
   bool is_read() const {
-    return kind == Kind::kGet || kind == Kind::kQuery || kind == Kind::kScan;
+    return kind == Kind::kGet || kind == Kind::kQuery || kind == Kind::kScan ||
+           kind == Kind::kMultiQuery;
   }
 };
 
@@ -78,7 +102,8 @@ Result<Plan> PlanStatement(const Statement& statement, const KeyLookup& keys,
                            const PlanOptions& options);
 
 // Sets `options`' scope and read options (ConsistentRead, Limit,
-// ExclusiveStartKey) on the request of a read plan; nothing on a write plan.
+// ExclusiveStartKey) on the request of a read plan (on every Query of a
+// MultiQuery, whose Limit and start are the plan's); nothing on a write plan.
 void ApplyReadOptions(const PlanOptions& options, Plan* plan);
 
 // The transaction action a write plan (Put, Update, Delete, ConditionCheck)

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,316 @@ TEST(PartiqlRunnerTest, ATableCreatedAgainWithAnotherKeyIsPlannedAgain) {
   ASSERT_OK(db->DeleteTable(DeleteTableRequest{.table_name = "Tab"}).status());
   EXPECT_EQ(db->ExecuteStatement(Statement(text, {S("a"), N("1")})).status().code(),
             ErrorCode::kResourceNotFound);
+}
+
+// --- SELECTs over several partition-key values: one Query per value --------
+
+// The Query a MultiQuery runs for one value, as a client would send it.
+QueryRequest QueryOf(const std::string& table, const AttributeValue& pk,
+                     std::optional<std::string> index = std::nullopt,
+                     bool consistent = false) {
+  QueryRequest q;
+  q.table_name = table;
+  q.key_condition_expression = "#k = :k";
+  q.read.index_name = std::move(index);
+  q.read.expression_attribute_names = ExpressionAttributeNames{{"#k", index ? "g" : "pk"}};
+  q.read.expression_attribute_values = ExpressionAttributeValues{{":k", pk}};
+  q.read.consistent_read = consistent;
+  return q;
+}
+
+// Every page of `text` from the first, following NextToken; the items in
+// order and the capacity summed over the pages.
+struct AllPages {
+  std::vector<Item> items;
+  std::vector<size_t> page_sizes;
+  ConsumedCapacity capacity;
+};
+AllPages ReadAll(TestEngine& db, const std::string& text, std::optional<int64_t> limit,
+                 bool consistent = false) {
+  AllPages out;
+  ExecuteStatementRequest req = Statement(text, {});
+  req.limit = limit;
+  req.consistent_read = consistent;
+  for (int page = 0; page < 100; ++page) {
+    Result<ExecuteStatementResult> r = db->ExecuteStatement(req);
+    EXPECT_TRUE(r.ok()) << text << ": " << r.status().ToString();
+    if (!r.ok()) break;
+    out.page_sizes.push_back(r->items.size());
+    for (Item& item : r->items) out.items.push_back(std::move(item));
+    if (page == 0) {
+      out.capacity = r->consumed_capacity;
+    } else {
+      out.capacity.Merge(r->consumed_capacity);
+    }
+    if (!r->last_evaluated_key) break;
+    req.exclusive_start_key = r->last_evaluated_key;
+  }
+  return out;
+}
+
+class PartiqlMultiQueryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_OK(db_->CreateTable(SimpleTable("Tab")).status());
+    // Partitions a, b, c, d with 3 items each; payload "big" in b makes its
+    // items cost more than one read unit together.
+    for (const char* pk : {"a", "b", "c", "d"}) {
+      for (const char* sk : {"1", "2", "3"}) {
+        std::string payload = std::string(pk) == "b" ? std::string(3000, 'x') : sk;
+        ASSERT_OK(db_->PutItem(PutItemRequest{.table_name = "Tab",
+                                              .item = SimpleItem(pk, sk, payload)})
+                      .status());
+      }
+    }
+  }
+  // The items of `pks`' Queries, one after the other, and their capacity.
+  AllPages Queries(const std::vector<const char*>& pks, bool consistent = false) {
+    AllPages out;
+    for (const char* pk : pks) {
+      Result<ReadPageResult> r = db_->Query(QueryOf("Tab", S(pk), std::nullopt, consistent));
+      EXPECT_TRUE(r.ok()) << r.status().ToString();
+      if (!r.ok()) continue;
+      for (Item& item : r->items) out.items.push_back(std::move(item));
+      if (out.capacity.table_name.empty()) {
+        out.capacity = r->consumed_capacity;
+      } else {
+        out.capacity.Merge(r->consumed_capacity);
+      }
+    }
+    return out;
+  }
+  TestEngine db_;
+};
+
+TEST_F(PartiqlMultiQueryTest, InAndOrReturnTheQueriesItemsAndCapacity) {
+  const AllPages expected = Queries({"a", "b", "d"});
+  ASSERT_EQ(expected.items.size(), 9u);
+  for (const char* text :
+       {"SELECT * FROM Tab WHERE pk IN ['d', 'b', 'a', 'x', 'b']",
+        "SELECT * FROM Tab WHERE pk = 'b' OR pk = 'x' OR pk = 'd' OR pk = 'a'",
+        "SELECT * FROM Tab WHERE pk IN ['d', 'b'] OR pk = 'a' OR (pk = 'x' AND sk = 1)"}) {
+    const AllPages got = ReadAll(db_, text, std::nullopt);
+    EXPECT_EQ(got.items, expected.items) << text;
+    // Four Queries (x is empty and still costs its Query's minimum).
+    ConsumedCapacity with_x = expected.capacity;
+    with_x.Merge(Queries({"x"}).capacity);
+    EXPECT_EQ(got.capacity, with_x) << text;
+    EXPECT_EQ(got.page_sizes.size(), 1u) << text;
+  }
+  // ConsistentRead reaches every Query.
+  const AllPages consistent =
+      ReadAll(db_, "SELECT * FROM Tab WHERE pk IN ['a', 'b', 'd']", std::nullopt, true);
+  EXPECT_EQ(consistent.capacity, Queries({"a", "b", "d"}, true).capacity);
+  EXPECT_EQ(consistent.capacity.Total().read_units,
+            2 * expected.capacity.Total().read_units);
+}
+
+TEST_F(PartiqlMultiQueryTest, SortKeyConditionsFiltersAndOrder) {
+  AllPages got = ReadAll(
+      db_, "SELECT pk, sk FROM Tab WHERE pk IN ['c', 'a'] AND sk >= 2 AND payload <> '3'",
+      std::nullopt);
+  EXPECT_EQ(got.items, (std::vector<Item>{{{"pk", S("a")}, {"sk", N("2")}},
+                                          {{"pk", S("c")}, {"sk", N("2")}}}));
+  got = ReadAll(db_,
+                "SELECT sk FROM Tab WHERE (pk = 'a' AND sk = 3) OR (pk = 'c' AND sk < 2) "
+                "ORDER BY pk DESC",
+                std::nullopt);
+  EXPECT_EQ(got.items, (std::vector<Item>{{{"sk", N("1")}}, {{"sk", N("3")}}}));
+  got = ReadAll(db_, "SELECT sk FROM Tab WHERE pk IN ['a', 'c'] ORDER BY sk DESC",
+                std::nullopt);
+  std::vector<Item> descending;
+  for (int i = 0; i < 2; ++i) {
+    for (const char* sk : {"3", "2", "1"}) descending.push_back({{"sk", N(sk)}});
+  }
+  EXPECT_EQ(got.items, descending);
+}
+
+TEST_F(PartiqlMultiQueryTest, LimitPagesAcrossPartitions) {
+  const std::string text = "SELECT * FROM Tab WHERE pk IN ['a', 'b', 'c', 'd']";
+  const AllPages all = ReadAll(db_, text, std::nullopt);
+  ASSERT_EQ(all.items.size(), 12u);
+  for (int64_t limit : {1, 2, 3, 4, 5, 12, 13}) {
+    const AllPages paged = ReadAll(db_, text, limit);
+    // Every item once, in the same order, however the pages fall.
+    EXPECT_EQ(paged.items, all.items) << "Limit " << limit;
+    for (size_t n : paged.page_sizes) EXPECT_LE(n, static_cast<size_t>(limit));
+  }
+  // Limit 5: a's 3 and b's first 2; the token resumes inside b.
+  ExecuteStatementRequest req = Statement(text, {});
+  req.limit = 5;
+  ASSERT_OK_AND_ASSIGN(ExecuteStatementResult first, db_->ExecuteStatement(req));
+  ASSERT_EQ(first.items.size(), 5u);
+  ASSERT_TRUE(first.last_evaluated_key.has_value());
+  EXPECT_EQ(*first.last_evaluated_key, SimpleKey("b", "2"));
+  req.exclusive_start_key = first.last_evaluated_key;
+  ASSERT_OK_AND_ASSIGN(ExecuteStatementResult second, db_->ExecuteStatement(req));
+  ASSERT_FALSE(second.items.empty());
+  EXPECT_EQ(second.items[0], SimpleItem("b", "3", std::string(3000, 'x')));
+  // The capacity of a page is its Queries': a's whole, and b's first two.
+  QueryRequest b = QueryOf("Tab", S("b"));
+  b.read.limit = 2;
+  ASSERT_OK_AND_ASSIGN(ReadPageResult b_page, db_->Query(b));
+  ConsumedCapacity expected = Queries({"a"}).capacity;
+  expected.Merge(b_page.consumed_capacity);
+  EXPECT_EQ(first.consumed_capacity, expected);
+
+  // A start key of a partition that is not in the list is refused.
+  req.exclusive_start_key = SimpleKey("x", "1");
+  EXPECT_EQ(db_->ExecuteStatement(req).status().message(),
+            "The provided starting key is invalid");
+  req.exclusive_start_key = Item{{"other", S("a")}};
+  EXPECT_EQ(db_->ExecuteStatement(req).status().code(), ErrorCode::kValidation);
+}
+
+TEST_F(PartiqlMultiQueryTest, APageRunsAtMostTenPartitions) {
+  ASSERT_OK(db_->CreateTable(SimpleTable("Flat", /*with_sort=*/false)).status());
+  std::string text = "SELECT * FROM Flat WHERE pk IN [";
+  for (int i = 0; i < 25; ++i) {
+    const std::string pk = "k" + std::to_string(100 + i);
+    ASSERT_OK(db_->PutItem(PutItemRequest{.table_name = "Flat",
+                                          .item = Item{{"pk", S(pk)}}})
+                  .status());
+    text += (i ? ", '" : "'") + pk + "'";
+  }
+  text += "]";
+  const AllPages paged = ReadAll(db_, text, std::nullopt);
+  EXPECT_EQ(paged.page_sizes, (std::vector<size_t>{10, 10, 5}));
+  ASSERT_EQ(paged.items.size(), 25u);
+  EXPECT_EQ(paged.items[0], (Item{{"pk", S("k100")}}));
+  EXPECT_EQ(paged.items[24], (Item{{"pk", S("k124")}}));
+  // On a table keyed by pk alone, a token names the next partition to start.
+  ExecuteStatementRequest req = Statement(text, {});
+  req.limit = 3;
+  ASSERT_OK_AND_ASSIGN(ExecuteStatementResult first, db_->ExecuteStatement(req));
+  EXPECT_EQ(first.items.size(), 3u);
+  EXPECT_EQ(first.last_evaluated_key, (Item{{"pk", S("k103")}}));
+  EXPECT_EQ(ReadAll(db_, text, 3).items, paged.items);
+  EXPECT_EQ(ReadAll(db_, text, 7).items, paged.items);
+}
+
+TEST_F(PartiqlMultiQueryTest, IndexReadsQueryTheIndex) {
+  CreateTableRequest t = SimpleTable("Idx");
+  t.attribute_definitions.push_back({"g", AttrType::kS});
+  GlobalSecondaryIndexDef by_g;
+  by_g.index_name = "ByG";
+  by_g.key_schema = {{"g", KeyType::kHash}};
+  by_g.projection = {ProjectionType::kAll, {}};
+  t.global_secondary_indexes = {by_g};
+  ASSERT_OK(db_->CreateTable(t).status());
+  for (const char* sk : {"1", "2", "3", "4"}) {
+    Item item = SimpleItem("p", sk);
+    item["g"] = S(std::string(sk) == "2" ? "other" : (std::stoi(sk) % 2 ? "odd" : "even"));
+    ASSERT_OK(db_->PutItem(PutItemRequest{.table_name = "Idx", .item = item}).status());
+  }
+  const std::string text = "SELECT sk FROM \"Idx\".\"ByG\" WHERE g IN ['odd', 'even']";
+  const AllPages got = ReadAll(db_, text, std::nullopt);
+  EXPECT_EQ(got.items,
+            (std::vector<Item>{{{"sk", N("4")}}, {{"sk", N("1")}}, {{"sk", N("3")}}}));
+  ConsumedCapacity expected;
+  for (const char* g : {"even", "odd"}) {
+    ASSERT_OK_AND_ASSIGN(ReadPageResult r, db_->Query(QueryOf("Idx", S(g), "ByG")));
+    if (expected.table_name.empty()) {
+      expected = r.consumed_capacity;
+    } else {
+      expected.Merge(r.consumed_capacity);
+    }
+  }
+  EXPECT_EQ(got.capacity, expected);
+  EXPECT_EQ(ReadAll(db_, text, 1).items, got.items);
+}
+
+TEST_F(PartiqlMultiQueryTest, NotCachedAndNotInBatchesOrTransactions) {
+  const std::string text = "SELECT * FROM Tab WHERE pk IN [?, ?]";
+  for (int run = 0; run < 3; ++run) {
+    ASSERT_OK_AND_ASSIGN(ExecuteStatementResult r,
+                         db_->ExecuteStatement(Statement(text, {S("a"), S("c")})));
+    EXPECT_EQ(r.items.size(), 6u);
+    // The same text with another number of distinct values.
+    ASSERT_OK_AND_ASSIGN(ExecuteStatementResult same,
+                         db_->ExecuteStatement(Statement(text, {S("a"), S("a")})));
+    EXPECT_EQ(same.items.size(), 3u);
+  }
+  BatchExecuteStatementRequest batch;
+  batch.statements.push_back(BatchStatement{.statement = "SELECT * FROM Tab WHERE pk IN ['a']"});
+  ASSERT_OK_AND_ASSIGN(BatchExecuteStatementResult b, db_->BatchExecuteStatement(batch));
+  ASSERT_EQ(b.responses.size(), 1u);
+  EXPECT_EQ(b.responses[0].error.code(), ErrorCode::kValidation);
+}
+
+// DynamoDB's words for what ExecuteTransaction, BatchExecuteStatement and
+// an index read refuse, and RETURNING honoured in a batch.
+TEST(PartiqlRunnerTest, TransactionBatchAndIndexRules) {
+  TestEngine db;
+  CreateTableRequest t = SimpleTable("Tab");
+  t.attribute_definitions.push_back({"g", AttrType::kS});
+  GlobalSecondaryIndexDef by_g;
+  by_g.index_name = "ByG";
+  by_g.key_schema = {{"g", KeyType::kHash}};
+  by_g.projection = {ProjectionType::kAll, {}};
+  t.global_secondary_indexes = {by_g};
+  ASSERT_OK(db->CreateTable(t).status());
+  ASSERT_OK(db->PutItem(PutItemRequest{.table_name = "Tab", .item = SimpleItem("a", "1")})
+                .status());
+
+  ExecuteTransactionRequest tx;
+  tx.statements.push_back(ParameterizedStatement{
+      .statement = "UPDATE Tab SET payload = 'y' WHERE pk = 'a' AND sk = 1"});
+  tx.statements.push_back(ParameterizedStatement{
+      .statement = "UPDATE Tab SET payload = 'z' WHERE pk = 'a' AND sk = 1 RETURNING ALL NEW *"});
+  EXPECT_EQ(db->ExecuteTransaction(tx).status().message(),
+            "Validation failed in TransactStatements[1]: RETURNING clause is not supported "
+            "in ExecuteTransaction.");
+  ExecuteTransactionRequest index_read;
+  index_read.statements.push_back(
+      ParameterizedStatement{.statement = "SELECT * FROM \"Tab\".\"ByG\" WHERE g = 'x'"});
+  EXPECT_EQ(db->ExecuteTransaction(index_read).status().message(),
+            "Validation failed in TransactStatements[0]: Reads on indices are not supported "
+            "within transactions.");
+  // Nothing of the refused transaction ran.
+  ASSERT_OK_AND_ASSIGN(ExecuteStatementResult item,
+                       db->ExecuteStatement(Statement("SELECT payload FROM Tab WHERE pk = 'a' AND sk = 1", {})));
+  EXPECT_EQ(item.items, (std::vector<Item>{{{"payload", S("x")}}}));
+
+  BatchExecuteStatementRequest batch;
+  batch.statements.push_back(BatchStatement{
+      .statement = "UPDATE Tab SET payload = 'n' WHERE pk = 'a' AND sk = 1 RETURNING MODIFIED NEW *"});
+  batch.statements.push_back(BatchStatement{
+      .statement = "UPDATE Tab REMOVE nothing WHERE pk = 'a' AND sk = 1 RETURNING MODIFIED NEW *"});
+  batch.statements.push_back(BatchStatement{
+      .statement = "DELETE FROM Tab WHERE pk = 'a' AND sk = 1 RETURNING ALL OLD *"});
+  ASSERT_OK_AND_ASSIGN(BatchExecuteStatementResult b, db->BatchExecuteStatement(batch));
+  ASSERT_EQ(b.responses.size(), 3u);
+  EXPECT_EQ(b.responses[0].item, (Item{{"payload", S("n")}}));
+  EXPECT_FALSE(b.responses[1].item.has_value());
+  EXPECT_EQ(b.responses[2].item, SimpleItem("a", "1", "n"));
+  BatchExecuteStatementRequest reads;
+  reads.statements.push_back(BatchStatement{.statement = "SELECT * FROM Tab WHERE payload = 'x'"});
+  ASSERT_OK_AND_ASSIGN(BatchExecuteStatementResult r, db->BatchExecuteStatement(reads));
+  EXPECT_EQ(r.responses[0].error.message(),
+            "Select statements within BatchExecuteStatement must specify the primary key in "
+            "the where clause.");
+  EXPECT_TRUE(r.responses[0].table_name.empty());
+
+  ExecuteStatementRequest consistent = Statement("SELECT * FROM \"Tab\".\"ByG\" WHERE g = 'x'", {});
+  consistent.consistent_read = true;
+  EXPECT_EQ(db->ExecuteStatement(consistent).status().message(),
+            "Strongly consistent read is not supported on Global Secondary Indexes");
+  // Query's own words for the same request are unchanged.
+  QueryRequest q = QueryOf("Tab", S("x"), "ByG", /*consistent=*/true);
+  EXPECT_EQ(db->Query(q).status().message(),
+            "Consistent reads are not supported on global secondary indexes");
+  // The expression checks' words without the expression's name.
+  EXPECT_EQ(db->ExecuteStatement(Statement("SELECT * FROM Tab WHERE pk = 'a' AND payload < ?",
+                                           {Bool(true)}))
+                .status()
+                .message(),
+            "Incorrect operand type for operator or function; operator or function: <, "
+            "operand type: BOOL");
+  EXPECT_EQ(db->ExecuteStatement(Statement("SELECT * FROM \"Tab\".\"Nope\" WHERE g = 'x'", {}))
+                .status()
+                .message(),
+            "The table does not have the specified index");
 }
 
 }  // namespace

@@ -69,7 +69,29 @@ TEST(PartiqlParserTest, BindsParametersInOrderAndParsesValues) {
   EXPECT_EQ(*sel->index_name, "I");
   EXPECT_EQ(sel->where->operands[0].path,
             (Path{{"x", std::nullopt}, {"y", std::nullopt}, {"", 3}}));
-  EXPECT_FALSE(sel->descending);
+  ASSERT_EQ(sel->order_by.size(), 1u);
+  EXPECT_EQ(sel->order_by[0].path, (Path{{"s", std::nullopt}}));
+  EXPECT_FALSE(sel->order_by[0].descending);
+
+  Result<Statement> two = Parse("SELECT * FROM t WHERE p = 1 ORDER BY p DESC, s ASC", {});
+  ASSERT_TRUE(two.ok()) << two.status().ToString();
+  ASSERT_EQ(two->order_by.size(), 2u);
+  EXPECT_TRUE(two->order_by[0].descending);
+  EXPECT_FALSE(two->order_by[1].descending);
+}
+
+TEST(PartiqlParserTest, IsNullAndIsMissing) {
+  const std::pair<const char*, Condition::Kind> cases[] = {
+      {"SELECT * FROM t WHERE a IS NULL", Condition::Kind::kIsNull},
+      {"SELECT * FROM t WHERE a is not null", Condition::Kind::kIsNotNull},
+      {"SELECT * FROM t WHERE a IS MISSING", Condition::Kind::kIsMissing},
+      {"SELECT * FROM t WHERE a.b[1] IS NOT MISSING", Condition::Kind::kIsNotMissing},
+  };
+  for (const auto& [text, kind] : cases) {
+    Result<Statement> s = Parse(text, {});
+    ASSERT_TRUE(s.ok()) << text << ": " << s.status().ToString();
+    EXPECT_EQ(s->where->kind, kind) << text;
+  }
 }
 
 struct Bad {
@@ -98,6 +120,15 @@ TEST(PartiqlParserTest, Rejects) {
       {"DELETE FROM t WHERE pk = 'a' RETURNING ALL *", "Unexpected token: *"},
       {"SELECT * FROM t WHERE a = 1e999", "Invalid number: 1e999"},
       {"SELECT * FROM t WHERE a = $", "Unexpected token: $"},
+      // DynamoDB documents MISSING only as IS [NOT] MISSING, and EXISTS only
+      // around a SELECT (ExecuteTransaction): no function forms on a path.
+      {"SELECT * FROM t WHERE missing(a)", "Unexpected token: missing"},
+      {"SELECT * FROM t WHERE exists(a)", "Unexpected token: exists"},
+      {"SELECT * FROM t WHERE a IS STRING", "Unexpected token: STRING"},
+      {"SELECT * FROM t WHERE 1 IS NULL", "Unexpected token: NULL"},
+      {"SELECT * FROM t WHERE p = 1 ORDER BY a, b, c", "Unexpected token: c"},
+      {"INSERT INTO \"t\".\"i\" VALUE {'pk': 'a'}",
+       "FROM clause may only contain a single table name"},
   };
   for (const Bad& c : cases) {
     Result<Statement> s = Parse(c.text, {});
@@ -105,6 +136,25 @@ TEST(PartiqlParserTest, Rejects) {
     EXPECT_EQ(s.status().code(), ErrorCode::kValidation) << c.text;
     EXPECT_EQ(s.status().message(), std::string(kMalformed) + c.message) << c.text;
   }
+}
+
+// DynamoDB's FROM clause messages carry no "wasn't well formed" prefix.
+TEST(PartiqlParserTest, FromClausePaths) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"SELECT * FROM \"t\".\"i\".\"x\" WHERE pk = 'p'",
+       "A path may contain at most 2 components in the FROM clause"},
+      {"SELECT * FROM \"t\".\"\" WHERE pk = 'p'", "Path component cannot be an empty string"},
+      {"SELECT * FROM \"\" WHERE pk = 'p'", "Path component cannot be an empty string"},
+  };
+  for (const auto& [text, message] : cases) {
+    Result<Statement> s = Parse(text, {});
+    ASSERT_FALSE(s.ok()) << text;
+    EXPECT_EQ(s.status().code(), ErrorCode::kValidation) << text;
+    EXPECT_EQ(s.status().message(), message) << text;
+  }
+  Result<Statement> update = Parse("UPDATE \"t\".\"i\" SET a = 1 WHERE pk = 'p'", {});
+  ASSERT_TRUE(update.ok()) << update.status().ToString();
+  EXPECT_EQ(*update->index_name, "i");  // the planner refuses it
 }
 
 TEST(PartiqlParserTest, ParameterCountMustMatch) {

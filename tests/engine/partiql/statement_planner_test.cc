@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "engine/partiql/statement_parser.h"
 
@@ -57,8 +58,13 @@ TEST(PartiqlPlannerTest, ChoosesTheRequest) {
       {"SELECT * FROM \"t\".\"i\" WHERE g = 'a' AND gs < 2", PK::kQuery,
        "#n0 = :v0 AND #n1 < :v1"},
       {"SELECT * FROM t", PK::kScan, ""},
-      {"SELECT * FROM t WHERE pk = 'a' OR pk = 'b'", PK::kScan, "(#n0 = :v0) OR (#n0 = :v1)"},
-      {"SELECT * FROM t WHERE pk IN ['a', 'b']", PK::kScan, "#n0 IN (:v0, :v1)"},
+      {"SELECT * FROM t WHERE pk = 'a' OR x = 1", PK::kScan, "(#n0 = :v0) OR (#n1 = :v1)"},
+      {"SELECT * FROM t WHERE pk > 'a' OR pk IN ['b']", PK::kScan,
+       "(#n0 > :v0) OR (#n0 IN (:v1))"},
+      {"SELECT * FROM t WHERE x IS NULL", PK::kScan, "attribute_type(#n0, :v0)"},
+      {"SELECT * FROM t WHERE x IS NOT NULL", PK::kScan, "NOT attribute_type(#n0, :v0)"},
+      {"SELECT * FROM composite WHERE pk = 'a' ORDER BY pk DESC, sk DESC", PK::kQuery,
+       "#n0 = :v0"},
       {"SELECT * FROM t WHERE x IS MISSING AND NOT y IS NOT MISSING", PK::kScan,
        "(attribute_not_exists(#n0)) AND (NOT (attribute_exists(#n1)))"},
       {"SELECT * FROM t WHERE size(a[1]) = 2", PK::kScan, "size(#n0[1]) = :v0"},
@@ -84,6 +90,7 @@ TEST(PartiqlPlannerTest, ChoosesTheRequest) {
         filter = OrEmpty(p->query.read.filter_expression);
         break;
       case PK::kScan: expression = OrEmpty(p->scan.read.filter_expression); break;
+      case PK::kMultiQuery: break;
       case PK::kPut: expression = OrEmpty(p->put.condition.condition_expression); break;
       case PK::kUpdate: expression = OrEmpty(p->update.condition.condition_expression); break;
       case PK::kDelete: expression = OrEmpty(p->del.condition.condition_expression); break;
@@ -92,6 +99,109 @@ TEST(PartiqlPlannerTest, ChoosesTheRequest) {
     EXPECT_EQ(expression, c.expression) << c.text;
     EXPECT_EQ(filter, c.filter) << c.text;
   }
+}
+
+// A SELECT giving the partition key several values: one Query per
+// distinct value, in key order, each with its own key condition and filter.
+struct PartitionCase {
+  const char* value;  // the partition key's S value
+  const char* key_condition;
+  const char* filter;
+};
+struct MultiCase {
+  const char* text;
+  std::vector<PartitionCase> partitions;
+  bool forward = true;
+};
+
+TEST(PartiqlPlannerTest, PartitionKeyValuesPlanOneQueryEach) {
+  const MultiCase cases[] = {
+      {"SELECT * FROM t WHERE pk IN ['b', 'a', 'b']",
+       {{"a", "#n0 = :v0", ""}, {"b", "#n0 = :v0", ""}}},
+      {"SELECT * FROM t WHERE pk = 'b' OR pk = 'a'",
+       {{"a", "#n0 = :v0", ""}, {"b", "#n0 = :v0", ""}}},
+      {"SELECT * FROM composite WHERE x = 2 AND pk IN ['a', 'b'] AND sk > 1",
+       {{"a", "#n0 = :v0 AND #n1 > :v1", "#n2 = :v2"},
+        {"b", "#n0 = :v0 AND #n1 > :v1", "#n2 = :v2"}}},
+      {"SELECT * FROM composite WHERE pk = 'a' OR (sk = 1 AND pk = 'b' AND x = 3)",
+       {{"a", "#n0 = :v0", ""}, {"b", "#n0 = :v0 AND #n1 = :v1", "#n2 = :v2"}}},
+      {"SELECT * FROM composite WHERE (pk = 'a' OR pk IN ['c', 'b']) AND x = 1",
+       {{"a", "#n0 = :v0", "#n1 = :v1"},
+        {"b", "#n0 = :v0", "#n1 = :v1"},
+        {"c", "#n0 = :v0", "#n1 = :v1"}}},
+      // A value named twice: one Query, the branches' OR as its filter (no item
+      // twice); with an unconditional branch, no filter at all.
+      {"SELECT * FROM composite WHERE (pk = 'a' AND x = 1) OR (pk = 'a' AND y = 2)",
+       {{"a", "#n0 = :v0", "(#n1 = :v1) OR (#n2 = :v2)"}}},
+      {"SELECT * FROM composite WHERE (pk = 'a' AND x = 1) OR pk = 'a'",
+       {{"a", "#n0 = :v0", ""}}},
+      {"SELECT * FROM composite WHERE pk IN ['a', 'b'] ORDER BY pk DESC",
+       {{"b", "#n0 = :v0", ""}, {"a", "#n0 = :v0", ""}}},
+      {"SELECT * FROM composite WHERE pk IN ['a', 'b'] ORDER BY sk DESC",
+       {{"a", "#n0 = :v0", ""}, {"b", "#n0 = :v0", ""}}, false},
+      {"SELECT * FROM \"t\".\"i\" WHERE g IN ['x', 'w'] AND gs < 2",
+       {{"w", "#n0 = :v0 AND #n1 < :v1", ""}, {"x", "#n0 = :v0 AND #n1 < :v1", ""}}},
+  };
+  for (const MultiCase& c : cases) {
+    Result<Plan> p = PlanOf(c.text);
+    ASSERT_TRUE(p.ok()) << c.text << ": " << p.status().ToString();
+    ASSERT_EQ(p->kind, PK::kMultiQuery) << c.text;
+    ASSERT_EQ(p->partitions.size(), c.partitions.size()) << c.text;
+    const bool index = std::string(c.text).find("\"i\"") != std::string::npos;
+    EXPECT_EQ(p->partition_key_name, index ? "g" : "pk") << c.text;
+    for (size_t i = 0; i < c.partitions.size(); ++i) {
+      const Plan::Partition& part = p->partitions[i];
+      EXPECT_EQ(part.value, AttributeValue::S(c.partitions[i].value)) << c.text;
+      EXPECT_EQ(OrEmpty(part.query.key_condition_expression),
+                c.partitions[i].key_condition) << c.text;
+      EXPECT_EQ(OrEmpty(part.query.read.filter_expression), c.partitions[i].filter)
+          << c.text;
+      EXPECT_EQ(part.query.read.expression_attribute_values->at(":v0"), part.value)
+          << c.text;
+      EXPECT_EQ(part.query.scan_index_forward, c.forward) << c.text;
+      EXPECT_EQ(part.query.read.index_name.has_value(), index) << c.text;
+    }
+  }
+}
+
+TEST(PartiqlPlannerTest, MultiQueryReadOptionsAndLimits) {
+  PlanOptions o;
+  o.consistent_read = true;
+  o.limit = 3;
+  o.exclusive_start_key = Item{{"pk", AttributeValue::S("b")}};
+  Result<Statement> s = Parse("SELECT a FROM t WHERE pk IN ['a', 'b']", {});
+  ASSERT_TRUE(s.ok());
+  Result<Plan> p = PlanStatement(*s, Keys, o);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_EQ(p->limit, 3);
+  EXPECT_EQ(p->exclusive_start_key, o.exclusive_start_key);
+  for (const Plan::Partition& part : p->partitions) {
+    EXPECT_TRUE(part.query.read.consistent_read);
+    // The runner spreads Limit and the start over the Queries.
+    EXPECT_FALSE(part.query.read.limit.has_value());
+    EXPECT_FALSE(part.query.read.exclusive_start_key.has_value());
+    EXPECT_EQ(OrEmpty(part.query.read.projection_expression), "#n1");
+  }
+
+  std::string fifty = "SELECT * FROM t WHERE pk IN [0";
+  for (int i = 1; i < 50; ++i) fifty += ", " + std::to_string(i);
+  Result<Statement> numeric = Parse(fifty + "]", {});
+  ASSERT_TRUE(numeric.ok());
+  auto numeric_keys = [](std::string_view, std::optional<std::string_view>) {
+    return Result<KeyDef>(KeyDef{.hash_name = "pk", .hash_type = AttrType::kN});
+  };
+  Result<Plan> at_limit = PlanStatement(*numeric, numeric_keys, PlanOptions{});
+  ASSERT_TRUE(at_limit.ok()) << at_limit.status().ToString();
+  EXPECT_EQ(at_limit->partitions.size(), 50u);
+  // Numbers in numeric order, not text order.
+  EXPECT_EQ(at_limit->partitions[2].value, AttributeValue::N(*Number::Parse("2")));
+  EXPECT_EQ(at_limit->partitions[10].value, AttributeValue::N(*Number::Parse("10")));
+  Result<Statement> over = Parse(fifty + ", 50]", {});
+  ASSERT_TRUE(over.ok());
+  Result<Plan> refused = PlanStatement(*over, numeric_keys, PlanOptions{});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message(),
+            "The IN operator accepts at most 50 values of the partition key attribute");
 }
 
 TEST(PartiqlPlannerTest, UpdateExpressionAndReturnValues) {
@@ -116,11 +226,28 @@ TEST(PartiqlPlannerTest, Errors) {
       {"DELETE FROM composite WHERE sk = 1", kNeedsFullKey.data()},
       {"EXISTS(SELECT * FROM t WHERE x = 1)", kNeedsFullKey.data()},
       {"DELETE FROM t WHERE pk = 'a' RETURNING ALL NEW *",
-       "Only RETURNING ALL OLD * is supported in DELETE statements"},
+       "Invalid returning clause: RETURNING ALL NEW *. Only RETURNING ALL OLD * is allowed "
+       "in DELETE statements."},
+      {"DELETE FROM t WHERE pk = 'a' RETURNING MODIFIED OLD *",
+       "Invalid returning clause: RETURNING MODIFIED OLD *. Only RETURNING ALL OLD * is "
+       "allowed in DELETE statements."},
+      {"DELETE FROM t WHERE pk = 'a' RETURNING MODIFIED NEW *",
+       "Invalid returning clause: RETURNING MODIFIED NEW *. Only RETURNING ALL OLD * is "
+       "allowed in DELETE statements."},
+      {"UPDATE \"t\".\"i\" SET x = 1 WHERE pk = 'a'",
+       "This operation is not supported on an index"},
+      {"DELETE FROM \"t\".\"i\" WHERE pk = 'a'", "This operation is not supported on an index"},
       {"SELECT * FROM composite ORDER BY sk",
        "Must have WHERE clause in the statement when using ORDER BY clause."},
       {"SELECT * FROM composite WHERE pk = 'a' ORDER BY x",
-       "Order by is only supported on the sort key attribute of the table or index"},
+       "Order by is only supported on the key attributes of the table or index"},
+      {"SELECT * FROM composite WHERE pk = 'a' ORDER BY sk, sk",
+       "Order by is only supported on the key attributes of the table or index"},
+      {"SELECT * FROM t WHERE pk IN ['a', 1]",
+       "One or more parameter values were invalid: Condition parameter type does not "
+       "match schema type"},
+      {"SELECT * FROM composite WHERE pk IN ['a', 'b'] ORDER BY x",
+       "Order by is only supported on the key attributes of the table or index"},
       {"SELECT * FROM absent", "Requested resource not found"},
   };
   for (const auto& [text, message] : cases) {
