@@ -16,6 +16,7 @@
 
 #include "engine/engine.h"
 #include "engine/expr/render.h"
+#include "engine/keys/key_codec.h"
 #include "tests/engine/expr/expr_test_util.h"
 #include "tests/testutil/status_matchers.h"
 #include "tests/testutil/test_engine.h"
@@ -179,6 +180,30 @@ TEST_F(EngineMultiAttributeIndexTest, KeysOnlyProjectsEveryKeyAttribute) {
   EXPECT_EQ(RenderItem(r.items[0]),
             RenderItem(Item{{"pk", S("m1")}, {"t", S("T")}, {"r", N("1")},
                             {"d", S("a")}, {"n", N("1")}}));
+}
+
+TEST_F(EngineMultiAttributeIndexTest, WritesAreChargedAtTheIndexPartitionOfEveryHashValue) {
+  PutItemRequest req;
+  req.table_name = "Matches";
+  req.item = Match("m1", "T", 7, "a", 1);
+  ASSERT_OK_AND_ASSIGN(PutItemResult r, db_->PutItem(req));
+  EXPECT_EQ(r.consumed_capacity.global_secondary_indexes.at("ByBracket").write_units, 1);
+  EXPECT_EQ(r.consumed_capacity.global_secondary_indexes.at("ByPlayer").write_units, 1);
+  const AttributeValue t = S("T");
+  const AttributeValue seven = N("7");
+  const AttributeValue* partition[] = {&t, &seven};
+  bool found = false;
+  for (const CapacityCharge& charge : r.capacity_charges) {
+    for (const PartitionUnits& part : charge.parts) {
+      if (part.key != "{S:T} | {N:7}") continue;
+      // The partition a Query of (T, 7) reads, and the key `dynarock stats`
+      // shows for it.
+      EXPECT_EQ(part.hash, keys::PartitionHash(partition));
+      EXPECT_EQ(part.write_units, 1);
+      found = true;
+    }
+  }
+  EXPECT_TRUE(found);
 }
 
 TEST_F(EngineMultiAttributeIndexTest, ParallelScanCoversEveryEntryOnce) {
