@@ -31,6 +31,14 @@ if(DYNAROCK_SANITIZE OR DYNAROCK_BUILD_FUZZERS)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
 endif()
+# lld links a sanitizer test binary in a quarter of GNU ld's time (0.7 s
+# against 2.95 s for engine_query_scan_test); CI links about 110 of them.
+# Used whenever the compiler driver can find it; GNU ld otherwise.
+include(CheckLinkerFlag)
+check_linker_flag(CXX -fuse-ld=lld DYNAROCK_HAVE_LLD)
+if(DYNAROCK_HAVE_LLD)
+  add_link_options(-fuse-ld=lld)
+endif()
 if(DYNAROCK_BUILD_FUZZERS)
   # Coverage instrumentation for libFuzzer on every object, so that one
   # sanitizer tree serves both the unit tests and the fuzzers: CI compiles
@@ -49,6 +57,18 @@ function(dynarock_library name)
   target_link_libraries(${name} PUBLIC ${ARG_DEPS})
 endfunction()
 
+# dynarock_test_compile_options(TARGET): the compile options of a test file,
+# shared by the tests and their precompiled header (which must match them).
+function(dynarock_test_compile_options target)
+  target_compile_options(${target} PRIVATE ${DYNAROCK_WARNINGS})
+  if(DYNAROCK_SANITIZE OR DYNAROCK_BUILD_FUZZERS)
+    # The code under test keeps its optimization level; the test file
+    # itself is compiled at -O0 in the sanitizer tree, about 30% less
+    # compile time than -O1 for gtest-heavy files (CI compiles ~100 of them).
+    target_compile_options(${target} PRIVATE -O0)
+  endif()
+endfunction()
+
 # dynarock_test(tests/engine/value/number_test.cc DEPS ...): the target name is
 # derived from the file (number_test); every test also joins dynarock_tests.
 set_property(GLOBAL PROPERTY DYNAROCK_TEST_SOURCES "")
@@ -56,14 +76,14 @@ function(dynarock_test file)
   cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
   get_filename_component(name ${file} NAME_WE)
   add_executable(${name} ${file})
-  target_compile_options(${name} PRIVATE ${DYNAROCK_WARNINGS})
-  if(DYNAROCK_SANITIZE OR DYNAROCK_BUILD_FUZZERS)
-    # The code under test keeps its optimization level; the test file
-    # itself is compiled at -O0 in the sanitizer tree, about half the
-    # compile time of -O1 for gtest-heavy files (CI compiles ~100 of them).
-    target_compile_options(${name} PRIVATE -O0)
-  endif()
+  dynarock_test_compile_options(${name})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} dynarock_testutil GTest::gtest GTest::gmock GTest::gtest_main)
+  # Every test file parses gtest, gmock and the standard headers (about 2 s
+  # of each file's compile under the sanitizers): parse them once
+  # (tests/testutil/test_pch.h, built by dynarock_test_pch in tests/).
+  if(TARGET dynarock_test_pch)
+    target_precompile_headers(${name} REUSE_FROM dynarock_test_pch)
+  endif()
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60)
 endfunction()
 

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/expr/ast.h"
 #include "engine/partiql/statement_parser.h"
 
 namespace dynarock {
@@ -114,6 +115,48 @@ Result<ExecuteStatementResult> RunMultiQuery(Engine& engine, const Plan& plan) {
   return out;
 }
 
+// An error of the request a statement ran as, in PartiQL's words: the
+// expression checks' messages ("Invalid FilterExpression: Incorrect operand
+// type ...") name an expression the client never wrote, and DynamoDB's
+// PartiQL answer is the detail alone.
+Status InStatementWords(Status status) {
+  if (status.code() != ErrorCode::kValidation) return status;
+  for (expr::ExpressionKind kind :
+       {expr::ExpressionKind::kCondition, expr::ExpressionKind::kFilter,
+        expr::ExpressionKind::kKeyCondition, expr::ExpressionKind::kUpdate,
+        expr::ExpressionKind::kProjection}) {
+    const std::string prefix = "Invalid " + std::string(expr::ExpressionKindName(kind)) + ": ";
+    if (status.message().starts_with(prefix)) {
+      return Status::Validation(status.message().substr(prefix.size()));
+    }
+  }
+  return status;
+}
+
+// Query's refusal of a consistent read of a GSI (engine/table/
+// query_requests.cc); partiql_runner_test fails should the two drift.
+constexpr std::string_view kQueryGsiConsistentRead =
+    "Consistent reads are not supported on global secondary indexes";
+
+// The index a read plan reads; null for the table (and for writes).
+const std::optional<std::string>* IndexOf(const Plan& plan) {
+  const std::optional<std::string>* index = nullptr;
+  switch (plan.kind) {
+    case Plan::Kind::kQuery:
+      index = &plan.query.read.index_name;
+      break;
+    case Plan::Kind::kScan:
+      index = &plan.scan.read.index_name;
+      break;
+    case Plan::Kind::kMultiQuery:
+      index = &plan.partitions.front().query.read.index_name;
+      break;
+    default:
+      return nullptr;
+  }
+  return index->has_value() ? index : nullptr;
+}
+
 // Runs one planned statement through the engine's operation.
 Result<ExecuteStatementResult> RunPlan(Engine& engine, const Plan& plan) {
   ExecuteStatementResult out;
@@ -185,7 +228,15 @@ Result<ExecuteStatementResult> RunExecuteStatement(
   Plan plan;
   DR_RETURN_IF_ERROR(
       PlanText(req.statement, req.parameters, keys, cache, options, false, &plan));
-  return RunPlan(engine, plan);
+  Result<ExecuteStatementResult> result = RunPlan(engine, plan);
+  if (result.ok()) return result;
+  // A consistent read of a GSI: PartiQL words the Query's refusal its own way.
+  if (req.consistent_read && IndexOf(plan) != nullptr &&
+      result.status().message() == kQueryGsiConsistentRead) {
+    return Status::Validation(
+        "Strongly consistent read is not supported on Global Secondary Indexes");
+  }
+  return InStatementWords(result.status());
 }
 
 Result<BatchExecuteStatementResult> RunBatchExecuteStatement(
@@ -212,7 +263,7 @@ Result<BatchExecuteStatementResult> RunBatchExecuteStatement(
       if (plan->is_read() && plan->kind != Plan::Kind::kGet) {
         plan = Status::Validation(
             "Select statements within BatchExecuteStatement must specify the "
-            "full primary key with equality conditions and nothing else");
+            "primary key in the where clause.");
       }
     }
     plans.push_back(std::move(plan));
@@ -234,9 +285,11 @@ Result<BatchExecuteStatementResult> RunBatchExecuteStatement(
     response.table_name = plan.table_name;
     Result<ExecuteStatementResult> r = RunPlan(engine, plan);
     if (!r.ok()) {
-      response.error = r.status();
+      response.error = InStatementWords(r.status());
     } else {
-      if (plan.kind == Plan::Kind::kGet && !r->items.empty()) {
+      // A read's item, or the item an UPDATE / DELETE RETURNING gave back
+      // (none for an empty MODIFIED projection).
+      if (!r->items.empty() && !r->items.front().empty()) {
         response.item = std::move(r->items.front());
       }
       AddCapacity(r->consumed_capacity, &out.consumed_capacity);
@@ -261,6 +314,17 @@ Result<ExecuteTransactionResult> RunExecuteTransaction(
     Plan plan;
     DR_RETURN_IF_ERROR(
         PlanText(s.statement, s.parameters, keys, cache, options, true, &plan));
+    // DynamoDB's words for the two statements a transaction cannot run.
+    const std::string where =
+        "Validation failed in TransactStatements[" + std::to_string(plans.size()) + "]: ";
+    if (plan.returning) {
+      return Status::Validation(where +
+                                "RETURNING clause is not supported in ExecuteTransaction.");
+    }
+    if (plan.is_read() && IndexOf(plan) != nullptr) {
+      return Status::Validation(where +
+                                "Reads on indices are not supported within transactions.");
+    }
     if (plan.is_read()) {
       if (plan.kind != Plan::Kind::kGet) {
         return Status::Validation(

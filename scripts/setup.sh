@@ -21,10 +21,11 @@ MODE="${1:-}"
 SERVE_PACKAGES=(
   build-essential cmake ninja-build
   librocksdb-dev nlohmann-json3-dev libxxhash-dev libboost-dev libcli11-dev libssl-dev
+  zlib1g-dev libzstd-dev
 )
 TEST_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev lld
   python3-pytest python3-boto3 awscli nodejs npm wrk
 )
 PACKAGES=("${SERVE_PACKAGES[@]}")

@@ -11,7 +11,7 @@
 #   3. end to end against build/dynarock: pytest + boto3 (tests/e2e), the
 #      AWS CLI (tests/e2e/test_aws_cli.py), the AWS SDK for JavaScript v3
 #      (tests/e2e/js, node --test)
-#   4. the libFuzzer targets (tests/fuzz) from build-asan/, each run for
+#   4. the libFuzzer targets (tests/fuzz) from build-asan/, JOBS at a time, each for
 #      FUZZ_SECONDS over a copy of its committed corpus; a crash, leak or
 #      sanitizer report fails the step (the input is kept in
 #      build-asan/artifacts/)
@@ -200,24 +200,41 @@ read -r p f < <(node_counts "$js_log")
 record "e2e JS SDK v3 (node --test)" "$rc" "$p" "$f"
 
 # 4. Fuzzers, from the sanitizer tree: each runs for FUZZ_SECONDS over a copy
-# of its committed corpus; a crash, leak or sanitizer report fails the step
-# (the input is kept in build-asan/artifacts/).
+# of its committed corpus, JOBS of them at a time (each fuzzer is one
+# process on one core); a crash, leak or sanitizer report fails it (the input
+# is kept in build-asan/artifacts/). Their output goes to their own logs,
+# printed whole once each has finished.
+fuzz_one() {
+  local name=$1 corpus_dir=$2 log=$3 work dict=()
+  work=$(mktemp -d "$LOGS/corpus-$name.XXXXXX")
+  cp "$corpus_dir"* "$work"/
+  [[ -f "tests/fuzz/$name.dict" ]] && dict=("-dict=tests/fuzz/$name.dict")
+  local t0=$SECONDS
+  env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    "build-asan/tests/fuzz/${name}_fuzz" -max_total_time="${FUZZ_SECONDS:-30}" \
+    -print_final_stats=1 -artifact_prefix="build-asan/artifacts/$name-" \
+    "${dict[@]}" "$work" >"$log" 2>&1
+  local rc=$?
+  echo "$rc $((SECONDS - t0))" >"$log.rc"
+}
+
 if [[ "${SKIP_FUZZ:-0}" != "1" && "${SKIP_ASAN:-0}" != "1" && "$asan_rc" == 0 ]]; then
+  banner "fuzzers (${FUZZ_SECONDS:-30} s each, $JOBS at a time)"
+  mkdir -p build-asan/artifacts
+  names=()
   for corpus_dir in tests/fuzz/corpus/*/; do
     name=$(basename "$corpus_dir")
-    bin="build-asan/tests/fuzz/${name}_fuzz"
+    names+=("$name")
+    while (($(jobs -rp | wc -l) >= JOBS)); do wait -n; done
+    fuzz_one "$name" "$corpus_dir" "$LOGS/fuzz-$name.log" &
+  done
+  wait
+  for name in "${names[@]}"; do
     log="$LOGS/fuzz-$name.log"
-    banner "fuzz $name (${FUZZ_SECONDS:-30} s)"
-    work=$(mktemp -d "$LOGS/corpus-$name.XXXXXX")
-    cp "$corpus_dir"* "$work"/
-    dict=()
-    [[ -f "tests/fuzz/$name.dict" ]] && dict=("-dict=tests/fuzz/$name.dict")
-    mkdir -p build-asan/artifacts
-    run "$log" env ASAN_OPTIONS=detect_leaks=1 \
-      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      "$bin" -max_total_time="${FUZZ_SECONDS:-30}" -print_final_stats=1 \
-      -artifact_prefix="build-asan/artifacts/$name-" "${dict[@]}" "$work"
-    rc=$?
+    read -r rc secs <"$log.rc" 2>/dev/null || { rc=1; secs=0; }
+    printf '\n---- fuzz %s (exit %d, %d s) ----\n' "$name" "$rc" "$secs"
+    cat "$log"
+    STEP_START=$((SECONDS - secs))
     if ((rc == 0)) && ! grep -qE '^(==[0-9]+==ERROR|SUMMARY: |.*runtime error: )' "$log"; then
       record "fuzz $name" 0 1 0
     else

@@ -232,7 +232,7 @@ class Parser {
     }
     if (AcceptKeyword("UPDATE")) {
       s->kind = Statement::Kind::kUpdate;
-      DR_RETURN_IF_ERROR(ParseTable(s, false));
+      DR_RETURN_IF_ERROR(ParseTable(s, true));
       DR_RETURN_IF_ERROR(ParseUpdateClauses(s));
       DR_RETURN_IF_ERROR(ExpectKeyword("WHERE"));
       DR_ASSIGN_OR_RETURN(s->where, ParseCondition());
@@ -241,7 +241,7 @@ class Parser {
     if (AcceptKeyword("DELETE")) {
       s->kind = Statement::Kind::kDelete;
       DR_RETURN_IF_ERROR(ExpectKeyword("FROM"));
-      DR_RETURN_IF_ERROR(ParseTable(s, false));
+      DR_RETURN_IF_ERROR(ParseTable(s, true));
       DR_RETURN_IF_ERROR(ExpectKeyword("WHERE"));
       DR_ASSIGN_OR_RETURN(s->where, ParseCondition());
       return ParseReturning(s);
@@ -291,15 +291,29 @@ class Parser {
     return Status::OK();
   }
 
-  // A table name, bare or quoted; with `index_allowed`, "T"."Index".
+  // A table name, bare or quoted, and "T"."Index". UPDATE and DELETE take
+  // the index form and the planner refuses it (DynamoDB: "This operation is
+  // not supported on an index"); INSERT refuses it here.
   Status ParseTable(Statement* s, bool index_allowed) {
-    DR_ASSIGN_OR_RETURN(s->table_name, ParseName());
-    if (index_allowed && Peek().kind == Tok::kDot) {
-      ++pos_;
-      DR_ASSIGN_OR_RETURN(std::string index, ParseName());
-      s->index_name = std::move(index);
+    DR_ASSIGN_OR_RETURN(s->table_name, ParseTableName());
+    if (Peek().kind != Tok::kDot) return Status::OK();
+    if (!index_allowed) {
+      return Malformed("FROM clause may only contain a single table name");
+    }
+    ++pos_;
+    DR_ASSIGN_OR_RETURN(std::string index, ParseTableName());
+    s->index_name = std::move(index);
+    if (Peek().kind == Tok::kDot) {
+      return Status::Validation("A path may contain at most 2 components in the FROM clause");
     }
     return Status::OK();
+  }
+  Result<std::string> ParseTableName() {
+    const Token& t = Peek();
+    if (t.kind == Tok::kQuoted && !t.unterminated && t.text.empty()) {
+      return Status::Validation("Path component cannot be an empty string");
+    }
+    return ParseName();
   }
 
   // PartiQL's keywords are names only when double-quoted.

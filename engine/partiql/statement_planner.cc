@@ -557,6 +557,22 @@ std::string ExistingItemCondition(const KeyDef& key,
   return out;
 }
 
+std::string_view ReturningText(Returning returning) {
+  switch (returning) {
+    case Returning::kAllOld:
+      return "ALL OLD";
+    case Returning::kModifiedOld:
+      return "MODIFIED OLD";
+    case Returning::kAllNew:
+      return "ALL NEW";
+    case Returning::kModifiedNew:
+      return "MODIFIED NEW";
+    case Returning::kNone:
+      break;
+  }
+  return "";
+}
+
 ReturnValues ReturnValuesOf(Returning returning) {
   switch (returning) {
     case Returning::kNone:
@@ -608,6 +624,9 @@ void ApplyReadOptions(const PlanOptions& o, Plan* plan) {
 Result<Plan> PlanStatement(const Statement& s, const KeyLookup& keys,
                            const PlanOptions& o) {
   if (s.kind == Statement::Kind::kSelect) return PlanSelect(s, keys, o);
+  if (s.index_name) {
+    return Status::Validation("This operation is not supported on an index");
+  }
   DR_ASSIGN_OR_RETURN(KeyDef key, keys(s.table_name, std::nullopt));
   Plan plan;
   plan.table_name = s.table_name;
@@ -646,8 +665,10 @@ Result<Plan> PlanStatement(const Statement& s, const KeyLookup& keys,
     }
     case Statement::Kind::kDelete: {
       if (s.returning != Returning::kNone && s.returning != Returning::kAllOld) {
-        return Status::Validation(
-            "Only RETURNING ALL OLD * is supported in DELETE statements");
+        return Status::Validation("Invalid returning clause: RETURNING " +
+                                  std::string(ReturningText(s.returning)) +
+                                  " *. Only RETURNING ALL OLD * is allowed in DELETE "
+                                  "statements.");
       }
       DR_ASSIGN_OR_RETURN(KeyedWhere w, FullKey(s.where.get(), key));
       plan.kind = Plan::Kind::kDelete;

@@ -64,6 +64,59 @@ PATTERNS = [
                 "FilterExpression": "EntityType = :e",
                 "ExpressionAttributeNames": {"#p": "GSI2-PK"},
                 "ExpressionAttributeValues": {":w": S("w#12345"), ":e": S("shipment")}})),
+    # The seed document's other patterns (its summary table; tests/scenarios/
+    # online_shop_test.cc runs each as its Query / GetItem).
+    # 3. getWarehouseByWarehouseId.
+    ('SELECT * FROM OnlineShop WHERE PK = ? AND SK = ?', [S("w#12345"), S("w#12345")],
+     ("get_item", {"Key": {"PK": S("w#12345"), "SK": S("w#12345")}})),
+    # 6. getProductByOrderId, 7. getInvoiceByOrderId.
+    ("SELECT * FROM OnlineShop WHERE PK = 'o#12345' AND begins_with(SK, 'p#')", [],
+     ("query", {"KeyConditionExpression": "PK = :o AND begins_with(SK, :p)",
+                "ExpressionAttributeValues": {":o": S("o#12345"), ":p": S("p#")}})),
+    ("SELECT * FROM OnlineShop WHERE PK = 'o#12345' AND begins_with(SK, 'i#')", [],
+     ("query", {"KeyConditionExpression": "PK = :o AND begins_with(SK, :p)",
+                "ExpressionAttributeValues": {":o": S("o#12345"), ":p": S("i#")}})),
+    # 9. getOrderByProductIdForDateRange (GSI1).
+    ('SELECT * FROM "OnlineShop"."GSI1" WHERE "GSI1-PK" = ? AND "GSI1-SK" BETWEEN ? AND ?',
+     [S("p#99887"), S("2020-06-21T00:00:00"), S("2020-06-21T23:59:00")],
+     ("query", {"IndexName": "GSI1", "KeyConditionExpression": "#p = :p AND #s BETWEEN :a AND :b",
+                "ExpressionAttributeNames": {"#p": "GSI1-PK", "#s": "GSI1-SK"},
+                "ExpressionAttributeValues": {":p": S("p#99887"), ":a": S("2020-06-21T00:00:00"),
+                                              ":b": S("2020-06-21T23:59:00")}})),
+    # 10. getInvoiceByInvoiceId, 12. getShipmentDetailsByShipmentId (GSI1).
+    ('SELECT * FROM "OnlineShop"."GSI1" WHERE "GSI1-PK" = ? AND "GSI1-SK" = ?',
+     [S("i#55443"), S("i#55443")],
+     ("query", {"IndexName": "GSI1", "KeyConditionExpression": "#p = :i AND #s = :i",
+                "ExpressionAttributeNames": {"#p": "GSI1-PK", "#s": "GSI1-SK"},
+                "ExpressionAttributeValues": {":i": S("i#55443")}})),
+    ('SELECT * FROM "OnlineShop"."GSI1" WHERE "GSI1-PK" = ?', [S("sh#98765")],
+     ("query", {"IndexName": "GSI1", "KeyConditionExpression": "#p = :s",
+                "ExpressionAttributeNames": {"#p": "GSI1-PK"},
+                "ExpressionAttributeValues": {":s": S("sh#98765")}})),
+    # 14. getProductInventoryByWarehouseId (GSI2).
+    ('SELECT * FROM "OnlineShop"."GSI2" WHERE "GSI2-PK" = \'w#12345\' AND begins_with("GSI2-SK", \'p#\')', [],
+     ("query", {"IndexName": "GSI2", "KeyConditionExpression": "#p = :w AND begins_with(#s, :p)",
+                "ExpressionAttributeNames": {"#p": "GSI2-PK", "#s": "GSI2-SK"},
+                "ExpressionAttributeValues": {":w": S("w#12345"), ":p": S("p#")}})),
+    # 15. getInvoiceByCustomerIdForDateRange, 16. getProductsByCustomerIdForDateRange
+    # (GSI2, as revised on _14: a date range and a filter on EntityType).
+    ('SELECT * FROM "OnlineShop"."GSI2" WHERE "GSI2-PK" = ? AND "GSI2-SK" BETWEEN ? AND ? AND EntityType = ?',
+     [S("c#12345"), S("2020-06-01"), S("2020-06-30"), S("invoice")],
+     ("query", {"IndexName": "GSI2", "KeyConditionExpression": "#p = :c AND #s BETWEEN :a AND :b",
+                "FilterExpression": "EntityType = :t",
+                "ExpressionAttributeNames": {"#p": "GSI2-PK", "#s": "GSI2-SK"},
+                "ExpressionAttributeValues": {":c": S("c#12345"), ":a": S("2020-06-01"),
+                                              ":b": S("2020-06-30"), ":t": S("invoice")}})),
+    ('SELECT * FROM "OnlineShop"."GSI2" WHERE EntityType = ? AND "GSI2-PK" = ? AND "GSI2-SK" BETWEEN ? AND ?',
+     [S("orderItem"), S("c#12345"), S("2020-06-01"), S("2020-06-30")],
+     ("query", {"IndexName": "GSI2", "KeyConditionExpression": "#p = :c AND #s BETWEEN :a AND :b",
+                "FilterExpression": "EntityType = :t",
+                "ExpressionAttributeNames": {"#p": "GSI2-PK", "#s": "GSI2-SK"},
+                "ExpressionAttributeValues": {":c": S("c#12345"), ":a": S("2020-06-01"),
+                                              ":b": S("2020-06-30"), ":t": S("orderItem")}})),
+    # 11. getPaymentByInvoiceId projects Detail.Payments, a nested path, which
+    # DynamoDB's PartiQL returns under the leaf's name (docs/compatibility.md):
+    # not compared here.
 ]
 
 
@@ -222,3 +275,26 @@ def test_index_in_and_is_null(shop):
     assert not_null["Items"] == [{"SK": S("n#2")}, {"SK": S("n#3")}]
     missing = shop.execute_statement(Statement="SELECT SK FROM OnlineShop WHERE PK = 'n#1' AND Note IS MISSING")
     assert missing["Items"] == [{"SK": S("n#3")}]
+
+
+def test_returning_rules_in_batches_and_transactions(shop):
+    shop.execute_statement(Statement="INSERT INTO OnlineShop VALUE {'PK': 'r#1', 'SK': 'r#1', 'V': 'old'}")
+    with pytest.raises(ClientError) as e:
+        shop.execute_statement(Statement="DELETE FROM OnlineShop WHERE PK = 'r#1' AND SK = 'r#1' RETURNING ALL NEW *")
+    assert e.value.response["Error"] == {
+        "Code": "ValidationException",
+        "Message": "Invalid returning clause: RETURNING ALL NEW *. Only RETURNING ALL OLD * is allowed in "
+                   "DELETE statements."}
+    with pytest.raises(ClientError) as e:
+        shop.execute_transaction(TransactStatements=[
+            {"Statement": "UPDATE OnlineShop SET V = 'new' WHERE PK = 'r#1' AND SK = 'r#1' RETURNING ALL NEW *"}])
+    assert e.value.response["Error"]["Message"] == \
+        "Validation failed in TransactStatements[0]: RETURNING clause is not supported in ExecuteTransaction."
+    r = shop.batch_execute_statement(Statements=[
+        {"Statement": "UPDATE OnlineShop SET V = 'new' WHERE PK = 'r#1' AND SK = 'r#1' RETURNING MODIFIED NEW *"}])
+    assert r["Responses"] == [{"TableName": "OnlineShop", "Item": {"V": S("new")}}]
+    with pytest.raises(ClientError) as e:
+        shop.execute_statement(Statement='SELECT * FROM "OnlineShop"."GSI2" WHERE "GSI2-PK" = \'x\'',
+                               ConsistentRead=True)
+    assert e.value.response["Error"]["Message"] == \
+        "Strongly consistent read is not supported on Global Secondary Indexes"

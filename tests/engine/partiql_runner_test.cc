@@ -322,5 +322,104 @@ TEST_F(PartiqlMultiQueryTest, NotCachedAndNotInBatchesOrTransactions) {
   EXPECT_EQ(b.responses[0].error.code(), ErrorCode::kValidation);
 }
 
+// DynamoDB's words for what ExecuteTransaction, BatchExecuteStatement and
+// an index read refuse, and RETURNING honoured in a batch.
+TEST(PartiqlRunnerTest, TransactionBatchAndIndexRules) {
+  TestEngine db;
+  CreateTableRequest t = SimpleTable("Tab");
+  t.attribute_definitions.push_back({"g", AttrType::kS});
+  GlobalSecondaryIndexDef by_g;
+  by_g.index_name = "ByG";
+  by_g.key_schema = {{"g", KeyType::kHash}};
+  by_g.projection = {ProjectionType::kAll, {}};
+  t.global_secondary_indexes = {by_g};
+  ASSERT_OK(db->CreateTable(t).status());
+  ASSERT_OK(db->PutItem(PutItemRequest{.table_name = "Tab", .item = SimpleItem("a", "1")})
+                .status());
+
+  ExecuteTransactionRequest tx;
+  tx.statements.push_back(ParameterizedStatement{
+      .statement = "UPDATE Tab SET payload = 'y' WHERE pk = 'a' AND sk = 1"});
+  tx.statements.push_back(ParameterizedStatement{
+      .statement = "UPDATE Tab SET payload = 'z' WHERE pk = 'a' AND sk = 1 RETURNING ALL NEW *"});
+  EXPECT_EQ(db->ExecuteTransaction(tx).status().message(),
+            "Validation failed in TransactStatements[1]: RETURNING clause is not supported "
+            "in ExecuteTransaction.");
+  ExecuteTransactionRequest index_read;
+  index_read.statements.push_back(
+      ParameterizedStatement{.statement = "SELECT * FROM \"Tab\".\"ByG\" WHERE g = 'x'"});
+  EXPECT_EQ(db->ExecuteTransaction(index_read).status().message(),
+            "Validation failed in TransactStatements[0]: Reads on indices are not supported "
+            "within transactions.");
+  // Nothing of the refused transaction ran.
+  ASSERT_OK_AND_ASSIGN(ExecuteStatementResult item,
+                       db->ExecuteStatement(Statement("SELECT payload FROM Tab WHERE pk = 'a' AND sk = 1", {})));
+  EXPECT_EQ(item.items, (std::vector<Item>{{{"payload", S("x")}}}));
+
+  BatchExecuteStatementRequest batch;
+  batch.statements.push_back(BatchStatement{
+      .statement = "UPDATE Tab SET payload = 'n' WHERE pk = 'a' AND sk = 1 RETURNING MODIFIED NEW *"});
+  batch.statements.push_back(BatchStatement{
+      .statement = "UPDATE Tab REMOVE nothing WHERE pk = 'a' AND sk = 1 RETURNING MODIFIED NEW *"});
+  batch.statements.push_back(BatchStatement{
+      .statement = "DELETE FROM Tab WHERE pk = 'a' AND sk = 1 RETURNING ALL OLD *"});
+  ASSERT_OK_AND_ASSIGN(BatchExecuteStatementResult b, db->BatchExecuteStatement(batch));
+  ASSERT_EQ(b.responses.size(), 3u);
+  EXPECT_EQ(b.responses[0].item, (Item{{"payload", S("n")}}));
+  EXPECT_FALSE(b.responses[1].item.has_value());
+  EXPECT_EQ(b.responses[2].item, SimpleItem("a", "1", "n"));
+  BatchExecuteStatementRequest reads;
+  reads.statements.push_back(BatchStatement{.statement = "SELECT * FROM Tab WHERE payload = 'x'"});
+  ASSERT_OK_AND_ASSIGN(BatchExecuteStatementResult r, db->BatchExecuteStatement(reads));
+  EXPECT_EQ(r.responses[0].error.message(),
+            "Select statements within BatchExecuteStatement must specify the primary key in "
+            "the where clause.");
+  EXPECT_TRUE(r.responses[0].table_name.empty());
+
+  ExecuteStatementRequest consistent = Statement("SELECT * FROM \"Tab\".\"ByG\" WHERE g = 'x'", {});
+  consistent.consistent_read = true;
+  EXPECT_EQ(db->ExecuteStatement(consistent).status().message(),
+            "Strongly consistent read is not supported on Global Secondary Indexes");
+  // Query's own words for the same request are unchanged.
+  QueryRequest q = QueryOf("Tab", S("x"), "ByG", /*consistent=*/true);
+  EXPECT_EQ(db->Query(q).status().message(),
+            "Consistent reads are not supported on global secondary indexes");
+  // ReturnValuesOnConditionCheckFailure: the item on the failure, alone or
+  // as a transaction's cancellation reason.
+  ASSERT_OK(db->PutItem(PutItemRequest{.table_name = "Tab", .item = SimpleItem("a", "1")})
+                .status());
+  ExecuteStatementRequest failing =
+      Statement("UPDATE Tab SET payload = 'y' WHERE pk = 'a' AND sk = 1 AND payload = 'no'", {});
+  Status plain = db->ExecuteStatement(failing).status();
+  EXPECT_EQ(plain.code(), ErrorCode::kConditionalCheckFailed);
+  EXPECT_EQ(plain.item(), nullptr);
+  failing.return_values_on_condition_check_failure = ReturnValuesOnConditionCheckFailure::kAllOld;
+  Status with_item = db->ExecuteStatement(failing).status();
+  ASSERT_NE(with_item.item(), nullptr);
+  EXPECT_EQ(*with_item.item(), SimpleItem("a", "1"));
+  ExecuteTransactionRequest failing_tx;
+  failing_tx.statements.push_back(ParameterizedStatement{
+      .statement = failing.statement,
+      .return_values_on_condition_check_failure = ReturnValuesOnConditionCheckFailure::kAllOld});
+  Status canceled = db->ExecuteTransaction(failing_tx).status();
+  ASSERT_EQ(canceled.code(), ErrorCode::kTransactionCanceled);
+  ASSERT_EQ(canceled.cancellation_reasons().size(), 1u);
+  EXPECT_EQ(canceled.cancellation_reasons()[0].code, "ConditionalCheckFailed");
+  ASSERT_NE(canceled.cancellation_reasons()[0].item, nullptr);
+  EXPECT_EQ(*canceled.cancellation_reasons()[0].item, SimpleItem("a", "1"));
+
+  // The expression checks' words without the expression's name.
+  EXPECT_EQ(db->ExecuteStatement(Statement("SELECT * FROM Tab WHERE pk = 'a' AND payload < ?",
+                                           {Bool(true)}))
+                .status()
+                .message(),
+            "Incorrect operand type for operator or function; operator or function: <, "
+            "operand type: BOOL");
+  EXPECT_EQ(db->ExecuteStatement(Statement("SELECT * FROM \"Tab\".\"Nope\" WHERE g = 'x'", {}))
+                .status()
+                .message(),
+            "The table does not have the specified index");
+}
+
 }  // namespace
 }  // namespace dynarock

@@ -488,4 +488,30 @@ describe("PartiQL", () => {
         return true;
       });
   });
+
+  test("ExecuteStatementCommand: pk IN [...] is one Query per value, paged by NextToken", async () => {
+    const client = makeClient();
+    const name = tableName("qlin");
+    await createTable(client, name);
+    for (const pk of ["a", "b", "c"]) {
+      await client.send(new ExecuteStatementCommand({
+        Statement: `INSERT INTO "${name}" VALUE {'pk': ?}`, Parameters: [{ S: pk }],
+      }));
+    }
+    const statement = `SELECT pk FROM "${name}" WHERE pk IN ['c', 'zz', 'a']`;
+    const all = await client.send(new ExecuteStatementCommand({
+      Statement: statement, ReturnConsumedCapacity: "TOTAL",
+    }));
+    assert.deepEqual(all.Items, [{ pk: { S: "a" } }, { pk: { S: "c" } }]);
+    // Three Queries, each at least half a unit.
+    assert.equal(all.ConsumedCapacity.CapacityUnits, 1.5);
+    const seen = [];
+    let NextToken;
+    do {
+      const page = await client.send(new ExecuteStatementCommand({ Statement: statement, Limit: 1, NextToken }));
+      seen.push(...page.Items);
+      NextToken = page.NextToken;
+    } while (NextToken);
+    assert.deepEqual(seen, all.Items);
+  });
 });

@@ -127,6 +127,8 @@ TEST(PartiqlParserTest, Rejects) {
       {"SELECT * FROM t WHERE a IS STRING", "Unexpected token: STRING"},
       {"SELECT * FROM t WHERE 1 IS NULL", "Unexpected token: NULL"},
       {"SELECT * FROM t WHERE p = 1 ORDER BY a, b, c", "Unexpected token: c"},
+      {"INSERT INTO \"t\".\"i\" VALUE {'pk': 'a'}",
+       "FROM clause may only contain a single table name"},
   };
   for (const Bad& c : cases) {
     Result<Statement> s = Parse(c.text, {});
@@ -134,6 +136,25 @@ TEST(PartiqlParserTest, Rejects) {
     EXPECT_EQ(s.status().code(), ErrorCode::kValidation) << c.text;
     EXPECT_EQ(s.status().message(), std::string(kMalformed) + c.message) << c.text;
   }
+}
+
+// DynamoDB's FROM clause messages carry no "wasn't well formed" prefix.
+TEST(PartiqlParserTest, FromClausePaths) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"SELECT * FROM \"t\".\"i\".\"x\" WHERE pk = 'p'",
+       "A path may contain at most 2 components in the FROM clause"},
+      {"SELECT * FROM \"t\".\"\" WHERE pk = 'p'", "Path component cannot be an empty string"},
+      {"SELECT * FROM \"\" WHERE pk = 'p'", "Path component cannot be an empty string"},
+  };
+  for (const auto& [text, message] : cases) {
+    Result<Statement> s = Parse(text, {});
+    ASSERT_FALSE(s.ok()) << text;
+    EXPECT_EQ(s.status().code(), ErrorCode::kValidation) << text;
+    EXPECT_EQ(s.status().message(), message) << text;
+  }
+  Result<Statement> update = Parse("UPDATE \"t\".\"i\" SET a = 1 WHERE pk = 'p'", {});
+  ASSERT_TRUE(update.ok()) << update.status().ToString();
+  EXPECT_EQ(*update->index_name, "i");  // the planner refuses it
 }
 
 TEST(PartiqlParserTest, ParameterCountMustMatch) {

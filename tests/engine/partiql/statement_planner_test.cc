@@ -226,7 +226,17 @@ TEST(PartiqlPlannerTest, Errors) {
       {"DELETE FROM composite WHERE sk = 1", kNeedsFullKey.data()},
       {"EXISTS(SELECT * FROM t WHERE x = 1)", kNeedsFullKey.data()},
       {"DELETE FROM t WHERE pk = 'a' RETURNING ALL NEW *",
-       "Only RETURNING ALL OLD * is supported in DELETE statements"},
+       "Invalid returning clause: RETURNING ALL NEW *. Only RETURNING ALL OLD * is allowed "
+       "in DELETE statements."},
+      {"DELETE FROM t WHERE pk = 'a' RETURNING MODIFIED OLD *",
+       "Invalid returning clause: RETURNING MODIFIED OLD *. Only RETURNING ALL OLD * is "
+       "allowed in DELETE statements."},
+      {"DELETE FROM t WHERE pk = 'a' RETURNING MODIFIED NEW *",
+       "Invalid returning clause: RETURNING MODIFIED NEW *. Only RETURNING ALL OLD * is "
+       "allowed in DELETE statements."},
+      {"UPDATE \"t\".\"i\" SET x = 1 WHERE pk = 'a'",
+       "This operation is not supported on an index"},
+      {"DELETE FROM \"t\".\"i\" WHERE pk = 'a'", "This operation is not supported on an index"},
       {"SELECT * FROM composite ORDER BY sk",
        "Must have WHERE clause in the statement when using ORDER BY clause."},
       {"SELECT * FROM composite WHERE pk = 'a' ORDER BY x",
