@@ -34,6 +34,7 @@
 #include "engine/table/table_tags.h"
 #include "engine/table/transactions.h"
 #include "engine/table/write_path.h"
+#include "engine/transfer/exports.h"
 #include "engine/ttl/ttl_settings.h"
 #include "engine/ttl/ttl_sweeper.h"
 
@@ -112,6 +113,8 @@ class EngineImpl final : public Engine {
   }
 
   ~EngineImpl() override {
+    // The transfer thread first: a running export stops (IN_PROGRESS).
+    exports_.reset();
     // The propagation thread first: nothing writes after it stops.
     indexes_->Stop();
     // Flush so that a reopened database does not need to replay the WAL;
@@ -127,8 +130,26 @@ class EngineImpl final : public Engine {
     DR_ASSIGN_OR_RETURN(continuous_backups_,
                         ContinuousBackups::Open(store_.get(), clock_, &tables_, &restorer_,
                                                 &pitr_log_, indexes_->writer()));
+    DR_ASSIGN_OR_RETURN(exports_, Exports::Open(store_.get(), clock_, &tables_,
+                                                continuous_backups_.get(),
+                                                options_.transfer_files));
     return Status::OK();
   }
+
+  Result<ExportDescription> ExportTableToPointInTime(
+      const ExportTableToPointInTimeRequest& req) override {
+    RunDueWork();
+    return exports_->Export(req);
+  }
+  Result<ExportDescription> DescribeExport(const DescribeExportRequest& req) override {
+    RunDueWork();
+    return exports_->Describe(req);
+  }
+  Result<ListExportsResult> ListExports(const ListExportsRequest& req) override {
+    RunDueWork();
+    return exports_->List(req);
+  }
+  void WaitUntilTransfersDone() override { exports_->WaitIdle(); }
 
   Result<BackupDescription> CreateBackup(const CreateBackupRequest& req) override {
     RunDueWork();
@@ -403,6 +424,7 @@ class EngineImpl final : public Engine {
   TableRestorer restorer_;
   std::unique_ptr<Backups> backups_;
   std::unique_ptr<ContinuousBackups> continuous_backups_;
+  std::unique_ptr<Exports> exports_;
   // Plans of repeated PartiQL SELECT texts.
   partiql::PlanCache plan_cache_;
 };

@@ -227,6 +227,21 @@ class Engine {
   virtual Result<TableDescription> RestoreTableToPointInTime(
       const RestoreTableToPointInTimeRequest& req) = 0;
 
+  // --- Export to S3 (engine/transfer/exports.h, docs/export.md) ---
+  // ExportTableToPointInTime starts an export of the table as it was at
+  // ExportTime (PITR must be on; the time in its window) and answers at
+  // once, IN_PROGRESS; the files are written on the transfer thread
+  // (EngineOptions::transfer_files) and the export ends COMPLETED or
+  // FAILED. Errors: kTableNotFound, kPointInTimeRecoveryUnavailable,
+  // kInvalidExportTime, kExportConflict, kExportNotFound, kValidation.
+  virtual Result<ExportDescription> ExportTableToPointInTime(
+      const ExportTableToPointInTimeRequest& req) = 0;
+  virtual Result<ExportDescription> DescribeExport(const DescribeExportRequest& req) = 0;
+  virtual Result<ListExportsResult> ListExports(const ListExportsRequest& req) = 0;
+  // Returns once every export (and import) started before the call has
+  // ended: for tests and tools that want the result without polling.
+  virtual void WaitUntilTransfersDone() = 0;
+
   // --- Database snapshots (dynarock extension, docs/backups.md) ---
   // For test suites: CreateSnapshot copies the whole database (every
   // column family at one RocksDB snapshot, as SST files under

@@ -14,6 +14,7 @@
 namespace dynarock {
 
 class Clock;
+class TransferFiles;
 
 // How GSI log records reach their indexes (engine/index/propagator.h).
 enum class GsiPropagation {
@@ -111,6 +112,13 @@ struct EngineOptions {
   // DISABLING. 0 (the default, as DynamoDB Local) settles at once; `serve
   // --ttl-status-delay-ms` sets it.
   int64_t ttl_status_delay_micros = 0;
+
+  // --- Export and import (engine/transfer/, docs/export.md) ---
+  // Where ExportTableToPointInTime writes and ImportTable reads: the
+  // "S3 buckets" (`dynarock serve --s3-dir`). Null: exports and imports
+  // fail with FailureCode S3NoSuchBucket. Not owned; must outlive the
+  // Engine.
+  TransferFiles* transfer_files = nullptr;
 
   // --- Capacity and throttling ---
   // Refuse requests beyond capacity, as DynamoDB does

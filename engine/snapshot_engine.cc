@@ -167,6 +167,23 @@ class SnapshotEngine final : public Engine {
     std::shared_lock lock(mu_);
     return inner_->RestoreTableToPointInTime(req);
   }
+  Result<ExportDescription> ExportTableToPointInTime(
+      const ExportTableToPointInTimeRequest& req) override {
+    std::shared_lock lock(mu_);
+    return inner_->ExportTableToPointInTime(req);
+  }
+  Result<ExportDescription> DescribeExport(const DescribeExportRequest& req) override {
+    std::shared_lock lock(mu_);
+    return inner_->DescribeExport(req);
+  }
+  Result<ListExportsResult> ListExports(const ListExportsRequest& req) override {
+    std::shared_lock lock(mu_);
+    return inner_->ListExports(req);
+  }
+  void WaitUntilTransfersDone() override {
+    std::shared_lock lock(mu_);
+    inner_->WaitUntilTransfersDone();
+  }
   Status WaitUntilIndexesCaughtUp() override {
     std::shared_lock lock(mu_);
     return inner_->WaitUntilIndexesCaughtUp();

@@ -66,6 +66,16 @@ std::string_view ErrorCodeName(ErrorCode code) {
       return "PointInTimeRecoveryUnavailableException";
     case ErrorCode::kInvalidRestoreTime:
       return "InvalidRestoreTimeException";
+    case ErrorCode::kInvalidExportTime:
+      return "InvalidExportTimeException";
+    case ErrorCode::kExportNotFound:
+      return "ExportNotFoundException";
+    case ErrorCode::kExportConflict:
+      return "ExportConflictException";
+    case ErrorCode::kImportNotFound:
+      return "ImportNotFoundException";
+    case ErrorCode::kImportConflict:
+      return "ImportConflictException";
     case ErrorCode::kDuplicateItem:
       return "DuplicateItemException";
     case ErrorCode::kCorruption:

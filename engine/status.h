@@ -115,6 +115,17 @@ enum class ErrorCode {
   kPointInTimeRecoveryUnavailable,
   // A restore time outside the table's restore window.
   kInvalidRestoreTime,
+  // ExportTableToPointInTime: an ExportTime outside the PITR window.
+  kInvalidExportTime,
+  // No export has the ARN.
+  kExportNotFound,
+  // An export's ClientToken was used for another request (or the bucket's
+  // directory is taken).
+  kExportConflict,
+  // No import has the ARN.
+  kImportNotFound,
+  // An import's ClientToken was used for another request.
+  kImportConflict,
   // PartiQL INSERT of an item whose primary key exists.
   kDuplicateItem,
   // Internal failures: all become InternalServerError (HTTP 500).

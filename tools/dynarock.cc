@@ -34,6 +34,11 @@ CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {
       ->capture_default_str();
   serve->add_flag("--in-memory", opts->in_memory,
                   "Keep everything in memory; nothing survives the process");
+  serve->add_option("--s3-dir", opts->s3_dir,
+                    "Directory standing for S3 in ExportTableToPointInTime and "
+                    "ImportTable: bucket B is its subdirectory B (create it), "
+                    "an object key a path below that")
+      ->capture_default_str();
   serve->add_flag("--shared-db", opts->shared_db,
                   "One set of tables for all credentials and regions "
                   "(otherwise each access key id + region has its own)");

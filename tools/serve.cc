@@ -18,6 +18,7 @@
 #include "api/client.h"
 #include "api/http/server.h"
 #include "api/http/sigv4.h"
+#include "api/transfer/s3_directory.h"
 #include "engine/engine.h"
 #include "engine/options.h"
 
@@ -129,6 +130,9 @@ int RunServe(const ServeOptions& options) {
   engine_options.ttl_deletion_spread_micros =
       options.ttl_deletion_spread_s * 1'000'000;
   engine_options.ttl_status_delay_micros = options.ttl_status_delay_ms * 1000;
+  // Declared before the engine, which uses it until it closes.
+  api::S3Directory s3(options.s3_dir);
+  engine_options.transfer_files = &s3;
   Result<std::unique_ptr<Engine>> engine = Engine::Open(engine_options);
   if (!engine.ok()) {
     std::fprintf(stderr, "dynarock: cannot open the database at %s: %s\n",

@@ -32,6 +32,10 @@ struct ServeOptions {
   // (EngineOptions::sync_writes): acknowledged writes survive a power loss
   // too, not only a process crash.
   bool sync_writes = false;
+  // The directory that stands for Amazon S3 in ExportTableToPointInTime and
+  // ImportTable: bucket B is the subdirectory B, an object key a path below
+  // it (api/transfer/s3_directory.h, docs/export.md).
+  std::string s3_dir = "./dynarock-s3";
   // EngineOptions::min_free_disk_bytes, in MiB.
   int64_t min_free_disk_mb = 64;
   // A partition splits when its data passes this many bytes (DynamoDB:

@@ -72,6 +72,11 @@ Result<Json> DescribeEndpoints(const RequestContext& ctx, const Json& request);
 Result<Json> DescribeCapacity(const RequestContext& ctx, const Json& request);
 Result<Json> SetThrottling(const RequestContext& ctx, const Json& request);
 
+// export_ops.cc: export to S3 (a directory, api/transfer/s3_directory.h).
+Result<Json> ExportTableToPointInTime(const RequestContext& ctx, const Json& request);
+Result<Json> DescribeExport(const RequestContext& ctx, const Json& request);
+Result<Json> ListExports(const RequestContext& ctx, const Json& request);
+
 // backup_ops.cc: on-demand backups and point-in-time recovery.
 Result<Json> CreateBackup(const RequestContext& ctx, const Json& request);
 Result<Json> DescribeBackup(const RequestContext& ctx, const Json& request);

@@ -4,7 +4,8 @@
 // in-memory engine (throttling off), in the same process and run:
 // ExecuteStatement "SELECT * ... WHERE pk = ? AND sk = ?" against GetItem of
 // the same key, and "SELECT * ... WHERE pk = ?" against the Query of the
-// same partition (10 items). After the run it prints PartiQL / plain
+// same partition (10 items), and "SELECT * ... WHERE pk IN [5 values]"
+// against the 5 Queries it runs. After the run it prints PartiQL / plain
 // throughput ratios; the target is >= 0.80 (issue 14).
 //
 //   build/bench/partiql_bench
@@ -119,12 +120,51 @@ void Query(benchmark::State& state) {
   }
 }
 
+// "WHERE pk IN [?, ?, ?, ?, ?]": five Queries (50 items), never plan-cached,
+// against the five Queries a client would send itself.
+constexpr int kInValues = 5;
+
+void SelectIn(benchmark::State& state) {
+  Engine& e = TheEngine();
+  int next = 0;
+  for (auto _ : state) {
+    ExecuteStatementRequest req;
+    req.statement = "SELECT * FROM \"Orders\" WHERE pk IN [?, ?, ?, ?, ?]";
+    for (int i = 0; i < kInValues; ++i) req.parameters.push_back(Pk(next++ % kPartitions));
+    auto r = e.ExecuteStatement(req);
+    if (!r.ok() || r->items.size() != kInValues * kPerPartition) {
+      state.SkipWithError("SELECT IN failed");
+    }
+    benchmark::DoNotOptimize(r);
+  }
+}
+
+void Queries(benchmark::State& state) {
+  Engine& e = TheEngine();
+  int next = 0;
+  for (auto _ : state) {
+    for (int i = 0; i < kInValues; ++i) {
+      QueryRequest req;
+      req.table_name = "Orders";
+      req.key_condition_expression = "#n0 = :v0";
+      req.read.expression_attribute_names = ExpressionAttributeNames{{"#n0", "pk"}};
+      req.read.expression_attribute_values =
+          ExpressionAttributeValues{{":v0", Pk(next++ % kPartitions)}};
+      auto r = e.Query(req);
+      if (!r.ok() || r->items.size() != kPerPartition) state.SkipWithError("Query failed");
+      benchmark::DoNotOptimize(r);
+    }
+  }
+}
+
 void Register() {
   TheEngine();  // the preload stays out of the timed runs
   benchmark::RegisterBenchmark("partiql/SelectFullKey", &SelectFullKey);
   benchmark::RegisterBenchmark("plain/GetItem", &GetItem);
   benchmark::RegisterBenchmark("partiql/SelectPartition", &SelectPartition);
   benchmark::RegisterBenchmark("plain/Query", &Query);
+  benchmark::RegisterBenchmark("partiql/SelectIn5", &SelectIn);
+  benchmark::RegisterBenchmark("plain/Query5", &Queries);
 }
 
 }  // namespace
@@ -137,6 +177,7 @@ int main(int argc, char** argv) {
   std::printf("\nThroughput ratios, PartiQL / the request it plans into:\n");
   PrintRatios(reporter,
               {{"SELECT full key / GetItem", "partiql/SelectFullKey", "plain/GetItem", 0.8},
-               {"SELECT partition / Query", "partiql/SelectPartition", "plain/Query", 0.8}});
+               {"SELECT partition / Query", "partiql/SelectPartition", "plain/Query", 0.8},
+               {"SELECT pk IN [5] / 5 Queries", "partiql/SelectIn5", "plain/Query5", 0.8}});
   return 0;
 }

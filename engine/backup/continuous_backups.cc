@@ -175,15 +175,19 @@ Result<ContinuousBackupsDescription> ContinuousBackups::Describe(
 }
 
 RestoreItemSource ContinuousBackups::ItemsAt(uint32_t table_id, const State& state,
-                                             int64_t micros) const {
+                                             int64_t micros,
+                                             std::shared_ptr<const StoreSnapshot> snapshot) const {
   const std::string base_file = Dir() + "/" + state.base_file;
   const Store* store = store_;
-  return [store, table_id, base_file, micros](const RestoreItemVisitor& visit) -> Status {
+  return [store, table_id, base_file, micros,
+          snapshot = std::move(snapshot)](const RestoreItemVisitor& visit) -> Status {
     // The newest change of each item up to `micros` (the log is in time
     // order, so the last one read wins).
     std::map<std::string, std::optional<std::string>, std::less<>> changes;
-    auto it = store->NewIterator(Cf::kPitr, PitrLog::LogBegin(table_id),
-                                 PitrLog::LogEnd(table_id, micros));
+    const std::string begin = PitrLog::LogBegin(table_id);
+    const std::string end = PitrLog::LogEnd(table_id, micros);
+    auto it = snapshot ? snapshot->NewIterator(Cf::kPitr, begin, end)
+                       : store->NewIterator(Cf::kPitr, begin, end);
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       DR_ASSIGN_OR_RETURN(PitrLog::Change c, PitrLog::ParseEntry(it->key(), it->value()));
       changes[std::string(c.suffix)] =
@@ -254,6 +258,31 @@ Result<TableDescription> ContinuousBackups::Restore(
   DR_ASSIGN_OR_RETURN(TableInfo def, restorer_->Definition(req.scope, req.target_table_name,
                                                            table->desc, req.overrides));
   return restorer_->Restore(std::move(def), ItemsAt(table->id, *state, at));
+}
+
+Result<RestoreItemSource> ContinuousBackups::ItemsAtTime(
+    uint32_t table_id, int64_t micros, std::shared_ptr<const StoreSnapshot> snapshot) const {
+  std::optional<State> state;
+  {
+    MutexLock lock(&mu_);
+    auto it = states_.find(table_id);
+    if (it != states_.end()) state = it->second;
+  }
+  if (!state) {
+    return Status(ErrorCode::kPointInTimeRecoveryUnavailable,
+                  "Point in time recovery is not enabled for the table");
+  }
+  if (micros < state->base_micros) {
+    return Status(ErrorCode::kInvalidExportTime,
+                  "Export time is before the earliest restorable time of the table");
+  }
+  return ItemsAt(table_id, *state, micros, std::move(snapshot));
+}
+
+ContinuousBackupsDescription ContinuousBackups::WindowOf(uint32_t table_id) const {
+  MutexLock lock(&mu_);
+  auto it = states_.find(table_id);
+  return DescriptionOf(it == states_.end() ? nullptr : &it->second, clock_->NowMicros());
 }
 
 void ContinuousBackups::TableDeleted(uint32_t table_id) {

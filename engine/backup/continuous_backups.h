@@ -62,6 +62,17 @@ class ContinuousBackups {
   // kTableAlreadyExists, kTableInUse, kValidation.
   Result<TableDescription> Restore(const RestoreTableToPointInTimeRequest& req);
 
+  // The items of table `table_id` at `micros` (the base image merged with
+  // the log), for ExportTableToPointInTime: what a restore to `micros`
+  // would build. With `snapshot` the log is read at it (changes committed
+  // after it are left out, though stamped before `micros`).
+  // Errors: kPointInTimeRecoveryUnavailable (PITR off), kInvalidExportTime
+  // (`micros` before the base image: the window moved past it).
+  Result<RestoreItemSource> ItemsAtTime(uint32_t table_id, int64_t micros,
+                                        std::shared_ptr<const StoreSnapshot> snapshot) const;
+  // The restore window of table `table_id` now (enabled false: PITR off).
+  ContinuousBackupsDescription WindowOf(uint32_t table_id) const;
+
   // The table is gone: its log and base image go too.
   void TableDeleted(uint32_t table_id);
   // Retention: rebases tables whose window start passed their base image by
@@ -89,7 +100,9 @@ class ContinuousBackups {
   Status Enable(uint32_t table_id, int64_t recovery_days);
   Status Disable(uint32_t table_id);
   // The table's items at `micros`: the base image merged with the log.
-  RestoreItemSource ItemsAt(uint32_t table_id, const State& state, int64_t micros) const;
+  // `snapshot` null: the log as it is.
+  RestoreItemSource ItemsAt(uint32_t table_id, const State& state, int64_t micros,
+                            std::shared_ptr<const StoreSnapshot> snapshot = nullptr) const;
   Status Rebase(uint32_t table_id, State state, int64_t cutoff);
   std::string Dir() const;
 

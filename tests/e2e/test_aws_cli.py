@@ -163,6 +163,21 @@ def test_backup_and_continuous_backups(aws):
         "ContinuousBackupsStatus": "ENABLED",
         "PointInTimeRecoveryDescription": {"PointInTimeRecoveryStatus": "DISABLED"}}
 
+def test_export_table_to_point_in_time(aws, server):
+    # The session server has no bucket directory: the export is accepted
+    # (IN_PROGRESS) and ends FAILED with S3NoSuchBucket, as DynamoDB's would.
+    ddb = server.client(key="AKIDCLI")
+    name = create_simple_table(ddb, unique_name("cli-ex"))
+    ddb.update_continuous_backups(
+        TableName=name, PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+    arn = ddb.describe_table(TableName=name)["Table"]["TableArn"]
+    d = json.loads(aws("export-table-to-point-in-time", "--table-arn", arn,
+                       "--s3-bucket", "nobucket").stdout)["ExportDescription"]
+    assert d["ExportArn"].startswith(arn + "/export/")
+    assert d["ExportStatus"] in ("IN_PROGRESS", "FAILED")
+    assert d["ExportFormat"] == "DYNAMODB_JSON"
+
+
 def test_execute_statement(aws, server):
     # The table and item through boto3 under the CLI's access key; one `aws`
     # invocation (each costs about a second).

@@ -384,6 +384,30 @@ TEST(PartiqlRunnerTest, TransactionBatchAndIndexRules) {
   QueryRequest q = QueryOf("Tab", S("x"), "ByG", /*consistent=*/true);
   EXPECT_EQ(db->Query(q).status().message(),
             "Consistent reads are not supported on global secondary indexes");
+  // ReturnValuesOnConditionCheckFailure: the item on the failure, alone or
+  // as a transaction's cancellation reason.
+  ASSERT_OK(db->PutItem(PutItemRequest{.table_name = "Tab", .item = SimpleItem("a", "1")})
+                .status());
+  ExecuteStatementRequest failing =
+      Statement("UPDATE Tab SET payload = 'y' WHERE pk = 'a' AND sk = 1 AND payload = 'no'", {});
+  Status plain = db->ExecuteStatement(failing).status();
+  EXPECT_EQ(plain.code(), ErrorCode::kConditionalCheckFailed);
+  EXPECT_EQ(plain.item(), nullptr);
+  failing.return_values_on_condition_check_failure = ReturnValuesOnConditionCheckFailure::kAllOld;
+  Status with_item = db->ExecuteStatement(failing).status();
+  ASSERT_NE(with_item.item(), nullptr);
+  EXPECT_EQ(*with_item.item(), SimpleItem("a", "1"));
+  ExecuteTransactionRequest failing_tx;
+  failing_tx.statements.push_back(ParameterizedStatement{
+      .statement = failing.statement,
+      .return_values_on_condition_check_failure = ReturnValuesOnConditionCheckFailure::kAllOld});
+  Status canceled = db->ExecuteTransaction(failing_tx).status();
+  ASSERT_EQ(canceled.code(), ErrorCode::kTransactionCanceled);
+  ASSERT_EQ(canceled.cancellation_reasons().size(), 1u);
+  EXPECT_EQ(canceled.cancellation_reasons()[0].code, "ConditionalCheckFailed");
+  ASSERT_NE(canceled.cancellation_reasons()[0].item, nullptr);
+  EXPECT_EQ(*canceled.cancellation_reasons()[0].item, SimpleItem("a", "1"));
+
   // The expression checks' words without the expression's name.
   EXPECT_EQ(db->ExecuteStatement(Statement("SELECT * FROM Tab WHERE pk = 'a' AND payload < ?",
                                            {Bool(true)}))

@@ -1,0 +1,379 @@
+#include "engine/transfer/exports.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "engine/clock.h"
+#include "engine/util/coding.h"
+#include "engine/util/uuid.h"
+#include "engine/value/encoded_item.h"
+
+namespace dynarock {
+namespace {
+
+// Meta column family: "E" ns "\0" export arn -> export record.
+constexpr char kExportPrefix = 'E';
+// Version 1: see Encode.
+constexpr uint8_t kRecordVersion = 1;
+constexpr int64_t kMicrosPerMs = 1000;
+
+std::string RecordKey(const std::string& ns, const std::string& arn) {
+  std::string key(1, kExportPrefix);
+  key.append(ns);
+  key.push_back('\0');
+  key.append(arn);
+  return key;
+}
+
+void PutOptional(std::string* out, const std::optional<std::string>& s) {
+  out->push_back(s ? 1 : 0);
+  if (s) PutLengthPrefixed(out, *s);
+}
+
+std::optional<std::string> OptionalOf(RecordReader* r) {
+  if (r->Byte() == 0) return std::nullopt;
+  return r->String();
+}
+
+void PutOptionalMicros(std::string* out, const std::optional<int64_t>& v) {
+  out->push_back(v ? 1 : 0);
+  if (v) PutSignedVarint64(out, *v);
+}
+
+std::optional<int64_t> OptionalMicrosOf(RecordReader* r) {
+  if (r->Byte() == 0) return std::nullopt;
+  return r->Signed();
+}
+
+std::string Encode(const std::string& ns, uint32_t table_id, const std::string& fingerprint,
+                   const ExportDescription& d) {
+  std::string out(1, static_cast<char>(kRecordVersion));
+  PutLengthPrefixed(&out, ns);
+  PutVarint64(&out, table_id);
+  PutLengthPrefixed(&out, fingerprint);
+  PutLengthPrefixed(&out, d.export_arn);
+  out.push_back(static_cast<char>(d.export_status));
+  PutSignedVarint64(&out, d.start_micros);
+  PutOptionalMicros(&out, d.end_micros);
+  PutLengthPrefixed(&out, d.export_manifest);
+  PutLengthPrefixed(&out, d.table_arn);
+  PutLengthPrefixed(&out, d.table_id);
+  PutSignedVarint64(&out, d.export_micros);
+  PutLengthPrefixed(&out, d.client_token);
+  PutLengthPrefixed(&out, d.s3_bucket);
+  PutOptional(&out, d.s3_bucket_owner);
+  PutOptional(&out, d.s3_prefix);
+  PutLengthPrefixed(&out, d.s3_sse_algorithm);
+  PutOptional(&out, d.s3_sse_kms_key_id);
+  PutOptional(&out, d.failure_code);
+  PutOptional(&out, d.failure_message);
+  out.push_back(static_cast<char>(d.export_format));
+  PutSignedVarint64(&out, d.billed_size_bytes);
+  PutSignedVarint64(&out, d.item_count);
+  out.push_back(static_cast<char>(d.export_type));
+  PutOptionalMicros(&out, d.incremental_from_micros);
+  PutOptionalMicros(&out, d.incremental_to_micros);
+  out.push_back(d.incremental_old_images ? 1 : 0);
+  return out;
+}
+
+struct Decoded {
+  std::string ns;
+  uint32_t table_id = 0;
+  std::string fingerprint;
+  ExportDescription desc;
+};
+
+Result<Decoded> Decode(std::string_view value) {
+  RecordReader r(value);
+  if (r.Byte() != kRecordVersion) return Status::Corruption("unknown export record version");
+  Decoded out;
+  out.ns = r.String();
+  out.table_id = static_cast<uint32_t>(r.Varint());
+  out.fingerprint = r.String();
+  ExportDescription& d = out.desc;
+  d.export_arn = r.String();
+  const uint8_t status = r.Byte();
+  d.start_micros = r.Signed();
+  d.end_micros = OptionalMicrosOf(&r);
+  d.export_manifest = r.String();
+  d.table_arn = r.String();
+  d.table_id = r.String();
+  d.export_micros = r.Signed();
+  d.client_token = r.String();
+  d.s3_bucket = r.String();
+  d.s3_bucket_owner = OptionalOf(&r);
+  d.s3_prefix = OptionalOf(&r);
+  d.s3_sse_algorithm = r.String();
+  d.s3_sse_kms_key_id = OptionalOf(&r);
+  d.failure_code = OptionalOf(&r);
+  d.failure_message = OptionalOf(&r);
+  const uint8_t format = r.Byte();
+  d.billed_size_bytes = r.Signed();
+  d.item_count = r.Signed();
+  const uint8_t type = r.Byte();
+  d.incremental_from_micros = OptionalMicrosOf(&r);
+  d.incremental_to_micros = OptionalMicrosOf(&r);
+  d.incremental_old_images = r.Byte() != 0;
+  if (!r.ok || status > 2 || format > 1 || type > 1) {
+    return Status::Corruption("bad export record");
+  }
+  d.export_status = static_cast<ExportStatus>(status);
+  d.export_format = static_cast<ExportFormat>(format);
+  d.export_type = static_cast<ExportType>(type);
+  return out;
+}
+
+// What makes two requests with one ClientToken the same request.
+std::string Fingerprint(const ExportTableToPointInTimeRequest& req) {
+  std::string f;
+  PutLengthPrefixed(&f, req.table_arn);
+  PutOptionalMicros(&f, req.export_micros);
+  PutLengthPrefixed(&f, req.s3_bucket);
+  PutOptional(&f, req.s3_bucket_owner);
+  PutOptional(&f, req.s3_prefix);
+  PutOptional(&f, req.s3_sse_algorithm);
+  PutOptional(&f, req.s3_sse_kms_key_id);
+  f.push_back(static_cast<char>(req.export_format));
+  f.push_back(static_cast<char>(req.export_type));
+  PutOptionalMicros(&f, req.incremental_from_micros);
+  PutOptionalMicros(&f, req.incremental_to_micros);
+  f.push_back(req.incremental_old_images ? 1 : 0);
+  return f;
+}
+
+// "<14-digit ms>-<8 hex>", as DynamoDB's export ids.
+std::string NewExportId(int64_t micros) {
+  char ms[32];
+  std::snprintf(ms, sizeof(ms), "%014lld", static_cast<long long>(micros / kMicrosPerMs));
+  std::string hex;
+  for (char c : NewUuid()) {
+    if (c != '-') hex.push_back(c);
+    if (hex.size() == 8) break;
+  }
+  return std::string(ms) + "-" + hex;
+}
+
+// The table name of "arn:aws:dynamodb:<region>:<account>:table/<name>";
+// empty when `arn` is not a table ARN.
+std::string TableNameOfArn(const std::string& arn) {
+  const size_t at = arn.find(":table/");
+  if (at == std::string::npos) return "";
+  std::string name = arn.substr(at + 7);
+  return name.find('/') == std::string::npos ? name : "";
+}
+
+Status TableNotFound(const std::string& arn) {
+  return Status(ErrorCode::kTableNotFound, "Table not found: " + arn);
+}
+
+// Thrown through the item visitor when the engine shuts down mid-export.
+constexpr std::string_view kStopping = "export interrupted by shutdown";
+
+}  // namespace
+
+Status ExportNotFound(const std::string& arn) {
+  return Status(ErrorCode::kExportNotFound, "Export not found: " + arn);
+}
+
+Result<std::unique_ptr<Exports>> Exports::Open(Store* store, const Clock* clock,
+                                               TableLifecycle* tables,
+                                               const ContinuousBackups* pitr,
+                                               TransferFiles* files) {
+  std::unique_ptr<Exports> e(new Exports(store, clock, tables, pitr, files));
+  std::vector<Record> unfinished;
+  {
+    MutexLock lock(&e->mu_);
+    auto it = store->NewIterator(Cf::kMeta, std::string(1, kExportPrefix),
+                                 std::string(1, kExportPrefix + 1));
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      DR_ASSIGN_OR_RETURN(Decoded d, Decode(it->value()));
+      Record record{d.ns, d.table_id, std::move(d.fingerprint), std::move(d.desc)};
+      if (record.desc.export_status == ExportStatus::kInProgress) unfinished.push_back(record);
+      e->exports_[Key{record.ns, record.desc.export_arn}] = std::move(record);
+    }
+    DR_RETURN_IF_ERROR(it->status());
+  }
+  std::sort(unfinished.begin(), unfinished.end(), [](const Record& a, const Record& b) {
+    return a.desc.start_micros < b.desc.start_micros;
+  });
+  for (Record& r : unfinished) e->Start(std::move(r), nullptr);
+  return e;
+}
+
+Exports::~Exports() { jobs_.Stop(); }
+
+Status Exports::Persist(const Record& record) {
+  WriteBatch batch;
+  batch.Put(Cf::kMeta, RecordKey(record.ns, record.desc.export_arn),
+            Encode(record.ns, record.table_id, record.fingerprint, record.desc));
+  return store_->Write(&batch);
+}
+
+Result<ExportDescription> Exports::Export(const ExportTableToPointInTimeRequest& req) {
+  const std::string name = TableNameOfArn(req.table_arn);
+  TableStatus status;
+  std::shared_ptr<const TableInfo> table =
+      name.empty() ? nullptr : tables_->Find(req.scope, name, &status);
+  if (!table || status == TableStatus::kDeleting ||
+      TableLifecycle::TableArnOf(req.scope, name) != req.table_arn) {
+    return TableNotFound(req.table_arn);
+  }
+  const std::string fingerprint = Fingerprint(req);
+  if (req.client_token) {
+    MutexLock lock(&mu_);
+    for (const auto& [key, r] : exports_) {
+      if (key.first != req.scope.ns || r.desc.client_token != *req.client_token) continue;
+      if (r.fingerprint != fingerprint) {
+        return Status(ErrorCode::kExportConflict,
+                      "Export with client token " + *req.client_token +
+                          " already exists with different parameters");
+      }
+      return r.desc;
+    }
+  }
+  const ContinuousBackupsDescription window = pitr_->WindowOf(table->id);
+  if (!window.point_in_time_recovery_enabled) {
+    return Status(ErrorCode::kPointInTimeRecoveryUnavailable,
+                  "Point in time recovery is not enabled for table '" + name + "'");
+  }
+  if (req.export_type == ExportType::kIncrementalExport) {
+    return Status::Validation("Incremental exports are not supported by dynarock");
+  }
+  const int64_t now = clock_->NowMicros();
+  const int64_t at = req.export_micros.value_or(now);
+  // (The window's end is its own reading of the clock, taken before `now`.)
+  if (at < *window.earliest_restorable_micros ||
+      at > std::max(now, *window.latest_restorable_micros)) {
+    return Status(ErrorCode::kInvalidExportTime,
+                  "Export time must be within the point in time recovery window of the "
+                  "table: between EarliestRestorableDateTime and LatestRestorableDateTime");
+  }
+  // Fixed now: the log as of this request (writes go on).
+  std::shared_ptr<const StoreSnapshot> snapshot = store_->NewSnapshot();
+
+  Record record;
+  record.ns = req.scope.ns;
+  record.table_id = table->id;
+  record.fingerprint = fingerprint;
+  ExportDescription& d = record.desc;
+  const std::string id = NewExportId(now);
+  d.export_arn = req.table_arn + "/export/" + id;
+  d.export_status = ExportStatus::kInProgress;
+  d.start_micros = now;
+  std::string prefix = req.s3_prefix.value_or("");
+  if (!prefix.empty() && prefix.back() != '/') prefix.push_back('/');
+  d.export_manifest = prefix + "AWSDynamoDB/" + id + "/manifest-summary.json";
+  d.table_arn = req.table_arn;
+  d.table_id = table->desc.table_id;
+  d.export_micros = at;
+  d.client_token = req.client_token.value_or("");
+  d.s3_bucket = req.s3_bucket;
+  d.s3_bucket_owner = req.s3_bucket_owner;
+  d.s3_prefix = req.s3_prefix;
+  d.s3_sse_algorithm = req.s3_sse_algorithm.value_or("AES256");
+  d.s3_sse_kms_key_id = req.s3_sse_kms_key_id;
+  d.export_format = req.export_format;
+  d.export_type = req.export_type;
+  d.billed_size_bytes = 0;
+  d.item_count = 0;
+  DR_RETURN_IF_ERROR(Persist(record));
+  {
+    MutexLock lock(&mu_);
+    exports_[Key{record.ns, d.export_arn}] = record;
+  }
+  ExportDescription answer = d;
+  Start(std::move(record), std::move(snapshot));
+  return answer;
+}
+
+void Exports::Start(Record record, std::shared_ptr<const StoreSnapshot> snapshot) {
+  jobs_.Post([this, record = std::move(record), snapshot = std::move(snapshot)]() mutable {
+    Status s = Run(&record, std::move(snapshot));
+    if (jobs_.stopping()) return;  // stays IN_PROGRESS; the next Open resumes it
+    ExportDescription& d = record.desc;
+    if (!s.ok()) {  // (Run set the status and end time of a finished export)
+      d.export_status = ExportStatus::kFailed;
+      d.end_micros = clock_->NowMicros();
+      d.item_count = 0;
+      d.billed_size_bytes = 0;
+      d.failure_code =
+          s.code() == ErrorCode::kResourceNotFound ? "S3NoSuchBucket" : "UNKNOWN";
+      d.failure_message = s.message();
+    }
+    // A failed write of the record leaves it IN_PROGRESS on disk: the
+    // export runs again after a restart.
+    Persist(record).ok();
+    MutexLock lock(&mu_);
+    exports_[Key{record.ns, d.export_arn}] = std::move(record);
+  });
+}
+
+Status Exports::Run(Record* record, std::shared_ptr<const StoreSnapshot> snapshot) {
+  ExportDescription& d = record->desc;
+  if (files_ == nullptr) {
+    return Status(ErrorCode::kResourceNotFound, "The specified bucket does not exist");
+  }
+  DR_ASSIGN_OR_RETURN(RestoreItemSource items,
+                      pitr_->ItemsAtTime(record->table_id, d.export_micros, std::move(snapshot)));
+  DR_ASSIGN_OR_RETURN(std::unique_ptr<ExportWriter> writer, files_->NewExport(d));
+  int64_t count = 0, bytes = 0;
+  DR_RETURN_IF_ERROR(items([&](std::string_view, std::string_view value) -> Status {
+    if (jobs_.stopping()) return Status(ErrorCode::kInternal, std::string(kStopping));
+    DR_ASSIGN_OR_RETURN(int64_t size, EncodedItemSize(value));
+    DR_RETURN_IF_ERROR(writer->Add(value));
+    ++count;
+    bytes += size;
+    return Status::OK();
+  }));
+  d.item_count = count;
+  d.billed_size_bytes = bytes;
+  d.export_status = ExportStatus::kCompleted;
+  d.end_micros = clock_->NowMicros();
+  return writer->Finish(d);
+}
+
+Result<ExportDescription> Exports::Describe(const DescribeExportRequest& req) {
+  MutexLock lock(&mu_);
+  auto it = exports_.find(Key{req.scope.ns, req.export_arn});
+  if (it == exports_.end()) return ExportNotFound(req.export_arn);
+  return it->second.desc;
+}
+
+Result<ListExportsResult> Exports::List(const ListExportsRequest& req) {
+  std::vector<ExportDescription> all;
+  {
+    MutexLock lock(&mu_);
+    for (const auto& [key, r] : exports_) {
+      if (key.first != req.scope.ns) continue;
+      if (req.table_arn && r.desc.table_arn != *req.table_arn) continue;
+      all.push_back(r.desc);
+    }
+  }
+  std::sort(all.begin(), all.end(), [](const ExportDescription& a, const ExportDescription& b) {
+    return std::tie(a.start_micros, a.export_arn) < std::tie(b.start_micros, b.export_arn);
+  });
+  size_t start = 0;
+  if (req.next_token) {
+    auto it = std::find_if(all.begin(), all.end(), [&](const ExportDescription& d) {
+      return d.export_arn == *req.next_token;
+    });
+    if (it == all.end()) return Status::Validation("Invalid NextToken");
+    start = static_cast<size_t>(it - all.begin()) + 1;
+  }
+  const size_t limit = static_cast<size_t>(req.max_results.value_or(25));
+  ListExportsResult result;
+  for (size_t i = start; i < all.size(); ++i) {
+    if (result.exports.size() == limit) {
+      result.next_token = result.exports.back().export_arn;
+      break;
+    }
+    result.exports.push_back(std::move(all[i]));
+  }
+  return result;
+}
+
+}  // namespace dynarock

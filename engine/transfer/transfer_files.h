@@ -1,0 +1,51 @@
+// engine/transfer/transfer_files.h
+//
+// TransferFiles is where exports are written and imports read: the files
+// of DynamoDB's export layout (manifests, DynamoDB JSON data files) and of
+// ImportTable's inputs (DynamoDB JSON, CSV). The engine runs the jobs --
+// which items, at which time, status, persistence, the background thread
+// -- and knows nothing of the formats, which are JSON and text: the
+// implementation lives above the engine (api/transfer/s3_directory.h maps
+// a bucket to a directory of the file system) and is handed to the engine
+// in EngineOptions::transfer_files.
+//
+// Implementations must be thread-safe: jobs run on the engine's transfer
+// thread while requests start new ones.
+
+#ifndef DYNAROCK_ENGINE_TRANSFER_TRANSFER_FILES_H_
+#define DYNAROCK_ENGINE_TRANSFER_TRANSFER_FILES_H_
+
+#include <memory>
+#include <string_view>
+
+#include "engine/requests.h"
+#include "engine/status.h"
+
+namespace dynarock {
+
+// The data and manifest files of one export. Add is called for every item
+// of the export, then Finish once; a writer whose export failed is
+// destroyed without Finish (its partial files stay, as DynamoDB's do).
+class ExportWriter {
+ public:
+  virtual ~ExportWriter() = default;
+  // One item, in the engine's encoding (engine/value/item_codec.h).
+  virtual Status Add(std::string_view encoded_item) = 0;
+  // Completes the data files and writes the manifests for `done` (status
+  // COMPLETED, counts and end time set).
+  virtual Status Finish(const ExportDescription& done) = 0;
+};
+
+class TransferFiles {
+ public:
+  virtual ~TransferFiles() = default;
+  // Starts writing the export `desc` (its bucket, prefix and id): writes
+  // the `_started` marker, removing what an interrupted run of the same
+  // export left. Errors: kResourceNotFound when the bucket does not exist
+  // (FailureCode S3NoSuchBucket), kIOError.
+  virtual Result<std::unique_ptr<ExportWriter>> NewExport(const ExportDescription& desc) = 0;
+};
+
+}  // namespace dynarock
+
+#endif  // DYNAROCK_ENGINE_TRANSFER_TRANSFER_FILES_H_

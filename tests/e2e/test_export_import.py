@@ -1,0 +1,269 @@
+"""Export to S3 and import from S3 end to end with boto3, the "bucket" being
+a directory under `serve --s3-dir` (docs/export.md): an export of a table
+with a GSI in DynamoDB's layout (manifests, gzipped DynamoDB JSON lines),
+DescribeExport / ListExports with paging, DynamoDB's errors, and an export
+interrupted by a restart that ends COMPLETED after it."""
+
+import gzip
+import json
+import time
+
+import pytest
+from botocore.exceptions import ClientError
+
+from conftest import unique_name
+
+WAIT = {"Delay": 0.05, "MaxAttempts": 200}
+
+
+def error_of(call, **kwargs):
+    with pytest.raises(ClientError) as e:
+        call(**kwargs)
+    return e.value.response["Error"]["Code"], e.value.response["Error"]["Message"]
+
+
+def create_gsi_table(ddb, name):
+    ddb.create_table(
+        TableName=name, BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                              {"AttributeName": "sk", "AttributeType": "N"},
+                              {"AttributeName": "g", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
+                   {"AttributeName": "sk", "KeyType": "RANGE"}],
+        GlobalSecondaryIndexes=[{"IndexName": "byG",
+                                 "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                                 "Projection": {"ProjectionType": "ALL"}}])
+    ddb.get_waiter("table_exists").wait(TableName=name, WaiterConfig=WAIT)
+    return ddb.describe_table(TableName=name)["Table"]["TableArn"]
+
+
+def item(i):
+    out = {"pk": {"S": f"p{i % 13}"}, "sk": {"N": str(i)}, "g": {"S": f"g{i % 5}"},
+           "n": {"N": "1.50"}, "b": {"B": b"\x00\xff" + bytes([i % 256])},
+           "ss": {"SS": ["a", f"x{i}"]}, "m": {"M": {"l": {"L": [{"BOOL": True}, {"NULL": True}]}}},
+           "text": {"S": "caf\u00e9 \"quoted\"\n"}}
+    if i % 3 == 0:
+        del out["g"]
+    return out
+
+
+def all_items(ddb, name, index=None):
+    kwargs = {"TableName": name}
+    if index:
+        kwargs["IndexName"] = index
+    items, start = [], None
+    while True:
+        if start:
+            kwargs["ExclusiveStartKey"] = start
+        page = ddb.scan(**kwargs)
+        items += page["Items"]
+        start = page.get("LastEvaluatedKey")
+        if not start:
+            return sorted(items, key=lambda i: (i["pk"]["S"], int(i["sk"]["N"])))
+
+
+def wait_export(ddb, arn, timeout=60):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        d = ddb.describe_export(ExportArn=arn)["ExportDescription"]
+        if d["ExportStatus"] != "IN_PROGRESS":
+            return d
+        time.sleep(0.05)
+    raise AssertionError("export still IN_PROGRESS")
+
+
+def read_export(bucket_dir, desc):
+    """The items of a COMPLETED export, read as a consumer of DynamoDB's
+    layout would: summary -> manifest-files -> gzipped data files."""
+    summary = json.loads((bucket_dir / desc["ExportManifest"]).read_text())
+    files = [json.loads(line) for line in
+             (bucket_dir / summary["manifestFilesS3Key"]).read_text().splitlines()]
+    items = []
+    for f in files:
+        with gzip.open(bucket_dir / f["dataFileS3Key"], "rt", encoding="utf-8") as data:
+            lines = [json.loads(line) for line in data]
+        assert len(lines) == f["itemCount"]
+        items += [line["Item"] for line in lines]
+    return summary, files, items
+
+
+def to_wire(client_item):
+    """boto3's decoded item (bytes for B) back to DynamoDB JSON."""
+    import base64
+
+    def conv(v):
+        (t, x), = v.items()
+        if t == "B":
+            return {"B": base64.b64encode(x).decode()}
+        if t == "BS":
+            return {"BS": [base64.b64encode(b).decode() for b in x]}
+        if t == "M":
+            return {"M": {k: conv(e) for k, e in x.items()}}
+        if t == "L":
+            return {"L": [conv(e) for e in x]}
+        return {t: x}
+    return {k: conv(v) for k, v in client_item.items()}
+
+
+@pytest.fixture
+def s3(start_server, tmp_path):
+    root = tmp_path / "s3"
+    (root / "bucket").mkdir(parents=True)
+    server = start_server("--db-path", str(tmp_path / "db"), "--s3-dir", str(root))
+    return server, server.client(), root / "bucket"
+
+
+def test_export_layout_and_items(s3):
+    server, ddb, bucket = s3
+    name = unique_name("ex")
+    arn = create_gsi_table(ddb, name)
+    ddb.update_continuous_backups(
+        TableName=name, PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+    for i in range(120):
+        ddb.put_item(TableName=name, Item=(item(i)))
+    started = ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="bucket",
+                                                S3Prefix="exports/run1")["ExportDescription"]
+    assert started["ExportStatus"] in ("IN_PROGRESS", "COMPLETED")
+    assert started["ExportArn"].startswith(arn + "/export/")
+    export_id = started["ExportArn"].rsplit("/", 1)[1]
+    assert started["ExportManifest"] == f"exports/run1/AWSDynamoDB/{export_id}/manifest-summary.json"
+    assert started["ExportFormat"] == "DYNAMODB_JSON"
+    # Writes after the request are not in the export.
+    ddb.put_item(TableName=name, Item=(item(1000)))
+    done = wait_export(ddb, started["ExportArn"])
+    assert done["ExportStatus"] == "COMPLETED", done
+    assert done["ItemCount"] == 120
+    assert done["BilledSizeBytes"] > 0 and "EndTime" in done
+    summary, files, items = read_export(bucket, done)
+    assert summary["version"] == "2020-06-30"
+    assert summary["exportArn"] == done["ExportArn"] and summary["itemCount"] == 120
+    assert summary["outputFormat"] == "DYNAMODB_JSON" and summary["s3Bucket"] == "bucket"
+    assert summary["tableArn"] == arn
+    assert all(f["dataFileS3Key"].startswith(f"exports/run1/AWSDynamoDB/{export_id}/data/")
+               and f["dataFileS3Key"].endswith(".json.gz") for f in files)
+    assert (bucket / f"exports/run1/AWSDynamoDB/{export_id}/_started").exists()
+    expected = [to_wire(item(i)) for i in range(120)]
+    key = lambda i: (i["pk"]["S"], int(i["sk"]["N"]))
+    # Numbers come out in canonical form ("1.5"), as DynamoDB stores them.
+    for e in expected:
+        e["n"] = {"N": "1.5"}
+        e["ss"] = {"SS": sorted(e["ss"]["SS"])}
+    got = sorted(items, key=key)
+    for g in got:
+        g["ss"] = {"SS": sorted(g["ss"]["SS"])}
+    assert got == sorted(expected, key=key)
+
+
+def test_export_time_in_the_past(s3):
+    server, ddb, bucket = s3
+    name = unique_name("ex")
+    arn = create_gsi_table(ddb, name)
+    ddb.update_continuous_backups(
+        TableName=name, PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+    ddb.put_item(TableName=name, Item=(item(1)))
+    # The SDK sends whole seconds: `at` is the next second boundary.
+    time.sleep(1.05 - time.time() % 1)
+    at = time.time()
+    ddb.put_item(TableName=name, Item=(item(2)))
+    ddb.delete_item(TableName=name, Key={"pk": {"S": "p1"}, "sk": {"N": "1"}})
+    d = wait_export(ddb, ddb.export_table_to_point_in_time(
+        TableArn=arn, S3Bucket="bucket", ExportTime=at)["ExportDescription"]["ExportArn"])
+    assert d["ExportStatus"] == "COMPLETED" and d["ItemCount"] == 1
+    _, _, items = read_export(bucket, d)
+    assert [i["sk"]["N"] for i in items] == ["1"]
+
+
+def test_describe_list_and_errors(s3):
+    server, ddb, bucket = s3
+    name = unique_name("ex")
+    arn = create_gsi_table(ddb, name)
+    # PITR off.
+    code, msg = error_of(ddb.export_table_to_point_in_time, TableArn=arn, S3Bucket="bucket")
+    assert code == "PointInTimeRecoveryUnavailableException", msg
+    ddb.update_continuous_backups(
+        TableName=name, PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+    code, _ = error_of(ddb.export_table_to_point_in_time,
+                       TableArn=arn.replace(name, name + "x"), S3Bucket="bucket")
+    assert code == "TableNotFoundException"
+    code, _ = error_of(ddb.export_table_to_point_in_time, TableArn=arn, S3Bucket="bucket",
+                       ExportTime=time.time() - 86400)
+    assert code == "InvalidExportTimeException"
+    code, _ = error_of(ddb.describe_export, ExportArn=arn + "/export/01234567890123-abcdef01")
+    assert code == "ExportNotFoundException"
+    # A ClientToken reused with other parameters.
+    ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="bucket", ClientToken="tok")
+    code, _ = error_of(ddb.export_table_to_point_in_time, TableArn=arn, S3Bucket="bucket",
+                       S3Prefix="other", ClientToken="tok")
+    assert code == "ExportConflictException"
+    # A missing bucket fails the export, as S3 would.
+    failed = wait_export(ddb, ddb.export_table_to_point_in_time(
+        TableArn=arn, S3Bucket="nobucket")["ExportDescription"]["ExportArn"])
+    assert failed["ExportStatus"] == "FAILED"
+    assert failed["FailureCode"] == "S3NoSuchBucket"
+    arns = []
+    for _ in range(3):
+        arns.append(ddb.export_table_to_point_in_time(
+            TableArn=arn, S3Bucket="bucket")["ExportDescription"]["ExportArn"])
+    listed, token = [], None
+    while True:
+        kwargs = {"TableArn": arn, "MaxResults": 2}
+        if token:
+            kwargs["NextToken"] = token
+        page = ddb.list_exports(**kwargs)
+        assert len(page["ExportSummaries"]) <= 2
+        listed += [s["ExportArn"] for s in page["ExportSummaries"]]
+        token = page.get("NextToken")
+        if not token:
+            break
+    assert listed[-3:] == arns and len(listed) == 5
+    code, _ = error_of(ddb.list_exports, MaxResults=26)
+    assert code == "ValidationException"
+
+
+def test_export_survives_restart(start_server, tmp_path):
+    root = tmp_path / "s3"
+    (root / "bucket").mkdir(parents=True)
+    args = ("--db-path", str(tmp_path / "db"), "--s3-dir", str(root))
+    server = start_server(*args)
+    ddb = server.client()
+    name = unique_name("ex")
+    arn = create_gsi_table(ddb, name)
+    ddb.update_continuous_backups(
+        TableName=name, PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+    with ddb_batch(ddb, name) as put:
+        for i in range(3000):
+            put(item(i))
+    export_arn = ddb.export_table_to_point_in_time(
+        TableArn=arn, S3Bucket="bucket")["ExportDescription"]["ExportArn"]
+    # Stopped at once: the export may be running, done, or not started.
+    server.stop()
+    assert server.returncode == 0
+    server = start_server(*args)
+    ddb = server.client()
+    d = ddb.describe_export(ExportArn=export_arn)["ExportDescription"]
+    assert d["ExportStatus"] in ("IN_PROGRESS", "COMPLETED")
+    d = wait_export(ddb, export_arn)
+    assert d["ExportStatus"] == "COMPLETED" and d["ItemCount"] == 3000
+    _, _, items = read_export(root / "bucket", d)
+    assert len(items) == 3000
+
+
+class ddb_batch:
+    def __init__(self, ddb, name):
+        self.ddb, self.name, self.pending = ddb, name, []
+
+    def __enter__(self):
+        return self.put
+
+    def put(self, it):
+        self.pending.append({"PutRequest": {"Item": it}})
+        if len(self.pending) == 25:
+            self.flush()
+
+    def flush(self):
+        while self.pending:
+            out = self.ddb.batch_write_item(RequestItems={self.name: self.pending})
+            self.pending = out.get("UnprocessedItems", {}).get(self.name, [])
+
+    def __exit__(self, *exc):
+        self.flush()
