@@ -40,6 +40,11 @@ class MemoryFiles final : public TransferFiles {
     return std::unique_ptr<ExportWriter>(new Writer(this, desc.export_arn));
   }
 
+  Result<int64_t> ReadImport(const ImportTableDescription&,
+                             const ImportRecordVisitor&) override {
+    return Status(ErrorCode::kInternal, "not in this test");
+  }
+
   Output Get(const std::string& arn) {
     std::lock_guard<std::mutex> lock(mu_);
     return outputs_[arn];
