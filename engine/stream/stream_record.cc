@@ -75,23 +75,42 @@ std::string_view StreamStatusName(StreamStatus status) {
 }
 
 std::optional<std::string> EncodeChangeRecord(
-    StreamViewType view, const KeyDef& key, const std::optional<Item>& old_item,
-    const std::optional<Item>& new_item, int64_t now_micros,
+    StreamViewType view, const KeyDef& key, const ItemImage& before,
+    const ItemImage& after, int64_t now_micros,
     const std::optional<StreamUserIdentity>& user_identity) {
-  if (!old_item && !new_item) return std::nullopt;
-  if (old_item && new_item && *old_item == *new_item) return std::nullopt;
-  const StreamEventName event = !old_item   ? StreamEventName::kInsert
-                                : !new_item ? StreamEventName::kRemove
-                                            : StreamEventName::kModify;
-  const Item keys = KeysOf(key, new_item ? *new_item : *old_item);
-  const bool with_new = new_item && (view == StreamViewType::kNewImage ||
-                                     view == StreamViewType::kNewAndOldImages);
-  const bool with_old = old_item && (view == StreamViewType::kOldImage ||
-                                     view == StreamViewType::kNewAndOldImages);
-  int64_t size = ItemSize(keys);
-  if (with_new) size += ItemSize(*new_item);
-  if (with_old) size += ItemSize(*old_item);
+  const Item* old_item = before.item;
+  const Item* new_item = after.item;
+  if (old_item == nullptr && new_item == nullptr) return std::nullopt;
+  // Equal items have equal sizes, so only same-sized images are compared;
+  // equal bytes are equal items, and otherwise the items decide (a set's
+  // members may be stored in another order).
+  if (old_item != nullptr && new_item != nullptr && before.size == after.size &&
+      (before.encoded == after.encoded || *old_item == *new_item)) {
+    return std::nullopt;
+  }
+  const StreamEventName event = old_item == nullptr   ? StreamEventName::kInsert
+                                : new_item == nullptr ? StreamEventName::kRemove
+                                                      : StreamEventName::kModify;
+  const Item key_item = KeysOf(key, new_item != nullptr ? *new_item : *old_item);
+  std::string keys;
+  EncodeItem(key_item, &keys);
+  const bool with_new = new_item != nullptr &&
+                        (view == StreamViewType::kNewImage ||
+                         view == StreamViewType::kNewAndOldImages);
+  const bool with_old = old_item != nullptr &&
+                        (view == StreamViewType::kOldImage ||
+                         view == StreamViewType::kNewAndOldImages);
+  int64_t size = ItemSize(key_item);
+  if (with_new) size += after.size;
+  if (with_old) size += before.size;
   std::string out;
+  // Header (at most 23 bytes), three length prefixes (at most 5 each), the
+  // images, the identity: one allocation.
+  out.reserve(48 + keys.size() + (with_new ? after.encoded.size() : 0) +
+              (with_old ? before.encoded.size() : 0) +
+              (user_identity ? user_identity->type.size() +
+                                   user_identity->principal_id.size()
+                             : 0));
   out.push_back(static_cast<char>(kRecordVersion));
   out.push_back(static_cast<char>(event));
   PutSignedVarint64(&out, now_micros);
@@ -99,9 +118,9 @@ std::optional<std::string> EncodeChangeRecord(
   out.push_back(static_cast<char>((with_new ? kHasNew : 0) |
                                   (with_old ? kHasOld : 0) |
                                   (user_identity ? kHasIdentity : 0)));
-  PutItem(&out, keys);
-  if (with_new) PutItem(&out, *new_item);
-  if (with_old) PutItem(&out, *old_item);
+  PutLengthPrefixed(&out, keys);
+  if (with_new) PutLengthPrefixed(&out, after.encoded);
+  if (with_old) PutLengthPrefixed(&out, before.encoded);
   if (user_identity) {
     PutLengthPrefixed(&out, user_identity->type);
     PutLengthPrefixed(&out, user_identity->principal_id);

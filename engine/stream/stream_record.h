@@ -34,13 +34,23 @@ struct StoredStreamRecord {
   std::optional<StreamUserIdentity> user_identity;
 };
 
+// One side of an item change as the write path holds it: the item, its
+// stored encoding (EncodeItem's bytes) and its ItemSize. The record copies
+// the encoding instead of encoding the item again (a NEW_AND_OLD_IMAGES
+// record is about three times the item). `item` null: no item on this side.
+struct ItemImage {
+  const Item* item = nullptr;
+  std::string_view encoded;  // views the caller's bytes
+  int64_t size = 0;
+};
+
 // The encoded record of one item's change, or nullopt when the change
 // writes no record: nothing before and after, or the same item before and
 // after (DynamoDB writes no record for a put or update that changes
 // nothing). `key` names the table's key attributes.
 std::optional<std::string> EncodeChangeRecord(
-    StreamViewType view, const KeyDef& key, const std::optional<Item>& old_item,
-    const std::optional<Item>& new_item, int64_t now_micros,
+    StreamViewType view, const KeyDef& key, const ItemImage& before,
+    const ItemImage& after, int64_t now_micros,
     const std::optional<StreamUserIdentity>& user_identity);
 
 void EncodeStreamRecord(const StoredStreamRecord& record, std::string* out);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "engine/stream/stream_record.h"
@@ -49,7 +51,14 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
                                              Metering* metering,
                                              std::vector<PendingStreamRecord>* records,
                                              const std::optional<StreamUserIdentity>& user_identity) {
-  DR_ASSIGN_OR_RETURN(std::optional<Item> old_item, ReadItem(*store_, item_key));
+  // The stored bytes are kept: a stream record copies them as its old image.
+  DR_ASSIGN_OR_RETURN(std::optional<std::string> old_bytes,
+                      store_->Get(Cf::kItems, item_key));
+  std::optional<Item> old_item;
+  if (old_bytes) {
+    DR_ASSIGN_OR_RETURN(Item decoded, DecodeItem(*old_bytes));
+    old_item = std::move(decoded);
+  }
   const int64_t old_size = old_item ? ItemSize(*old_item) : 0;
   // The base table's part comes first; the index parts follow it.
   Metering m;
@@ -99,8 +108,13 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
   if (streams_ != nullptr && table.desc.stream_specification &&
       table.desc.stream_specification->stream_enabled) {
     if (std::optional<StreamViewType> view = streams_->ActiveViewType(table.id)) {
+      const ItemImage before{old_item ? &*old_item : nullptr,
+                             old_bytes ? std::string_view(*old_bytes) : std::string_view(),
+                             old_size};
+      const ItemImage after{change.new_item ? &*change.new_item : nullptr, value,
+                            new_size};
       std::optional<std::string> record =
-          EncodeChangeRecord(*view, table.key, old_item, change.new_item,
+          EncodeChangeRecord(*view, table.key, before, after,
                              streams_->clock()->NowMicros(), user_identity);
       if (record) {
         records->push_back({table.id, m.charge.parts.front().hash, std::move(*record)});
