@@ -688,6 +688,28 @@ Result<BatchWriteItemResult> EngineImpl::BatchWriteItem(
       result.unprocessed_items.emplace_back(name, std::move(unprocessed));
     }
   }
+  if (req.return_item_collection_metrics == ReturnItemCollectionMetrics::kSize) {
+    // Each collection an applied request wrote, once, read after the batch
+    // (tables without LSIs have none).
+    next = 0;
+    for (size_t i = 0; i < req.request_items.size(); ++i) {
+      const auto& [name, writes] = req.request_items[i];
+      const TableInfo& table = *tables[i];
+      std::vector<ItemCollectionMetrics> list;
+      std::set<std::string> collections;
+      for (size_t w = 0; w < writes.size(); ++w, ++next) {
+        if (throttled[next] || !table.has_lsi()) continue;
+        const Item& key = writes[w].put_item ? *writes[w].put_item : *writes[w].delete_key;
+        const AttributeValue& pk = key.at(table.key.hash_name);
+        if (!collections.insert(keys::ItemKey(table.id, pk, nullptr)).second) continue;
+        DR_ASSIGN_OR_RETURN(std::optional<ItemCollectionMetrics> m,
+                            CollectionMetrics(*indexes_->writer(), table,
+                                              ReturnItemCollectionMetrics::kSize, pk));
+        if (m) list.push_back(std::move(*m));
+      }
+      if (!list.empty()) result.item_collection_metrics.emplace_back(name, std::move(list));
+    }
+  }
   return result;
 }
 

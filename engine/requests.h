@@ -432,6 +432,8 @@ struct WriteRequest {
 struct BatchWriteItemRequest {
   Scope scope;
   std::vector<std::pair<std::string, std::vector<WriteRequest>>> request_items;
+  ReturnItemCollectionMetrics return_item_collection_metrics =
+      ReturnItemCollectionMetrics::kNone;
 };
 
 struct BatchWriteItemResult {
@@ -442,6 +444,10 @@ struct BatchWriteItemResult {
   // One per table, in request order: each request rounded on its own.
   std::vector<ConsumedCapacity> consumed_capacity;
   std::vector<CapacityCharge> capacity_charges;
+  // ReturnItemCollectionMetrics = SIZE: per table with LSIs (request order),
+  // the collections the applied requests wrote, each once, after the write.
+  std::vector<std::pair<std::string, std::vector<ItemCollectionMetrics>>>
+      item_collection_metrics;
 };
 
 // --- Tags --------------------------------------------------------------------

@@ -237,4 +237,10 @@ bool AttributeValue::operator==(const AttributeValue& other) const {
   return false;
 }
 
+std::vector<AttrType> KeyDef::hash_types() const {
+  std::vector<AttrType> types = {hash_type};
+  for (const KeyAttribute& a : extra_hash) types.push_back(a.type);
+  return types;
+}
+
 }  // namespace dynarock

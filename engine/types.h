@@ -8,6 +8,7 @@
 #ifndef DYNAROCK_ENGINE_TYPES_H_
 #define DYNAROCK_ENGINE_TYPES_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -126,14 +127,56 @@ struct AttributeDefinition {
   bool operator==(const AttributeDefinition&) const = default;
 };
 
+// One key attribute: its name and its defined type (S, N or B).
+struct KeyAttribute {
+  std::string name;
+  AttrType type = AttrType::kS;
+  bool operator==(const KeyAttribute&) const = default;
+};
+
+// A GSI key has at most this many partition-key and sort-key
+// attributes each (multi-attribute keys; tables and LSIs have one of each).
+inline constexpr size_t kMaxKeyAttributesPerKind = 4;
+
 // The resolved primary key of a table or index: partition key name and type,
-// and optionally sort key name and type.
+// and optionally sort key name and type. A GSI may have a multi-attribute
+// key (up to four partition-key and four sort-key attributes): the first of
+// each kind is in hash_* / range_*, the others, in KeySchema order, in
+// extra_hash / extra_range, so single-attribute keys (every table and LSI)
+// read exactly as before.
 struct KeyDef {
   std::string hash_name;
   AttrType hash_type = AttrType::kS;
   std::optional<std::string> range_name;
   AttrType range_type = AttrType::kS;
+  std::vector<KeyAttribute> extra_hash;
+  std::vector<KeyAttribute> extra_range;
   bool operator==(const KeyDef&) const = default;
+
+  bool multi_attribute() const {
+    return !extra_hash.empty() || !extra_range.empty();
+  }
+  size_t hash_count() const { return 1 + extra_hash.size(); }
+  size_t range_count() const {
+    return range_name ? 1 + extra_range.size() : 0;
+  }
+  // The i-th partition-key (sort-key) attribute's name and type, in
+  // KeySchema order. REQUIRES: i < hash_count() (range_count()).
+  const std::string& hash_name_at(size_t i) const {
+    return i == 0 ? hash_name : extra_hash[i - 1].name;
+  }
+  AttrType hash_type_at(size_t i) const {
+    return i == 0 ? hash_type : extra_hash[i - 1].type;
+  }
+  const std::string& range_name_at(size_t i) const {
+    return i == 0 ? *range_name : extra_range[i - 1].name;
+  }
+  AttrType range_type_at(size_t i) const {
+    return i == 0 ? range_type : extra_range[i - 1].type;
+  }
+  // Every partition-key attribute's type, in KeySchema order (what decodes
+  // the partition key of a storage key).
+  std::vector<AttrType> hash_types() const;
 };
 
 enum class ProjectionType : uint8_t { kAll = 1, kKeysOnly = 2, kInclude = 3 };  // persisted

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/ops/item_collection_metrics.h"
 #include "api/ops/return_consumed_capacity.h"
 #include "api/ops/decode.h"
 #include "api/ops/fields.h"
@@ -173,6 +174,7 @@ Result<Json> BatchWriteItem(const RequestContext& ctx, const Json& request) {
     }
     req.request_items.emplace_back(name, std::move(decoded));
   }
+  req.return_item_collection_metrics = DecodeReturnItemCollectionMetrics(request);
   DR_ASSIGN_OR_RETURN(BatchWriteItemResult result,
                       ctx.engine->BatchWriteItem(req));
   Json unprocessed = Json::object();
@@ -183,6 +185,7 @@ Result<Json> BatchWriteItem(const RequestContext& ctx, const Json& request) {
   }
   Json out{{"UnprocessedItems", std::move(unprocessed)}};
   AddConsumedCapacity(request, result.consumed_capacity, &out);
+  AddItemCollectionMetrics(result.item_collection_metrics, &out);
   return out;
 }
 

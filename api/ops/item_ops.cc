@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/ops/item_collection_metrics.h"
 #include "api/ops/return_consumed_capacity.h"
 #include "api/ops/decode.h"
 #include "api/ops/fields.h"
@@ -197,22 +198,12 @@ Result<AttributeUpdates> DecodeAttributeUpdates(const Json& updates) {
   return out;
 }
 
-ReturnItemCollectionMetrics DecodeCollectionMetrics(const Json& request) {
-  return StringOr(request, "ReturnItemCollectionMetrics") == "SIZE"
-             ? ReturnItemCollectionMetrics::kSize
-             : ReturnItemCollectionMetrics::kNone;
-}
 
 Json AttributesResponse(const std::optional<Item>& attributes,
                         const std::optional<ItemCollectionMetrics>& metrics) {
   Json out = Json::object();
   if (attributes) out["Attributes"] = EncodeItem(*attributes);
-  if (metrics) {
-    out["ItemCollectionMetrics"] = {
-        {"ItemCollectionKey", EncodeItem(metrics->item_collection_key)},
-        {"SizeEstimateRangeGB",
-         Json::array({metrics->size_estimate_lower_gb, metrics->size_estimate_upper_gb})}};
-  }
+  if (metrics) out["ItemCollectionMetrics"] = EncodeItemCollectionMetrics(*metrics);
   return out;
 }
 
@@ -233,7 +224,7 @@ Result<Json> PutItem(const RequestContext& ctx, const Json& request) {
   DR_ASSIGN_OR_RETURN(req.item, DecodeItem(*Field(request, "Item")));
   DR_RETURN_IF_ERROR(DecodeExpectedValues(request, &req.condition));
   DR_ASSIGN_OR_RETURN(req.expression_attribute_values, DecodeValues(request));
-  req.return_item_collection_metrics = DecodeCollectionMetrics(request);
+  req.return_item_collection_metrics = DecodeReturnItemCollectionMetrics(request);
   DR_ASSIGN_OR_RETURN(PutItemResult result, ctx.engine->PutItem(req));
   Json out = AttributesResponse(result.attributes, result.item_collection_metrics);
   AddConsumedCapacity(request, result.consumed_capacity, &out);
@@ -284,7 +275,7 @@ Result<Json> UpdateItem(const RequestContext& ctx, const Json& request) {
   }
   DR_RETURN_IF_ERROR(DecodeExpectedValues(request, &req.condition));
   DR_ASSIGN_OR_RETURN(req.expression_attribute_values, DecodeValues(request));
-  req.return_item_collection_metrics = DecodeCollectionMetrics(request);
+  req.return_item_collection_metrics = DecodeReturnItemCollectionMetrics(request);
   DR_ASSIGN_OR_RETURN(UpdateItemResult result, ctx.engine->UpdateItem(req));
   Json out = AttributesResponse(result.attributes, result.item_collection_metrics);
   AddConsumedCapacity(request, result.consumed_capacity, &out);
@@ -306,7 +297,7 @@ Result<Json> DeleteItem(const RequestContext& ctx, const Json& request) {
   DR_ASSIGN_OR_RETURN(req.key, DecodeItem(*Field(request, "Key")));
   DR_RETURN_IF_ERROR(DecodeExpectedValues(request, &req.condition));
   DR_ASSIGN_OR_RETURN(req.expression_attribute_values, DecodeValues(request));
-  req.return_item_collection_metrics = DecodeCollectionMetrics(request);
+  req.return_item_collection_metrics = DecodeReturnItemCollectionMetrics(request);
   DR_ASSIGN_OR_RETURN(DeleteItemResult result, ctx.engine->DeleteItem(req));
   Json out = AttributesResponse(result.attributes, result.item_collection_metrics);
   AddConsumedCapacity(request, result.consumed_capacity, &out);

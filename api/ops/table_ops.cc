@@ -31,10 +31,14 @@ const Shape kKeySchemaElementShape{
     }};
 const Shape kKeySchemaShape{.kind = Kind::kList, .element = &kKeySchemaElementShape};
 
-Member KeySchemaMember() {
+// A table's or LSI's KeySchema has 1 or 2 elements; a GSI's up to 8
+// (multi-attribute keys: up to four HASH and four RANGE elements, whose
+// order and counts the engine checks).
+Member KeySchemaMember(int64_t max_length = 2) {
   return Member{.name = "KeySchema", .shape = &kKeySchemaShape, .required = true,
-                .min_length = 1, .max_length = 2};
+                .min_length = 1, .max_length = max_length};
 }
+constexpr int64_t kMaxGsiKeySchemaElements = 8;
 
 const Shape kAttributeDefinitionShape{
     .kind = Kind::kStructure,
@@ -110,7 +114,7 @@ const Shape kGlobalSecondaryIndexShape{
     .java_class = "com.amazonaws.dynamodb.v20120810.GlobalSecondaryIndex",
     .members = {
         CreateTableNameMember("IndexName", /*required=*/true),
-        KeySchemaMember(),
+        KeySchemaMember(kMaxGsiKeySchemaElements),
         Member{.name = "Projection", .shape = &kProjectionShape, .required = true},
         Member{.name = "ProvisionedThroughput", .shape = &kProvisionedThroughputShape},
         OnDemandThroughputMember(),
@@ -186,7 +190,7 @@ const Shape kCreateGlobalSecondaryIndexActionShape{
     .java_class = "com.amazonaws.dynamodb.v20120810.CreateGlobalSecondaryIndexAction",
     .members = {
         CreateTableNameMember("IndexName", /*required=*/true),
-        KeySchemaMember(),
+        KeySchemaMember(kMaxGsiKeySchemaElements),
         Member{.name = "Projection", .shape = &kProjectionShape, .required = true},
         Member{.name = "ProvisionedThroughput", .shape = &kProvisionedThroughputShape},
         OnDemandThroughputMember(),

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/ops/item_collection_metrics.h"
 #include "api/ops/decode.h"
 #include "api/ops/fields.h"
 #include "api/ops/ops.h"
@@ -165,12 +166,6 @@ Result<TransactWriteAction> DecodeAction(const Json& element) {
   return a;
 }
 
-Json EncodeCollectionMetrics(const ItemCollectionMetrics& m) {
-  return Json{{"ItemCollectionKey", EncodeItem(m.item_collection_key)},
-              {"SizeEstimateRangeGB",
-               Json::array({m.size_estimate_lower_gb, m.size_estimate_upper_gb})}};
-}
-
 }  // namespace
 
 Result<Json> TransactWriteItems(const RequestContext& ctx, const Json& request) {
@@ -182,23 +177,11 @@ Result<Json> TransactWriteItems(const RequestContext& ctx, const Json& request) 
     req.actions.push_back(std::move(a));
   }
   req.client_request_token = OptionalString(request, "ClientRequestToken");
-  if (StringOr(request, "ReturnItemCollectionMetrics") == "SIZE") {
-    req.return_item_collection_metrics = ReturnItemCollectionMetrics::kSize;
-  }
+  req.return_item_collection_metrics = DecodeReturnItemCollectionMetrics(request);
   DR_ASSIGN_OR_RETURN(TransactWriteItemsResult result,
                       ctx.engine->TransactWriteItems(req));
   Json out = Json::object();
-  if (!result.item_collection_metrics.empty()) {
-    Json metrics = Json::object();
-    for (const auto& [table, list] : result.item_collection_metrics) {
-      Json entries = Json::array();
-      for (const ItemCollectionMetrics& m : list) {
-        entries.push_back(EncodeCollectionMetrics(m));
-      }
-      metrics[table] = std::move(entries);
-    }
-    out["ItemCollectionMetrics"] = std::move(metrics);
-  }
+  AddItemCollectionMetrics(result.item_collection_metrics, &out);
   AddConsumedCapacity(request, result.consumed_capacity, &out);
   return out;
 }

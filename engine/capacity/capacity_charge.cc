@@ -55,12 +55,29 @@ PartitionUnits PartOf(uint32_t index_id, const AttributeValue& pk,
 PartitionUnits PartOfStorageKey(uint32_t index_id, std::string_view storage_key,
                                 AttrType pk_type, double read_units,
                                 double write_units) {
+  return PartOfStorageKey(index_id, storage_key, {&pk_type, 1}, read_units,
+                          write_units);
+}
+
+PartitionUnits PartOfStorageKey(uint32_t index_id, std::string_view storage_key,
+                                std::span<const AttrType> pk_types,
+                                double read_units, double write_units) {
   PartitionUnits part{index_id, 0, {}, read_units, write_units};
   if (storage_key.size() < keys::kHashedPrefixSize) return part;
   part.hash = keys::HashOfKey(storage_key);
   std::string_view rest = storage_key.substr(keys::kHashedPrefixSize);
-  Result<AttributeValue> pk = keys::DecodeOrdered(pk_type, &rest);
-  if (pk.ok()) part.key = Rendering(*pk);
+  std::string rendering;
+  for (AttrType type : pk_types) {
+    Result<AttributeValue> pk = keys::DecodeOrdered(type, &rest);
+    if (!pk.ok()) return part;
+    if (!rendering.empty()) rendering += " | ";
+    rendering += expr::RenderValue(*pk);
+    if (rendering.size() >= kMaxPartitionKeyRendering) break;
+  }
+  if (rendering.size() > kMaxPartitionKeyRendering) {
+    rendering.resize(kMaxPartitionKeyRendering);
+  }
+  part.key = std::move(rendering);
   return part;
 }
 
@@ -74,6 +91,13 @@ void AddToRuns(std::string_view storage_key, int64_t bytes,
 }
 
 std::vector<PartitionUnits> SplitReadUnits(uint32_t index_id, AttrType pk_type,
+                                           const std::vector<PartitionRun>& runs,
+                                           double read_units) {
+  return SplitReadUnits(index_id, {&pk_type, 1}, runs, read_units);
+}
+
+std::vector<PartitionUnits> SplitReadUnits(uint32_t index_id,
+                                           std::span<const AttrType> pk_types,
                                            const std::vector<PartitionRun>& runs,
                                            double read_units) {
   // Group runs by hash (a page may come back to a partition only through
@@ -112,7 +136,7 @@ std::vector<PartitionUnits> SplitReadUnits(uint32_t index_id, AttrType pk_type,
                   static_cast<double>(total_bytes);
     given += units;
     parts.push_back(
-        PartOfStorageKey(index_id, groups[i].first_key, pk_type, units, 0));
+        PartOfStorageKey(index_id, groups[i].first_key, pk_types, units, 0));
   }
   return parts;
 }

@@ -28,6 +28,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -86,6 +87,12 @@ PartitionUnits PartOf(uint32_t index_id, const AttributeValue& pk,
 PartitionUnits PartOfStorageKey(uint32_t index_id, std::string_view storage_key,
                                 AttrType pk_type, double read_units,
                                 double write_units);
+// The same for a partition key of several attributes (a multi-attribute GSI
+// key; `pk_types` in KeySchema order): the key renders as the values joined
+// by " | ", e.g. "WINTER2024" | "NA-EAST".
+PartitionUnits PartOfStorageKey(uint32_t index_id, std::string_view storage_key,
+                                std::span<const AttrType> pk_types,
+                                double read_units, double write_units);
 
 // The bytes a page read at each partition, in read order: consecutive items
 // of one partition (same hash) are one run. ReadPage fills it
@@ -106,6 +113,10 @@ void AddToRuns(std::string_view storage_key, int64_t bytes,
 // kMaxScanParts parts (the rest merged into the last, in read order). With
 // no runs (or no bytes) the units go to one part of hash 0 and empty key.
 std::vector<PartitionUnits> SplitReadUnits(uint32_t index_id, AttrType pk_type,
+                                           const std::vector<PartitionRun>& runs,
+                                           double read_units);
+std::vector<PartitionUnits> SplitReadUnits(uint32_t index_id,
+                                           std::span<const AttrType> pk_types,
                                            const std::vector<PartitionRun>& runs,
                                            double read_units);
 

@@ -155,12 +155,64 @@ Result<KeyCondition> AnalyzeKeyCondition(const ConditionExpression& condition) {
   Analyzer analyzer;
   DR_RETURN_IF_ERROR(analyzer.Walk(condition.root));
   KeyCondition out = analyzer.Take();
-  if (out.terms.size() > 2) return msg::KeyConditionCount();
+  if (out.terms.size() > kMaxKeyConditionTerms) return msg::KeyConditionCount();
   return out;
 }
 
+namespace {
+
+// BindKeyCondition on a multi-attribute key (see the header).
+Result<KeyQuery> BindMultiAttributeKey(const KeyCondition& condition,
+                                       const KeyDef& key) {
+  KeyQuery q;
+  size_t used = 0;
+  for (size_t i = 0; i < key.hash_count(); ++i) {
+    const KeyConditionTerm* t = FindTerm(condition, key.hash_name_at(i));
+    if (t == nullptr) return msg::KeyMissedSchemaElement(key.hash_name_at(i));
+    if (t->op != KeyOp::kEq) return msg::KeyConditionNotSupported();
+    if (t->values[0].type() != key.hash_type_at(i)) return msg::KeyTypeMismatch();
+    (i == 0 ? q.partition : q.extra_partition.emplace_back()) = t->values[0];
+    ++used;
+  }
+  std::vector<const KeyConditionTerm*> sort_terms;
+  std::optional<size_t> first_missing;
+  for (size_t i = 0; i < key.range_count(); ++i) {
+    const KeyConditionTerm* t = FindTerm(condition, key.range_name_at(i));
+    if (t == nullptr) {
+      if (!first_missing) first_missing = i;
+      continue;
+    }
+    // Conditions on the sort key read left to right: none may skip one.
+    if (first_missing) return msg::KeyMissedSchemaElement(key.range_name_at(*first_missing));
+    if (!sort_terms.empty() && sort_terms.back()->op != KeyOp::kEq) {
+      return msg::KeyConditionNotSupported();
+    }
+    for (const AttributeValue& v : t->values) {
+      if (v.type() != key.range_type_at(i)) return msg::KeyTypeMismatch();
+    }
+    sort_terms.push_back(t);
+    ++used;
+  }
+  if (used != condition.terms.size()) {
+    // A condition on an attribute that is not part of the key.
+    if (first_missing) return msg::KeyMissedSchemaElement(key.range_name_at(*first_missing));
+    return msg::KeyConditionNotSupported();
+  }
+  if (!sort_terms.empty()) {
+    for (size_t i = 0; i + 1 < sort_terms.size(); ++i) {
+      q.sort_equal.push_back(sort_terms[i]->values[0]);
+    }
+    q.sort = *sort_terms.back();
+  }
+  return q;
+}
+
+}  // namespace
+
 Result<KeyQuery> BindKeyCondition(const KeyCondition& condition,
                                   const KeyDef& key) {
+  if (key.multi_attribute()) return BindMultiAttributeKey(condition, key);
+  if (condition.terms.size() > 2) return msg::KeyConditionCount();
   const KeyConditionTerm* hash = FindTerm(condition, key.hash_name);
   if (hash == nullptr) return msg::KeyMissedSchemaElement(key.hash_name);
   const KeyConditionTerm* range = nullptr;

@@ -17,6 +17,7 @@
 #ifndef DYNAROCK_ENGINE_EXPR_KEY_CONDITION_H_
 #define DYNAROCK_ENGINE_EXPR_KEY_CONDITION_H_
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -57,16 +58,29 @@ struct KeyCondition {
 //   "KeyConditionExpressions cannot have conditions on nested attributes"
 //   "Invalid condition in KeyConditionExpression: No key attribute specified"
 //   "KeyConditionExpressions must only contain one condition per key"
-//   "Conditions can be of length 1 or 2 only"
+//   "Conditions can be of length 1 or 2 only" (more than
+//                                  kMaxKeyConditionTerms; more than 2 is
+//                                  refused with it by BindKeyCondition on a
+//                                  key of one attribute of each kind)
 // REQUIRES: condition.resolved, condition.kind == kKeyCondition.
 Result<KeyCondition> AnalyzeKeyCondition(const ConditionExpression& condition);
 
 // What a Query reads: one partition, optionally narrowed by a sort-key
-// condition.
+// condition. On a multi-attribute key, `partition` is the first
+// partition-key attribute's value and `extra_partition` the others' (in
+// KeySchema order); `sort_equal` holds equality values for the leading
+// sort-key attributes, and `sort` (any operator, `=` included) applies to
+// the sort-key attribute after them.
 struct KeyQuery {
   AttributeValue partition;
   std::optional<KeyConditionTerm> sort;
+  std::vector<AttributeValue> extra_partition;
+  std::vector<AttributeValue> sort_equal;
 };
+
+// The most terms a key condition may have: four partition-key and four
+// sort-key attributes of a multi-attribute GSI key.
+inline constexpr size_t kMaxKeyConditionTerms = 8;
 
 // Matches the terms to the queried table's or index's key. Errors
 // (kValidation):
@@ -76,6 +90,11 @@ struct KeyQuery {
 //                                          table without sort key)
 //   "One or more parameter values were invalid: Condition parameter type
 //    does not match schema type"
+// On a multi-attribute key every partition-key attribute needs `=`, and the
+// sort-key conditions must be on a leading run of the sort-key attributes,
+// `=` on all but the last: a skipped attribute is "Query condition missed
+// key schema element: <the skipped one>", a condition after a range
+// condition "Query key condition not supported".
 Result<KeyQuery> BindKeyCondition(const KeyCondition& condition,
                                   const KeyDef& key);
 

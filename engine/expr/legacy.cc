@@ -451,8 +451,46 @@ Result<std::optional<ConditionExpression>> TranslateFilter(
       Combine(ExpressionKind::kFilter, std::move(parts), conditional_operator));
 }
 
+namespace {
+
+// A KeyConditions operator as a key-condition operator; nullopt for those
+// no key condition may use.
+std::optional<KeyOp> KeyOpOf(ComparisonOperator op) {
+  switch (op) {
+    case ComparisonOperator::kEq:
+      return KeyOp::kEq;
+    case ComparisonOperator::kLe:
+      return KeyOp::kLe;
+    case ComparisonOperator::kLt:
+      return KeyOp::kLt;
+    case ComparisonOperator::kGe:
+      return KeyOp::kGe;
+    case ComparisonOperator::kGt:
+      return KeyOp::kGt;
+    case ComparisonOperator::kBeginsWith:
+      return KeyOp::kBeginsWith;
+    case ComparisonOperator::kBetween:
+      return KeyOp::kBetween;
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
 Result<KeyQuery> BindKeyConditions(const LegacyConditions& key_conditions,
                                    const KeyDef& key) {
+  if (key.multi_attribute()) {
+    // The same terms as a KeyConditionExpression, bound by the same rules.
+    KeyCondition condition;
+    for (const auto& [attr, c] : key_conditions) {
+      std::optional<KeyOp> op = KeyOpOf(c.comparison_operator);
+      if (!op) return NotIndexable();
+      condition.terms.push_back(KeyConditionTerm{attr, *op, c.attribute_value_list});
+    }
+    return BindKeyCondition(condition, key);
+  }
+  if (key_conditions.size() > 2) return msg::KeyConditionCount();
   auto find = [&](const std::string& name) -> const LegacyCondition* {
     for (const auto& [attr, c] : key_conditions) {
       if (attr == name) return &c;

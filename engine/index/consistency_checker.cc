@@ -35,7 +35,10 @@ std::string IndexDifference::ToString() const {
                     std::to_string(stored_entries) + "; missing " +
                     std::to_string(missing_count) + ", unexpected " +
                     std::to_string(unexpected_count) + ", wrong value " +
-                    std::to_string(wrong_value_count) + "\n";
+                    std::to_string(wrong_value_count) + "; stored " +
+                    std::to_string(stored_bytes) + " bytes, counters say " +
+                    std::to_string(counted_entries) + " entries of " +
+                    std::to_string(counted_bytes) + " bytes\n";
   for (const auto& k : missing) out += "  missing " + k + "\n";
   for (const auto& k : unexpected) out += "  unexpected " + k + "\n";
   for (const auto& k : wrong_value) out += "  wrong value " + k + "\n";
@@ -65,6 +68,8 @@ Result<IndexDifference> CheckIndex(const Store& store, uint32_t table_id,
   auto want = expected.begin();
   for (stored->SeekToFirst(); stored->Valid(); stored->Next()) {
     ++diff.stored_entries;
+    DR_ASSIGN_OR_RETURN(int64_t size, EncodedItemSize(stored->value()));
+    diff.stored_bytes += size + kIndexEntryOverheadBytes;
     const std::string_view key = stored->key();
     while (want != expected.end() && want->first < key) {
       Report(&diff.missing, &diff.missing_count, want->first);
@@ -85,6 +90,9 @@ Result<IndexDifference> CheckIndex(const Store& store, uint32_t table_id,
   for (; want != expected.end(); ++want) {
     Report(&diff.missing, &diff.missing_count, want->first);
   }
+  DR_ASSIGN_OR_RETURN(auto counted, Catalog::IndexStats(store, index.id));
+  diff.counted_entries = counted.first;
+  diff.counted_bytes = counted.second;
   return diff;
 }
 

@@ -36,11 +36,18 @@ struct IndexDifference {
   int64_t missing_count = 0;
   int64_t unexpected_count = 0;
   int64_t wrong_value_count = 0;
+  // The stored entries' bytes (IndexEntry::size) and what the index's
+  // counters (Catalog::IndexStats, DescribeTable's ItemCount and
+  // IndexSizeBytes) say.
+  int64_t stored_bytes = 0;
+  int64_t counted_entries = 0;
+  int64_t counted_bytes = 0;
 
   static constexpr size_t kMaxReported = 10;
   bool empty() const {
     return missing_count == 0 && unexpected_count == 0 &&
-           wrong_value_count == 0;
+           wrong_value_count == 0 && counted_entries == stored_entries &&
+           counted_bytes == stored_bytes;
   }
   // One line per difference, for test failure messages.
   std::string ToString() const;

@@ -1,6 +1,7 @@
 #include "engine/index/index_entry.h"
 
 #include <algorithm>
+#include <array>
 
 #include "engine/keys/key_codec.h"
 #include "engine/schema/schema.h"
@@ -79,33 +80,35 @@ Status CheckIndexKeys(const std::vector<IndexInfo>& indexes, const Item& item) {
 }
 
 Status CheckIndexKeysOf(const IndexInfo& index, const Item& item) {
-  {
-    auto hash = item.find(index.key.hash_name);
-    if (hash != item.end()) {
-      DR_RETURN_IF_ERROR(CheckIndexKeyValue(index, index.key.hash_name,
-                                            index.key.hash_type, hash->second,
+  const KeyDef& k = index.key;
+  for (size_t i = 0; i < k.hash_count(); ++i) {
+    auto it = item.find(k.hash_name_at(i));
+    if (it != item.end()) {
+      DR_RETURN_IF_ERROR(CheckIndexKeyValue(index, k.hash_name_at(i),
+                                            k.hash_type_at(i), it->second,
                                             /*is_hash=*/true));
     }
-    if (index.key.range_name) {
-      auto range = item.find(*index.key.range_name);
-      if (range != item.end()) {
-        DR_RETURN_IF_ERROR(CheckIndexKeyValue(
-            index, *index.key.range_name, index.key.range_type, range->second,
-            /*is_hash=*/false));
-      }
+  }
+  for (size_t i = 0; i < k.range_count(); ++i) {
+    auto it = item.find(k.range_name_at(i));
+    if (it != item.end()) {
+      DR_RETURN_IF_ERROR(CheckIndexKeyValue(index, k.range_name_at(i),
+                                            k.range_type_at(i), it->second,
+                                            /*is_hash=*/false));
     }
   }
   return Status::OK();
 }
 
 bool HasIndexKey(const IndexInfo& index, const Item& item) {
-  auto hash = item.find(index.key.hash_name);
-  if (hash == item.end() || hash->second.type() != index.key.hash_type) {
-    return false;
+  const KeyDef& k = index.key;
+  for (size_t i = 0; i < k.hash_count(); ++i) {
+    auto it = item.find(k.hash_name_at(i));
+    if (it == item.end() || it->second.type() != k.hash_type_at(i)) return false;
   }
-  if (index.key.range_name) {
-    auto range = item.find(*index.key.range_name);
-    if (range == item.end() || range->second.type() != index.key.range_type) {
+  for (size_t i = 0; i < k.range_count(); ++i) {
+    auto it = item.find(k.range_name_at(i));
+    if (it == item.end() || it->second.type() != k.range_type_at(i)) {
       return false;
     }
   }
@@ -116,8 +119,12 @@ std::vector<std::string> IndexKeyAttributes(const IndexInfo& index,
                                             const KeyDef& table_key) {
   std::vector<std::string> names = {table_key.hash_name};
   if (table_key.range_name) names.push_back(*table_key.range_name);
-  names.push_back(index.key.hash_name);
-  if (index.key.range_name) names.push_back(*index.key.range_name);
+  for (size_t i = 0; i < index.key.hash_count(); ++i) {
+    names.push_back(index.key.hash_name_at(i));
+  }
+  for (size_t i = 0; i < index.key.range_count(); ++i) {
+    names.push_back(index.key.range_name_at(i));
+  }
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;
@@ -140,10 +147,18 @@ Item ProjectForIndex(const IndexInfo& index, const KeyDef& table_key,
 
 std::string IndexEntryKey(const IndexInfo& index, const KeyDef& table_key,
                           const Item& item) {
-  const AttributeValue& pk = item.at(index.key.hash_name);
-  std::string key = keys::ItemKey(index.id, pk, nullptr);
-  if (index.key.range_name)
-    keys::AppendOrdered(item.at(*index.key.range_name), &key);
+  // The partition-key values hashed together (one for every table, LSI and
+  // single-attribute GSI, for which this is ItemKey(id, pk, nullptr)), then
+  // each sort-key value in order: a tuple of self-delimiting, ordered
+  // encodings sorts as the values, attribute by attribute.
+  const KeyDef& k = index.key;
+  std::array<const AttributeValue*, kMaxKeyAttributesPerKind> parts{};
+  const size_t n = k.hash_count();
+  for (size_t i = 0; i < n; ++i) parts[i] = &item.at(k.hash_name_at(i));
+  std::string key = keys::PartitionPrefix(index.id, {parts.data(), n});
+  for (size_t i = 0; i < k.range_count(); ++i) {
+    keys::AppendOrdered(item.at(k.range_name_at(i)), &key);
+  }
   // The table's primary key makes the entry unique. An LSI shares the
   // table's partition key, which is already in the prefix.
   if (index.global) keys::AppendOrdered(item.at(table_key.hash_name), &key);
@@ -170,7 +185,16 @@ std::optional<IndexEntry> EntryOf(const IndexInfo& index,
 
 KeyRange IndexQueryRange(uint32_t index_id, const AttributeValue& pk,
                          const expr::KeyConditionTerm* sort) {
-  const std::string prefix = keys::ItemKey(index_id, pk, nullptr);
+  const AttributeValue* part = &pk;
+  return IndexQueryRange(index_id, {&part, 1}, {}, sort);
+}
+
+KeyRange IndexQueryRange(uint32_t index_id,
+                         std::span<const AttributeValue* const> partition,
+                         std::span<const AttributeValue* const> sort_equal,
+                         const expr::KeyConditionTerm* sort) {
+  std::string prefix = keys::PartitionPrefix(index_id, partition);
+  for (const AttributeValue* v : sort_equal) keys::AppendOrdered(*v, &prefix);
   KeyRange all{prefix, PastPrefix(prefix)};
   if (sort == nullptr) return all;
   const AttributeValue& v = sort->values[0];

@@ -7,6 +7,14 @@
 //
 //   GSI:  index_id (4 BE) | xxh64(gsi pk) (8 BE) | ordered(gsi pk)
 //         | ordered(gsi sk)? | ordered(table pk) | ordered(table sk)?
+//
+// A multi-attribute GSI key (up to four partition-key and four sort-key
+// attributes) puts every value where the one would be: xxh64 over all the
+// partition-key values together (keys::PartitionHash), then each
+// partition-key value and each sort-key value, ordered, in KeySchema order.
+// Ordered encodings are self-delimiting, so the entries of one partition
+// sort by the first sort-key attribute, then the second, each by its own
+// type. An item is in the index only when it has every key attribute.
 //   LSI:  index_id (4 BE) | xxh64(pk) (8 BE) | ordered(pk)
 //         | ordered(lsi sk) | ordered(table sk)
 //
@@ -31,6 +39,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -89,6 +98,13 @@ std::optional<IndexEntry> EntryOf(const IndexInfo& index,
 // the table key after the index sort key, so bounds on the sort key cover
 // every entry that starts with it. REQUIRES: values of the index key types.
 KeyRange IndexQueryRange(uint32_t index_id, const AttributeValue& pk,
+                         const expr::KeyConditionTerm* sort);
+// The same for a multi-attribute key: the partition's values (every
+// partition-key attribute, in KeySchema order), equality on the leading
+// sort-key attributes `sort_equal`, and `sort` (may be null) on the next.
+KeyRange IndexQueryRange(uint32_t index_id,
+                         std::span<const AttributeValue* const> partition,
+                         std::span<const AttributeValue* const> sort_equal,
                          const expr::KeyConditionTerm* sort);
 
 }  // namespace dynarock

@@ -1,6 +1,7 @@
 #include "engine/index/index_writer.h"
 
 #include <algorithm>
+#include <array>
 
 #include "engine/clock.h"
 #include "engine/index/gsi_log.h"
@@ -131,8 +132,20 @@ void MeterEntry(const IndexInfo& index, const Item& item, double units,
   auto& by_name = index.global ? metering->consumed.global_secondary_indexes
                                : metering->consumed.local_secondary_indexes;
   by_name[index.name].write_units += units;
-  metering->charge.parts.push_back(
-      PartOf(index.id, item.at(index.key.hash_name), 0, units));
+  if (!index.key.multi_attribute()) {
+    metering->charge.parts.push_back(
+        PartOf(index.id, item.at(index.key.hash_name), 0, units));
+    return;
+  }
+  // A multi-attribute partition: hashed and rendered from the entry key's
+  // prefix, which holds every partition-key value.
+  std::array<const AttributeValue*, kMaxKeyAttributesPerKind> parts{};
+  const size_t n = index.key.hash_count();
+  for (size_t i = 0; i < n; ++i) parts[i] = &item.at(index.key.hash_name_at(i));
+  const std::vector<AttrType> types = index.key.hash_types();
+  metering->charge.parts.push_back(PartOfStorageKey(
+      index.id, keys::PartitionPrefix(index.id, {parts.data(), n}), types, 0,
+      units));
 }
 
 }  // namespace
@@ -182,15 +195,15 @@ Status IndexWriter::Stage(Txn* txn, uint32_t table_id,
       }
     }
     if (index.global && gsi_sizes != nullptr) {
-      const std::string& pk_name = index.key.hash_name;
+      // The entry key carries its partition's hash (of every partition-key
+      // attribute of a multi-attribute key).
       if (delete_old) {
-        gsi_sizes->push_back(
-            {index.id, keys::PartitionHash(old_side.item->at(pk_name)), -1,
-             -EntrySize(index, t.table_key, old_side)});
+        gsi_sizes->push_back({index.id, keys::HashOfKey(before.key), -1,
+                              -EntrySize(index, t.table_key, old_side)});
       }
       if (has) {
         gsi_sizes->push_back(
-            {index.id, keys::PartitionHash(new_side.item->at(pk_name)),
+            {index.id, keys::HashOfKey(after.key),
              delete_old ? 1 : (had ? 0 : 1),
              after.size - (had && !delete_old ? before.size : 0)});
       }
@@ -198,7 +211,11 @@ Status IndexWriter::Stage(Txn* txn, uint32_t table_id,
     if (!index.global) {
       if (delete_old) batch->Delete(Cf::kIndexes, before.key);
       if (has) batch->Put(Cf::kIndexes, after.key, after.value);
-      collection_delta += (has ? after.size : 0) - (had ? before.size : 0);
+      const int64_t size_delta = (has ? after.size : 0) - (had ? before.size : 0);
+      collection_delta += size_delta;
+      // An LSI's counters change with its entries, in the item's batch
+      // (a GSI's when the propagator applies its records).
+      Catalog::AddStats(index.id, (has ? 1 : 0) - (had ? 1 : 0), size_delta, batch);
       continue;
     }
     if (!ticket) {

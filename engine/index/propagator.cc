@@ -4,11 +4,14 @@
 #include <cassert>
 #include <chrono>
 #include <limits>
+#include <string_view>
+#include <unordered_map>
 
 #include "engine/clock.h"
 #include "engine/index/index_entry.h"
 #include "engine/keys/key_codec.h"
 #include "engine/util/coding.h"
+#include "engine/value/encoded_item.h"
 #include "engine/value/item_codec.h"
 
 namespace dynarock {
@@ -211,6 +214,66 @@ PropagationStats Propagator::Stats() const {
   return s;
 }
 
+namespace {
+
+// What a batch of writes to one index does to its counters (item count and
+// IndexSizeBytes, Catalog::IndexStats): each put or delete is compared with
+// the entry its key holds, read from the store unless an earlier write of
+// the same batch set it. Exact whatever the records do: a backfill that
+// rewrites an entry after a restart, or held records that delete entries
+// the backfill never wrote, count for what they change.
+class EntryCounter {
+ public:
+  explicit EntryCounter(Store* store) : store_(store) {}
+
+  Status Delete(const std::string& key) {
+    DR_ASSIGN_OR_RETURN(int64_t old, SizeAt(key));
+    if (old >= 0) {
+      --items_;
+      bytes_ -= old;
+    }
+    pending_[key] = -1;
+    return Status::OK();
+  }
+
+  Status Put(const std::string& key, std::string_view value) {
+    DR_ASSIGN_OR_RETURN(int64_t old, SizeAt(key));
+    DR_ASSIGN_OR_RETURN(int64_t size, EncodedItemSize(value));
+    size += kIndexEntryOverheadBytes;
+    if (old >= 0) {
+      bytes_ += size - old;
+    } else {
+      ++items_;
+      bytes_ += size;
+    }
+    pending_[key] = size;
+    return Status::OK();
+  }
+
+  // Adds the counter changes to `batch` (the batch of the writes counted).
+  void AddTo(uint32_t index_id, WriteBatch* batch) const {
+    Catalog::AddStats(index_id, items_, bytes_, batch);
+  }
+
+ private:
+  // The size of the entry at `key`, -1 when there is none.
+  Result<int64_t> SizeAt(const std::string& key) {
+    auto it = pending_.find(key);
+    if (it != pending_.end()) return it->second;
+    DR_ASSIGN_OR_RETURN(std::optional<std::string> value, store_->Get(Cf::kIndexes, key));
+    if (!value) return int64_t{-1};
+    DR_ASSIGN_OR_RETURN(int64_t size, EncodedItemSize(*value));
+    return size + kIndexEntryOverheadBytes;
+  }
+
+  Store* store_;
+  std::unordered_map<std::string, int64_t> pending_;
+  int64_t items_ = 0;
+  int64_t bytes_ = 0;
+};
+
+}  // namespace
+
 Propagator::Outcome Propagator::ApplyIndex(uint32_t index_id, int64_t now,
                                            bool force, uint64_t force_below,
                                            std::optional<int64_t>* due,
@@ -223,6 +286,7 @@ Propagator::Outcome Propagator::ApplyIndex(uint32_t index_id, int64_t now,
   auto it = store_->NewIterator(Cf::kGsiLog, GsiLogKey(index_id, floor),
                                 keys::TableEnd(index_id));
   WriteBatch batch;
+  EntryCounter counter(store_);
   int64_t applied = 0;
   std::vector<int64_t> lags;
   Outcome outcome = Outcome::kDone;
@@ -255,9 +319,19 @@ Propagator::Outcome Propagator::ApplyIndex(uint32_t index_id, int64_t now,
       stop_seq = seq;
       break;
     }
-    if (record->delete_key) batch.Delete(Cf::kIndexes, *record->delete_key);
-    if (record->put_key)
+    Status counted = Status::OK();
+    if (record->delete_key) {
+      counted = counter.Delete(*record->delete_key);
+      batch.Delete(Cf::kIndexes, *record->delete_key);
+    }
+    if (record->put_key && counted.ok()) {
+      counted = counter.Put(*record->put_key, record->put_value);
       batch.Put(Cf::kIndexes, *record->put_key, record->put_value);
+    }
+    if (!counted.ok()) {
+      *status = counted;
+      return outcome;
+    }
     batch.Delete(Cf::kGsiLog, it->key());
     ++applied;
     if (!force) lags.push_back(now - record->time_micros);
@@ -267,6 +341,7 @@ Propagator::Outcome Propagator::ApplyIndex(uint32_t index_id, int64_t now,
     return outcome;
   }
   if (applied > 0) {
+    counter.AddTo(index_id, &batch);
     if (Status s = WriteBatchChecked(&batch); !s.ok()) {
       *status = s;
       return outcome;
@@ -293,6 +368,7 @@ Status Propagator::BackfillStep(Backfill* b, bool* done) {
       b->cursor.empty() ? keys::TablePrefix(table_id) : b->cursor;
   auto it = store_->NewIterator(Cf::kItems, lower, keys::TableEnd(table_id));
   WriteBatch batch;
+  EntryCounter counter(store_);
   int64_t read = 0;
   std::string last;
   for (it->SeekToFirst(); it->Valid() && read < options_.backfill_chunk_items;
@@ -306,10 +382,12 @@ Status Propagator::BackfillStep(Backfill* b, bool* done) {
     if (!CheckIndexKeysOf(index, item).ok()) continue;
     if (std::optional<IndexEntry> entry =
             EntryOf(index, b->task.table_key, item)) {
+      DR_RETURN_IF_ERROR(counter.Put(entry->key, entry->value));
       batch.Put(Cf::kIndexes, entry->key, entry->value);
     }
   }
   DR_RETURN_IF_ERROR(it->status());
+  counter.AddTo(index.id, &batch);
   const bool finished = !it->Valid();
   std::string next_cursor;
   if (finished) {

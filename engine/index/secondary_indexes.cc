@@ -151,6 +151,7 @@ Status CheckNoRedefinition(const TableDescription& d,
 void AddIndexDeletion(const IndexInfo& index, WriteBatch* batch) {
   batch->DeleteRange(Cf::kIndexes, keys::TablePrefix(index.id),
                      keys::TableEnd(index.id));
+  Catalog::RemoveIndexStats(index.id, batch);
   if (index.global) {
     batch->DeleteRange(Cf::kGsiLog, keys::TablePrefix(index.id),
                        keys::TableEnd(index.id));
@@ -214,6 +215,7 @@ void AddIndexEntriesOf(const TableInfo& table, const Item& item, WriteBatch* bat
     if (!CheckIndexKeysOf(index, item).ok()) continue;
     if (std::optional<IndexEntry> e = EntryOf(index, table.key, item)) {
       batch->Put(Cf::kIndexes, e->key, e->value);
+      Catalog::AddStats(index.id, 1, e->size, batch);
       if (!index.global) collection += e->size;
     }
   }
@@ -274,12 +276,27 @@ void SecondaryIndexes::TableCreated(const TableInfo& table) {
 
 void SecondaryIndexes::Describe(const TableInfo& table,
                                 TableDescription* d) const {
+  // ItemCount and IndexSizeBytes: live counters (DynamoDB refreshes them
+  // about every six hours); a GSI's count what the propagator has applied.
+  // A counter that cannot be read shows 0, as before it existed.
+  auto counters = [&](const std::string& name, int64_t* items, int64_t* bytes) {
+    auto id = table.index_ids.find(name);
+    if (id == table.index_ids.end()) return;
+    Result<std::pair<int64_t, int64_t>> stats = Catalog::IndexStats(*store_, id->second);
+    if (!stats.ok()) return;
+    *items = stats->first;
+    *bytes = stats->second;
+  };
   for (auto& g : d->global_secondary_indexes) {
     auto id = table.index_ids.find(g.def.index_name);
     if (id != table.index_ids.end() && propagator_.Backfilling(id->second)) {
       g.index_status = TableStatus::kCreating;
       g.backfilling = true;
     }
+    counters(g.def.index_name, &g.item_count, &g.index_size_bytes);
+  }
+  for (auto& l : d->local_secondary_indexes) {
+    counters(l.def.index_name, &l.item_count, &l.index_size_bytes);
   }
 }
 
@@ -390,6 +407,14 @@ Status SecondaryIndexes::PlanGsiUpdates(const UpdateTableRequest& req,
           }
         }
         DR_RETURN_IF_ERROR(ValidateGlobalSecondaryIndexKeys(def, defined));
+        size_t projected = def.projection.non_key_attributes.size();
+        for (const auto& g : current.desc.global_secondary_indexes) {
+          projected += g.def.projection.non_key_attributes.size();
+        }
+        for (const auto& l : current.desc.local_secondary_indexes) {
+          projected += l.def.projection.non_key_attributes.size();
+        }
+        DR_RETURN_IF_ERROR(CheckProjectedAttributeCount(projected));
         if (provisioned && !def.provisioned_throughput) {
           return Invalid(
               "Both ReadCapacityUnits and WriteCapacityUnits must be specified "

@@ -126,6 +126,25 @@ uint64_t PartitionHash(const AttributeValue& partition_key) {
   return XXH64(buf.data(), buf.size(), /*seed=*/0);
 }
 
+uint64_t PartitionHash(std::span<const AttributeValue* const> parts) {
+  std::string buf;
+  for (const AttributeValue* v : parts) {
+    buf.push_back(static_cast<char>(v->type()));
+    AppendOrdered(*v, &buf);
+  }
+  return XXH64(buf.data(), buf.size(), /*seed=*/0);
+}
+
+std::string PartitionPrefix(uint32_t id,
+                            std::span<const AttributeValue* const> parts) {
+  std::string key;
+  key.reserve(64);
+  PutFixed32BE(&key, id);
+  PutFixed64BE(&key, PartitionHash(parts));
+  for (const AttributeValue* v : parts) AppendOrdered(*v, &key);
+  return key;
+}
+
 std::string ItemKey(uint32_t table_id, const AttributeValue& partition_key,
                     const AttributeValue* sort_key) {
   std::string key;

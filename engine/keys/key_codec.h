@@ -18,6 +18,7 @@
 #define DYNAROCK_ENGINE_KEYS_KEY_CODEC_H_
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -37,6 +38,18 @@ Result<AttributeValue> DecodeOrdered(AttrType type, std::string_view* in);
 // The 64-bit hash that places a partition key in the hash ring: xxh64 of
 // its type and ordered encoding, so equal keys ("1" and "1.0") hash alike.
 uint64_t PartitionHash(const AttributeValue& partition_key);
+
+// A multi-attribute partition key (a GSI's, up to four values in KeySchema
+// order): xxh64 of every value's type and ordered encoding, one after the
+// other, so the values are hashed together. For one value it equals
+// PartitionHash(value).
+uint64_t PartitionHash(std::span<const AttributeValue* const> parts);
+
+// The key prefix of one partition of a (possibly multi-attribute) partition
+// key: id (4 BE) | PartitionHash(parts) (8 BE) | ordered(v1) .. ordered(vn).
+// For one value it equals ItemKey(id, value, nullptr).
+std::string PartitionPrefix(uint32_t id,
+                            std::span<const AttributeValue* const> parts);
 
 // The full base-table key of an item. `sort_key` is null for tables with
 // no sort key.

@@ -71,11 +71,84 @@ Status ValidateKeySchema(const std::vector<KeySchemaElement>& ks,
   return Status::OK();
 }
 
+// Multi-attribute GSI keys: DynamoDB's texts for these are not documented;
+// these follow its style (docs/compatibility.md lists them as unverified).
+Status MultiKeyDuplicate(std::string_view name) {
+  return Status::Validation(
+      "Invalid KeySchema: Some index key attributes are duplicated: " +
+      std::string(name));
+}
+
+Status MultiKeyHashAfterRange() {
+  return Status::Validation(
+      "Invalid KeySchema: A HASH key type KeySchemaElement cannot follow a "
+      "RANGE key type KeySchemaElement");
+}
+
+Status MultiKeyTooMany(std::string_view kind) {
+  return Status::Validation("Invalid KeySchema: KeySchema can have at most " +
+                            std::to_string(kMaxKeyAttributesPerKind) + " " +
+                            std::string(kind) + " key type elements");
+}
+
+// A GSI's key schema: 1..4 HASH elements, then 0..4 RANGE elements, each a
+// distinct defined attribute. One HASH (+ one RANGE) is checked exactly as
+// a table's key schema, with the same messages.
+Status ValidateGsiKeySchema(const std::vector<KeySchemaElement>& ks,
+                            const std::vector<AttributeDefinition>& defs) {
+  const bool single = !ks.empty() && ks[0].key_type == KeyType::kHash &&
+                      (ks.size() == 1 ||
+                       (ks.size() == 2 && ks[1].key_type == KeyType::kRange));
+  if (single || ks.empty()) return ValidateKeySchema(ks, defs);
+  for (const auto& e : ks) {
+    if (FindDefinition(defs, e.attribute_name) == nullptr) {
+      return Status::Validation(
+          "Invalid KeySchema: Some index key attribute have no definition");
+    }
+  }
+  for (size_t i = 0; i < ks.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (ks[i].attribute_name == ks[j].attribute_name) {
+        return MultiKeyDuplicate(ks[i].attribute_name);
+      }
+    }
+  }
+  if (ks[0].key_type != KeyType::kHash) {
+    return Status::Validation(
+        "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+  }
+  size_t hashes = 0;
+  size_t ranges = 0;
+  for (const auto& e : ks) {
+    if (e.key_type == KeyType::kHash) {
+      if (ranges > 0) return MultiKeyHashAfterRange();
+      ++hashes;
+    } else {
+      ++ranges;
+    }
+  }
+  if (hashes > kMaxKeyAttributesPerKind) return MultiKeyTooMany("HASH");
+  if (ranges > kMaxKeyAttributesPerKind) return MultiKeyTooMany("RANGE");
+  return Status::OK();
+}
+
+// The texts for an INCLUDE projection without NonKeyAttributes and for a
+// repeated one follow other DynamoDB emulators' recordings; neither is
+// verified against DynamoDB (docs/compatibility.md).
 Status ValidateProjection(const Projection& p) {
   if (p.type != ProjectionType::kInclude && !p.non_key_attributes.empty()) {
     std::string type = p.type == ProjectionType::kAll ? "ALL" : "KEYS_ONLY";
     return Invalid("ProjectionType is " + type +
                    ", but NonKeyAttributes is specified");
+  }
+  if (p.type == ProjectionType::kInclude && p.non_key_attributes.empty()) {
+    return Invalid("NonKeyAttributes must not be empty");
+  }
+  std::set<std::string_view> seen;
+  for (const std::string& a : p.non_key_attributes) {
+    if (!seen.insert(a).second) {
+      return Invalid("Duplicate NonKeyAttributes in projection: " + a);
+    }
   }
   return Status::OK();
 }
@@ -189,7 +262,7 @@ Status ValidateCreateTable(const CreateTableRequest& req) {
     return Invalid("Number of LocalSecondaryIndexes exceeds per-table limit of 5");
   }
   for (const auto& gsi : req.global_secondary_indexes) {
-    DR_RETURN_IF_ERROR(ValidateKeySchema(gsi.key_schema, defs));
+    DR_RETURN_IF_ERROR(ValidateGsiKeySchema(gsi.key_schema, defs));
     DR_RETURN_IF_ERROR(ValidateProjection(gsi.projection));
     if (!index_names.insert(gsi.index_name).second) {
       return Invalid("Duplicate index name: " + gsi.index_name);
@@ -198,6 +271,14 @@ Status ValidateCreateTable(const CreateTableRequest& req) {
                                           provisioned, gsi.index_name));
     for (const auto& e : gsi.key_schema) used.insert(e.attribute_name);
   }
+  size_t projected = 0;
+  for (const auto& lsi : req.local_secondary_indexes) {
+    projected += lsi.projection.non_key_attributes.size();
+  }
+  for (const auto& gsi : req.global_secondary_indexes) {
+    projected += gsi.projection.non_key_attributes.size();
+  }
+  DR_RETURN_IF_ERROR(CheckProjectedAttributeCount(projected));
   if (req.global_secondary_indexes.size() > kMaxGlobalSecondaryIndexes) {
     return Invalid("GlobalSecondaryIndex count exceeds the per-table limit of 20");
   }
@@ -218,8 +299,15 @@ Status ValidateCreateTable(const CreateTableRequest& req) {
 Status ValidateGlobalSecondaryIndexKeys(
     const GlobalSecondaryIndexDef& gsi,
     const std::vector<AttributeDefinition>& definitions) {
-  DR_RETURN_IF_ERROR(ValidateKeySchema(gsi.key_schema, definitions));
+  DR_RETURN_IF_ERROR(ValidateGsiKeySchema(gsi.key_schema, definitions));
   return ValidateProjection(gsi.projection);
+}
+
+Status CheckProjectedAttributeCount(size_t total) {
+  if (total <= kMaxProjectedAttributes) return Status::OK();
+  return Invalid("Number of projected attributes in all indexes exceeds limit of " +
+                 std::to_string(kMaxProjectedAttributes) +
+                 ", number of projected attributes: " + std::to_string(total));
 }
 
 KeyDef ResolveKeyDef(const std::vector<KeySchemaElement>& key_schema,
@@ -229,11 +317,17 @@ KeyDef ResolveKeyDef(const std::vector<KeySchemaElement>& key_schema,
     const AttributeDefinition* d = FindDefinition(definitions, e.attribute_name);
     const AttrType type = d ? d->attribute_type : AttrType::kS;
     if (e.key_type == KeyType::kHash) {
-      key.hash_name = e.attribute_name;
-      key.hash_type = type;
-    } else {
+      if (key.hash_name.empty()) {
+        key.hash_name = e.attribute_name;
+        key.hash_type = type;
+      } else {
+        key.extra_hash.push_back({e.attribute_name, type});
+      }
+    } else if (!key.range_name) {
       key.range_name = e.attribute_name;
       key.range_type = type;
+    } else {
+      key.extra_range.push_back({e.attribute_name, type});
     }
   }
   return key;

@@ -30,10 +30,18 @@ bool IsValidTableName(std::string_view name);
 Status ValidateCreateTable(const CreateTableRequest& req);
 
 // The checks CreateTable makes on one GSI's key schema and projection,
-// against `definitions` (UpdateTable's index Create). Errors: kValidation.
+// against `definitions` (UpdateTable's index Create). A GSI key may have
+// several attributes (multi-attribute keys): 1..4 HASH elements, then 0..4
+// RANGE elements, all distinct and defined. Errors: kValidation.
 Status ValidateGlobalSecondaryIndexKeys(
     const GlobalSecondaryIndexDef& gsi,
     const std::vector<AttributeDefinition>& definitions);
+
+// DynamoDB's limit on NonKeyAttributes summed over every secondary index of
+// a table (an attribute projected into two indexes counts twice).
+inline constexpr size_t kMaxProjectedAttributes = 100;
+// Errors: kValidation when `total` passes kMaxProjectedAttributes.
+Status CheckProjectedAttributeCount(size_t total);
 
 // The key of a table or index from its key schema and the table's attribute
 // definitions. REQUIRES: the schema passed ValidateCreateTable.

@@ -23,7 +23,23 @@ constexpr char kNextIdKey[] = "n";
 // Version 7 appends the table class (present, class, last update) and the
 // throughput settings (OnDemandThroughput maxima, warm throughput) of the
 // table, then of each GSI in the order of the GSI list.
-constexpr uint8_t kRecordVersion = 7;
+// Version 8 adds nothing but may hold GSI key schemas of several HASH or
+// RANGE elements (multi-attribute keys), which a reader of version 7 would
+// misread as a one- or two-attribute key; it is written only by tables that
+// have such an index, so every other table stays readable by older builds.
+constexpr uint8_t kRecordVersion = 8;
+constexpr uint8_t kSingleAttributeKeysVersion = 7;
+
+bool HasMultiAttributeKey(const TableDescription& d) {
+  for (const auto& g : d.global_secondary_indexes) {
+    size_t hashes = 0, ranges = 0;
+    for (const auto& e : g.def.key_schema) {
+      (e.key_type == KeyType::kHash ? hashes : ranges) += 1;
+    }
+    if (hashes > 1 || ranges > 1) return true;
+  }
+  return false;
+}
 
 std::string TableKey(std::string_view ns, std::string_view name) {
   std::string key(1, kTablePrefix);
@@ -79,7 +95,9 @@ void PutSettings(std::string* out, const ThroughputSettings& s) {
 std::string EncodeTableImpl(const TableInfo& t) {
   const TableDescription& d = t.desc;
   std::string out;
-  out.push_back(static_cast<char>(kRecordVersion));
+  out.push_back(static_cast<char>(HasMultiAttributeKey(d)
+                                      ? kRecordVersion
+                                      : kSingleAttributeKeysVersion));
   PutVarint64(&out, t.id);
   PutLengthPrefixed(&out, t.ns);
   PutLengthPrefixed(&out, d.table_name);
@@ -513,6 +531,18 @@ void Catalog::AddStats(uint32_t id, int64_t items, int64_t bytes,
                        WriteBatch* batch) {
   if (items != 0) batch->AddToCounter(CounterKey(id, 'i'), items);
   if (bytes != 0) batch->AddToCounter(CounterKey(id, 'b'), bytes);
+}
+
+Result<std::pair<int64_t, int64_t>> Catalog::IndexStats(const Store& store,
+                                                       uint32_t index_id) {
+  DR_ASSIGN_OR_RETURN(int64_t items, store.GetCounter(CounterKey(index_id, 'i')));
+  DR_ASSIGN_OR_RETURN(int64_t bytes, store.GetCounter(CounterKey(index_id, 'b')));
+  return std::pair<int64_t, int64_t>{items, bytes};
+}
+
+void Catalog::RemoveIndexStats(uint32_t index_id, WriteBatch* batch) {
+  batch->Delete(Cf::kMeta, CounterKey(index_id, 'i'));
+  batch->Delete(Cf::kMeta, CounterKey(index_id, 'b'));
 }
 
 void Catalog::ApplyStats(const TableInfo& info, int64_t items, int64_t bytes) {

@@ -152,6 +152,16 @@ class Catalog {
                        WriteBatch* batch);
   static void ApplyStats(const TableInfo& info, int64_t items, int64_t bytes);
 
+  // A secondary index's item count and size (IndexSizeBytes: its entries'
+  // IndexEntry::size, i.e. projected item + 100 bytes each) are the same
+  // kind of counters under the index's id, kept only on disk: AddStats with
+  // the index id adds to them in a write's batch, IndexStats reads them
+  // (DescribeTable), RemoveIndexStats deletes them with the index.
+  // Errors: kIOError, kCorruption.
+  static Result<std::pair<int64_t, int64_t>> IndexStats(const Store& store,
+                                                        uint32_t index_id);
+  static void RemoveIndexStats(uint32_t index_id, WriteBatch* batch);
+
  private:
   explicit Catalog(Store* store) : store_(store) {}
   using NameKey = std::pair<std::string, std::string>;  // (ns, name)

@@ -485,8 +485,10 @@ Result<PreparedRead> PrepareQuery(const QueryRequest& req) {
                         expr::AnalyzeKeyCondition(*key_condition));
   } else {
     DR_RETURN_IF_ERROR(expr::ValidateLegacyConditions(*req.key_conditions));
+    // Up to 8 for a multi-attribute GSI key; BindKeyConditions refuses more
+    // than 2 on any other key with the same message.
     const size_t n = req.key_conditions->size();
-    if (n != 1 && n != 2) return expr::msg::KeyConditionCount();
+    if (n < 1 || n > expr::kMaxKeyConditionTerms) return expr::msg::KeyConditionCount();
     out.key_conditions = req.key_conditions;
   }
   return out;
@@ -533,8 +535,10 @@ Result<PageRequest> PlanQuery(const TableInfo& table, const QueryRequest& req,
     const size_t want = index ? IndexStartKeySize(table, *index)
                               : (key.range_name ? 2u : 1u);
     if (start->size() != want) return StartKeyInvalid();
-    DR_RETURN_IF_ERROR(
-        CheckStartKeyAttribute(*start, key.hash_name, key.hash_type));
+    for (size_t i = 0; i < key.hash_count(); ++i) {
+      DR_RETURN_IF_ERROR(
+          CheckStartKeyAttribute(*start, key.hash_name_at(i), key.hash_type_at(i)));
+    }
   }
   expr::KeyQuery q;
   if (prepared.key_condition) {
@@ -544,9 +548,9 @@ Result<PageRequest> PlanQuery(const TableInfo& table, const QueryRequest& req,
   }
   PageRequest page;
   if (start != nullptr) {
-    if (key.range_name) {
+    for (size_t i = 0; i < key.range_count(); ++i) {
       DR_RETURN_IF_ERROR(
-          CheckStartKeyAttribute(*start, *key.range_name, key.range_type));
+          CheckStartKeyAttribute(*start, key.range_name_at(i), key.range_type_at(i)));
     }
     // An index start key holds the table key too; it is checked as one.
     const Item table_part = index ? TableKeyPart(table, *start) : Item();
@@ -554,23 +558,38 @@ Result<PageRequest> PlanQuery(const TableInfo& table, const QueryRequest& req,
     if (!pk.ok()) return StartKeyInvalidBecause(pk.status());
     const AttributeValue& start_partition =
         index ? start->at(key.hash_name) : *pk->hash;
-    const AttributeValue* start_sort =
-        !index ? pk->range : key.range_name ? &start->at(*key.range_name) : nullptr;
+    // A multi-attribute key: every partition-key value is the partition.
+    bool same_partition = start_partition == q.partition;
+    for (size_t i = 0; i < q.extra_partition.size(); ++i) {
+      same_partition = same_partition &&
+                       start->at(key.hash_name_at(i + 1)) == q.extra_partition[i];
+    }
     if (!q.sort) {
-      if (start_partition != q.partition) return StartKeyOutsideBoundaries();
+      if (!same_partition) return StartKeyOutsideBoundaries();
     } else {
-      if (!expr::MatchesSortCondition(*q.sort, *start_sort)) {
+      // The sort condition applies to the sort-key attribute after the
+      // equal ones; the start key must match those too.
+      bool in_range = true;
+      for (size_t i = 0; i < q.sort_equal.size(); ++i) {
+        in_range = in_range && start->at(key.range_name_at(i)) == q.sort_equal[i];
+      }
+      const AttributeValue* start_sort =
+          !index ? pk->range : &start->at(q.sort->attribute);
+      if (!in_range || !expr::MatchesSortCondition(*q.sort, *start_sort)) {
         return StartKeyNotInRange();
       }
-      if (start_partition != q.partition) return StartKeyOnOtherPartitionWithRange();
+      if (!same_partition) return StartKeyOnOtherPartitionWithRange();
     }
     page.exclusive_start = index ? IndexEntryKey(*index, table.key, *start)
                                  : keys::ItemKey(table.id, *pk->hash, pk->range);
   }
   const std::vector<const expr::Path*> filter_paths = FilterPaths(prepared);
   DR_RETURN_IF_ERROR(CheckKeyPaths(table, ProjectionPaths(prepared), true));
-  std::vector<std::string> query_keys = {key.hash_name};
-  if (key.range_name) query_keys.push_back(*key.range_name);
+  // Every key attribute of the table or index queried (each attribute of a
+  // multi-attribute key).
+  std::vector<std::string> query_keys;
+  for (size_t i = 0; i < key.hash_count(); ++i) query_keys.push_back(key.hash_name_at(i));
+  for (size_t i = 0; i < key.range_count(); ++i) query_keys.push_back(key.range_name_at(i));
   for (const std::string& k : query_keys) {
     if (NamedTop(filter_paths, k, false)) {
       return FilterNamesKeyAttribute(prepared.legacy_filter, k);
@@ -580,8 +599,16 @@ Result<PageRequest> PlanQuery(const TableInfo& table, const QueryRequest& req,
   DR_RETURN_IF_ERROR(CheckKeyPaths(table, filter_paths, false));
 
   const expr::KeyConditionTerm* sort = q.sort ? &*q.sort : nullptr;
-  page.range = index ? IndexQueryRange(index->id, q.partition, sort)
-                     : QueryRange(table.id, q.partition, sort);
+  if (index && key.multi_attribute()) {
+    std::vector<const AttributeValue*> partition = {&q.partition};
+    for (const AttributeValue& v : q.extra_partition) partition.push_back(&v);
+    std::vector<const AttributeValue*> sort_equal;
+    for (const AttributeValue& v : q.sort_equal) sort_equal.push_back(&v);
+    page.range = IndexQueryRange(index->id, partition, sort_equal, sort);
+  } else {
+    page.range = index ? IndexQueryRange(index->id, q.partition, sort)
+                       : QueryRange(table.id, q.partition, sort);
+  }
   page.cf = index ? Cf::kIndexes : Cf::kItems;
   page.index = index;
   page.forward = req.scan_index_forward;
@@ -609,11 +636,14 @@ Result<PageRequest> PlanScan(const TableInfo& table, const ScanRequest& req,
     const Item& start = *p.exclusive_start_key;
     if (index) {
       if (start.size() != IndexStartKeySize(table, *index)) return StartKeyInvalid();
-      DR_RETURN_IF_ERROR(
-          CheckStartKeyAttribute(start, index->key.hash_name, index->key.hash_type));
-      if (index->key.range_name) {
-        DR_RETURN_IF_ERROR(CheckStartKeyAttribute(start, *index->key.range_name,
-                                                  index->key.range_type));
+      const KeyDef& k = index->key;
+      for (size_t i = 0; i < k.hash_count(); ++i) {
+        DR_RETURN_IF_ERROR(
+            CheckStartKeyAttribute(start, k.hash_name_at(i), k.hash_type_at(i)));
+      }
+      for (size_t i = 0; i < k.range_count(); ++i) {
+        DR_RETURN_IF_ERROR(
+            CheckStartKeyAttribute(start, k.range_name_at(i), k.range_type_at(i)));
       }
       DR_RETURN_IF_ERROR(PlanIndexAttributes(table, *index, prepared, &page));
     } else if (start.size() != (table.key.range_name ? 2u : 1u)) {

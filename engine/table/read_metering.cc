@@ -21,7 +21,9 @@ Metering MeterPage(const TableInfo& table, const PageRequest& request,
   const bool consistent = consistent_read && (index == nullptr || !index->global);
   const double units = ReadUnits(page.read_bytes, consistent);
   const uint32_t index_id = index != nullptr ? index->id : 0;
-  const AttrType pk_type = index != nullptr ? index->key.hash_type : table.key.hash_type;
+  // A multi-attribute GSI partition key is every partition-key attribute.
+  const std::vector<AttrType> pk_type =
+      index != nullptr ? index->key.hash_types() : table.key.hash_types();
 
   Metering m;
   m.consumed.table_name = table.desc.table_name;

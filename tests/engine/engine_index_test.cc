@@ -16,6 +16,7 @@
 
 #include "engine/engine.h"
 #include "engine/expr/render.h"
+#include "engine/value/item_size.h"
 #include "tests/engine/expr/expr_test_util.h"
 #include "tests/testutil/status_matchers.h"
 #include "tests/testutil/test_engine.h"
@@ -346,6 +347,60 @@ TEST_F(EngineIndexTest, IndexKeyOfTheWrongTypeIsRefusedOnEveryWrite) {
               StatusIs(ErrorCode::kValidation,
                        HasSubstr("Type mismatch for Index Key gs")));
   ExpectConsistent();
+}
+
+// ItemCount and IndexSizeBytes of every index: live, each entry counted at
+// its projected item's size plus 100 bytes.
+TEST_F(EngineIndexTest, IndexItemCountAndSizeAreLive) {
+  auto describe = [&] {
+    DescribeTableRequest req;
+    req.table_name = "Tab";
+    return std::move(db_->DescribeTable(req)).value();
+  };
+  // What a Scan of the index returns is its entries: count and size them.
+  auto scanned = [&](const std::string& index) {
+    ScanRequest scan;
+    scan.table_name = "Tab";
+    scan.read.index_name = index;
+    ScanResult r = std::move(db_->Scan(scan)).value();
+    int64_t bytes = 0;
+    for (const Item& item : r.items) bytes += ItemSize(item) + 100;
+    return std::pair<int64_t, int64_t>{r.count, bytes};
+  };
+  auto expect_counted = [&] {
+    ASSERT_OK(db_->WaitUntilIndexesCaughtUp());
+    TableDescription d = describe();
+    for (const auto& g : d.global_secondary_indexes) {
+      EXPECT_EQ(std::make_pair(g.item_count, g.index_size_bytes), scanned(g.def.index_name))
+          << g.def.index_name;
+    }
+    ASSERT_EQ(d.local_secondary_indexes.size(), 1u);
+    EXPECT_EQ(std::make_pair(d.local_secondary_indexes[0].item_count,
+                             d.local_secondary_indexes[0].index_size_bytes),
+              scanned("ByL"));
+    EXPECT_OK(db_->VerifyIndexes(Scope(), "Tab"));  // compares the counters too
+  };
+  for (int i = 0; i < 12; ++i) {
+    Item item = MakeItem("p" + std::to_string(i % 4), std::to_string(i), "g", i);
+    if (i % 3 == 0) item.erase("gs");  // not in ByG
+    ASSERT_OK(Put(item));
+  }
+  expect_counted();
+  EXPECT_EQ(describe().global_secondary_indexes[0].item_count, 8);
+  EXPECT_EQ(describe().global_secondary_indexes[1].item_count, 12);
+  EXPECT_GT(describe().global_secondary_indexes[0].index_size_bytes, 8 * 100);
+  // A projected value grows, a key moves, an item leaves ByG, one goes.
+  Item grown = MakeItem("p1", "1", "g", 1);
+  grown["inc"] = S(std::string(500, 'x'));
+  ASSERT_OK(Put(grown));
+  ASSERT_OK(Put(MakeItem("p2", "2", "h", 20)));
+  Item sparse = MakeItem("p0", "4", "g", 4);
+  sparse.erase("gs");
+  ASSERT_OK(Put(sparse));
+  ASSERT_OK(Delete("p1", "5"));
+  expect_counted();
+  EXPECT_EQ(describe().global_secondary_indexes[0].item_count, 6);
+  EXPECT_EQ(describe().local_secondary_indexes[0].item_count, 11);
 }
 
 TEST_F(EngineIndexTest, DeleteTableRemovesIndexEntries) {

@@ -15,7 +15,7 @@ import random
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent / "corpus" / "request"
-OPERATIONS = 10  # BuildRequest's cases
+OPERATIONS = 11  # BuildRequest's cases
 
 
 def main():
@@ -61,6 +61,8 @@ def main():
         bytes([1, 0, 0, 1, 1]) + limit,
         # UpdateItem: 400 nested if_not_exists.
         bytes([1, 0, 0, 1, 3]) + limit,
+        # Query of the multi-attribute GSI, each key condition once.
+        *[bytes([10, k, 0, 0]) for k in range(8)],
     ]
     for i, seed in enumerate(seeds):
         (OUT / f"seed_{i:03d}").write_bytes(seed)

@@ -12,7 +12,8 @@
 // sent through Client::Call on a thread with an 8 MB stack (a server
 // worker's; ASan's frames are larger, so the margin is smaller than in a
 // Release server; tests/api/client_test.cc checks 2 MB in Release), to an
-// in-memory engine with a table "fuzz" (pk S, sk N) and a GSI.
+// in-memory engine with a table "fuzz" (pk S, sk N), a GSI on g and a
+// multi-attribute GSI (HASH g, sk; RANGE a1, pk) that operation 10 queries.
 //
 // Invariants beyond "no crash, no sanitizer report, no stack overflow":
 // every response is 200 or 400 with a JSON object body (a 500 means an
@@ -53,12 +54,19 @@ constexpr char kCreateTable[] = R"({
   "TableName": "fuzz", "BillingMode": "PAY_PER_REQUEST",
   "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
                            {"AttributeName": "sk", "AttributeType": "N"},
-                           {"AttributeName": "g", "AttributeType": "S"}],
+                           {"AttributeName": "g", "AttributeType": "S"},
+                           {"AttributeName": "a1", "AttributeType": "S"}],
   "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
                 {"AttributeName": "sk", "KeyType": "RANGE"}],
   "GlobalSecondaryIndexes": [{"IndexName": "byG",
       "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
-      "Projection": {"ProjectionType": "ALL"}}]})";
+      "Projection": {"ProjectionType": "ALL"}},
+     {"IndexName": "byMulti",
+      "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"},
+                    {"AttributeName": "sk", "KeyType": "HASH"},
+                    {"AttributeName": "a1", "KeyType": "RANGE"},
+                    {"AttributeName": "pk", "KeyType": "RANGE"}],
+      "Projection": {"ProjectionType": "KEYS_ONLY"}}]})";
 
 constexpr int kRunsPerEngine = 5000;
 // A server worker's stack (8 MB), here with ASan's larger frames.
@@ -364,7 +372,7 @@ class Builder {
 std::pair<std::string, std::string> BuildRequest(Recipe& r) {
   Builder b(&r);
   const std::string table = R"({"TableName":"fuzz")";
-  switch (r.Pick(10)) {
+  switch (r.Pick(11)) {
     case 0: {
       std::string body = table + R"(,"Item":)" + b.Item();
       switch (r.Pick(3)) {
@@ -449,6 +457,27 @@ std::pair<std::string, std::string> BuildRequest(Recipe& r) {
         body += R"({"Put":{"TableName":"fuzz","Item":)" + b.Item() + "}}";
       }
       return {"TransactWriteItems", body + "]}"};
+    }
+    case 10: {
+      // Query of the multi-attribute GSI: key conditions right and wrong
+      // (a missing partition-key attribute, a skipped sort-key attribute,
+      // a condition after a range), a filter, paging.
+      static const char* kConditions[] = {
+          "g = :g AND sk = :n",
+          "g = :g AND sk = :n AND a1 = :s AND pk > :s",
+          "g = :g AND sk = :n AND begins_with(a1, :s)",
+          "g = :g AND sk = :n AND a1 BETWEEN :s AND :t",
+          "g = :g AND sk = :n AND pk = :s",
+          "g = :g AND a1 = :s",
+          "g = :g AND sk = :n AND a1 > :s AND pk = :s",
+          "sk = :n AND g = :g AND pk = :s AND a1 = :s"};
+      std::string body = table + R"(,"IndexName":"byMulti","KeyConditionExpression":)" +
+                         b.Quote(kConditions[r.Pick(8)]) +
+                         R"(,"ExpressionAttributeValues":{":g":{"S":"g"},":n":{"N":"1"},)"
+                         R"(":s":{"S":"k1"},":t":{"S":"v"},":v":{"N":"1"}})";
+      if (r.Flip()) body += R"(,"FilterExpression":)" + b.Quote(b.Condition());
+      if (r.Flip()) body += R"(,"Limit":1,"ScanIndexForward":false)";
+      return {"Query", body + "}"};
     }
     default: {
       std::string body = table + R"(,"Item":{"pk":{"S":"k"},"sk":{"N":"1"},)";

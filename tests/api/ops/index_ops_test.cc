@@ -70,6 +70,48 @@ TEST_F(IndexOpsTest, QueryOnAGsiPagesWithIndexShapedKeys) {
           "Consistent reads are not supported on global secondary indexes"));
 }
 
+TEST_F(IndexOpsTest, MultiAttributeGsiQueryPagesWithEveryKeyAttribute) {
+  Reply r = Call("UpdateTable", R"({"TableName":"tbl",
+    "AttributeDefinitions":[{"AttributeName":"g","AttributeType":"S"},
+                            {"AttributeName":"h","AttributeType":"N"},
+                            {"AttributeName":"l","AttributeType":"N"}],
+    "GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"byGh",
+      "KeySchema":[{"AttributeName":"g","KeyType":"HASH"},
+                   {"AttributeName":"h","KeyType":"HASH"},
+                   {"AttributeName":"l","KeyType":"RANGE"},
+                   {"AttributeName":"sk","KeyType":"RANGE"}],
+      "Projection":{"ProjectionType":"KEYS_ONLY"}}}]})");
+  ASSERT_EQ(r.http_status, 200) << r;
+  for (int i = 0; i < 5; ++i) {
+    json item = {{"pk", {{"S", "p" + std::to_string(i)}}}, {"sk", {{"S", "s"}}},
+                 {"g", {{"S", "x"}}}, {"h", {{"N", "7"}}},
+                 {"l", {{"N", std::to_string(5 - i)}}}, {"v", {{"S", "value"}}}};
+    ASSERT_EQ(Call("PutItem", json{{"TableName", "tbl"}, {"Item", item}}).http_status, 200);
+  }
+  ASSERT_EQ(Call("DynamoRock_20251121.WaitForIndexes", "{}").http_status, 200);
+  json query = json::parse(R"({"TableName":"tbl","IndexName":"byGh","Limit":2,
+    "KeyConditionExpression":"g = :g AND h = :h AND l > :l",
+    "ExpressionAttributeValues":{":g":{"S":"x"},":h":{"N":"7"},":l":{"N":"1"}}})");
+  std::string order;
+  for (int pages = 0; pages < 10; ++pages) {
+    r = Call("Query", query);
+    ASSERT_EQ(r.http_status, 200) << r;
+    for (const json& item : r.body["Items"]) {
+      EXPECT_EQ(item.size(), 5u) << item;  // KEYS_ONLY: pk, sk, g, h, l
+      order += item["l"]["N"].get<std::string>();
+    }
+    if (!r.body.contains("LastEvaluatedKey")) break;
+    EXPECT_EQ(r.body["LastEvaluatedKey"].size(), 5u) << r;
+    query["ExclusiveStartKey"] = r.body["LastEvaluatedKey"];
+  }
+  EXPECT_EQ(order, "2345");
+  query.erase("ExclusiveStartKey");
+  query["KeyConditionExpression"] = "g = :g AND l > :l";
+  query["ExpressionAttributeValues"].erase(":h");
+  EXPECT_EQ(Call("Query", query).body,
+            ValidationError("Query condition missed key schema element: h"));
+}
+
 TEST_F(IndexOpsTest, ReturnItemCollectionMetrics) {
   Reply r = Call("PutItem",
                  R"({"TableName":"tbl","ReturnItemCollectionMetrics":"SIZE",
@@ -85,6 +127,26 @@ TEST_F(IndexOpsTest, ReturnItemCollectionMetrics) {
            R"({"TableName":"tbl","ReturnItemCollectionMetrics":"NONE",
     "Key":{"pk":{"S":"a"},"sk":{"S":"b"}}})");
   EXPECT_EQ(r.body, json::object());
+}
+
+TEST_F(IndexOpsTest, BatchWriteItemReturnsItemCollectionMetrics) {
+  ASSERT_EQ(Call("CreateTable", R"({"TableName":"plain","BillingMode":"PAY_PER_REQUEST",
+    "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
+    "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]})").http_status, 200);
+  const char* batch = R"({"ReturnItemCollectionMetrics":"SIZE","RequestItems":{
+    "tbl":[{"PutRequest":{"Item":{"pk":{"S":"a"},"sk":{"S":"1"}}}},
+           {"PutRequest":{"Item":{"pk":{"S":"a"},"sk":{"S":"2"}}}},
+           {"DeleteRequest":{"Key":{"pk":{"S":"b"},"sk":{"S":"1"}}}}],
+    "plain":[{"PutRequest":{"Item":{"pk":{"S":"x"}}}}]}})";
+  Reply r = Call("BatchWriteItem", batch);
+  ASSERT_EQ(r.http_status, 200) << r;
+  // One entry per collection written, only for the table with an LSI.
+  EXPECT_EQ(r.body, json::parse(R"({"UnprocessedItems":{},"ItemCollectionMetrics":{"tbl":[
+    {"ItemCollectionKey":{"pk":{"S":"a"}},"SizeEstimateRangeGB":[0.0,1.0]},
+    {"ItemCollectionKey":{"pk":{"S":"b"}},"SizeEstimateRangeGB":[0.0,1.0]}]}})"));
+  json none = json::parse(batch);
+  none.erase("ReturnItemCollectionMetrics");
+  EXPECT_EQ(Call("BatchWriteItem", none).body, json::parse(R"({"UnprocessedItems":{}})"));
 }
 
 TEST_F(IndexOpsTest, IndexKeyTypeMismatch) {

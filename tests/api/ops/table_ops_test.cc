@@ -551,5 +551,68 @@ TEST_F(TableOpsTest, GsiWarmThroughput) {
                             "be to OnDemandThroughput, WarmThroughput"));
 }
 
+// Multi-attribute GSI keys: up to four HASH and four RANGE elements;
+// DescribeTable returns the KeySchema as given.
+TEST_F(TableOpsTest, CreateTableWithAMultiAttributeGsiKey) {
+  const json gsi_key = json::parse(R"([
+    {"AttributeName":"t","KeyType":"HASH"},{"AttributeName":"r","KeyType":"HASH"},
+    {"AttributeName":"h3","KeyType":"HASH"},{"AttributeName":"h4","KeyType":"HASH"},
+    {"AttributeName":"d","KeyType":"RANGE"},{"AttributeName":"n","KeyType":"RANGE"},
+    {"AttributeName":"r3","KeyType":"RANGE"},{"AttributeName":"r4","KeyType":"RANGE"}])");
+  json create = json::parse(kCreateOnDemand);
+  for (const char* a : {"t", "h3", "h4", "d", "r3", "r4"}) {
+    create["AttributeDefinitions"].push_back({{"AttributeName", a}, {"AttributeType", "S"}});
+  }
+  for (const char* a : {"r", "n"}) {
+    create["AttributeDefinitions"].push_back({{"AttributeName", a}, {"AttributeType", "N"}});
+  }
+  create["GlobalSecondaryIndexes"] = json::array(
+      {{{"IndexName", "multi"}, {"KeySchema", gsi_key},
+        {"Projection", {{"ProjectionType", "KEYS_ONLY"}}}}});
+  Reply r = Call("CreateTable", create);
+  ASSERT_EQ(r.http_status, 200) << r;
+  EXPECT_EQ(r.body["TableDescription"]["GlobalSecondaryIndexes"][0]["KeySchema"], gsi_key);
+  r = Call("DescribeTable", R"({"TableName":"tbl"})");
+  ASSERT_EQ(r.http_status, 200) << r;
+  EXPECT_EQ(r.body["Table"]["GlobalSecondaryIndexes"][0]["KeySchema"], gsi_key);
+}
+
+TEST_F(TableOpsTest, MultiAttributeKeySchemaErrors) {
+  json create = json::parse(kCreateOnDemand);
+  create["AttributeDefinitions"].push_back({{"AttributeName", "a"}, {"AttributeType", "S"}});
+  create["AttributeDefinitions"].push_back({{"AttributeName", "b"}, {"AttributeType", "N"}});
+  // A table key has one HASH and at most one RANGE element.
+  json table_key = create;
+  table_key["KeySchema"] = json::parse(R"([{"AttributeName":"pk","KeyType":"HASH"},
+      {"AttributeName":"a","KeyType":"HASH"}])");
+  Reply r = Call("CreateTable", table_key);
+  EXPECT_EQ(r.body, ValidationError("Invalid KeySchema: The second KeySchemaElement is not a "
+                                    "RANGE key type")) << r;
+  // Nine elements: the request shape allows a GSI eight.
+  json nine = create;
+  json key = json::array();
+  for (int i = 0; i < 9; ++i) key.push_back({{"AttributeName", "a"}, {"KeyType", "HASH"}});
+  nine["GlobalSecondaryIndexes"] = json::array(
+      {{{"IndexName", "gsi"}, {"KeySchema", key}, {"Projection", {{"ProjectionType", "ALL"}}}}});
+  r = Call("CreateTable", nine);
+  std::string elements;
+  for (int i = 0; i < 9; ++i) elements += std::string(i ? ", " : "") + "{AttributeName: a,KeyType: HASH}";
+  EXPECT_EQ(r.body,
+            ValidationError("1 validation error detected: Value '[" + elements +
+                            "]' at 'globalSecondaryIndexes.1.member.keySchema' failed to "
+                            "satisfy constraint: Member must have length less than or "
+                            "equal to 8"))
+      << r;
+  json interleaved = create;
+  interleaved["GlobalSecondaryIndexes"] = json::array(
+      {{{"IndexName", "gsi"},
+        {"KeySchema", json::parse(R"([{"AttributeName":"a","KeyType":"HASH"},
+            {"AttributeName":"pk","KeyType":"RANGE"},{"AttributeName":"b","KeyType":"HASH"}])")},
+        {"Projection", {{"ProjectionType", "ALL"}}}}});
+  r = Call("CreateTable", interleaved);
+  EXPECT_EQ(r.body, ValidationError("Invalid KeySchema: A HASH key type KeySchemaElement cannot "
+                                    "follow a RANGE key type KeySchemaElement")) << r;
+}
+
 }  // namespace
 }  // namespace dynarock::api

@@ -33,6 +33,19 @@ TEST(CapacityChargeTest, PartOfStorageKeyReadsTheHashAndKeyOfAnItemKey) {
   EXPECT_EQ(p.key, "{N:12.5}");
 }
 
+TEST(CapacityChargeTest, MultiAttributePartitionKeyRendersEveryValue) {
+  const AttributeValue t = AttributeValue::S("WINTER");
+  const AttributeValue r = expr::testing::N("3");
+  const AttributeValue* parts[] = {&t, &r};
+  const AttrType types[] = {AttrType::kS, AttrType::kN};
+  std::string key = keys::PartitionPrefix(9, parts);
+  key += "sort key and table key follow";
+  const PartitionUnits p = PartOfStorageKey(9, key, types, 0, 1);
+  EXPECT_EQ(p.hash, keys::PartitionHash(parts));
+  EXPECT_EQ(p.key, "{S:WINTER} | {N:3}");
+  EXPECT_EQ(p.write_units, 1);
+}
+
 TEST(CapacityChargeTest, ShortStorageKeyGivesAnEmptyPart) {
   const PartitionUnits p = PartOfStorageKey(0, "abc", AttrType::kS, 1, 0);
   EXPECT_EQ(p.hash, 0u);

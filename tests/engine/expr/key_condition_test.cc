@@ -118,7 +118,12 @@ constexpr Case kCases[] = {
      "KeyConditionExpressions must only contain one condition per key"},
     {"p=:p AND c>=:c1 AND c<=:c2",
      "KeyConditionExpressions must only contain one condition per key"},
-    {"p=:p AND c<:c AND a<:a", "Conditions can be of length 1 or 2 only"},
+    // Up to 8 terms (a multi-attribute GSI key); BindKeyCondition refuses
+    // more than 2 on other keys.
+    {"p=:p AND c<:c AND a<:a", "p EQ {S:pk}; c LT {N:3}; a LT {N:1}"},
+    {"a1=:a AND a2=:a AND a3=:a AND a4=:a AND a5=:a AND a6=:a AND a7=:a AND "
+     "a8=:a AND a9=:a",
+     "Conditions can be of length 1 or 2 only"},
     // Errors of the shared grammar and of resolution come first.
     {"p", "Invalid KeyConditionExpression: Syntax error; token: \"<EOF>\", "
           "near: \"p\""},
@@ -159,6 +164,8 @@ std::string Bind(std::string_view text, const KeyDef& key) {
   Result<KeyQuery> q = BindKeyCondition(*kc, key);
   if (!q.ok()) return q.status().message();
   std::string out = "partition " + RenderValue(q->partition);
+  for (const AttributeValue& v : q->extra_partition) out += " " + RenderValue(v);
+  for (const AttributeValue& v : q->sort_equal) out += ", equal " + RenderValue(v);
   if (q->sort.has_value()) {
     out += ", sort " + q->sort->attribute + " " +
            std::string(KeyOpName(q->sort->op));
@@ -216,6 +223,54 @@ TEST(KeyConditionTest, BindToTheKeySchema) {
       "One or more parameter values were invalid: Condition parameter type "
       "does not match schema type",
       Bind("p = :p AND begins_with(c, :s)", sn));
+}
+
+TEST(KeyConditionTest, MoreThanTwoTermsOnASingleAttributeKey) {
+  EXPECT_EQ("Conditions can be of length 1 or 2 only",
+            Bind("p = :p AND c < :c AND a < :a", HashRange(AttrType::kS, AttrType::kN)));
+}
+
+// p (S) + q (N) partition key; c (N), d (S), e (N) sort key.
+KeyDef MultiKey() {
+  KeyDef k = HashRange(AttrType::kS, AttrType::kN);
+  k.extra_hash = {{"q", AttrType::kN}};
+  k.extra_range = {{"d", AttrType::kS}, {"e", AttrType::kN}};
+  return k;
+}
+
+TEST(KeyConditionTest, BindToAMultiAttributeKey) {
+  const KeyDef m = MultiKey();
+  EXPECT_EQ("partition {S:pk} {N:3}", Bind("p = :p AND q = :c", m));
+  EXPECT_EQ("partition {S:pk} {N:3}", Bind("q = :c AND p = :p", m));
+  EXPECT_EQ("partition {S:pk} {N:3}, sort c LT",
+            Bind("p = :p AND q = :c AND c < :c", m));
+  EXPECT_EQ("partition {S:pk} {N:3}, equal {N:3}, sort d BEGINS_WITH",
+            Bind("p = :p AND q = :c AND c = :c AND begins_with(d, :s)", m));
+  EXPECT_EQ("partition {S:pk} {N:3}, equal {N:3}, equal {S:00}, sort e BETWEEN",
+            Bind("e BETWEEN :c1 AND :c2 AND d = :s AND c = :c AND p = :p AND q = :c", m));
+  EXPECT_EQ("partition {S:pk} {N:3}, equal {N:3}, equal {S:00}, sort e EQ",
+            Bind("p = :p AND q = :c AND c = :c AND d = :s AND e = :c", m));
+  // Every partition-key attribute, with =.
+  EXPECT_EQ("Query condition missed key schema element: q", Bind("p = :p", m));
+  EXPECT_EQ("Query condition missed key schema element: q",
+            Bind("p = :p AND c = :c", m));
+  EXPECT_EQ("Query key condition not supported", Bind("p = :p AND q > :c", m));
+  // Sort-key conditions on a leading run; a range condition only last.
+  EXPECT_EQ("Query condition missed key schema element: c",
+            Bind("p = :p AND q = :c AND d = :s", m));
+  EXPECT_EQ("Query condition missed key schema element: d",
+            Bind("p = :p AND q = :c AND c = :c AND e = :c", m));
+  EXPECT_EQ("Query key condition not supported",
+            Bind("p = :p AND q = :c AND c > :c AND d = :s", m));
+  // A condition on an attribute outside the key.
+  EXPECT_EQ("Query condition missed key schema element: c",
+            Bind("p = :p AND q = :c AND a = :a", m));
+  EXPECT_EQ("One or more parameter values were invalid: Condition parameter type "
+            "does not match schema type",
+            Bind("p = :p AND q = :p", m));
+  EXPECT_EQ("One or more parameter values were invalid: Condition parameter type "
+            "does not match schema type",
+            Bind("p = :p AND q = :c AND c = :c AND d = :c", m));
 }
 
 TEST(KeyConditionTest, MatchesSortCondition) {

@@ -335,6 +335,40 @@ std::string Keys(LegacyConditions conditions, const KeyDef& key) {
   return out;
 }
 
+TEST(LegacyTest, KeyConditionsOnAMultiAttributeKey) {
+  KeyDef multi{.hash_name = "t",
+               .hash_type = AttrType::kS,
+               .range_name = "d",
+               .range_type = AttrType::kS,
+               .extra_hash = {{"r", AttrType::kN}},
+               .extra_range = {{"n", AttrType::kN}}};
+  EXPECT_EQ(Keys({{"t", {CO::kEq, {S("a")}}},
+                  {"r", {CO::kEq, {N("1")}}},
+                  {"d", {CO::kEq, {S("x")}}},
+                  {"n", {CO::kGe, {N("5")}}}},
+                 multi),
+            "partition {S:a} sort n GE {N:5}");
+  EXPECT_EQ(Keys({{"t", {CO::kEq, {S("a")}}}}, multi),
+            "Query condition missed key schema element: r");
+  EXPECT_EQ(Keys({{"t", {CO::kEq, {S("a")}}},
+                  {"r", {CO::kEq, {N("1")}}},
+                  {"n", {CO::kEq, {N("5")}}}},
+                 multi),
+            "Query condition missed key schema element: d");
+  EXPECT_EQ(Keys({{"t", {CO::kEq, {S("a")}}}, {"r", {CO::kNe, {N("1")}}}}, multi),
+            "Attempted conditional constraint is not an indexable operation");
+  // Three conditions on a key of one attribute of each kind.
+  KeyDef with_sort{.hash_name = "pk",
+                   .hash_type = AttrType::kS,
+                   .range_name = "sk",
+                   .range_type = AttrType::kN};
+  EXPECT_EQ(Keys({{"pk", {CO::kEq, {S("a")}}},
+                  {"sk", {CO::kEq, {N("1")}}},
+                  {"x", {CO::kEq, {N("1")}}}},
+                 with_sort),
+            "Conditions can be of length 1 or 2 only");
+}
+
 TEST(LegacyTest, KeyConditions) {
   KeyDef hash_only{.hash_name = "pk", .hash_type = AttrType::kS};
   KeyDef with_sort{.hash_name = "pk",

@@ -1,5 +1,6 @@
 #include "engine/index/index_entry.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <map>
@@ -9,6 +10,8 @@
 
 namespace dynarock {
 namespace {
+
+using ::testing::HasSubstr;
 
 AttributeValue S(std::string s) { return AttributeValue::S(std::move(s)); }
 AttributeValue N(const std::string& n) {
@@ -215,6 +218,160 @@ TEST_F(IndexEntryTest, LsiKeyKeepsThePartitionAndEndsWithTheTableSortKey) {
   EXPECT_LT(kb, ka);
   KeyRange p = IndexQueryRange(8, S("p"), nullptr);
   EXPECT_TRUE(ka >= p.lower && ka < p.upper && kb >= p.lower && kb < p.upper);
+}
+
+// A GSI of 2 HASH (t: S, r: N) + 2 RANGE (d: S, n: N) attributes.
+IndexInfo MultiGsi() {
+  IndexInfo m;
+  m.id = 9;
+  m.name = "multi";
+  m.global = true;
+  m.key.hash_name = "t";
+  m.key.hash_type = AttrType::kS;
+  m.key.extra_hash = {{"r", AttrType::kN}};
+  m.key.range_name = "d";
+  m.key.range_type = AttrType::kS;
+  m.key.extra_range = {{"n", AttrType::kN}};
+  m.projection.type = ProjectionType::kKeysOnly;
+  return m;
+}
+
+Item MultiItem(const std::string& pk, const std::string& t, const char* r,
+               const std::string& d, const char* n) {
+  Item item;
+  item["pk"] = S(pk);
+  item["sk"] = N("1");
+  item["t"] = S(t);
+  item["r"] = N(r);
+  item["d"] = S(d);
+  item["n"] = N(n);
+  item["other"] = S("x");
+  return item;
+}
+
+TEST_F(IndexEntryTest, MultiAttributeEntryIsSparseUnlessEveryKeyAttributeIsThere) {
+  const IndexInfo m = MultiGsi();
+  Item item = MultiItem("p", "T", "1", "D", "2");
+  ASSERT_TRUE(EntryOf(m, table_key_, item).has_value());
+  for (const char* attr : {"t", "r", "d", "n"}) {
+    Item missing = item;
+    missing.erase(attr);
+    EXPECT_FALSE(EntryOf(m, table_key_, missing).has_value()) << attr;
+    EXPECT_OK(CheckIndexKeysOf(m, missing)) << attr;
+  }
+}
+
+TEST_F(IndexEntryTest, MultiAttributeKeysOnlyHoldsEveryKeyAttribute) {
+  const IndexInfo m = MultiGsi();
+  const Item projected =
+      ProjectForIndex(m, table_key_, MultiItem("p", "T", "1", "D", "2"));
+  EXPECT_EQ(projected.size(), 6u);  // pk sk t r d n
+  EXPECT_FALSE(projected.count("other"));
+  EXPECT_EQ(IndexKeyAttributes(m, table_key_),
+            (std::vector<std::string>{"d", "n", "pk", "r", "sk", "t"}));
+}
+
+TEST_F(IndexEntryTest, MultiAttributeWrongTypeIsRefusedForEveryAttribute) {
+  const IndexInfo m = MultiGsi();
+  Item item = MultiItem("p", "T", "1", "D", "2");
+  item["n"] = S("two");
+  EXPECT_THAT(CheckIndexKeysOf(m, item),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values were invalid: Type mismatch for Index "
+                       "Key n Expected: N Actual: S IndexName: multi"));
+  item = MultiItem("p", "T", "1", "D", "2");
+  item["r"] = S("one");
+  EXPECT_THAT(CheckIndexKeysOf(m, item),
+              StatusIs(ErrorCode::kValidation, HasSubstr("Key r Expected: N Actual: S")));
+  item = MultiItem("p", "T", "1", "", "2");
+  EXPECT_THAT(CheckIndexKeysOf(m, item),
+              StatusIs(ErrorCode::kValidation, HasSubstr("IndexName: multi, IndexKey: d")));
+}
+
+TEST_F(IndexEntryTest, MultiAttributePartitionIsEveryHashValueHashedTogether) {
+  const IndexInfo m = MultiGsi();
+  const std::string a = EntryOf(m, table_key_, MultiItem("p", "T", "1", "D", "2"))->key;
+  const std::string b = EntryOf(m, table_key_, MultiItem("q", "T", "1.0", "E", "0"))->key;
+  const std::string c = EntryOf(m, table_key_, MultiItem("p", "T", "2", "D", "2"))->key;
+  EXPECT_EQ(keys::HashOfKey(a), keys::HashOfKey(b));  // same (t, r)
+  EXPECT_NE(keys::HashOfKey(a), keys::HashOfKey(c));
+  const AttributeValue t = S("T");
+  const AttributeValue r = N("1");
+  const AttributeValue* partition[] = {&t, &r};
+  KeyRange all = IndexQueryRange(9, partition, {}, nullptr);
+  EXPECT_TRUE(a >= all.lower && a < all.upper);
+  EXPECT_TRUE(b >= all.lower && b < all.upper);
+  EXPECT_FALSE(c >= all.lower && c < all.upper);
+}
+
+TEST_F(IndexEntryTest, MultiAttributeSortKeyOrdersByEachAttributeInTurn) {
+  const IndexInfo m = MultiGsi();
+  // (d, n) pairs in the order the index must hold them.
+  const std::vector<std::pair<std::string, const char*>> order = {
+      {"a", "-3"}, {"a", "2"}, {"a", "10"}, {"ab", "1"}, {"b", "-1"}, {"b", "5"}};
+  std::map<std::string, std::string> entries;  // key -> label
+  for (size_t i = 0; i < order.size(); ++i) {
+    Item item = MultiItem("p" + std::to_string(i), "T", "1", order[i].first, order[i].second);
+    entries[EntryOf(m, table_key_, item)->key] = order[i].first + order[i].second;
+  }
+  std::string all;
+  for (const auto& [key, label] : entries) all += label + " ";
+  EXPECT_EQ(all, "a-3 a2 a10 ab1 b-1 b5 ");
+
+  const AttributeValue t = S("T");
+  const AttributeValue r = N("1");
+  const AttributeValue* partition[] = {&t, &r};
+  auto labels = [&](std::vector<const AttributeValue*> equal,
+                    const expr::KeyConditionTerm* term) {
+    KeyRange range = IndexQueryRange(9, partition, equal, term);
+    std::string out;
+    for (const auto& [key, label] : entries) {
+      if (key >= range.lower && key < range.upper) out += label + " ";
+    }
+    return out;
+  };
+  const AttributeValue a = S("a");
+  const AttributeValue b = S("b");
+  EXPECT_EQ(labels({&a}, nullptr), "a-3 a2 a10 ");
+  expr::KeyConditionTerm ge{"n", expr::KeyOp::kGe, {N("2")}};
+  EXPECT_EQ(labels({&a}, &ge), "a2 a10 ");
+  expr::KeyConditionTerm lt{"n", expr::KeyOp::kLt, {N("5")}};
+  EXPECT_EQ(labels({&b}, &lt), "b-1 ");
+  expr::KeyConditionTerm between{"n", expr::KeyOp::kBetween, {N("-3"), N("2")}};
+  EXPECT_EQ(labels({&a}, &between), "a-3 a2 ");
+  expr::KeyConditionTerm prefix{"d", expr::KeyOp::kBeginsWith, {S("a")}};
+  EXPECT_EQ(labels({}, &prefix), "a-3 a2 a10 ab1 ");
+  expr::KeyConditionTerm gt{"d", expr::KeyOp::kGt, {S("a")}};
+  EXPECT_EQ(labels({}, &gt), "ab1 b-1 b5 ");
+  expr::KeyConditionTerm eq{"n", expr::KeyOp::kEq, {N("10")}};
+  EXPECT_EQ(labels({&a}, &eq), "a10 ");
+}
+
+TEST_F(IndexEntryTest, IndexKeyValueLengthsAreLimited) {
+  Item item = MakeItem("p", "1", std::string(2048, 'g'), "5");
+  EXPECT_OK(CheckIndexKeysOf(gsi_, item));
+  item["g"] = S(std::string(2049, 'g'));
+  EXPECT_THAT(CheckIndexKeysOf(gsi_, item),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values were invalid: Size of hashkey has "
+                       "exceeded the maximum size limit of2048 bytes"));
+  IndexInfo s = gsi_;
+  s.key.range_type = AttrType::kS;
+  item = MakeItem("p", "1", "G", "0");
+  item["gr"] = S(std::string(1024, 'r'));
+  EXPECT_OK(CheckIndexKeysOf(s, item));
+  item["gr"] = S(std::string(1025, 'r'));
+  EXPECT_THAT(CheckIndexKeysOf(s, item),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values were invalid: Aggregated size of all "
+                       "range keys has exceeded the size limit of 1024 bytes"));
+  // Each value of a multi-attribute key on its own.
+  const IndexInfo m = MultiGsi();
+  Item multi = MultiItem("p", std::string(2048, 't'), "1", std::string(1024, 'd'), "2");
+  EXPECT_OK(CheckIndexKeysOf(m, multi));
+  multi["d"] = S(std::string(1025, 'd'));
+  EXPECT_THAT(CheckIndexKeysOf(m, multi),
+              StatusIs(ErrorCode::kValidation, HasSubstr("1024 bytes")));
 }
 
 }  // namespace

@@ -273,6 +273,7 @@ TEST_F(PropagatorTest, ABackfillChunkThatFailsToWriteIsRetriedFromTheSameCursor)
   ASSERT_OK(propagator_->CatchUp());
   WriteBatch wipe;
   wipe.DeleteRange(Cf::kIndexes, keys::TablePrefix(kGsi), keys::TableEnd(kGsi));
+  Catalog::RemoveIndexStats(kGsi, &wipe);  // and its counters, as a new index
   ASSERT_OK(store_->Write(&wipe));
   PropagatorOptions options;
   options.backfill_chunk_items = 4;
@@ -379,6 +380,7 @@ TEST_F(PropagatorTest, BackfillResumesFromItsCursorAfterARestart) {
   // Start over as if the index were new: drop its entries.
   WriteBatch wipe;
   wipe.DeleteRange(Cf::kIndexes, keys::TablePrefix(kGsi), keys::TableEnd(kGsi));
+  Catalog::RemoveIndexStats(kGsi, &wipe);  // and its counters, as a new index
   ASSERT_OK(store_->Write(&wipe));
   PropagatorOptions options;
   options.backfill_chunk_items = 4;

@@ -140,5 +140,34 @@ TEST(PrefixSuccessorTest, IncrementsPastTrailingFfBytes) {
   EXPECT_EQ(PrefixSuccessor(std::string("\xff", 1)), "");
 }
 
+TEST(KeyCodecTest, MultiAttributePartitionHashesTheValuesTogether) {
+  const AttributeValue a = AttributeValue::S("a");
+  const AttributeValue one = Num("1");
+  const AttributeValue one_again = Num("1.0");
+  const AttributeValue* single[] = {&a};
+  // One value: the same hash and prefix as a one-attribute key.
+  EXPECT_EQ(PartitionHash(single), PartitionHash(a));
+  EXPECT_EQ(PartitionPrefix(9, single), ItemKey(9, a, nullptr));
+  const AttributeValue* a1[] = {&a, &one};
+  const AttributeValue* a1b[] = {&a, &one_again};
+  const AttributeValue* one_a[] = {&one, &a};
+  EXPECT_EQ(PartitionHash(a1), PartitionHash(a1b));  // equal numbers
+  EXPECT_NE(PartitionHash(a1), PartitionHash(one_a));  // order matters
+  EXPECT_NE(PartitionHash(a1), PartitionHash(a));
+  const std::string prefix = PartitionPrefix(9, a1);
+  EXPECT_EQ(HashOfKey(prefix), PartitionHash(a1));
+  EXPECT_EQ(prefix.substr(kHashedPrefixSize), Enc(a) + Enc(one));
+}
+
+TEST(KeyCodecTest, ConcatenatedOrderedValuesSortAttributeByAttribute) {
+  // (S, N) tuples: the first attribute decides, then the second, each by
+  // its own type; "a" < "ab" even though "a" + N(9) vs "ab" + N(1).
+  const std::vector<std::pair<std::string, const char*>> sorted = {
+      {"a", "-5"}, {"a", "2"}, {"a", "10"}, {"ab", "-1"}, {"ab", "1"}, {"b", "0"}};
+  std::vector<std::string> encoded;
+  for (const auto& [s, n] : sorted) encoded.push_back(Enc(AttributeValue::S(s)) + Enc(Num(n)));
+  EXPECT_TRUE(std::is_sorted(encoded.begin(), encoded.end()));
+}
+
 }  // namespace
 }  // namespace dynarock::keys

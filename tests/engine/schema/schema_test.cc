@@ -86,6 +86,138 @@ TEST(SchemaTest, RejectsWithDynamoDbMessages) {
   }
 }
 
+// Multi-attribute GSI keys: 1..4 HASH elements, then 0..4 RANGE elements.
+CreateTableRequest WithMultiKeyGsi(std::vector<KeySchemaElement> key_schema) {
+  CreateTableRequest req = Base();
+  for (const char* a : {"h1", "h2", "h3", "h4", "h5", "r1", "r2", "r3", "r4", "r5"}) {
+    req.attribute_definitions.push_back({a, a[0] == 'h' ? AttrType::kS : AttrType::kN});
+  }
+  req.global_secondary_indexes.push_back({"multi", std::move(key_schema), {}, std::nullopt});
+  // Every definition must be used: a second index uses the rest.
+  std::vector<KeySchemaElement> rest;
+  for (const auto& d : req.attribute_definitions) {
+    bool used = d.attribute_name == "pk" || d.attribute_name == "sk";
+    for (const auto& e : req.global_secondary_indexes[0].key_schema) {
+      used = used || e.attribute_name == d.attribute_name;
+    }
+    if (!used) req.global_secondary_indexes.push_back({"use_" + d.attribute_name, {{d.attribute_name, KeyType::kHash}}, {}, std::nullopt});
+  }
+  return req;
+}
+
+TEST(SchemaMultiAttributeKeyTest, AcceptsUpToFourHashThenUpToFourRange) {
+  using K = KeyType;
+  EXPECT_OK(ValidateCreateTable(WithMultiKeyGsi({{"h1", K::kHash}, {"h2", K::kHash}})));
+  EXPECT_OK(ValidateCreateTable(WithMultiKeyGsi({{"h1", K::kHash}, {"r1", K::kRange}, {"r2", K::kRange}})));
+  EXPECT_OK(ValidateCreateTable(WithMultiKeyGsi(
+      {{"h1", K::kHash}, {"h2", K::kHash}, {"h3", K::kHash}, {"h4", K::kHash},
+       {"r1", K::kRange}, {"r2", K::kRange}, {"r3", K::kRange}, {"r4", K::kRange}})));
+}
+
+TEST(SchemaMultiAttributeKeyTest, RejectsWithDynamoDbStyleMessages) {
+  using K = KeyType;
+  struct MultiCase {
+    const char* name;
+    std::vector<KeySchemaElement> ks;
+    const char* message;
+  };
+  const MultiCase cases[] = {
+      {"five hash", {{"h1", K::kHash}, {"h2", K::kHash}, {"h3", K::kHash}, {"h4", K::kHash}, {"h5", K::kHash}},
+       "Invalid KeySchema: KeySchema can have at most 4 HASH key type elements"},
+      {"five range", {{"h1", K::kHash}, {"r1", K::kRange}, {"r2", K::kRange}, {"r3", K::kRange}, {"r4", K::kRange}, {"r5", K::kRange}},
+       "Invalid KeySchema: KeySchema can have at most 4 RANGE key type elements"},
+      {"interleaved", {{"h1", K::kHash}, {"r1", K::kRange}, {"h2", K::kHash}},
+       "Invalid KeySchema: A HASH key type KeySchemaElement cannot follow a RANGE key type KeySchemaElement"},
+      {"range first", {{"r1", K::kRange}, {"h1", K::kHash}, {"h2", K::kHash}},
+       "Invalid KeySchema: The first KeySchemaElement is not a HASH key type"},
+      {"duplicate hash", {{"h1", K::kHash}, {"h1", K::kHash}},
+       "Invalid KeySchema: Some index key attributes are duplicated: h1"},
+      {"duplicate across kinds", {{"h1", K::kHash}, {"r1", K::kRange}, {"h1", K::kRange}},
+       "Invalid KeySchema: Some index key attributes are duplicated: h1"},
+      {"undefined", {{"h1", K::kHash}, {"nope", K::kHash}},
+       "Invalid KeySchema: Some index key attribute have no definition"},
+  };
+  for (const MultiCase& c : cases) {
+    EXPECT_THAT(ValidateCreateTable(WithMultiKeyGsi(c.ks)),
+                StatusIs(ErrorCode::kValidation, c.message))
+        << c.name;
+  }
+}
+
+TEST(SchemaMultiAttributeKeyTest, TablesAndLsisKeepOneAttributeOfEachKind) {
+  CreateTableRequest req = Base();
+  req.key_schema = {{"pk", KeyType::kHash}, {"sk", KeyType::kHash}};
+  EXPECT_THAT(ValidateCreateTable(req),
+              StatusIs(ErrorCode::kValidation,
+                       "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type"));
+  req = Base();
+  req.attribute_definitions.push_back({"l", AttrType::kS});
+  req.local_secondary_indexes.push_back(
+      {"lsi", {{"pk", KeyType::kHash}, {"l", KeyType::kRange}, {"sk", KeyType::kRange}}, {}});
+  EXPECT_THAT(ValidateCreateTable(req),
+              StatusIs(ErrorCode::kValidation,
+                       "Invalid KeySchema: KeySchema must have 1 or 2 elements"));
+}
+
+TEST(SchemaMultiAttributeKeyTest, ResolvesEveryAttributeInKeySchemaOrder) {
+  const std::vector<KeySchemaElement> ks = {{"b", KeyType::kHash},
+                                            {"a", KeyType::kHash},
+                                            {"d", KeyType::kRange},
+                                            {"c", KeyType::kRange}};
+  const std::vector<AttributeDefinition> defs = {
+      {"a", AttrType::kN}, {"b", AttrType::kS}, {"c", AttrType::kB}, {"d", AttrType::kN}};
+  const KeyDef k = ResolveKeyDef(ks, defs);
+  EXPECT_TRUE(k.multi_attribute());
+  ASSERT_EQ(k.hash_count(), 2u);
+  ASSERT_EQ(k.range_count(), 2u);
+  EXPECT_EQ(k.hash_name_at(0), "b");
+  EXPECT_EQ(k.hash_type_at(0), AttrType::kS);
+  EXPECT_EQ(k.hash_name_at(1), "a");
+  EXPECT_EQ(k.hash_type_at(1), AttrType::kN);
+  EXPECT_EQ(k.range_name_at(0), "d");
+  EXPECT_EQ(k.range_type_at(1), AttrType::kB);
+  EXPECT_EQ(k.hash_types(), (std::vector<AttrType>{AttrType::kS, AttrType::kN}));
+  const KeyDef single = ResolveKeyDef(Base().key_schema, Base().attribute_definitions);
+  EXPECT_FALSE(single.multi_attribute());
+  EXPECT_EQ(single.range_count(), 1u);
+}
+
+TEST(SchemaTest, ProjectionRules) {
+  auto with_projection = [](Projection p) {
+    CreateTableRequest req = Base();
+    req.global_secondary_indexes.push_back({"gsi", {{"sk", KeyType::kHash}}, std::move(p), std::nullopt});
+    return req;
+  };
+  EXPECT_OK(ValidateCreateTable(with_projection({ProjectionType::kInclude, {"a", "b"}})));
+  EXPECT_THAT(ValidateCreateTable(with_projection({ProjectionType::kInclude, {}})),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values were invalid: NonKeyAttributes must not be empty"));
+  EXPECT_THAT(ValidateCreateTable(with_projection({ProjectionType::kInclude, {"a", "b", "a"}})),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values were invalid: Duplicate NonKeyAttributes in projection: a"));
+  EXPECT_THAT(ValidateCreateTable(with_projection({ProjectionType::kKeysOnly, {"a"}})),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values were invalid: ProjectionType is KEYS_ONLY, but NonKeyAttributes is specified"));
+}
+
+TEST(SchemaTest, AtMostOneHundredProjectedAttributesOverAllIndexes) {
+  CreateTableRequest req = Base();
+  std::vector<std::string> twenty;
+  for (int i = 0; i < 20; ++i) twenty.push_back("a" + std::to_string(i));
+  // The same attribute in two indexes counts twice: 5 x 20 = 100 is fine.
+  for (int i = 0; i < 5; ++i) {
+    req.global_secondary_indexes.push_back(
+        {"gsi" + std::to_string(i), {{"sk", KeyType::kHash}}, {ProjectionType::kInclude, twenty}, std::nullopt});
+  }
+  EXPECT_OK(ValidateCreateTable(req));
+  req.local_secondary_indexes.push_back(
+      {"lsi", {{"pk", KeyType::kHash}, {"sk", KeyType::kRange}}, {ProjectionType::kInclude, {"x"}}});
+  EXPECT_THAT(ValidateCreateTable(req),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values were invalid: Number of projected attributes in all "
+                       "indexes exceeds limit of 100, number of projected attributes: 101"));
+}
+
 TEST(SchemaTest, UndefinedHashKeyNamesKeysAndDefinitions) {
   CreateTableRequest req = Base();
   req.key_schema.pop_back();

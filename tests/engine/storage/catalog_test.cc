@@ -165,6 +165,34 @@ TEST(CatalogIndexTest, VersionOneRecordsLoadWithIndexesToRebuild) {
   EXPECT_EQ(t->desc.global_secondary_indexes.size(), 1u);
 }
 
+TEST(CatalogIndexTest, MultiAttributeKeysSurviveReloadInAVersionEightRecord) {
+  TableInfo t = MakeTable("ns", "Multi");
+  // Older builds read version 7 at most: a table without a multi-attribute
+  // key keeps writing it.
+  EXPECT_EQ(EncodeTableRecord(t)[0], 7);
+  t.desc.attribute_definitions.push_back({"h2", AttrType::kN});
+  t.desc.attribute_definitions.push_back({"r1", AttrType::kS});
+  t.desc.attribute_definitions.push_back({"r2", AttrType::kN});
+  t.desc.global_secondary_indexes[0].def.key_schema = {
+      {"g", KeyType::kHash}, {"h2", KeyType::kHash},
+      {"r1", KeyType::kRange}, {"r2", KeyType::kRange}};
+  const std::string record = EncodeTableRecord(t);
+  EXPECT_EQ(record[0], 8);
+  ASSERT_OK_AND_ASSIGN(TableInfo back, DecodeTableRecord(record));
+  EXPECT_EQ(back.desc.global_secondary_indexes[0].def.key_schema,
+            t.desc.global_secondary_indexes[0].def.key_schema);
+  ASSERT_EQ(back.indexes.size(), 2u);
+  const KeyDef& k = back.indexes[0].key;
+  ASSERT_EQ(k.hash_count(), 2u);
+  ASSERT_EQ(k.range_count(), 2u);
+  EXPECT_EQ(k.hash_type_at(0), AttrType::kB);
+  EXPECT_EQ(k.hash_name_at(1), "h2");
+  EXPECT_EQ(k.hash_type_at(1), AttrType::kN);
+  EXPECT_EQ(k.range_name_at(0), "r1");
+  EXPECT_EQ(k.range_type_at(1), AttrType::kN);
+  EXPECT_FALSE(back.indexes[1].key.multi_attribute());  // the LSI
+}
+
 TEST(CatalogTtlTest, TimeToLiveSurvivesReloadAndTableChanges) {
   StoreOptions o;
   o.in_memory = true;
