@@ -157,8 +157,58 @@ const std::optional<std::string>* IndexOf(const Plan& plan) {
   return index->has_value() ? index : nullptr;
 }
 
-// Runs one planned statement through the engine's operation.
+// The value at `path` in `item`, moved out; nullopt when absent.
+std::optional<AttributeValue> TakeAt(const partiql::Path& path, Item* item) {
+  auto top = item->find(path.front().name);
+  if (top == item->end()) return std::nullopt;
+  AttributeValue* at = &top->second;
+  for (size_t i = 1; i < path.size(); ++i) {
+    const partiql::PathElement& step = path[i];
+    if (step.index) {
+      if (at->type() != AttrType::kL) return std::nullopt;
+      AttributeValue::List& list = at->mutable_l();
+      if (*step.index >= static_cast<int64_t>(list.size())) return std::nullopt;
+      at = &list[static_cast<size_t>(*step.index)];
+    } else {
+      if (at->type() != AttrType::kM) return std::nullopt;
+      AttributeValue::Map& map = at->mutable_m();
+      auto it = map.find(step.name);
+      if (it == map.end()) return std::nullopt;
+      at = &it->second;
+    }
+  }
+  return std::move(*at);
+}
+
+// A projected item (the engine's projection of the leaves' paths) as the
+// statement's result: each projected value under its own name
+// (Plan::leaves). The leaves' paths never overlap (the projection refuses
+// that), so moving one value out leaves the others in place.
+Item Unnest(const std::vector<Plan::Leaf>& leaves, Item item) {
+  if (leaves.empty()) return item;
+  Item out;
+  for (const Plan::Leaf& leaf : leaves) {
+    if (std::optional<AttributeValue> v = TakeAt(leaf.path, &item)) {
+      out.emplace(leaf.name, std::move(*v));
+    }
+  }
+  return out;
+}
+
+Result<ExecuteStatementResult> RunOperation(Engine& engine, const Plan& plan);
+
+// Runs one planned statement: its operation, then (a SELECT of nested
+// paths) the unnesting of each item.
 Result<ExecuteStatementResult> RunPlan(Engine& engine, const Plan& plan) {
+  if (plan.leaves.empty()) return RunOperation(engine, plan);
+  DR_ASSIGN_OR_RETURN(ExecuteStatementResult out, RunOperation(engine, plan));
+  for (Item& item : out.items) item = Unnest(plan.leaves, std::move(item));
+  return out;
+}
+
+// Runs one planned statement through the engine's operation, without the
+// unnesting of a nested projection.
+Result<ExecuteStatementResult> RunOperation(Engine& engine, const Plan& plan) {
   ExecuteStatementResult out;
   switch (plan.kind) {
     case Plan::Kind::kMultiQuery:
@@ -357,6 +407,11 @@ Result<ExecuteTransactionResult> RunExecuteTransaction(
     DR_ASSIGN_OR_RETURN(TransactGetItemsResult r, engine.TransactGetItems(get));
     out.reads = true;
     out.responses = std::move(r.responses);
+    for (size_t i = 0; i < out.responses.size() && i < plans.size(); ++i) {
+      if (out.responses[i]) {
+        *out.responses[i] = Unnest(plans[i].leaves, std::move(*out.responses[i]));
+      }
+    }
     out.consumed_capacity = std::move(r.consumed_capacity);
     out.capacity_charges = std::move(r.capacity_charges);
     return out;

@@ -54,7 +54,8 @@ bool SameRead(const ReadPageParameters& a, const ReadPageParameters& b) {
 
 // Whether two read plans are the same request, member by member.
 bool SamePlan(const Plan& a, const Plan& b) {
-  if (a.kind != b.kind || a.table_name != b.table_name || a.returning != b.returning) {
+  if (a.kind != b.kind || a.table_name != b.table_name || a.returning != b.returning ||
+      a.leaves != b.leaves) {
     return false;
   }
   if (a.kind == Plan::Kind::kGet) {
@@ -100,6 +101,7 @@ void BindTemplate(const Plan& without_slots, const std::vector<Slot>& slots,
                   const PlanOptions& options, Plan* plan) {
   plan->kind = without_slots.kind;
   plan->table_name = without_slots.table_name;
+  plan->leaves = without_slots.leaves;
   if (plan->kind == Plan::Kind::kGet) {
     plan->get = without_slots.get;
     for (const Slot& s : slots) plan->get.key.emplace(s.name, parameters[s.parameter]);

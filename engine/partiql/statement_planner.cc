@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -427,9 +428,8 @@ Result<Plan> PlanMultiQuery(const Statement& s, const KeyDef& key,
   return plan;
 }
 
-Result<Plan> PlanSelect(const Statement& s, const KeyLookup& keys,
-                        const PlanOptions& o) {
-  DR_ASSIGN_OR_RETURN(KeyDef key, keys(s.table_name, s.index_name));
+// The read a SELECT plans into, without its leaves.
+Result<Plan> PlanRead(const Statement& s, const KeyDef& key, const PlanOptions& o) {
   Plan plan;
   plan.table_name = s.table_name;
   Renderer r;
@@ -489,6 +489,51 @@ Result<Plan> PlanSelect(const Statement& s, const KeyLookup& keys,
   read->expression_attribute_names = r.names();
   read->expression_attribute_values = r.values();
   ApplyReadOptions(o, &plan);
+  return plan;
+}
+
+// The leaves of a SELECT's projection (Plan::leaves): none when every path
+// is a top-level name. Refuses two paths of one name, as DynamoDB does
+// (also two equal top-level names: `SELECT a, a`).
+Result<std::vector<Plan::Leaf>> LeavesOf(const std::vector<Path>& projection) {
+  std::vector<Plan::Leaf> leaves;
+  std::set<std::string, std::less<>> names;
+  bool nested = false;
+  for (const Path& p : projection) {
+    std::string name = ProjectedName(p);
+    if (!names.insert(name).second) {
+      return Status::Validation("Duplicate identifiers in select clause: " + name);
+    }
+    nested = nested || p.size() > 1;
+    leaves.push_back(Plan::Leaf{std::move(name), p});
+  }
+  if (!nested) return std::vector<Plan::Leaf>{};
+  // A list index becomes its rank among the distinct indexes projected from
+  // the same list: those of the paths that share the prefix before it.
+  for (size_t l = 0; l < leaves.size(); ++l) {
+    const Path& written = projection[l];
+    for (size_t i = 0; i < written.size(); ++i) {
+      if (!written[i].index) continue;
+      std::set<int64_t> smaller;
+      for (const Path& other : projection) {
+        if (other.size() > i && other[i].index && *other[i].index < *written[i].index &&
+            std::equal(written.begin(), written.begin() + static_cast<std::ptrdiff_t>(i),
+                       other.begin())) {
+          smaller.insert(*other[i].index);
+        }
+      }
+      leaves[l].path[i].index = static_cast<int64_t>(smaller.size());
+    }
+  }
+  return leaves;
+}
+
+Result<Plan> PlanSelect(const Statement& s, const KeyLookup& keys,
+                        const PlanOptions& o) {
+  DR_ASSIGN_OR_RETURN(KeyDef key, keys(s.table_name, s.index_name));
+  DR_ASSIGN_OR_RETURN(std::vector<Plan::Leaf> leaves, LeavesOf(s.projection));
+  DR_ASSIGN_OR_RETURN(Plan plan, PlanRead(s, key, o));
+  plan.leaves = std::move(leaves);
   return plan;
 }
 
@@ -619,6 +664,18 @@ void ApplyReadOptions(const PlanOptions& o, Plan* plan) {
     default:
       return;
   }
+}
+
+std::string ProjectedName(const Path& path) {
+  std::string name;
+  for (const PathElement& e : path) {
+    if (e.index) {
+      name += "[" + std::to_string(*e.index) + "]";
+    } else {
+      name = e.name;
+    }
+  }
+  return name;
 }
 
 Result<Plan> PlanStatement(const Statement& s, const KeyLookup& keys,

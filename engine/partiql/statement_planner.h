@@ -88,6 +88,21 @@ struct Plan {
   std::optional<Item> exclusive_start_key;
   // UPDATE / DELETE with RETURNING: the result's attributes are the items.
   bool returning = false;
+  // SELECT projecting a nested path: where each projected value is in the
+  // engine's projected item, and the name the result gives it. DynamoDB's
+  // PartiQL returns `a.b` as {"b": ...}, not in the item's shape as
+  // ProjectionExpression does; the runner moves each value to its name.
+  // Empty when every projected path is a top-level attribute (the
+  // projected item is then the result as it is).
+  struct Leaf {
+    std::string name;  // ProjectedName of the statement's path
+    // The path in the projected item: as written, but each list index is
+    // its rank among the indexes projected from that list, since the
+    // projection keeps only the elements it names, in order.
+    Path path;
+    bool operator==(const Leaf&) const = default;
+  };
+  std::vector<Leaf> leaves;
 
   bool is_read() const {
     return kind == Kind::kGet || kind == Kind::kQuery || kind == Kind::kScan ||
@@ -96,10 +111,18 @@ struct Plan {
 };
 
 // Plans `statement`. Errors: kValidation (DynamoDB's messages for a WHERE
-// that does not give the full key, ORDER BY misuse, RETURNING misuse), and
+// that does not give the full key, ORDER BY misuse, RETURNING misuse, two
+// projected paths of one ProjectedName), and
 // whatever `keys` returns.
 Result<Plan> PlanStatement(const Statement& statement, const KeyLookup& keys,
                            const PlanOptions& options);
+
+// The name DynamoDB's PartiQL gives the value of a projected path: its last
+// attribute name followed by the list indexes after it (`a.b` -> "b",
+// `a.b[1]` -> "b[1]", `a[0][2]` -> "a[0][2]", `a[0].c` -> "c"). Two
+// projected paths of one name are refused ("Duplicate identifiers in select
+// clause: <name>").
+std::string ProjectedName(const Path& path);
 
 // Sets `options`' scope and read options (ConsistentRead, Limit,
 // ExclusiveStartKey) on the request of a read plan (on every Query of a

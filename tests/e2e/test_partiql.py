@@ -114,9 +114,7 @@ PATTERNS = [
                 "ExpressionAttributeNames": {"#p": "GSI2-PK", "#s": "GSI2-SK"},
                 "ExpressionAttributeValues": {":c": S("c#12345"), ":a": S("2020-06-01"),
                                               ":b": S("2020-06-30"), ":t": S("orderItem")}})),
-    # 11. getPaymentByInvoiceId projects Detail.Payments, a nested path, which
-    # DynamoDB's PartiQL returns under the leaf's name (docs/compatibility.md):
-    # not compared here.
+    # 11. getPaymentByInvoiceId: test_payment_by_invoice_id (a nested path).
 ]
 
 
@@ -132,6 +130,43 @@ def test_access_pattern_matches_its_query_or_get(shop, statement, parameters, eq
     assert got["Items"] == want_items
     assert len(got["Items"]) >= 1
     assert got["ConsumedCapacity"] == want["ConsumedCapacity"]
+
+
+def test_payment_by_invoice_id(shop):
+    # 11. getPaymentByInvoiceId projects Detail.Payments: PartiQL returns the
+    # value under its own name, the Query (ProjectionExpression) in the
+    # item's shape; the same value at the same cost.
+    got = shop.execute_statement(
+        Statement='SELECT Detail.Payments FROM "OnlineShop"."GSI1" WHERE "GSI1-PK" = ? AND "GSI1-SK" = ?',
+        Parameters=[S("i#55443"), S("i#55443")], ReturnConsumedCapacity="TOTAL")
+    want = shop.query(TableName="OnlineShop", IndexName="GSI1", ReturnConsumedCapacity="TOTAL",
+                      KeyConditionExpression="#p = :i AND #s = :i", ProjectionExpression="#d.Payments",
+                      ExpressionAttributeNames={"#p": "GSI1-PK", "#s": "GSI1-SK", "#d": "Detail"},
+                      ExpressionAttributeValues={":i": S("i#55443")})
+    assert len(want["Items"]) == 1
+    assert got["Items"] == [{"Payments": want["Items"][0]["Detail"]["M"]["Payments"]}]
+    assert [p["M"]["Type"]["S"] for p in got["Items"][0]["Payments"]["L"]] == ["GiftCard", "MasterCard"]
+    assert got["ConsumedCapacity"] == want["ConsumedCapacity"]
+
+
+def test_nested_paths_answer_under_their_own_names(shop):
+    shop.execute_statement(
+        Statement="INSERT INTO OnlineShop VALUE {'PK': 'nest#1', 'SK': 'nest#1', "
+                  "'Doc': {'Tags': ['a', 'b', 'c'], 'Deep': {'Lvl': 2}}}")
+    r = shop.execute_statement(
+        Statement="SELECT Doc.Tags[2], Doc.Deep.Lvl, Doc.Tags[0], PK, Doc.Nope "
+                  "FROM OnlineShop WHERE PK = 'nest#1' AND SK = 'nest#1'")
+    assert r["Items"] == [{"Tags[2]": S("c"), "Lvl": {"N": "2"}, "Tags[0]": S("a"), "PK": S("nest#1")}]
+    # GetItem's projection keeps the item's shape.
+    g = shop.get_item(TableName="OnlineShop", Key={"PK": S("nest#1"), "SK": S("nest#1")},
+                      ProjectionExpression="Doc.Deep.Lvl")
+    assert g["Item"] == {"Doc": {"M": {"Deep": {"M": {"Lvl": {"N": "2"}}}}}}
+    with pytest.raises(ClientError) as e:
+        shop.execute_statement(
+            Statement="SELECT Doc.Deep.Lvl, Lvl FROM OnlineShop WHERE PK = 'nest#1' AND SK = 'nest#1'")
+    assert e.value.response["Error"] == {
+        "Code": "ValidationException", "Message": "Duplicate identifiers in select clause: Lvl"}
+    shop.execute_statement(Statement="DELETE FROM OnlineShop WHERE PK = 'nest#1' AND SK = 'nest#1'")
 
 
 def test_scan_paging_with_limit_and_next_token(shop):

@@ -58,6 +58,78 @@ TEST(PartiqlRunnerTest, RepeatedSelectsAnswerAsTheFirstDid) {
   }
 }
 
+// A projected nested path answers under its own name (`Detail.Payments` as
+// "Payments", `a.b[1]` as "b[1]"), from every kind of read, a cached plan,
+// a batch and a transaction; GetItem's projection keeps the item's shape.
+TEST(PartiqlRunnerTest, NestedPathsAnswerUnderTheirOwnNames) {
+  TestEngine db;
+  ASSERT_OK(db->CreateTable(SimpleTable("Tab")).status());
+  Item item = SimpleItem("a", "1");
+  item["Detail"] = M({{"Payments", L({S("p1"), S("p2")})}, {"Total", N("3")}});
+  item["l"] = L({N("10"), M({{"x", S("x1")}, {"y", S("y1")}}), N("12"), N("13")});
+  ASSERT_OK(db->PutItem(PutItemRequest{.table_name = "Tab", .item = item}).status());
+
+  const Item want{{"Payments", L({S("p1"), S("p2")})},
+                  {"l[3]", N("13")},
+                  {"x", S("x1")},
+                  {"payload", S("x")}};
+  const std::string projection = "SELECT Detail.Payments, l[3], l[1].x, payload, l[9], nope.b ";
+  for (const std::string& text :
+       {projection + "FROM Tab WHERE pk = 'a' AND sk = 1",  // GetItem
+        projection + "FROM Tab WHERE pk = ? AND sk = ?",    // GetItem, cached on the 2nd run
+        projection + "FROM Tab WHERE pk = 'a'",             // Query
+        projection + "FROM Tab WHERE payload = 'x'",        // Scan
+        projection + "FROM Tab WHERE pk IN ['a', 'c']"}) {  // one Query per value
+    for (int run = 0; run < 2; ++run) {
+      std::vector<AttributeValue> params;
+      if (text.find('?') != std::string::npos) params = {S("a"), N("1")};
+      ASSERT_OK_AND_ASSIGN(ExecuteStatementResult r,
+                           db->ExecuteStatement(Statement(text, params)));
+      EXPECT_EQ(r.items, (std::vector<Item>{want})) << text;
+    }
+  }
+  // An item with none of the paths is an empty item.
+  ASSERT_OK_AND_ASSIGN(ExecuteStatementResult none,
+                       db->ExecuteStatement(Statement(
+                           "SELECT Detail.Nope FROM Tab WHERE pk = 'a' AND sk = 1", {})));
+  EXPECT_EQ(none.items, (std::vector<Item>{Item{}}));
+
+  BatchExecuteStatementRequest batch;
+  batch.statements.push_back(BatchStatement{
+      .statement = "SELECT Detail.Total FROM Tab WHERE pk = 'a' AND sk = 1"});
+  ASSERT_OK_AND_ASSIGN(BatchExecuteStatementResult b, db->BatchExecuteStatement(batch));
+  ASSERT_EQ(b.responses.size(), 1u);
+  EXPECT_EQ(b.responses[0].item, (Item{{"Total", N("3")}}));
+
+  ASSERT_OK(db->PutItem(PutItemRequest{.table_name = "Tab", .item = SimpleItem("b", "1", "y")})
+                .status());
+  ExecuteTransactionRequest tx;
+  tx.statements.push_back(ParameterizedStatement{
+      .statement = "SELECT Detail.Total, l[0] FROM Tab WHERE pk = 'a' AND sk = 1"});
+  tx.statements.push_back(ParameterizedStatement{
+      .statement = "SELECT payload FROM Tab WHERE pk = 'b' AND sk = 1"});
+  ASSERT_OK_AND_ASSIGN(ExecuteTransactionResult t, db->ExecuteTransaction(tx));
+  ASSERT_EQ(t.responses.size(), 2u);
+  EXPECT_EQ(t.responses[0], (Item{{"Total", N("3")}, {"l[0]", N("10")}}));
+  EXPECT_EQ(t.responses[1], (Item{{"payload", S("y")}}));
+
+  // Two values of one name are refused, as DynamoDB does.
+  EXPECT_EQ(db->ExecuteStatement(Statement(
+                  "SELECT Detail.Total, Total FROM Tab WHERE pk = 'a' AND sk = 1", {}))
+                .status()
+                .message(),
+            "Duplicate identifiers in select clause: Total");
+
+  // GetItem's ProjectionExpression is unchanged: the item's nested shape.
+  GetItemRequest get{.table_name = "Tab", .key = item};
+  get.key.erase("Detail");
+  get.key.erase("l");
+  get.key.erase("payload");
+  get.projection_expression = "Detail.Payments";
+  ASSERT_OK_AND_ASSIGN(GetItemResult g, db->GetItem(get));
+  EXPECT_EQ(g.item, (Item{{"Detail", M({{"Payments", L({S("p1"), S("p2")})}})}}));
+}
+
 TEST(PartiqlRunnerTest, ATableCreatedAgainWithAnotherKeyIsPlannedAgain) {
   TestEngine db;
   ASSERT_OK(db->CreateTable(SimpleTable("Tab")).status());

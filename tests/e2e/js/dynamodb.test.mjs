@@ -515,3 +515,86 @@ describe("PartiQL", () => {
     assert.deepEqual(seen, all.Items);
   });
 });
+
+describe("multi-attribute GSI keys", () => {
+  test("CreateTable with 2 HASH + 2 RANGE, Query pages with every key attribute", async () => {
+    const client = makeClient();
+    const doc = DynamoDBDocumentClient.from(client);
+    const name = tableName("mgsi");
+    const keySchema = [
+      { AttributeName: "tournamentId", KeyType: "HASH" },
+      { AttributeName: "region", KeyType: "HASH" },
+      { AttributeName: "round", KeyType: "RANGE" },
+      { AttributeName: "matchNo", KeyType: "RANGE" },
+    ];
+    await client.send(new CreateTableCommand({
+      TableName: name,
+      BillingMode: "PAY_PER_REQUEST",
+      KeySchema: [{ AttributeName: "matchId", KeyType: "HASH" }],
+      AttributeDefinitions: [
+        { AttributeName: "matchId", AttributeType: "S" },
+        { AttributeName: "tournamentId", AttributeType: "S" },
+        { AttributeName: "region", AttributeType: "S" },
+        { AttributeName: "round", AttributeType: "S" },
+        { AttributeName: "matchNo", AttributeType: "N" },
+      ],
+      GlobalSecondaryIndexes: [{
+        IndexName: "ByBracket", KeySchema: keySchema, Projection: { ProjectionType: "KEYS_ONLY" },
+      }],
+    }));
+    await waitUntilTableExists({ client, ...WAIT }, { TableName: name });
+    const described = await client.send(new DescribeTableCommand({ TableName: name }));
+    assert.deepEqual(described.Table.GlobalSecondaryIndexes[0].KeySchema, keySchema);
+    const matches = [["SEMI", 2], ["FINAL", 1], ["SEMI", 1], ["QUARTER", 10], ["QUARTER", 9]];
+    for (const [i, [round, matchNo]] of matches.entries()) {
+      await doc.send(new PutCommand({
+        TableName: name,
+        Item: { matchId: `m${i}`, tournamentId: "WINTER", region: "NA", round, matchNo },
+      }));
+    }
+    await doc.send(new PutCommand({
+      TableName: name,
+      Item: { matchId: "eu", tournamentId: "WINTER", region: "EU", round: "SEMI", matchNo: 1 },
+    }));
+    // Propagation is asynchronous: poll until the partition holds all five.
+    const query = {
+      TableName: name, IndexName: "ByBracket", Limit: 2,
+      KeyConditionExpression: "tournamentId = :t AND #r = :r",
+      ExpressionAttributeNames: { "#r": "region" },
+      ExpressionAttributeValues: { ":t": "WINTER", ":r": "NA" },
+    };
+    let seen = [];
+    for (let attempt = 0; attempt < 100 && seen.length < 5; ++attempt) {
+      seen = [];
+      let ExclusiveStartKey;
+      do {
+        const page = await doc.send(new QueryCommand({ ...query, ExclusiveStartKey }));
+        seen.push(...page.Items.map((item) => `${item.round}/${item.matchNo}`));
+        ExclusiveStartKey = page.LastEvaluatedKey;
+        if (ExclusiveStartKey) {
+          assert.deepEqual(Object.keys(ExclusiveStartKey).sort(),
+                           ["matchId", "matchNo", "region", "round", "tournamentId"]);
+        }
+      } while (ExclusiveStartKey);
+    }
+    assert.deepEqual(seen, ["FINAL/1", "QUARTER/9", "QUARTER/10", "SEMI/1", "SEMI/2"]);
+    const range = await doc.send(new QueryCommand({
+      TableName: name, IndexName: "ByBracket",
+      KeyConditionExpression: "tournamentId = :t AND #r = :r AND #rd = :rd AND matchNo > :n",
+      ExpressionAttributeNames: { "#r": "region", "#rd": "round" },
+      ExpressionAttributeValues: { ":t": "WINTER", ":r": "NA", ":rd": "QUARTER", ":n": 9 },
+    }));
+    assert.deepEqual(range.Items.map((item) => item.matchId), ["m3"]);
+    await assert.rejects(
+      doc.send(new QueryCommand({
+        TableName: name, IndexName: "ByBracket",
+        KeyConditionExpression: "tournamentId = :t",
+        ExpressionAttributeValues: { ":t": "WINTER" },
+      })),
+      (e) => {
+        assert.equal(e.name, "ValidationException");
+        assert.equal(e.message, "Query condition missed key schema element: region");
+        return true;
+      });
+  });
+});

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/partiql/statement_parser.h"
+#include "tests/testutil/status_matchers.h"
 
 namespace dynarock::partiql {
 namespace {
@@ -216,6 +217,53 @@ TEST(PartiqlPlannerTest, UpdateExpressionAndReturnValues) {
   EXPECT_EQ(p->update.key.at("pk"), AttributeValue::S("k"));
   EXPECT_EQ(p->update.return_values, ReturnValues::kUpdatedOld);
   EXPECT_TRUE(p->returning);
+}
+
+// DynamoDB's PartiQL returns a projected path's value under its own name
+// (ProjectedName); the leaves say where each value is in the engine's
+// projected item, whose lists keep only the projected elements.
+TEST(PartiqlPlannerTest, NestedProjectionLeaves) {
+  EXPECT_EQ(ProjectedName({{"a"}}), "a");
+  EXPECT_EQ(ProjectedName({{"a"}, {"b"}}), "b");
+  EXPECT_EQ(ProjectedName({{"a"}, {"b"}, {"", 1}}), "b[1]");
+  EXPECT_EQ(ProjectedName({{"a"}, {"", 0}, {"", 2}}), "a[0][2]");
+  EXPECT_EQ(ProjectedName({{"a"}, {"", 0}, {"c"}}), "c");
+
+  // Top-level names only: no leaves, the projected item is the result.
+  ASSERT_OK_AND_ASSIGN(Plan top, PlanOf("SELECT a, b FROM t WHERE pk = 'k'"));
+  EXPECT_TRUE(top.leaves.empty());
+
+  ASSERT_OK_AND_ASSIGN(
+      Plan p, PlanOf("SELECT Detail.Payments, a[3], a[1].x, a[1].y, k, m.l[2][5], m.l[2][4] "
+                     "FROM composite WHERE pk = 'k' AND sk = 1"));
+  EXPECT_EQ(p.kind, PK::kGet);
+  const std::vector<Plan::Leaf> want = {
+      {"Payments", {{"Detail"}, {"Payments"}}},
+      {"a[3]", {{"a"}, {"", 1}}},  // a[1] and a[3] are projected: a[3] is second
+      {"x", {{"a"}, {"", 0}, {"x"}}},
+      {"y", {{"a"}, {"", 0}, {"y"}}},
+      {"k", {{"k"}}},
+      {"l[2][5]", {{"m"}, {"l"}, {"", 0}, {"", 1}}},
+      {"l[2][4]", {{"m"}, {"l"}, {"", 0}, {"", 0}}},
+  };
+  EXPECT_EQ(p.leaves, want);
+  // Every kind of read carries them.
+  for (const char* text : {"SELECT a.b FROM composite WHERE pk = 'k'",
+                           "SELECT a.b FROM t WHERE x = 1",
+                           "SELECT a.b FROM t WHERE pk IN ['k', 'l']"}) {
+    ASSERT_OK_AND_ASSIGN(Plan read, PlanOf(text));
+    EXPECT_EQ(read.leaves, (std::vector<Plan::Leaf>{{"b", {{"a"}, {"b"}}}})) << text;
+  }
+
+  // Two values of one name: DynamoDB's ValidationException.
+  for (const auto& [text, name] : {std::pair{"SELECT a, a FROM t WHERE pk = 'k'", "a"},
+                                   std::pair{"SELECT a.b, c.b FROM t WHERE pk = 'k'", "b"},
+                                   std::pair{"SELECT x.a[0], a[0] FROM t", "a[0]"}}) {
+    Result<Plan> dup = PlanOf(text);
+    ASSERT_FALSE(dup.ok()) << text;
+    EXPECT_EQ(dup.status().message(),
+              std::string("Duplicate identifiers in select clause: ") + name);
+  }
 }
 
 TEST(PartiqlPlannerTest, Errors) {
