@@ -121,6 +121,8 @@ struct Store::Rep {
   std::atomic<int64_t> free_bytes{0};
   std::atomic<int64_t> written_since{0};
   std::atomic<int64_t> looked_at_micros{0};
+  // Store::WriteGeneration: bumped after every Write and Ingest applied.
+  std::atomic<uint64_t> write_generation{0};
 
   static int64_t NowMicros() {
     return std::chrono::duration_cast<std::chrono::microseconds>(
@@ -348,7 +350,15 @@ Status Store::Write(WriteBatch* batch) {
   // Hence the floor, which keeps RocksDB from meeting a full disk at all.
   DR_RETURN_IF_ERROR(
       rep_->CheckFreeSpace(static_cast<int64_t>(batch->rep_->GetDataSize())));
-  return FromRocks(rep_->db->Write(rep_->write_options, batch->rep_.get()));
+  const rocksdb::Status s = rep_->db->Write(rep_->write_options, batch->rep_.get());
+  // After the write, so that a reader that saw the old number read before
+  // it could see the change.
+  rep_->write_generation.fetch_add(1, std::memory_order_acq_rel);
+  return FromRocks(s);
+}
+
+uint64_t Store::WriteGeneration() const {
+  return rep_->write_generation.load(std::memory_order_acquire);
 }
 
 std::unique_ptr<StoreIterator> Store::NewIterator(Cf cf,
@@ -429,8 +439,10 @@ Status Store::Ingest(Cf cf, const std::vector<std::string>& files, bool move) {
   // existing keys, but allow it for safety.
   options.allow_global_seqno = true;
   options.allow_blocking_flush = true;
-  return FromRocks(rep_->db->IngestExternalFile(rep_->cfs[static_cast<int>(cf)],
-                                                files, options));
+  const rocksdb::Status s = rep_->db->IngestExternalFile(
+      rep_->cfs[static_cast<int>(cf)], files, options);
+  rep_->write_generation.fetch_add(1, std::memory_order_acq_rel);
+  return FromRocks(s);
 }
 
 Status Store::CreateDirs(const std::string& dir) const {

@@ -159,6 +159,11 @@ class Store {
   Status Write(WriteBatch* batch);
   // Whether Write syncs the WAL (the WriteOptions every Write passes).
   bool syncs_writes() const;
+  // A number that changes (grows) once each Write or Ingest has applied,
+  // failed ones included: while it stays the same, the database's contents
+  // have not changed. Read it BEFORE reading, to tag what is read with it
+  // (a change that lands during the read then shows as a newer number).
+  uint64_t WriteGeneration() const;
 
   // An iterator bounded to [lower, upper); both bounds are copied.
   std::unique_ptr<StoreIterator> NewIterator(Cf cf, std::string_view lower,

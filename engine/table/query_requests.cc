@@ -400,6 +400,13 @@ bool ReturnsEntriesAsRead(const PreparedRead& prepared, const PageRequest& page)
          page.fetch_table_key == nullptr;
 }
 
+// Whether the page's items are not needed at all: Select COUNT with
+// nothing that looks into them (PageRequest::count_only).
+bool CountsOnly(const PreparedRead& prepared, const PageRequest& page) {
+  return prepared.select == Select::kCount && !prepared.filter &&
+         page.filter == nullptr && page.fetch_table_key == nullptr;
+}
+
 }  // namespace
 
 Status InvalidStartKeyValue(const Status& cause) {
@@ -615,6 +622,7 @@ Result<PageRequest> PlanQuery(const TableInfo& table, const QueryRequest& req,
   page.limit = p.limit;
   page.filter = prepared.filter ? &*prepared.filter : nullptr;
   page.encoded_items = p.encoded_items && ReturnsEntriesAsRead(prepared, page);
+  page.count_only = CountsOnly(prepared, page);
   return page;
 }
 
@@ -671,13 +679,18 @@ Result<PageRequest> PlanScan(const TableInfo& table, const ScanRequest& req,
   page.limit = p.limit;
   page.filter = prepared.filter ? &*prepared.filter : nullptr;
   page.encoded_items = p.encoded_items && ReturnsEntriesAsRead(prepared, page);
+  page.count_only = CountsOnly(prepared, page);
   return page;
 }
 
 ReadPageResult FinishPage(const TableInfo& table, const PreparedRead& prepared,
                           Page page, const IndexInfo* index) {
   ReadPageResult out;
-  out.count = static_cast<int64_t>(page.items.size() + page.encoded_items.size());
+  // Without a filter every item read is returned, so Count is ScannedCount
+  // (a count_only page keeps no item to count).
+  out.count = prepared.select == Select::kCount && !prepared.filter
+                  ? page.scanned_count
+                  : static_cast<int64_t>(page.items.size() + page.encoded_items.size());
   out.scanned_count = page.scanned_count;
   out.count_only = prepared.select == Select::kCount;
   if (!out.count_only) {

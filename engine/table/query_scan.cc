@@ -105,18 +105,19 @@ Result<Page> ReadPage(const Store& store, const PageRequest& request) {
   } else {
     it->SeekToLast();
   }
-  if (request.encoded_items && request.filter == nullptr &&
-      request.fetch_table_key == nullptr) {
+  if ((request.encoded_items || request.count_only) &&
+      request.filter == nullptr && request.fetch_table_key == nullptr) {
     // The same page as below without a filter or fetch, and without
     // decoding: the sizes (and so the 1 MB stop and the metering) come from
-    // the encodings, which are exactly ItemSize of the decoded items.
+    // the encodings, which are exactly ItemSize of the decoded items. A
+    // count_only page keeps none of them.
     for (; it->Valid(); request.forward ? it->Next() : it->Prev()) {
       const std::string_view value = it->value();
       DR_ASSIGN_OR_RETURN(const int64_t item_bytes, EncodedItemSize(value));
       ++page.scanned_count;
       page.read_bytes += item_bytes;
       AddToRuns(it->key(), item_bytes, &page.runs);
-      page.encoded_items.emplace_back(value);
+      if (!request.count_only) page.encoded_items.emplace_back(value);
       if ((request.limit && page.scanned_count >= *request.limit) ||
           page.read_bytes >= request.max_bytes) {
         page.last_evaluated_storage_key = std::string(it->key());

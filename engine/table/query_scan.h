@@ -74,6 +74,12 @@ struct PageRequest {
   // LastEvaluatedKey). REQUIRES: no filter and no fetch_table_key (nothing
   // needs to look into an item).
   bool encoded_items = false;
+  // The caller needs the page's counts, sizes, runs and last item only, not
+  // the items (Select COUNT without a filter): nothing is kept of the items
+  // read. Such a page depends only on the request and the store's
+  // contents, so ReadPath may answer a repeat from its PageMemo
+  // (page_memo.h). REQUIRES: no filter and no fetch_table_key.
+  bool count_only = false;
 };
 
 struct Page {

@@ -47,7 +47,20 @@ Result<Page> ReadPath::ReadPage(const TableInfo& table,
       request.exclusive_start ? *request.exclusive_start : request.range.lower;
   DR_RETURN_IF_ERROR(
       Admit(table, request.index, keys::HashOfKey(start), consistent_read));
-  DR_ASSIGN_OR_RETURN(Page page, dynarock::ReadPage(*store_, request));
+  Page page;
+  if (request.count_only) {
+    // Read before reading: a write landing during the read moves it past
+    // what the page is remembered at (Store::WriteGeneration).
+    const uint64_t generation = store_->WriteGeneration();
+    if (std::optional<Page> known = page_memo_.Find(request, generation)) {
+      page = std::move(*known);
+    } else {
+      DR_ASSIGN_OR_RETURN(page, dynarock::ReadPage(*store_, request));
+      page_memo_.Remember(request, generation, page);
+    }
+  } else {
+    DR_ASSIGN_OR_RETURN(page, dynarock::ReadPage(*store_, request));
+  }
   *metering = MeterPage(table, request, page, kind, consistent_read);
   throughput_->ChargeRead(metering->charge);
   return page;

@@ -8,6 +8,10 @@
 // controller, so the next read's admission sees it. GetItem (one item),
 // Query and Scan (one page) and BatchGetItem (many items) all read here.
 //
+// A count_only page (Select COUNT without a filter) that was read before
+// with nothing written since is answered from the PageMemo (page_memo.h)
+// instead of the store; it is admitted, metered and charged all the same.
+//
 // Thread-safe; reads see the latest committed writes.
 
 #ifndef DYNAROCK_ENGINE_TABLE_READ_PATH_H_
@@ -26,6 +30,7 @@
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"
 #include "engine/table/batch_requests.h"
+#include "engine/table/page_memo.h"
 #include "engine/table/query_scan.h"
 #include "engine/table/read_metering.h"
 #include "engine/types.h"
@@ -52,8 +57,9 @@ class ReadPath {
                                       const std::string& item_key,
                                       bool consistent_read, Metering* metering);
 
-  // Admits (at the partition where the page starts), reads, meters and
-  // charges one Query or Scan page.
+  // Admits (at the partition where the page starts), reads (or, for a
+  // count_only page, finds it in the memo), meters and charges one Query or
+  // Scan page.
   Result<Page> ReadPage(const TableInfo& table, const PageRequest& request,
                         PageKind kind, bool consistent_read,
                         Metering* metering);
@@ -70,6 +76,9 @@ class ReadPath {
       const std::vector<std::vector<std::string>>& item_keys,
       const PreparedBatchGet& projections);
 
+  // The count_only pages answered without reading (tests).
+  const PageMemo& page_memo() const { return page_memo_; }
+
  private:
   bool throttling() const {
     return throttling_ != nullptr && throttling_->load(std::memory_order_relaxed);
@@ -78,6 +87,7 @@ class ReadPath {
   const Store* store_;
   ThroughputController* throughput_;
   const std::atomic<bool>* throttling_;
+  PageMemo page_memo_;
 };
 
 }  // namespace dynarock

@@ -108,6 +108,63 @@ class EngineQueryScanTest : public ::testing::Test {
   TestEngine db_;
 };
 
+// --- Select COUNT: counted pages, and their repeats -----------------------------
+
+TEST_F(EngineQueryScanTest, CountedPagesMatchReadPagesAndSeeEveryWrite) {
+  // A Select COUNT page keeps no item; a repeat with nothing written since
+  // is answered from the engine's page memo (engine/table/page_memo.h).
+  // Either way it has the read page's Count, ScannedCount,
+  // LastEvaluatedKey and capacity, and it sees every write.
+  PutNumbers("p", 7);
+  auto pages = [&](std::optional<Select> select) {
+    std::vector<QueryResult> out;
+    QueryRequest req = Q("Num", "pk = :p AND sk > :s", {{":p", S("p")}, {":s", N("1")}});
+    req.read.limit = 2;
+    req.read.select = select;
+    while (out.size() < 10) {
+      auto r = db_->Query(req);
+      EXPECT_OK(r.status());
+      if (!r.ok()) break;
+      out.push_back(*r);
+      if (!r->last_evaluated_key) break;
+      req.read.exclusive_start_key = r->last_evaluated_key;
+    }
+    return out;
+  };
+  const std::vector<QueryResult> read = pages(std::nullopt);
+  ASSERT_EQ(read.size(), 4u);  // 2, 2, 2, 0 of the 6 items past sk 1
+  for (int pass = 0; pass < 3; ++pass) {
+    const std::vector<QueryResult> counted = pages(Select::kCount);
+    ASSERT_EQ(counted.size(), read.size());
+    for (size_t i = 0; i < read.size(); ++i) {
+      EXPECT_TRUE(counted[i].count_only);
+      EXPECT_TRUE(counted[i].items.empty());
+      EXPECT_EQ(counted[i].count, read[i].count) << pass << " " << i;
+      EXPECT_EQ(counted[i].scanned_count, read[i].scanned_count);
+      EXPECT_EQ(counted[i].last_evaluated_key, read[i].last_evaluated_key);
+      EXPECT_EQ(counted[i].consumed_capacity, read[i].consumed_capacity);
+      EXPECT_EQ(counted[i].capacity_charges, read[i].capacity_charges);
+    }
+  }
+  // A write, even to another table, and the counts are read again.
+  Put("Bin", Item{{"pk", S("x")}, {"sk", B("1")}});
+  EXPECT_EQ(pages(Select::kCount).size(), 4u);
+  Put("Num", Item{{"pk", S("p")}, {"sk", N("9")}});
+  const std::vector<QueryResult> after = pages(Select::kCount);
+  ASSERT_EQ(after.size(), 4u);
+  EXPECT_EQ(after[3].count, 1);
+  for (const char* sk : {"2", "3"}) {
+    DeleteItemRequest del;
+    del.table_name = "Num";
+    del.key = Item{{"pk", S("p")}, {"sk", N(sk)}};
+    ASSERT_OK(db_->DeleteItem(del).status());
+  }
+  const std::vector<QueryResult> deleted = pages(Select::kCount);  // 2, 2, 1
+  ASSERT_EQ(deleted.size(), 3u);
+  EXPECT_EQ(deleted[2].count, 1);
+  EXPECT_FALSE(deleted[2].last_evaluated_key.has_value());
+}
+
 // --- Key conditions and order -------------------------------------------------
 
 TEST_F(EngineQueryScanTest, NumericSortKeysOrderNegativesZeroAndFractions) {

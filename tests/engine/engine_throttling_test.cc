@@ -306,6 +306,45 @@ TEST_F(EngineThrottlingTest, ReadsThrottledAfterBurst) {
             ErrorCode::kProvisionedThroughputExceeded);
 }
 
+TEST_F(EngineThrottlingTest, CountedRepeatsAreAdmittedAndChargedAsReads) {
+  // A repeated Select COUNT page comes from the engine's page memo, not the
+  // store, but is admitted and charged as a read: two tables with the same
+  // item and 1 RCU (300 units of burst), one queried for its items, one
+  // counted: 600 eventually consistent half-units each, then the same
+  // throttle.
+  for (const char* name : {"Items", "Counted"}) {
+    Create(name, 1, 1);
+    ASSERT_OK(Put(name, Sized("a", kKB)));
+  }
+  auto until_throttled = [&](const std::string& table, std::optional<Select> select,
+                             Status* refused) {
+    QueryRequest query;
+    query.table_name = table;
+    query.key_condition_expression = "pk = :p";
+    query.read.expression_attribute_values = ExpressionAttributeValues{{":p", S("a")}};
+    query.read.select = select;
+    for (int64_t i = 0; i < 10'000; ++i) {
+      auto q = db_->Query(query);
+      if (!q.ok()) {
+        *refused = q.status();
+        return i;
+      }
+      EXPECT_EQ(q->scanned_count, 1);
+      EXPECT_EQ(q->consumed_capacity.Total().read_units, 0.5);
+    }
+    return int64_t{-1};
+  };
+  Status read_refused, counted_refused;
+  EXPECT_EQ(until_throttled("Items", std::nullopt, &read_refused), 600);
+  EXPECT_EQ(until_throttled("Counted", Select::kCount, &counted_refused), 600);
+  EXPECT_EQ(counted_refused.code(), ErrorCode::kProvisionedThroughputExceeded);
+  EXPECT_EQ(counted_refused.throttling_reasons(),
+            (std::vector<ThrottlingReason>{{"TableReadProvisionedThroughputExceeded",
+                                            std::string(kArn) + "Counted"}}));
+  EXPECT_EQ(Capacity("Items").table.total, Capacity("Counted").table.total);
+  EXPECT_EQ(Capacity("Counted").table.total.consumed_read_units, 300);
+}
+
 TEST_F(EngineThrottlingTest, FailedConditionIsCharged) {
   Create("CCC", 1, 1);
   PutItemRequest req;

@@ -447,7 +447,7 @@ Status CountPartitions(Engine& engine, ReadRun* run) {
 // the date range.
 struct ShardQueries {
   ShardQueries(const TableSpec& table, const IndexSpec& index, int from_day,
-               int to_day) {
+               int to_day, bool count_pages) {
     const bool unsharded = index.kind == ShardingKind::kUnsharded;
     if (unsharded) {
       pks.push_back(AttributeValue::S("OPEN"));
@@ -459,9 +459,14 @@ struct ShardQueries {
     const std::string from = DateOf(from_day), to = DateOf(to_day);
     base.table_name = table.name;
     base.read.index_name = index.index_name;
-    // The items as stored (the engine's encoded_items): what the page read,
-    // without building an Item per entry. The units are the same.
-    base.read.encoded_items = true;
+    // Counted (WriteShardingOptions::count_pages), or the items as stored
+    // (the engine's encoded_items): what the page read, without building an
+    // Item per entry. The units are the same.
+    if (count_pages) {
+      base.read.select = Select::kCount;
+    } else {
+      base.read.encoded_items = true;
+    }
     base.key_condition_expression = "#p = :p AND #s BETWEEN :a AND :b";
     base.read.expression_attribute_names = ExpressionAttributeNames{
         {"#p", index.key_attribute}, {"#s", unsharded ? "OrderDate" : "GSI2SK"}};
@@ -495,7 +500,7 @@ Result<ReadRun> ReadAllOpen(Engine& engine, SimulatedClock& clock,
   ExponentialBackoff backoff(
       o.backoff, Mix64(o.seed ^ Fnv1a64(index.index_name)));
 
-  const ShardQueries queries(table, index, from_day, to_day);
+  const ShardQueries queries(table, index, from_day, to_day, o.count_pages);
   struct Worker {
     std::optional<Item> start_key;
     int attempt = 0;
@@ -598,7 +603,7 @@ Result<ReadRun> ReadSustained(Engine& engine, SimulatedClock& clock,
   run.index_name = index.index_name;
   ExponentialBackoff backoff(
       o.backoff, Mix64(o.seed ^ Fnv1a64(index.index_name)));
-  const ShardQueries queries(table, index, from_day, to_day);
+  const ShardQueries queries(table, index, from_day, to_day, o.count_pages);
   const size_t n = queries.pks.size();
   // Each worker's share of the rate, as micros per item.
   const double micros_per_item = static_cast<double>(kMicros) *

@@ -38,6 +38,27 @@ TEST(StoreTest, BatchIsAtomicAcrossColumnFamilies) {
   EXPECT_EQ(cnt, 5);
 }
 
+TEST(StoreTest, WriteGenerationMovesWithEveryWriteAndIngestion) {
+  auto store = OpenMem();
+  const uint64_t g0 = store->WriteGeneration();
+  ASSERT_OK_AND_ASSIGN(auto none, store->Get(Cf::kItems, "k"));
+  EXPECT_FALSE(none.has_value());
+  auto it = store->NewIterator(Cf::kItems, "", "");
+  it->SeekToFirst();
+  EXPECT_EQ(store->WriteGeneration(), g0);  // reads change nothing
+  WriteBatch b;
+  b.Put(Cf::kItems, "k", "v");
+  ASSERT_OK(store->Write(&b));
+  const uint64_t g1 = store->WriteGeneration();
+  EXPECT_GT(g1, g0);
+  const std::string file = store->path() + "/gen.sst";
+  auto writer = store->NewSstWriter(file);
+  ASSERT_OK(writer->Put("z", "v"));
+  ASSERT_OK(writer->Finish());
+  ASSERT_OK(store->Ingest(Cf::kItems, {file}, /*move=*/true));
+  EXPECT_GT(store->WriteGeneration(), g1);
+}
+
 TEST(StoreTest, CountersAddSignedDeltas) {
   auto store = OpenMem();
   for (int64_t d : {10, -3, 7, -20}) {

@@ -141,6 +141,33 @@ TEST(WriteShardingTest, SustainedSameSeedSameSeries) {
   EXPECT_EQ(WriteShardingSeries(a.value()).rows.size(), 3u * 3u);
 }
 
+TEST(WriteShardingTest, CountedAndReadPagesGiveTheSameReport) {
+  // Counting lets the engine answer repeated pages from its page memo
+  // (admitted and charged as reads); reading the items reads every page.
+  // Sustained with throttles (unsharded) and without (8 keys), and a single
+  // read: the same rows and the same seconds either way.
+  WriteShardingOptions o = SustainedOptions();
+  o.duration_seconds = 4;
+  Result<WriteShardingReport> counted = RunWriteSharding(o);
+  o.count_pages = false;
+  Result<WriteShardingReport> read = RunWriteSharding(o);
+  ASSERT_TRUE(counted.ok() && read.ok());
+  EXPECT_GT(counted.value().runs.at(0).throttled, 0);
+  EXPECT_EQ(WriteShardingTable(counted.value()).Csv(),
+            WriteShardingTable(read.value()).Csv());
+  EXPECT_EQ(WriteShardingSeries(counted.value()).Csv(),
+            WriteShardingSeries(read.value()).Csv());
+
+  WriteShardingOptions single = SmallOptions();
+  single.orders = 10'000;
+  Result<WriteShardingReport> single_counted = RunWriteSharding(single);
+  single.count_pages = false;
+  Result<WriteShardingReport> single_read = RunWriteSharding(single);
+  ASSERT_TRUE(single_counted.ok() && single_read.ok());
+  EXPECT_EQ(WriteShardingTable(single_counted.value()).Csv(),
+            WriteShardingTable(single_read.value()).Csv());
+}
+
 TEST(WriteShardingTest, SustainedReportPlotsRateOverTime) {
   WriteShardingOptions o = SustainedOptions();
   o.duration_seconds = 3;
