@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/clock.h"
+#include "engine/transfer/job_page.h"
 #include "engine/util/coding.h"
 #include "engine/util/uuid.h"
 #include "engine/value/encoded_item.h"
@@ -353,26 +354,13 @@ Result<ListExportsResult> Exports::List(const ListExportsRequest& req) {
       all.push_back(r.desc);
     }
   }
-  std::sort(all.begin(), all.end(), [](const ExportDescription& a, const ExportDescription& b) {
-    return std::tie(a.start_micros, a.export_arn) < std::tie(b.start_micros, b.export_arn);
-  });
-  size_t start = 0;
-  if (req.next_token) {
-    auto it = std::find_if(all.begin(), all.end(), [&](const ExportDescription& d) {
-      return d.export_arn == *req.next_token;
-    });
-    if (it == all.end()) return Status::Validation("Invalid NextToken");
-    start = static_cast<size_t>(it - all.begin()) + 1;
-  }
-  const size_t limit = static_cast<size_t>(req.max_results.value_or(25));
+  auto page = TakeJobPage(std::move(all), req.next_token,
+                          static_cast<size_t>(req.max_results.value_or(25)),
+                          [](const ExportDescription& d) -> const std::string& { return d.export_arn; });
+  if (!page.ok()) return page.status();
   ListExportsResult result;
-  for (size_t i = start; i < all.size(); ++i) {
-    if (result.exports.size() == limit) {
-      result.next_token = result.exports.back().export_arn;
-      break;
-    }
-    result.exports.push_back(std::move(all[i]));
-  }
+  result.exports = std::move(page->jobs);
+  result.next_token = std::move(page->next_token);
   return result;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/clock.h"
+#include "engine/transfer/job_page.h"
 #include "engine/index/index_entry.h"
 #include "engine/keys/key_codec.h"
 #include "engine/schema/schema.h"
@@ -265,6 +266,12 @@ void Imports::Start(Record record) {
     d.end_micros = clock_->NowMicros();
     if (s.ok()) {
       d.import_status = ImportStatus::kCompleted;
+      // DynamoDB's imported table turns ACTIVE as its import completes; ours
+      // is CREATING for a new table's create delay from the import's start,
+      // so the import ends no earlier than that (AsOf shows it IN_PROGRESS
+      // until then).
+      d.end_micros = std::max(*d.end_micros, d.table.creation_date_time_micros +
+                                                 tables_->create_delay_micros());
     } else {
       d.import_status = ImportStatus::kFailed;
       switch (s.code()) {
@@ -335,45 +342,42 @@ Status Imports::Run(Record* record) {
   return Status::OK();
 }
 
+ImportTableDescription Imports::AsOf(const ImportTableDescription& d, int64_t now) {
+  if (d.import_status != ImportStatus::kCompleted || now >= d.end_micros.value_or(now)) {
+    return d;
+  }
+  ImportTableDescription shown = d;
+  shown.import_status = ImportStatus::kInProgress;
+  shown.end_micros.reset();
+  return shown;
+}
+
 Result<ImportTableDescription> Imports::Describe(const DescribeImportRequest& req) {
+  const int64_t now = clock_->NowMicros();
   MutexLock lock(&mu_);
   auto it = imports_.find(Key{req.scope.ns, req.import_arn});
   if (it == imports_.end()) return ImportNotFound(req.import_arn);
-  return it->second.desc;
+  return AsOf(it->second.desc, now);
 }
 
 Result<ListImportsResult> Imports::List(const ListImportsRequest& req) {
+  const int64_t now = clock_->NowMicros();
   std::vector<ImportTableDescription> all;
   {
     MutexLock lock(&mu_);
     for (const auto& [key, r] : imports_) {
       if (key.first != req.scope.ns) continue;
       if (req.table_arn && r.desc.table_arn != *req.table_arn) continue;
-      all.push_back(r.desc);
+      all.push_back(AsOf(r.desc, now));
     }
   }
-  std::sort(all.begin(), all.end(),
-            [](const ImportTableDescription& a, const ImportTableDescription& b) {
-              return std::tie(a.start_micros, a.import_arn) <
-                     std::tie(b.start_micros, b.import_arn);
-            });
-  size_t start = 0;
-  if (req.next_token) {
-    auto it = std::find_if(all.begin(), all.end(), [&](const ImportTableDescription& d) {
-      return d.import_arn == *req.next_token;
-    });
-    if (it == all.end()) return Status::Validation("Invalid NextToken");
-    start = static_cast<size_t>(it - all.begin()) + 1;
-  }
-  const size_t limit = static_cast<size_t>(req.page_size.value_or(25));
+  auto page = TakeJobPage(std::move(all), req.next_token,
+                          static_cast<size_t>(req.page_size.value_or(25)),
+                          [](const ImportTableDescription& d) -> const std::string& { return d.import_arn; });
+  if (!page.ok()) return page.status();
   ListImportsResult result;
-  for (size_t i = start; i < all.size(); ++i) {
-    if (result.imports.size() == limit) {
-      result.next_token = result.imports.back().import_arn;
-      break;
-    }
-    result.imports.push_back(std::move(all[i]));
-  }
+  result.imports = std::move(page->jobs);
+  result.next_token = std::move(page->next_token);
   return result;
 }
 
