@@ -56,6 +56,11 @@ struct EngineOptions {
   // keeps room to flush and compact and never meets a full disk itself;
   // writes resume as soon as space returns. 0 = no floor. On-disk only.
   int64_t min_free_disk_bytes = int64_t{64} << 20;
+  // Bytes each column family's memtable holds before RocksDB flushes it to
+  // a table file; 0: RocksDB's default (64 MB). An in-memory engine holds
+  // its memtables besides its (compressed) table files, so a smaller one
+  // bounds its memory; simulations set it.
+  int64_t memtable_bytes = 0;
 
   // --- Secondary indexes ---
   // How long after a write its changes become visible in a GSI, on `clock`;

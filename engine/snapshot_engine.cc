@@ -423,6 +423,7 @@ Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
   store_options.in_memory = options.in_memory;
   store_options.sync_writes = options.sync_writes;
   store_options.min_free_disk_bytes = options.min_free_disk_bytes;
+  store_options.memtable_bytes = options.memtable_bytes;
   DR_ASSIGN_OR_RETURN(std::unique_ptr<Store> opened, Store::Open(store_options));
   std::shared_ptr<Store> store(std::move(opened));
   DR_ASSIGN_OR_RETURN(std::unique_ptr<Engine> inner, OpenEngineOnStore(options, store));

@@ -6,6 +6,10 @@
 
 #include <cstdio>
 #include <string>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <utility>
 #include <vector>
 
@@ -322,6 +326,15 @@ CLI::App* AddSimulate(CLI::App& app, SimulateOptions* opts) {
 }
 
 int RunSimulate(SimulateOptions& opts) {
+#if defined(__GLIBC__)
+  // The in-memory engines allocate and free many blocks of 1 MB and more
+  // (memtable arenas, the in-memory Env's growing table files). glibc raises
+  // its mmap threshold to the largest block freed, after which such blocks
+  // come from the heap and fragment it: the default write-sharding sweep
+  // peaked at 660 MB resident with 300 MB of data. A fixed threshold keeps
+  // them mmapped and returned when freed (480 MB).
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
   if (opts.write_sharding_app && opts.write_sharding_app->parsed()) {
     return RunWriteSharding(opts);
   }

@@ -130,6 +130,14 @@ void Propagator::StartBackfill(const std::unique_lock<std::mutex>& paused,
   // entries it covers); an unreadable cursor only means starting over.
   auto cursor = store_->Get(Cf::kMeta, BackfillCursorKey(id));
   if (cursor.ok() && cursor->has_value()) b.cursor = **cursor;
+  if (b.cursor.empty()) {
+    // A restart may find entries of a backfill that had not yet written its
+    // cursor: only an empty index is fresh.
+    auto entries = store_->NewIterator(Cf::kIndexes, keys::TablePrefix(id),
+                                       keys::TableEnd(id));
+    entries->SeekToFirst();
+    b.fresh = !entries->Valid() && entries->status().ok();
+  }
   backfills_[id] = std::move(b);
   MutexLock lock(&state_mu_);
   backfilling_.insert(id);
@@ -234,6 +242,14 @@ class EntryCounter {
     }
     pending_[key] = -1;
     return Status::OK();
+  }
+
+  // A put of `entry` at a key that holds no entry and was not written
+  // before by this counter's batch (a fresh backfill's,
+  // Propagator::Backfill::fresh).
+  void PutNew(const IndexEntry& entry) {
+    ++items_;
+    bytes_ += entry.size;
   }
 
   Status Put(const std::string& key, std::string_view value) {
@@ -371,6 +387,7 @@ Status Propagator::BackfillStep(Backfill* b, bool* done) {
   EntryCounter counter(store_);
   int64_t read = 0;
   std::string last;
+  std::vector<IndexEntry> entries;
   for (it->SeekToFirst(); it->Valid() && read < options_.backfill_chunk_items;
        it->Next()) {
     DR_ASSIGN_OR_RETURN(Item item, DecodeItem(it->value()));
@@ -382,11 +399,22 @@ Status Propagator::BackfillStep(Backfill* b, bool* done) {
     if (!CheckIndexKeysOf(index, item).ok()) continue;
     if (std::optional<IndexEntry> entry =
             EntryOf(index, b->task.table_key, item)) {
-      DR_RETURN_IF_ERROR(counter.Put(entry->key, entry->value));
-      batch.Put(Cf::kIndexes, entry->key, entry->value);
+      entries.push_back(std::move(*entry));
     }
   }
   DR_RETURN_IF_ERROR(it->status());
+  // In index-key order: the memtable inserts then follow each other
+  // instead of landing all over the index.
+  std::sort(entries.begin(), entries.end(),
+            [](const IndexEntry& a, const IndexEntry& b) { return a.key < b.key; });
+  for (const IndexEntry& entry : entries) {
+    if (b->fresh) {
+      counter.PutNew(entry);
+    } else {
+      DR_RETURN_IF_ERROR(counter.Put(entry.key, entry.value));
+    }
+    batch.Put(Cf::kIndexes, entry.key, entry.value);
+  }
   counter.AddTo(index.id, &batch);
   const bool finished = !it->Valid();
   std::string next_cursor;

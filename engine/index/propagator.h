@@ -143,6 +143,11 @@ class Propagator {
   struct Backfill {
     BackfillTask task;
     std::string cursor;  // next item key to read
+    // The index held no entry when the backfill began. Nothing else writes
+    // its entries until the backfill is done (its records are held), and
+    // each item has one entry, so every entry the backfill writes is new:
+    // counting them needs no lookup of what was there.
+    bool fresh = false;
   };
 
   // What a pass leaves behind.

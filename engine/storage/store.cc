@@ -237,6 +237,9 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
   if (options.in_memory) {
     rep->mem_env.reset(rocksdb::NewMemEnv(rocksdb::Env::Default()));
     db_options.env = rep->mem_env.get();
+    // Nothing survives the database: flushing the memtables on close (what
+    // RocksDB does without a WAL) would be work for nothing.
+    db_options.avoid_flush_during_shutdown = true;
   } else {
     // Tracks the database's files and, should RocksDB itself meet a full
     // disk (past min_free_disk_bytes), tries RocksDB's own recovery.
@@ -248,6 +251,9 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
   rocksdb::BlockBasedTableOptions table_options;
   table_options.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
   rocksdb::ColumnFamilyOptions cf_options;
+  if (options.memtable_bytes > 0) {
+    cf_options.write_buffer_size = static_cast<size_t>(options.memtable_bytes);
+  }
   cf_options.table_factory.reset(
       rocksdb::NewBlockBasedTableFactory(table_options));
   rocksdb::ColumnFamilyOptions meta_options = cf_options;

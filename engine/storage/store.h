@@ -62,6 +62,11 @@ struct StoreOptions {
   // its flushes and compactions keep room to finish, and writes resume by
   // themselves once space returns. 0 turns the check off. Ignored in memory.
   int64_t min_free_disk_bytes = 0;
+  // Bytes a column family's memtable holds before it is flushed to an SST
+  // file (RocksDB's write_buffer_size); 0: RocksDB's default (64 MB). A
+  // smaller one bounds the memory of an in-memory store's unflushed writes
+  // and keeps each memtable's skip list small.
+  int64_t memtable_bytes = 0;
 };
 
 // A set of changes that Store::Write applies atomically.

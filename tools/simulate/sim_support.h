@@ -26,8 +26,8 @@ class SimulatedClock;
 namespace dynarock::tools::simulate {
 
 // An in-memory engine on `clock` (not owned; must outlive it), tables ACTIVE
-// at once, deterministic GSI propagation, the given throughput model and
-// throttling. Errors: Engine::Open's.
+// at once, deterministic GSI propagation (backfills in chunks of 100,000
+// items), the given throughput model and throttling. Errors: Engine::Open's.
 Result<std::unique_ptr<Engine>> OpenSimulationEngine(SimulatedClock* clock,
                                                      const CapacityOptions& capacity,
                                                      bool throttling);

@@ -774,6 +774,9 @@ TableOutcome RunTable(const TableSpec& t, const WriteShardingOptions& o,
   const auto load_start = std::chrono::steady_clock::now();
   const int64_t start_micros = clock.NowMicros();
   out.status = LoadTable(engine, clock, t, o, open_orders, progress, &out);
+  if (out.status.ok() && o.verify_indexes) {
+    out.status = engine.VerifyIndexes(Scope{}, t.name);
+  }
   if (!out.status.ok()) return out;
   out.load_simulated_seconds = (clock.NowMicros() - start_micros) / kMicros;
   out.load_wall_seconds = std::chrono::duration<double>(

@@ -142,6 +142,10 @@ struct WriteShardingOptions {
   // Otherwise they read the items (as stored). The same report either way
   // (tested); counting is what makes the sustained reads fast.
   bool count_pages = true;
+  // After the load, check every table's indexes against its items
+  // (Engine::VerifyIndexes: entries and counters); a difference fails the
+  // run. For tests: it reads every table and index once more.
+  bool verify_indexes = false;
   // Tables (each with its own engine and clock) loaded and read at once.
   // The results do not depend on it.
   int threads = 2;

@@ -59,6 +59,36 @@ TEST(StoreTest, WriteGenerationMovesWithEveryWriteAndIngestion) {
   EXPECT_GT(store->WriteGeneration(), g1);
 }
 
+TEST(StoreTest, ASmallMemtableFlushesAndLosesNothing) {
+  // 2 MB of very compressible writes: with the default 64 MB memtable they
+  // all stay in it; with 64 KB ones they go through many flushes into
+  // (compressed) table files.
+  const std::string value(1000, 'v');
+  for (int64_t memtable : {int64_t{0}, int64_t{64} << 10}) {
+    StoreOptions o;
+    o.in_memory = true;
+    o.memtable_bytes = memtable;
+    ASSERT_OK_AND_ASSIGN(auto store, Store::Open(o));
+    for (int i = 0; i < 2000; ++i) {
+      WriteBatch b;
+      b.Put(Cf::kItems, "k" + std::to_string(100'000 + i), value);
+      ASSERT_OK(store->Write(&b));
+    }
+    int n = 0;
+    auto it = store->NewIterator(Cf::kItems, "", "");
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      EXPECT_EQ(it->value(), value);
+      ++n;
+    }
+    EXPECT_EQ(n, 2000);
+    if (memtable == 0) {
+      EXPECT_GT(store->ApproximateBytes(Cf::kItems), uint64_t{2} << 20);
+    } else {
+      EXPECT_LT(store->ApproximateBytes(Cf::kItems), uint64_t{1} << 20);
+    }
+  }
+}
+
 TEST(StoreTest, CountersAddSignedDeltas) {
   auto store = OpenMem();
   for (int64_t d : {10, -3, 7, -20}) {

@@ -240,6 +240,7 @@ TEST(WriteShardingTest, BackfilledAndInlineIndexesReadTheSame) {
   WriteShardingOptions o = SmallOptions();
   o.orders = 10'000;
   o.shards = {1, 4};
+  o.verify_indexes = true;  // entries and counters, both ways
   Result<WriteShardingReport> backfilled = RunWriteSharding(o);
   o.backfill_indexes = false;
   Result<WriteShardingReport> inline_ = RunWriteSharding(o);
