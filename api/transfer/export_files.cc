@@ -14,7 +14,6 @@
 #include "api/json_codec.h"
 #include "api/transfer/ion_text.h"
 #include "engine/util/base64.h"
-#include "engine/value/item_codec.h"
 
 namespace dynarock::api {
 namespace {
@@ -83,9 +82,7 @@ class ExportFiles final : public ExportWriter {
     if (file_ == nullptr || in_file_ == items_per_file_) DR_RETURN_IF_ERROR(NextFile());
     line_.clear();
     if (ion_) {
-      // The engine's decoder of stored bytes, not api::DecodeItem (DynamoDB JSON).
-      DR_ASSIGN_OR_RETURN(Item item, ::dynarock::DecodeItem(encoded_item));
-      AppendIonItemLine(item, &line_);
+      DR_RETURN_IF_ERROR(AppendIonItemLine(encoded_item, &line_));
     } else {
       line_.assign("{\"Item\":");
       DR_RETURN_IF_ERROR(AppendEncodedItemJson(encoded_item, &line_));

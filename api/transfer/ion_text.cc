@@ -7,6 +7,7 @@
 
 #include "api/json_codec.h"
 #include "engine/util/base64.h"
+#include "engine/value/encoded_item.h"
 #include "engine/value/number.h"
 
 namespace dynarock::api {
@@ -68,16 +69,16 @@ void AppendFieldName(std::string_view name, std::string* out) {
 // An Ion decimal of the same value: the significant digits D and exponent
 // E of D x 10^E, written "D." (E = 0), "DdE" (E > 0: 6d2 is 600), or with
 // a decimal point ("1.5", "0.025"); "DdE" again for tiny magnitudes.
-void AppendDecimal(const Number& n, std::string* out) {
-  if (n.is_zero()) {
+void AppendDecimal(const EncodedNumber& n, std::string* out) {
+  if (n.digits.empty()) {
     out->append("0.");
     return;
   }
-  if (n.negative()) out->push_back('-');
-  const std::string& digits = n.digits();  // value = 0.digits x 10^exponent
+  if (n.negative) out->push_back('-');
+  const std::string_view digits = n.digits;  // value = 0.digits x 10^exponent
   const int count = static_cast<int>(digits.size());
-  const int point = n.exponent();          // digits before the decimal point
-  const int ion_exponent = point - count;  // value = digits x 10^ion_exponent
+  const int point = n.exponent;              // digits before the decimal point
+  const int ion_exponent = point - count;    // value = digits x 10^ion_exponent
   if (ion_exponent == 0) {
     out->append(digits);
     out->push_back('.');
@@ -86,9 +87,9 @@ void AppendDecimal(const Number& n, std::string* out) {
     out->push_back('d');
     out->append(std::to_string(ion_exponent));
   } else if (point > 0) {
-    out->append(digits, 0, static_cast<size_t>(point));
+    out->append(digits.substr(0, static_cast<size_t>(point)));
     out->push_back('.');
-    out->append(digits, static_cast<size_t>(point));
+    out->append(digits.substr(static_cast<size_t>(point)));
   } else if (point >= -6) {
     out->append("0.");
     out->append(static_cast<size_t>(-point), '0');
@@ -100,96 +101,76 @@ void AppendDecimal(const Number& n, std::string* out) {
   }
 }
 
-void AppendBlob(std::string_view bytes, std::string* out) {
-  out->append("{{");
-  out->append(Base64Encode(bytes));
-  out->append("}}");
-}
-
-// One value. Lists and maps are walked with an explicit stack (a stored
-// item is at most 32 levels deep, but no depth is trusted here).
-void AppendValue(const AttributeValue& root, std::string* out) {
-  struct Frame {
-    const AttributeValue* value;
-    size_t next = 0;                              // L: the next element
-    AttributeValue::Map::const_iterator member;  // M: the next member
-  };
-  std::vector<Frame> stack;
-  // Writes a scalar or set whole, or opens a list or map (pushed).
-  auto start = [&](const AttributeValue& v) {
-    switch (v.type()) {
-      case AttrType::kS:
-        AppendQuoted(v.s(), '"', out);
-        break;
-      case AttrType::kN:
-        AppendDecimal(v.n(), out);
-        break;
-      case AttrType::kB:
-        AppendBlob(v.b(), out);
-        break;
-      case AttrType::kBool:
-        out->append(v.boolean() ? "true" : "false");
-        break;
-      case AttrType::kNull:
-        out->append("null");
-        break;
-      case AttrType::kSS:
-      case AttrType::kBS:
-      case AttrType::kNS: {
-        out->append(v.type() == AttrType::kSS   ? "$dynamodb_SS::["
-                    : v.type() == AttrType::kNS ? "$dynamodb_NS::["
-                                                : "$dynamodb_BS::[");
-        const size_t size = v.type() == AttrType::kNS ? v.ns().size() : v.ss().size();
-        for (size_t i = 0; i < size; ++i) {
-          if (i > 0) out->push_back(',');
-          if (v.type() == AttrType::kSS) {
-            AppendQuoted(v.ss()[i], '"', out);
-          } else if (v.type() == AttrType::kNS) {
-            AppendDecimal(v.ns()[i], out);
-          } else {
-            AppendBlob(v.bs()[i], out);
-          }
-        }
-        out->push_back(']');
-        break;
-      }
-      case AttrType::kL:
-        out->push_back('[');
-        stack.push_back(Frame{&v, 0, {}});
-        break;
-      case AttrType::kM:
-        out->push_back('{');
-        stack.push_back(Frame{&v, 0, v.m().begin()});
-        break;
-    }
-  };
-  start(root);
-  while (!stack.empty()) {
-    Frame& f = stack.back();
-    const AttributeValue* child = nullptr;
-    if (f.value->type() == AttrType::kL) {
-      if (f.next == f.value->l().size()) {
-        out->push_back(']');
-        stack.pop_back();
-        continue;
-      }
-      if (f.next > 0) out->push_back(',');
-      child = &f.value->l()[f.next++];
-    } else {
-      if (f.member == f.value->m().end()) {
-        out->push_back('}');
-        stack.pop_back();
-        continue;
-      }
-      if (f.member != f.value->m().begin()) out->push_back(',');
-      AppendFieldName(f.member->first, out);
-      out->push_back(':');
-      child = &f.member->second;
-      ++f.member;
-    }
-    start(*child);  // may grow the stack: `f` is not used after this
+// Renders the walk of a stored item (VisitEncodedItem) as the Ion of its
+// export line. The walk gives values in order; this only tracks, per open
+// container, whether a separator is due.
+class IonWriter final : public EncodedItemVisitor {
+ public:
+  explicit IonWriter(std::string* out) : out_(out) {
+    frames_.push_back(Frame{/*named=*/true, /*first=*/true});  // the item
   }
-}
+
+  void Name(std::string_view name) override {
+    Frame& f = frames_.back();
+    if (!f.first) out_->push_back(',');
+    f.first = false;
+    AppendFieldName(name, out_);
+    out_->push_back(':');
+  }
+  void Bytes(AttrType type, std::string_view bytes) override {
+    Separate();
+    if (type == AttrType::kS) {
+      AppendQuoted(bytes, '"', out_);
+    } else {
+      out_->append("{{");
+      out_->append(Base64Encode(bytes));
+      out_->append("}}");
+    }
+  }
+  void Num(const EncodedNumber& n) override {
+    Separate();
+    AppendDecimal(n, out_);
+  }
+  void Bool(bool b) override {
+    Separate();
+    out_->append(b ? "true" : "false");
+  }
+  void Null() override {
+    Separate();
+    out_->append("null");
+  }
+  void Begin(AttrType type, size_t) override {
+    Separate();
+    switch (type) {
+      case AttrType::kM: out_->push_back('{'); break;
+      case AttrType::kSS: out_->append("$dynamodb_SS::["); break;
+      case AttrType::kNS: out_->append("$dynamodb_NS::["); break;
+      case AttrType::kBS: out_->append("$dynamodb_BS::["); break;
+      default: out_->push_back('['); break;
+    }
+    frames_.push_back(Frame{type == AttrType::kM, true});
+  }
+  void End(AttrType type) override {
+    out_->push_back(type == AttrType::kM ? '}' : ']');
+    frames_.pop_back();
+  }
+
+ private:
+  struct Frame {
+    bool named;  // the item or a map: Name writes the separators
+    bool first;
+  };
+  // A comma before every element of a list or set but the first.
+  void Separate() {
+    Frame& f = frames_.back();
+    if (f.named) return;
+    if (!f.first) out_->push_back(',');
+    f.first = false;
+  }
+
+  std::string* const out_;
+  std::vector<Frame> frames_;
+};
 
 // --- Reading ------------------------------------------------------------
 
@@ -653,17 +634,17 @@ class IonRecordReader {
 
 }  // namespace
 
-void AppendIonItemLine(const Item& item, std::string* out) {
+Status AppendIonItemLine(std::string_view encoded_item, std::string* out) {
+  const size_t start = out->size();
   out->append("$ion_1_0 {Item:{");
-  bool first = true;
-  for (const auto& [name, value] : item) {
-    if (!first) out->push_back(',');
-    first = false;
-    AppendFieldName(name, out);
-    out->push_back(':');
-    AppendValue(value, out);
+  IonWriter writer(out);
+  Status s = VisitEncodedItem(encoded_item, &writer);
+  if (!s.ok()) {
+    out->resize(start);
+    return s;
   }
   out->append("}}\n");
+  return Status::OK();
 }
 
 Status VisitIonRecords(std::string_view text, const ImportRecordVisitor& visit) {

@@ -38,8 +38,11 @@ namespace dynarock::api {
 // struct, its Item struct and DynamoDB's 32 levels of lists and maps.
 inline constexpr int kMaxIonDepth = 34;
 
-// Appends `$ion_1_0 {Item:{...}}` and a newline: one export data line.
-void AppendIonItemLine(const Item& item, std::string* out);
+// Appends `$ion_1_0 {Item:{...}}` and a newline, one export data line, for
+// an item in the engine's stored encoding (rendered from it, as
+// api/encoded_item_json.h renders DynamoDB JSON). Errors: kCorruption
+// (nothing appended).
+Status AppendIonItemLine(std::string_view encoded_item, std::string* out);
 
 // Each record of `text` to `visit`: the item, or why the record is not one.
 // Returns what `visit` returned when it is not OK.

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "api/transfer/ion_text.h"
+#include "engine/value/item_codec.h"
 
 namespace {
 
@@ -42,8 +43,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   for (const Result<Item>& record : ReadAll(text)) {
     if (!record.ok()) continue;
+    std::string encoded;
+    dynarock::EncodeItem(*record, &encoded);
     std::string line;
-    dynarock::api::AppendIonItemLine(*record, &line);
+    if (!dynarock::api::AppendIonItemLine(encoded, &line).ok()) std::abort();
     const std::vector<Result<Item>> again = ReadAll(line);
     if (again.size() != 1 || !again[0].ok() || !(*again[0] == *record)) std::abort();
   }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/value/item_codec.h"
 #include "tests/testutil/random_item.h"
 #include "tests/testutil/status_matchers.h"
 
@@ -25,6 +26,15 @@ struct Records {
   std::vector<Item> items;
   std::vector<std::string> errors;
 };
+
+// The export line of `item`, written from its stored encoding.
+std::string LineOf(const Item& item) {
+  std::string encoded;
+  EncodeItem(item, &encoded);
+  std::string line;
+  EXPECT_OK(AppendIonItemLine(encoded, &line));
+  return line;
+}
 
 Records Read(std::string_view text) {
   Records out;
@@ -60,8 +70,7 @@ TEST(IonTextTest, WritesEveryTypeAsDynamoDbsExportDoes) {
       {AttributeValue::S("x"), AttributeValue::M({{"inner", AttributeValue::Bool(true)}}),
        AttributeValue::L({})});
   item["odd name"] = AttributeValue::M({{"null", Num("1")}, {"$x", Num("2")}, {"a'b", Num("3")}});
-  std::string line;
-  AppendIonItemLine(item, &line);
+  const std::string line = LineOf(item);
   EXPECT_EQ(line,
             "$ion_1_0 {Item:{Authors:$dynamodb_SS::[\"Author1\",\"Author2\"],"
             "Blobs:$dynamodb_BS::[{{aGk=}},{{AP8=}}],Data:{{aGVsbG8=}},Id:103.,"
@@ -81,12 +90,18 @@ TEST(IonTextTest, RandomItemsRoundTrip) {
   std::string text;
   for (int i = 0; i < 500; ++i) {
     items.push_back(RandomItem(rng));
-    AppendIonItemLine(items.back(), &text);
+    text += LineOf(items.back());
   }
   Records back = Read(text);
   EXPECT_EQ(back.errors, std::vector<std::string>{});
   ASSERT_EQ(back.items.size(), items.size());
   for (size_t i = 0; i < items.size(); ++i) EXPECT_EQ(back.items[i], items[i]) << i;
+}
+
+TEST(IonTextTest, ACorruptEncodingAppendsNothing) {
+  std::string line = "kept";
+  EXPECT_EQ(AppendIonItemLine("\xff\xff\xff", &line).code(), ErrorCode::kCorruption);
+  EXPECT_EQ(line, "kept");
 }
 
 TEST(IonTextTest, ReadsTheIonDynamoDbDocumentsAndMore) {
