@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/clock.h"
+#include "engine/transfer/job_page.h"
 #include "engine/index/index_entry.h"
 #include "engine/keys/key_codec.h"
 #include "engine/schema/schema.h"
@@ -33,24 +34,14 @@ std::string RecordKey(const std::string& ns, const std::string& arn) {
   return key;
 }
 
-void PutOptional(std::string* out, const std::optional<std::string>& s) {
-  out->push_back(s ? 1 : 0);
-  if (s) PutLengthPrefixed(out, *s);
-}
-
-std::optional<std::string> OptionalOf(RecordReader* r) {
-  if (r->Byte() == 0) return std::nullopt;
-  return r->String();
-}
-
 void PutSource(std::string* out, const S3BucketSource& s) {
   PutLengthPrefixed(out, s.s3_bucket);
-  PutOptional(out, s.s3_bucket_owner);
-  PutOptional(out, s.s3_key_prefix);
+  PutOptionalString(out, s.s3_bucket_owner);
+  PutOptionalString(out, s.s3_key_prefix);
 }
 
 void PutCsv(std::string* out, const CsvOptions& csv) {
-  PutOptional(out, csv.delimiter);
+  PutOptionalString(out, csv.delimiter);
   out->push_back(csv.header_list ? 1 : 0);
   if (csv.header_list) {
     PutVarint64(out, csv.header_list->size());
@@ -73,13 +64,12 @@ std::string Encode(const std::string& ns, const std::string& fingerprint, const 
   PutCsv(&out, d.csv);
   out.push_back(static_cast<char>(d.compression));
   PutSignedVarint64(&out, d.start_micros);
-  out.push_back(d.end_micros ? 1 : 0);
-  if (d.end_micros) PutSignedVarint64(&out, *d.end_micros);
+  PutOptionalSigned(&out, d.end_micros);
   PutSignedVarint64(&out, d.processed_size_bytes);
   PutSignedVarint64(&out, d.processed_item_count);
   PutSignedVarint64(&out, d.imported_item_count);
-  PutOptional(&out, d.failure_code);
-  PutOptional(&out, d.failure_message);
+  PutOptionalString(&out, d.failure_code);
+  PutOptionalString(&out, d.failure_message);
   return out;
 }
 
@@ -102,11 +92,11 @@ Result<Decoded> Decode(std::string_view value) {
   const uint8_t status = r.Byte();
   d.client_token = r.String();
   d.source.s3_bucket = r.String();
-  d.source.s3_bucket_owner = OptionalOf(&r);
-  d.source.s3_key_prefix = OptionalOf(&r);
+  d.source.s3_bucket_owner = r.OptionalString();
+  d.source.s3_key_prefix = r.OptionalString();
   d.error_count = r.Signed();
   const uint8_t format = r.Byte();
-  d.csv.delimiter = OptionalOf(&r);
+  d.csv.delimiter = r.OptionalString();
   if (r.Byte() != 0) {
     const uint64_t n = r.Varint();
     std::vector<std::string> headers;
@@ -115,12 +105,12 @@ Result<Decoded> Decode(std::string_view value) {
   }
   const uint8_t compression = r.Byte();
   d.start_micros = r.Signed();
-  if (r.Byte() != 0) d.end_micros = r.Signed();
+  d.end_micros = r.OptionalSigned();
   d.processed_size_bytes = r.Signed();
   d.processed_item_count = r.Signed();
   d.imported_item_count = r.Signed();
-  d.failure_code = OptionalOf(&r);
-  d.failure_message = OptionalOf(&r);
+  d.failure_code = r.OptionalString();
+  d.failure_message = r.OptionalString();
   if (!r.ok || status > kMaxStatus || format > 2 || compression > 2) {
     return Status::Corruption("bad import record");
   }
@@ -265,6 +255,12 @@ void Imports::Start(Record record) {
     d.end_micros = clock_->NowMicros();
     if (s.ok()) {
       d.import_status = ImportStatus::kCompleted;
+      // DynamoDB's imported table turns ACTIVE as its import completes; ours
+      // is CREATING for a new table's create delay from the import's start,
+      // so the import ends no earlier than that (AsOf shows it IN_PROGRESS
+      // until then).
+      d.end_micros = std::max(*d.end_micros, d.table.creation_date_time_micros +
+                                                 tables_->create_delay_micros());
     } else {
       d.import_status = ImportStatus::kFailed;
       switch (s.code()) {
@@ -335,45 +331,42 @@ Status Imports::Run(Record* record) {
   return Status::OK();
 }
 
+ImportTableDescription Imports::AsOf(const ImportTableDescription& d, int64_t now) {
+  if (d.import_status != ImportStatus::kCompleted || now >= d.end_micros.value_or(now)) {
+    return d;
+  }
+  ImportTableDescription shown = d;
+  shown.import_status = ImportStatus::kInProgress;
+  shown.end_micros.reset();
+  return shown;
+}
+
 Result<ImportTableDescription> Imports::Describe(const DescribeImportRequest& req) {
+  const int64_t now = clock_->NowMicros();
   MutexLock lock(&mu_);
   auto it = imports_.find(Key{req.scope.ns, req.import_arn});
   if (it == imports_.end()) return ImportNotFound(req.import_arn);
-  return it->second.desc;
+  return AsOf(it->second.desc, now);
 }
 
 Result<ListImportsResult> Imports::List(const ListImportsRequest& req) {
+  const int64_t now = clock_->NowMicros();
   std::vector<ImportTableDescription> all;
   {
     MutexLock lock(&mu_);
     for (const auto& [key, r] : imports_) {
       if (key.first != req.scope.ns) continue;
       if (req.table_arn && r.desc.table_arn != *req.table_arn) continue;
-      all.push_back(r.desc);
+      all.push_back(AsOf(r.desc, now));
     }
   }
-  std::sort(all.begin(), all.end(),
-            [](const ImportTableDescription& a, const ImportTableDescription& b) {
-              return std::tie(a.start_micros, a.import_arn) <
-                     std::tie(b.start_micros, b.import_arn);
-            });
-  size_t start = 0;
-  if (req.next_token) {
-    auto it = std::find_if(all.begin(), all.end(), [&](const ImportTableDescription& d) {
-      return d.import_arn == *req.next_token;
-    });
-    if (it == all.end()) return Status::Validation("Invalid NextToken");
-    start = static_cast<size_t>(it - all.begin()) + 1;
-  }
-  const size_t limit = static_cast<size_t>(req.page_size.value_or(25));
+  auto page = TakeJobPage(std::move(all), req.next_token,
+                          static_cast<size_t>(req.page_size.value_or(25)),
+                          [](const ImportTableDescription& d) -> const std::string& { return d.import_arn; });
+  if (!page.ok()) return page.status();
   ListImportsResult result;
-  for (size_t i = start; i < all.size(); ++i) {
-    if (result.imports.size() == limit) {
-      result.next_token = result.imports.back().import_arn;
-      break;
-    }
-    result.imports.push_back(std::move(all[i]));
-  }
+  result.imports = std::move(page->jobs);
+  result.next_token = std::move(page->next_token);
   return result;
 }
 

@@ -10,7 +10,8 @@
 // DynamoDB does -- keeps the last item of each key, and builds the table
 // with the TableRestorer a backup restore uses (items ingested as one SST
 // file, indexes and counters built in the same pass). The table appears
-// when the import completes.
+// when the job ends, CREATING for a new table's create delay from the
+// import's start; the import is COMPLETED once its table is ACTIVE.
 //
 // The items of an import are held in memory, sorted by key, until the
 // table is built (the restorer needs them in key order).
@@ -78,6 +79,9 @@ class Imports {
           TransferFiles* files)
       : store_(store), clock_(clock), tables_(tables), restorer_(restorer), files_(files) {}
 
+  // `d` as a client sees it at `now`: a completed import whose table is
+  // still CREATING is IN_PROGRESS, without an end time.
+  static ImportTableDescription AsOf(const ImportTableDescription& d, int64_t now);
   Status Persist(const Record& record);
   void Start(Record record);
   Status Run(Record* record);

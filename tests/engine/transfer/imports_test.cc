@@ -119,6 +119,38 @@ TEST(ImportsTest, BuildsTheTableFromTheValidRecords) {
   EXPECT_OK(db->VerifyIndexes(Scope(), "Imported"));
 }
 
+// DynamoDB's imported table is ACTIVE when its import is COMPLETED: an
+// import that finishes within a new table's create delay stays IN_PROGRESS
+// (in DescribeImport and ListImports) until the table turns ACTIVE.
+TEST(ImportsTest, CompletesWhenItsTableIsActive) {
+  MemoryFiles files;
+  EngineOptions options = WithFiles(&files);
+  options.table_create_delay_micros = 50'000;
+  TestEngine db(options);
+  files.Set("p/", {IndexedItem(1)});
+  ASSERT_OK_AND_ASSIGN(ImportTableDescription started,
+                       db->ImportTable(ImportOf("Imported", "p/")));
+  const ImportTableDescription pending = Finished(db, started.import_arn);
+  EXPECT_EQ(pending.import_status, ImportStatus::kInProgress);
+  EXPECT_FALSE(pending.end_micros.has_value());
+  ASSERT_OK_AND_ASSIGN(ListImportsResult listed, db->ListImports(ListImportsRequest{}));
+  ASSERT_EQ(listed.imports.size(), 1u);
+  EXPECT_EQ(listed.imports[0].import_status, ImportStatus::kInProgress);
+  ASSERT_OK_AND_ASSIGN(TableDescription creating,
+                       db->DescribeTable(DescribeTableRequest{Scope(), "Imported"}));
+  EXPECT_EQ(creating.table_status, TableStatus::kCreating);
+
+  db.clock.Advance(50'000);
+  const ImportTableDescription done = Finished(db, started.import_arn);
+  EXPECT_EQ(done.import_status, ImportStatus::kCompleted);
+  EXPECT_EQ(done.end_micros, started.start_micros + 50'000);
+  ASSERT_OK_AND_ASSIGN(TableDescription active,
+                       db->DescribeTable(DescribeTableRequest{Scope(), "Imported"}));
+  EXPECT_EQ(active.table_status, TableStatus::kActive);
+  ASSERT_OK_AND_ASSIGN(listed, db->ListImports(ListImportsRequest{}));
+  EXPECT_EQ(listed.imports[0].import_status, ImportStatus::kCompleted);
+}
+
 TEST(ImportsTest, ErrorsAndFailures) {
   MemoryFiles files;
   TestEngine db(WithFiles(&files));
