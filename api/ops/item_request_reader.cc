@@ -2,7 +2,7 @@
 //
 // One SAX handler for both operations. Every event outside the accepted
 // shape makes it return false, which stops nlohmann's parser and makes the
-// reader answer nullopt: refusing is always safe (the DOM path then decides),
+// reader answer nullopt: refusing is always safe (the JSON tree then decides),
 // so the handler only has to be sure of what it accepts.
 
 #include "api/ops/item_request_reader.h"
@@ -94,8 +94,8 @@ class ItemRequestSax {
         level_ = Level::kRequest;
         return true;
       case Level::kValue:
-        // No datatype is the DOM path's EmptyAttributeValue error; a
-        // duplicate name is the DOM's last-one-wins: both left to it.
+        // No datatype is the tree path's EmptyAttributeValue error; a
+        // duplicate name is the tree's last-one-wins: both left to it.
         if (!value_) return false;
         level_ = Level::kItem;
         return item_.emplace(std::move(name_), *std::move(value_)).second;
@@ -131,7 +131,7 @@ class ItemRequestSax {
         name_ = k;
         return true;
       case Level::kValue:
-        // A second datatype is the DOM path's error to report.
+        // A second datatype is the tree path's error to report.
         if (datatype_ != Datatype::kNone) return false;
         if (k == "S") {
           datatype_ = Datatype::kS;
