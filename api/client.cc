@@ -1,6 +1,7 @@
 #include "api/client.h"
 
 #include <exception>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -39,6 +40,19 @@ Response Ok(const Json& body) {
 Response Handle(Engine* engine, const ClientOptions& options,
                 std::string_view operation, std::string_view request_json,
                 const CallerIdentity& caller) {
+  if (options.one_pass_item_requests) {
+    if (TextHandler text = FindTextHandler(operation)) {
+      RequestContext ctx{engine, ScopeFor(caller, options), nullptr};
+      std::optional<Result<std::string>> answer = text(ctx, request_json);
+      if (answer) {
+        if (!answer->ok()) return FormatError(answer->status());
+        Response r;
+        r.http_status = 200;
+        r.body = std::move(*answer).value();
+        return r;
+      }
+    }
+  }
   // DynamoDB's order: a body that is not JSON fails before the operation
   // name is looked at; an empty body fails after it.
   Result<Json> request = Json::object();

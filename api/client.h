@@ -37,6 +37,11 @@ struct ClientOptions {
   // One set of tables for every caller, as DynamoDB Local's -sharedDb;
   // otherwise each access key id + region has its own.
   bool shared_db = false;
+  // GetItem and PutItem bodies of the common shape are read in one pass
+  // (api/ops/item_request_reader.h) instead of parsed to a JSON tree first;
+  // same answers, byte for byte. false: always the JSON tree (the
+  // differential test compares the two).
+  bool one_pass_item_requests = true;
 };
 
 class Client {

@@ -88,6 +88,12 @@ Status UnknownOperation() { return Status(ErrorCode::kUnknownOperation, ""); }
 
 }  // namespace
 
+TextHandler FindTextHandler(std::string_view operation) {
+  if (operation == "GetItem") return &ops::GetItemText;
+  if (operation == "PutItem") return &ops::PutItemText;
+  return nullptr;
+}
+
 Handler FindHandler(std::string_view operation) {
   for (const Operation& op : kOperations) {
     if (op.name == operation) return op.handler;

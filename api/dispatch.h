@@ -9,6 +9,7 @@
 #ifndef DYNAROCK_API_DISPATCH_H_
 #define DYNAROCK_API_DISPATCH_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -33,6 +34,15 @@ struct RequestContext {
 
 // Returns the response body, or the Status to report.
 using Handler = Result<Json> (*)(const RequestContext& ctx, const Json& request);
+
+// A handler of the body text, for the operations that have one: the
+// response body, or the error; nullopt when it leaves this body to the
+// operation's Handler (api/ops/ops.h, GetItemText).
+using TextHandler = std::optional<Result<std::string>> (*)(
+    const RequestContext& ctx, std::string_view body);
+
+// The text handler for `operation` ("GetItem", "PutItem"), or null.
+TextHandler FindTextHandler(std::string_view operation);
 
 // The handler for `operation` ("PutItem"), or null when DynamoDB has no such
 // operation or dynarock does not implement it yet.

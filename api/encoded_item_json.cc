@@ -163,6 +163,44 @@ void AppendJsonString(std::string_view s, std::string* out) {
   out->push_back('"');
 }
 
+void AppendItemJson(const Item& item, std::string* out) {
+  out->push_back('{');
+  bool first = true;
+  for (const auto& [name, value] : item) {
+    if (!first) out->push_back(',');
+    first = false;
+    AppendJsonString(name, out);
+    out->push_back(':');
+    switch (value.type()) {
+      case AttrType::kS:
+        out->append(R"({"S":)");
+        AppendJsonString(value.s(), out);
+        out->push_back('}');
+        break;
+      case AttrType::kN:
+        out->append(R"({"N":")");  // digits, '-' and '.' need no escaping
+        out->append(value.n().ToString());
+        out->append(R"("})");
+        break;
+      case AttrType::kB:
+        out->append(R"({"B":")");  // base64 needs no escaping
+        out->append(Base64Encode(value.b()));
+        out->append(R"("})");
+        break;
+      case AttrType::kBool:
+        out->append(value.boolean() ? R"({"BOOL":true})" : R"({"BOOL":false})");
+        break;
+      case AttrType::kNull:
+        out->append(R"({"NULL":true})");
+        break;
+      default:
+        out->append(DumpJson(EncodeAttributeValue(value)));
+        break;
+    }
+  }
+  out->push_back('}');
+}
+
 Status AppendEncodedItemJson(std::string_view encoded, std::string* out) {
   JsonWriter writer(out);
   DR_RETURN_IF_ERROR(VisitEncodedItem(encoded, &writer));

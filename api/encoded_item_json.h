@@ -17,12 +17,19 @@
 #include <string_view>
 
 #include "engine/status.h"
+#include "engine/types.h"
 
 namespace dynarock::api {
 
 // Appends the JSON object of the encoded item to `*out`. On an error `*out`
 // may hold part of it. Errors: kCorruption.
 Status AppendEncodedItemJson(std::string_view encoded, std::string* out);
+
+// Appends the JSON object of a decoded item to `*out`, byte for byte
+// DumpJson(EncodeItem(item)): scalars written here, lists, maps and sets
+// through EncodeAttributeValue (their depth is the engine's 32-level limit).
+// What GetItem answers without building a Json of the item.
+void AppendItemJson(const Item& item, std::string* out);
 
 // Appends `s` as a JSON string literal, quotes included, exactly as
 // DumpJson writes it (only '"', '\\' and control characters escaped; bytes

@@ -30,6 +30,7 @@
 #include <exception>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -287,24 +288,43 @@ class Session : public std::enable_shared_from_this<Session> {
     Close();
   }
 
+  // Writes the response: its head serialized here as Beast serializes a
+  // message (status line with Beast's reason phrase, the headers in order,
+  // Connection: close when the connection ends, Content-Length), and the
+  // body, in one gather write from buffers the session keeps: no field
+  // allocations, no serializer state, per response.
   void Respond(HttpResponse r, bool keep_alive, bool drain) {
     idle_ = false;
-    response_ = {};
-    response_.version(11);
-    response_.result(static_cast<unsigned>(r.status));
-    for (auto& [name, value] : r.headers) response_.set(name, value);
-    response_.body() = std::move(r.body);
-    response_.keep_alive(keep_alive);
-    response_.prepare_payload();
+    head_.clear();
+    head_.append("HTTP/1.1 ");
+    head_.append(std::to_string(r.status));
+    head_.push_back(' ');
+    const beast::string_view reason =
+        bhttp::obsolete_reason(bhttp::int_to_status(static_cast<unsigned>(r.status)));
+    head_.append(reason.data(), reason.size());
+    head_.append("\r\n");
+    for (const auto& [name, value] : r.headers) {
+      head_.append(name);
+      head_.append(": ");
+      head_.append(value);
+      head_.append("\r\n");
+    }
+    if (!keep_alive) head_.append("Connection: close\r\n");
+    head_.append("Content-Length: ");
+    head_.append(std::to_string(r.body.size()));
+    head_.append("\r\n\r\n");
+    body_ = std::move(r.body);
+    const std::array<net::const_buffer, 2> buffers{net::buffer(head_),
+                                                   net::buffer(body_)};
     stream_.expires_after(options().request_timeout);
-    bhttp::async_write(stream_, response_,
-                       [self = shared_from_this(), keep_alive, drain](
-                           beast::error_code ec, size_t) {
-                         if (ec) return self->Close();
-                         if (drain) return self->DrainAndClose();
-                         if (!keep_alive) return self->Close();
-                         self->ReadHeader();
-                       });
+    net::async_write(stream_, buffers,
+                     [self = shared_from_this(), keep_alive, drain](
+                         beast::error_code ec, size_t) {
+                       if (ec) return self->Close();
+                       if (drain) return self->DrainAndClose();
+                       if (!keep_alive) return self->Close();
+                       self->ReadHeader();
+                     });
   }
 
   void DrainAndClose() {
@@ -349,7 +369,8 @@ class Session : public std::enable_shared_from_this<Session> {
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_;
   std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
-  bhttp::response<bhttp::string_body> response_;
+  std::string head_;  // the response being written: status line, headers
+  std::string body_;  // and body
   std::unique_ptr<std::array<char, 64 * 1024>> drain_buffer_;
   size_t drained_ = 0;
   Shared* shared_;

@@ -115,8 +115,7 @@ Result<Json> ExportTableToPointInTime(const RequestContext& ctx, const Json& req
   req.s3_sse_algorithm = OptionalString(request, "S3SseAlgorithm");
   req.s3_sse_kms_key_id = OptionalString(request, "S3SseKmsKeyId");
   if (OptionalString(request, "ExportFormat").value_or("DYNAMODB_JSON") == "ION") {
-    return Status::Validation(
-        "ExportFormat ION is not supported by dynarock; use DYNAMODB_JSON");
+    req.export_format = ExportFormat::kIon;
   }
   if (OptionalString(request, "ExportType").value_or("FULL_EXPORT") == "INCREMENTAL_EXPORT") {
     req.export_type = ExportType::kIncrementalExport;

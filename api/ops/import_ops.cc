@@ -154,11 +154,9 @@ Result<Json> ImportTable(const RequestContext& ctx, const Json& request) {
   req.source.s3_bucket_owner = OptionalString(source, "S3BucketOwner");
   req.source.s3_key_prefix = OptionalString(source, "S3KeyPrefix");
   const std::string format = StringOr(request, "InputFormat");
-  if (format == "ION") {
-    return Status::Validation(
-        "InputFormat ION is not supported by dynarock; use DYNAMODB_JSON or CSV");
-  }
-  req.input_format = format == "CSV" ? InputFormat::kCsv : InputFormat::kDynamoDbJson;
+  req.input_format = format == "CSV"   ? InputFormat::kCsv
+                     : format == "ION" ? InputFormat::kIon
+                                       : InputFormat::kDynamoDbJson;
   if (const Json* options = Field(request, "InputFormatOptions")) {
     if (const Json* csv = Field(*options, "Csv")) {
       req.csv.delimiter = OptionalString(*csv, "Delimiter");

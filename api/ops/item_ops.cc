@@ -14,7 +14,9 @@
 #include <utility>
 #include <vector>
 
+#include "api/encoded_item_json.h"
 #include "api/ops/item_collection_metrics.h"
+#include "api/ops/item_request_reader.h"
 #include "api/ops/return_consumed_capacity.h"
 #include "api/ops/decode.h"
 #include "api/ops/fields.h"
@@ -252,6 +254,41 @@ Result<Json> GetItem(const RequestContext& ctx, const Json& request) {
   if (result.item) out["Item"] = EncodeItem(*result.item);
   AddConsumedCapacity(request, result.consumed_capacity, &out);
   return out;
+}
+
+std::optional<Result<std::string>> PutItemText(const RequestContext& ctx,
+                                               std::string_view body) {
+  std::optional<PutItemRequest> req = ReadPutItemRequest(body);
+  if (!req) return std::nullopt;
+  req->scope = ctx.scope;
+  // PutItem's steps after ValidateRequest, which the reader's shape passes.
+  if (Status use = CheckParameterUse(*req); !use.ok()) return Result<std::string>(use);
+  Result<PutItemResult> result = ctx.engine->PutItem(*req);
+  if (!result.ok()) return Result<std::string>(result.status());
+  if (!result->attributes && !result->item_collection_metrics) {
+    return Result<std::string>(std::string("{}"));
+  }
+  return Result<std::string>(DumpJson(
+      AttributesResponse(result->attributes, result->item_collection_metrics)));
+}
+
+std::optional<Result<std::string>> GetItemText(const RequestContext& ctx,
+                                               std::string_view body) {
+  std::optional<GetItemRequest> req = ReadGetItemRequest(body);
+  if (!req) return std::nullopt;
+  req->scope = ctx.scope;
+  if (Status use = CheckParameterUse(*req); !use.ok()) return Result<std::string>(use);
+  Result<GetItemResult> result = ctx.engine->GetItem(*req);
+  if (!result.ok()) return Result<std::string>(result.status());
+  std::string out;
+  if (result->item) {
+    out = R"({"Item":)";
+    AppendItemJson(*result->item, &out);
+    out.push_back('}');
+  } else {
+    out = "{}";
+  }
+  return Result<std::string>(std::move(out));
 }
 
 Result<Json> UpdateItem(const RequestContext& ctx, const Json& request) {

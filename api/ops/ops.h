@@ -7,6 +7,10 @@
 #ifndef DYNAROCK_API_OPS_OPS_H_
 #define DYNAROCK_API_OPS_OPS_H_
 
+#include <optional>
+#include <string>
+#include <string_view>
+
 #include "api/dispatch.h"
 
 namespace dynarock::api::ops {
@@ -23,6 +27,15 @@ Result<Json> PutItem(const RequestContext& ctx, const Json& request);
 Result<Json> GetItem(const RequestContext& ctx, const Json& request);
 Result<Json> DeleteItem(const RequestContext& ctx, const Json& request);
 Result<Json> UpdateItem(const RequestContext& ctx, const Json& request);
+// GetItem and PutItem straight from the body text, when
+// api/ops/item_request_reader.h reads it in one pass: the response body as
+// finished JSON, or the error; nullopt for any other body (the caller then
+// parses it and calls GetItem / PutItem, which answer the same bytes for
+// the bodies read here).
+std::optional<Result<std::string>> GetItemText(const RequestContext& ctx,
+                                               std::string_view body);
+std::optional<Result<std::string>> PutItemText(const RequestContext& ctx,
+                                               std::string_view body);
 
 // query_ops.cc
 Result<Json> Query(const RequestContext& ctx, const Json& request);

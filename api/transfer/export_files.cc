@@ -12,6 +12,7 @@
 
 #include "api/encoded_item_json.h"
 #include "api/json_codec.h"
+#include "api/transfer/ion_text.h"
 #include "engine/util/base64.h"
 
 namespace dynarock::api {
@@ -63,9 +64,8 @@ class ExportFiles final : public ExportWriter {
               int64_t items_per_file)
       : dir_(std::move(dir)),
         key_prefix_(std::move(key_prefix)),
-        items_per_file_(std::max<int64_t>(1, items_per_file)) {
-    (void)desc;
-  }
+        items_per_file_(std::max<int64_t>(1, items_per_file)),
+        ion_(desc.export_format == ExportFormat::kIon) {}
   ~ExportFiles() override {
     if (file_ != nullptr) gzclose(file_);
   }
@@ -80,9 +80,14 @@ class ExportFiles final : public ExportWriter {
 
   Status Add(std::string_view encoded_item) override {
     if (file_ == nullptr || in_file_ == items_per_file_) DR_RETURN_IF_ERROR(NextFile());
-    line_.assign("{\"Item\":");
-    DR_RETURN_IF_ERROR(AppendEncodedItemJson(encoded_item, &line_));
-    line_.append("}\n");
+    line_.clear();
+    if (ion_) {
+      DR_RETURN_IF_ERROR(AppendIonItemLine(encoded_item, &line_));
+    } else {
+      line_.assign("{\"Item\":");
+      DR_RETURN_IF_ERROR(AppendEncodedItemJson(encoded_item, &line_));
+      line_.append("}\n");
+    }
     if (gzwrite(file_, line_.data(), static_cast<unsigned>(line_.size())) !=
         static_cast<int>(line_.size())) {
       return IoError("cannot write", files_.back().path);
@@ -140,7 +145,7 @@ class ExportFiles final : public ExportWriter {
 
   Status NextFile() {
     DR_RETURN_IF_ERROR(CloseFile());
-    const std::string name = RandomName() + ".json.gz";
+    const std::string name = RandomName() + (ion_ ? ".ion.gz" : ".json.gz");
     files_.push_back(DataFile{dir_ + "/data/" + name, key_prefix_ + "data/" + name, 0});
     file_ = gzopen(files_.back().path.c_str(), "wb6");
     if (file_ == nullptr) return IoError("cannot create", files_.back().path);
@@ -159,6 +164,7 @@ class ExportFiles final : public ExportWriter {
   const std::string dir_;
   const std::string key_prefix_;
   const int64_t items_per_file_;
+  const bool ion_;  // ExportFormat ION: Amazon Ion text lines (ion_text.h)
   std::vector<DataFile> files_;
   gzFile file_ = nullptr;
   int64_t in_file_ = 0;

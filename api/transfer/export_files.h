@@ -7,7 +7,8 @@
 //   _started                 empty, written first
 //   data/<26 chars>.json.gz  gzip; one {"Item":{...}} DynamoDB JSON object
 //                            per line (at least one file, empty when the
-//                            table is)
+//                            table is); ExportFormat ION: .ion.gz, one
+//                            `$ion_1_0 {Item:{...}}` per line (ion_text.h)
 //   manifest-files.json      one line per data file: itemCount,
 //                            md5Checksum (base64), etag (hex MD5),
 //                            dataFileS3Key

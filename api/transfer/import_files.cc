@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "api/json_codec.h"
+#include "api/transfer/ion_text.h"
 
 namespace dynarock::api {
 namespace {
@@ -194,6 +195,7 @@ Result<std::string> ReadInputFile(const std::string& path, InputCompression comp
 Status VisitImportRecords(std::string_view text, const ImportTableDescription& desc,
                           const ImportRecordVisitor& visit) {
   if (desc.input_format == InputFormat::kCsv) return VisitCsv(text, desc, visit);
+  if (desc.input_format == InputFormat::kIon) return VisitIonRecords(text, visit);
   return VisitJsonLines(text, visit);
 }
 

@@ -1,7 +1,8 @@
 // api/transfer/import_files.h
 //
 // The records of ImportTable's input files: DynamoDB JSON (one
-// {"Item":{...}} object per line, what an export's data files hold) or CSV
+// {"Item":{...}} object per line, what an export's data files hold), Amazon
+// Ion text (`$ion_1_0 {Item:{...}}` records, api/transfer/ion_text.h) or CSV
 // (a header row, or InputFormatOptions.Csv.HeaderList; Delimiter; quoted
 // fields with "" escapes and line breaks), each file whole or compressed
 // with GZIP or ZSTD. A CSV row is an item of its non-empty columns: the key

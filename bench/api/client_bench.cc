@@ -3,8 +3,11 @@
 // PutItem and GetItem of 250-byte Order items through the in-process
 // api::Client::Call with DynamoDB JSON request bodies, beside the same
 // operations on the Engine API and on raw RocksDB, in the same process and
-// run (the databases of bench/common/bench_world.h). After the run it prints
-// client / engine (the cost of the JSON protocol) and client / raw ratios.
+// run (the databases of bench/common/bench_world.h), and through a Client
+// that parses every body to a JSON tree first (ClientOptions::
+// one_pass_item_requests = false: the path before the one-pass reader of
+// api/ops/item_request_reader.h). After the run it prints client / engine
+// (the cost of the JSON protocol), client / raw and one-pass / tree ratios.
 //
 //   build-bench/bench/client_bench                          # mem and disk
 //   build-bench/bench/client_bench --benchmark_filter=mem
@@ -12,6 +15,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -61,8 +65,20 @@ api::Client& ClientFor(bool in_memory) {
   });
 }
 
-void ClientGetItem(benchmark::State& state, bool in_memory) {
-  const api::Client& client = ClientFor(in_memory);
+// A Client on the same engine that always builds the JSON tree.
+const api::Client& TreeClientFor(bool in_memory) {
+  static std::unique_ptr<api::Client> clients[2];
+  auto& c = clients[in_memory ? 0 : 1];
+  if (!c) {
+    ClientFor(in_memory);  // verifies the world
+    c = std::make_unique<api::Client>(
+        &WorldFor(in_memory).engine(),
+        api::ClientOptions{.one_pass_item_requests = false});
+  }
+  return *c;
+}
+
+void GetItems(benchmark::State& state, const api::Client& client) {
   const JsonRequests& json = Json();
   KeyChooser keys(kPreloadItems);
   for (auto _ : state) {
@@ -73,8 +89,7 @@ void ClientGetItem(benchmark::State& state, bool in_memory) {
   state.SetItemsProcessed(state.iterations());
 }
 
-void ClientPutItem(benchmark::State& state, bool in_memory) {
-  const api::Client& client = ClientFor(in_memory);
+void PutItems(benchmark::State& state, const api::Client& client) {
   const JsonRequests& json = Json();
   KeyChooser keys(kPreloadItems, 7);
   for (auto _ : state) {
@@ -85,13 +100,28 @@ void ClientPutItem(benchmark::State& state, bool in_memory) {
   state.SetItemsProcessed(state.iterations());
 }
 
+void ClientGetItem(benchmark::State& state, bool in_memory) {
+  GetItems(state, ClientFor(in_memory));
+}
+void ClientPutItem(benchmark::State& state, bool in_memory) {
+  PutItems(state, ClientFor(in_memory));
+}
+void TreeGetItem(benchmark::State& state, bool in_memory) {
+  GetItems(state, TreeClientFor(in_memory));
+}
+void TreePutItem(benchmark::State& state, bool in_memory) {
+  PutItems(state, TreeClientFor(in_memory));
+}
+
 void Register() {
   RegisterPerConfig({{"client/GetItem/", &ClientGetItem},
                      {"engine/GetItem/", &EngineGetItem},
                      {"raw/Get/", &RawGet},
                      {"client/PutItem/", &ClientPutItem},
                      {"engine/PutItem/", &EnginePutItem},
-                     {"raw/Put/", &RawPut}});
+                     {"raw/Put/", &RawPut},
+                     {"tree/GetItem/", &TreeGetItem},
+                     {"tree/PutItem/", &TreePutItem}});
 }
 
 }  // namespace
@@ -108,7 +138,11 @@ int main(int argc, char** argv) {
       {{"client/engine GetItem", "client/GetItem/", "engine/GetItem/"},
        {"client/engine PutItem", "client/PutItem/", "engine/PutItem/"},
        {"client/raw GetItem/Get", "client/GetItem/", "raw/Get/"},
-       {"client/raw PutItem/Put", "client/PutItem/", "raw/Put/"}});
+       {"client/raw PutItem/Put", "client/PutItem/", "raw/Put/"},
+       {"one-pass/tree GetItem", "client/GetItem/", "tree/GetItem/"},
+       {"one-pass/tree PutItem", "client/PutItem/", "tree/PutItem/"},
+       {"tree/engine GetItem", "tree/GetItem/", "engine/GetItem/"},
+       {"tree/engine PutItem", "tree/PutItem/", "engine/PutItem/"}});
   ReleaseWorlds();
   return 0;
 }

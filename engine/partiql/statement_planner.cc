@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -428,8 +429,121 @@ Result<Plan> PlanMultiQuery(const Statement& s, const KeyDef& key,
   return plan;
 }
 
+// The read of a SELECT on a GSI with a multi-attribute key (several HASH
+// or RANGE attributes). A Query when the WHERE's top-level conjuncts give
+// every partition-key attribute an equality; its key condition takes, of
+// the sort-key attributes in KeySchema order, the equalities of a leading
+// run and then at most one range condition on the next attribute, as
+// DynamoDB's Query rules for such keys; the other conjuncts are the filter
+// (one naming a key attribute is the engine's ValidationException, as in a
+// Query). Otherwise a Scan of the index with the WHERE as the filter; IN and
+// OR over partition-key values scan too. ORDER BY may name key attributes
+// (two at most, as for any table: the parser's bound); its sort-key
+// attributes must all go one way (the index's order or its reverse).
+Result<Plan> PlanMultiAttributeRead(const Statement& s, const KeyDef& key,
+                                    const PlanOptions& o) {
+  std::vector<const Condition*> conjuncts = Conjuncts(s.where.get());
+  std::vector<bool> used(conjuncts.size(), false);
+  // The first unused conjunct that `fits`, marked used; null if none.
+  auto take = [&](auto fits) -> const Condition* {
+    for (size_t i = 0; i < conjuncts.size(); ++i) {
+      if (!used[i] && fits(*conjuncts[i])) {
+        used[i] = true;
+        return conjuncts[i];
+      }
+    }
+    return nullptr;
+  };
+  std::vector<const Condition*> key_conditions;
+  for (size_t i = 0; i < key.hash_count(); ++i) {
+    const std::string& name = key.hash_name_at(i);
+    const Condition* c =
+        take([&](const Condition& x) { return EqualityOn(x, name) != nullptr; });
+    if (c == nullptr) break;
+    key_conditions.push_back(c);
+  }
+  const bool keyed = key_conditions.size() == key.hash_count();
+  if (keyed) {
+    for (size_t i = 0; i < key.range_count(); ++i) {
+      const std::string& name = key.range_name_at(i);
+      if (const Condition* eq =
+              take([&](const Condition& x) { return EqualityOn(x, name) != nullptr; })) {
+        key_conditions.push_back(eq);
+        continue;
+      }
+      if (const Condition* range =
+              take([&](const Condition& x) { return IsSortKeyCondition(x, name); })) {
+        key_conditions.push_back(range);
+      }
+      break;
+    }
+  }
+  Ordering ordering;
+  if (!s.order_by.empty()) {
+    if (!keyed) {
+      return Status::Validation(
+          "Must have WHERE clause in the statement when using ORDER BY clause.");
+    }
+    std::optional<bool> descending;
+    std::set<std::string, std::less<>> seen;
+    for (const Statement::OrderKey& k : s.order_by) {
+      const bool single = k.path.size() == 1 && !k.path[0].index;
+      const std::string* name = single ? &k.path[0].name : nullptr;
+      bool is_hash = false;
+      bool is_range = false;
+      for (size_t i = 0; name != nullptr && i < key.hash_count(); ++i) {
+        is_hash = is_hash || key.hash_name_at(i) == *name;
+      }
+      for (size_t i = 0; name != nullptr && i < key.range_count(); ++i) {
+        is_range = is_range || key.range_name_at(i) == *name;
+      }
+      if ((!is_hash && !is_range) || !seen.insert(*name).second ||
+          (is_range && descending && *descending != k.descending)) {
+        return Status::Validation(
+            "Order by is only supported on the key attributes of the table or index");
+      }
+      if (is_range) descending = k.descending;
+    }
+    ordering.descending = descending.value_or(false);
+  }
+  Plan plan;
+  plan.table_name = s.table_name;
+  Renderer r;
+  std::vector<const Condition*> rest;
+  ReadPageParameters* read = nullptr;
+  if (keyed) {
+    for (size_t i = 0; i < conjuncts.size(); ++i) {
+      if (!used[i]) rest.push_back(conjuncts[i]);
+    }
+    plan.kind = Plan::Kind::kQuery;
+    QueryRequest& q = plan.query;
+    q.table_name = s.table_name;
+    std::string kc;
+    for (const Condition* c : key_conditions) {
+      if (!kc.empty()) kc += " AND ";
+      kc += r.ConditionText(*c);
+    }
+    q.key_condition_expression = std::move(kc);
+    q.scan_index_forward = !ordering.descending;
+    read = &q.read;
+  } else {
+    rest = std::move(conjuncts);
+    plan.kind = Plan::Kind::kScan;
+    plan.scan.table_name = s.table_name;
+    read = &plan.scan.read;
+  }
+  read->index_name = s.index_name;
+  if (!rest.empty()) read->filter_expression = r.Conjunction(rest);
+  read->projection_expression = ProjectionText(s, &r);
+  read->expression_attribute_names = r.names();
+  read->expression_attribute_values = r.values();
+  ApplyReadOptions(o, &plan);
+  return plan;
+}
+
 // The read a SELECT plans into, without its leaves.
 Result<Plan> PlanRead(const Statement& s, const KeyDef& key, const PlanOptions& o) {
+  if (key.multi_attribute()) return PlanMultiAttributeRead(s, key, o);
   Plan plan;
   plan.table_name = s.table_name;
   Renderer r;

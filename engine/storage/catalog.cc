@@ -58,11 +58,6 @@ std::string CounterKey(uint32_t id, char which) {
 
 // --- record encoding (on disk; append fields only at the end) ---------
 
-void PutOptional(std::string* out, const std::optional<int64_t>& v) {
-  out->push_back(v ? 1 : 0);
-  if (v) PutSignedVarint64(out, *v);
-}
-
 void PutKeySchema(std::string* out, const std::vector<KeySchemaElement>& ks) {
   PutVarint64(out, ks.size());
   for (const auto& e : ks) {
@@ -81,8 +76,8 @@ void PutThroughput(std::string* out, const ProvisionedThroughputDescription& t) 
   PutSignedVarint64(out, t.read_capacity_units);
   PutSignedVarint64(out, t.write_capacity_units);
   PutSignedVarint64(out, t.number_of_decreases_today);
-  PutOptional(out, t.last_increase_micros);
-  PutOptional(out, t.last_decrease_micros);
+  PutOptionalSigned(out, t.last_increase_micros);
+  PutOptionalSigned(out, t.last_decrease_micros);
 }
 
 void PutSettings(std::string* out, const ThroughputSettings& s) {
@@ -105,7 +100,7 @@ std::string EncodeTableImpl(const TableInfo& t) {
   PutLengthPrefixed(&out, d.table_id);
   PutSignedVarint64(&out, d.creation_date_time_micros);
   out.push_back(static_cast<char>(d.billing_mode));
-  PutOptional(&out, d.last_update_to_pay_per_request_micros);
+  PutOptionalSigned(&out, d.last_update_to_pay_per_request_micros);
   PutThroughput(&out, d.provisioned_throughput);
   PutKeySchema(&out, d.key_schema);
   PutVarint64(&out, d.attribute_definitions.size());
@@ -136,8 +131,8 @@ std::string EncodeTableImpl(const TableInfo& t) {
     PutLengthPrefixed(&out, l.index_arn);
   }
   out.push_back(d.deletion_protection_enabled ? 1 : 0);
-  PutOptional(&out, t.updating_since_micros);
-  PutOptional(&out, t.deleting_since_micros);
+  PutOptionalSigned(&out, t.updating_since_micros);
+  PutOptionalSigned(&out, t.deleting_since_micros);
   // Version 2.
   PutVarint64(&out, t.index_ids.size());
   for (const auto& [name, id] : t.index_ids) {
@@ -147,7 +142,7 @@ std::string EncodeTableImpl(const TableInfo& t) {
   // Version 3.
   out.push_back(t.ttl.enabled ? 1 : 0);
   PutLengthPrefixed(&out, t.ttl.attribute_name);
-  PutOptional(&out, t.ttl.last_change_micros);
+  PutOptionalSigned(&out, t.ttl.last_change_micros);
   // Version 4.
   PutVarint64(&out, t.tags.size());
   for (const auto& [key, value] : t.tags) {
@@ -176,7 +171,7 @@ std::string EncodeTableImpl(const TableInfo& t) {
   out.push_back(d.table_class_summary ? 1 : 0);
   if (d.table_class_summary) {
     out.push_back(static_cast<char>(d.table_class_summary->table_class));
-    PutOptional(&out, d.table_class_summary->last_update_micros);
+    PutOptionalSigned(&out, d.table_class_summary->last_update_micros);
   }
   PutSettings(&out, d.settings);
   for (const auto& g : d.global_secondary_indexes) PutSettings(&out, g.settings);
@@ -187,10 +182,6 @@ std::string EncodeTableImpl(const TableInfo& t) {
 struct Reader : RecordReader {
   using RecordReader::RecordReader;
 
-  std::optional<int64_t> Optional() {
-    if (Byte() == 0) return std::nullopt;
-    return Signed();
-  }
   std::vector<KeySchemaElement> KeySchema() {
     std::vector<KeySchemaElement> ks(Count());
     for (auto& e : ks) {
@@ -219,8 +210,8 @@ struct Reader : RecordReader {
     t.read_capacity_units = Signed();
     t.write_capacity_units = Signed();
     t.number_of_decreases_today = Signed();
-    t.last_increase_micros = Optional();
-    t.last_decrease_micros = Optional();
+    t.last_increase_micros = OptionalSigned();
+    t.last_decrease_micros = OptionalSigned();
     return t;
   }
 };
@@ -240,7 +231,7 @@ Result<TableInfo> DecodeTableImpl(std::string_view bytes) {
   d.table_id = r.String();
   d.creation_date_time_micros = r.Signed();
   d.billing_mode = static_cast<BillingMode>(r.Byte());
-  d.last_update_to_pay_per_request_micros = r.Optional();
+  d.last_update_to_pay_per_request_micros = r.OptionalSigned();
   d.provisioned_throughput = r.Throughput();
   d.key_schema = r.KeySchema();
   d.attribute_definitions.resize(r.Count());
@@ -272,8 +263,8 @@ Result<TableInfo> DecodeTableImpl(std::string_view bytes) {
     l.index_arn = r.String();
   }
   d.deletion_protection_enabled = r.Byte() != 0;
-  t.updating_since_micros = r.Optional();
-  t.deleting_since_micros = r.Optional();
+  t.updating_since_micros = r.OptionalSigned();
+  t.deleting_since_micros = r.OptionalSigned();
   if (version >= 2) {
     const uint64_t n = r.Count();
     for (uint64_t i = 0; i < n && r.ok; ++i) {
@@ -287,7 +278,7 @@ Result<TableInfo> DecodeTableImpl(std::string_view bytes) {
   if (version >= 3) {
     t.ttl.enabled = r.Byte() != 0;
     t.ttl.attribute_name = r.String();
-    t.ttl.last_change_micros = r.Optional();
+    t.ttl.last_change_micros = r.OptionalSigned();
   }
   if (version >= 4) {
     const uint64_t n = r.Count();
@@ -319,7 +310,7 @@ Result<TableInfo> DecodeTableImpl(std::string_view bytes) {
     if (r.Byte() != 0) {
       TableClassSummary summary;
       summary.table_class = static_cast<TableClass>(r.Byte());
-      summary.last_update_micros = r.Optional();
+      summary.last_update_micros = r.OptionalSigned();
       d.table_class_summary = summary;
     }
     d.settings = r.Settings();

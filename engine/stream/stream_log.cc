@@ -79,11 +79,9 @@ std::string EncodeStreamDescriptor(const StreamInfo& s) {
     out.push_back(static_cast<char>(e.key_type));
   }
   PutLengthPrefixed(&out, s.key.hash_name);
-  out.push_back(s.key.range_name ? 1 : 0);
-  if (s.key.range_name) PutLengthPrefixed(&out, *s.key.range_name);
+  PutOptionalString(&out, s.key.range_name);
   PutSignedVarint64(&out, s.created_micros);
-  out.push_back(s.disabled_micros ? 1 : 0);
-  if (s.disabled_micros) PutSignedVarint64(&out, *s.disabled_micros);
+  PutOptionalSigned(&out, s.disabled_micros);
   PutVarint64(&out, s.next_shard_index);
   return out;
 }
@@ -110,9 +108,9 @@ Result<StreamInfo> DecodeStreamDescriptor(std::string_view bytes) {
     s.key_schema.push_back(std::move(e));
   }
   s.key.hash_name = r.String();
-  if (r.Byte()) s.key.range_name = r.String();
+  s.key.range_name = r.OptionalString();
   s.created_micros = r.Signed();
-  if (r.Byte()) s.disabled_micros = r.Signed();
+  s.disabled_micros = r.OptionalSigned();
   s.next_shard_index = static_cast<uint32_t>(r.Varint());
   if (!r.ok || n > 2) return Status::Corruption("truncated stream descriptor");
   return s;

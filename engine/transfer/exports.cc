@@ -29,26 +29,6 @@ std::string RecordKey(const std::string& ns, const std::string& arn) {
   return key;
 }
 
-void PutOptional(std::string* out, const std::optional<std::string>& s) {
-  out->push_back(s ? 1 : 0);
-  if (s) PutLengthPrefixed(out, *s);
-}
-
-std::optional<std::string> OptionalOf(RecordReader* r) {
-  if (r->Byte() == 0) return std::nullopt;
-  return r->String();
-}
-
-void PutOptionalMicros(std::string* out, const std::optional<int64_t>& v) {
-  out->push_back(v ? 1 : 0);
-  if (v) PutSignedVarint64(out, *v);
-}
-
-std::optional<int64_t> OptionalMicrosOf(RecordReader* r) {
-  if (r->Byte() == 0) return std::nullopt;
-  return r->Signed();
-}
-
 std::string Encode(const std::string& ns, uint32_t table_id, const std::string& fingerprint,
                    const ExportDescription& d) {
   std::string out(1, static_cast<char>(kRecordVersion));
@@ -58,25 +38,25 @@ std::string Encode(const std::string& ns, uint32_t table_id, const std::string& 
   PutLengthPrefixed(&out, d.export_arn);
   out.push_back(static_cast<char>(d.export_status));
   PutSignedVarint64(&out, d.start_micros);
-  PutOptionalMicros(&out, d.end_micros);
+  PutOptionalSigned(&out, d.end_micros);
   PutLengthPrefixed(&out, d.export_manifest);
   PutLengthPrefixed(&out, d.table_arn);
   PutLengthPrefixed(&out, d.table_id);
   PutSignedVarint64(&out, d.export_micros);
   PutLengthPrefixed(&out, d.client_token);
   PutLengthPrefixed(&out, d.s3_bucket);
-  PutOptional(&out, d.s3_bucket_owner);
-  PutOptional(&out, d.s3_prefix);
+  PutOptionalString(&out, d.s3_bucket_owner);
+  PutOptionalString(&out, d.s3_prefix);
   PutLengthPrefixed(&out, d.s3_sse_algorithm);
-  PutOptional(&out, d.s3_sse_kms_key_id);
-  PutOptional(&out, d.failure_code);
-  PutOptional(&out, d.failure_message);
+  PutOptionalString(&out, d.s3_sse_kms_key_id);
+  PutOptionalString(&out, d.failure_code);
+  PutOptionalString(&out, d.failure_message);
   out.push_back(static_cast<char>(d.export_format));
   PutSignedVarint64(&out, d.billed_size_bytes);
   PutSignedVarint64(&out, d.item_count);
   out.push_back(static_cast<char>(d.export_type));
-  PutOptionalMicros(&out, d.incremental_from_micros);
-  PutOptionalMicros(&out, d.incremental_to_micros);
+  PutOptionalSigned(&out, d.incremental_from_micros);
+  PutOptionalSigned(&out, d.incremental_to_micros);
   out.push_back(d.incremental_old_images ? 1 : 0);
   return out;
 }
@@ -99,25 +79,25 @@ Result<Decoded> Decode(std::string_view value) {
   d.export_arn = r.String();
   const uint8_t status = r.Byte();
   d.start_micros = r.Signed();
-  d.end_micros = OptionalMicrosOf(&r);
+  d.end_micros = r.OptionalSigned();
   d.export_manifest = r.String();
   d.table_arn = r.String();
   d.table_id = r.String();
   d.export_micros = r.Signed();
   d.client_token = r.String();
   d.s3_bucket = r.String();
-  d.s3_bucket_owner = OptionalOf(&r);
-  d.s3_prefix = OptionalOf(&r);
+  d.s3_bucket_owner = r.OptionalString();
+  d.s3_prefix = r.OptionalString();
   d.s3_sse_algorithm = r.String();
-  d.s3_sse_kms_key_id = OptionalOf(&r);
-  d.failure_code = OptionalOf(&r);
-  d.failure_message = OptionalOf(&r);
+  d.s3_sse_kms_key_id = r.OptionalString();
+  d.failure_code = r.OptionalString();
+  d.failure_message = r.OptionalString();
   const uint8_t format = r.Byte();
   d.billed_size_bytes = r.Signed();
   d.item_count = r.Signed();
   const uint8_t type = r.Byte();
-  d.incremental_from_micros = OptionalMicrosOf(&r);
-  d.incremental_to_micros = OptionalMicrosOf(&r);
+  d.incremental_from_micros = r.OptionalSigned();
+  d.incremental_to_micros = r.OptionalSigned();
   d.incremental_old_images = r.Byte() != 0;
   if (!r.ok || status > 2 || format > 1 || type > 1) {
     return Status::Corruption("bad export record");
@@ -132,16 +112,16 @@ Result<Decoded> Decode(std::string_view value) {
 std::string Fingerprint(const ExportTableToPointInTimeRequest& req) {
   std::string f;
   PutLengthPrefixed(&f, req.table_arn);
-  PutOptionalMicros(&f, req.export_micros);
+  PutOptionalSigned(&f, req.export_micros);
   PutLengthPrefixed(&f, req.s3_bucket);
-  PutOptional(&f, req.s3_bucket_owner);
-  PutOptional(&f, req.s3_prefix);
-  PutOptional(&f, req.s3_sse_algorithm);
-  PutOptional(&f, req.s3_sse_kms_key_id);
+  PutOptionalString(&f, req.s3_bucket_owner);
+  PutOptionalString(&f, req.s3_prefix);
+  PutOptionalString(&f, req.s3_sse_algorithm);
+  PutOptionalString(&f, req.s3_sse_kms_key_id);
   f.push_back(static_cast<char>(req.export_format));
   f.push_back(static_cast<char>(req.export_type));
-  PutOptionalMicros(&f, req.incremental_from_micros);
-  PutOptionalMicros(&f, req.incremental_to_micros);
+  PutOptionalSigned(&f, req.incremental_from_micros);
+  PutOptionalSigned(&f, req.incremental_to_micros);
   f.push_back(req.incremental_old_images ? 1 : 0);
   return f;
 }

@@ -34,24 +34,14 @@ std::string RecordKey(const std::string& ns, const std::string& arn) {
   return key;
 }
 
-void PutOptional(std::string* out, const std::optional<std::string>& s) {
-  out->push_back(s ? 1 : 0);
-  if (s) PutLengthPrefixed(out, *s);
-}
-
-std::optional<std::string> OptionalOf(RecordReader* r) {
-  if (r->Byte() == 0) return std::nullopt;
-  return r->String();
-}
-
 void PutSource(std::string* out, const S3BucketSource& s) {
   PutLengthPrefixed(out, s.s3_bucket);
-  PutOptional(out, s.s3_bucket_owner);
-  PutOptional(out, s.s3_key_prefix);
+  PutOptionalString(out, s.s3_bucket_owner);
+  PutOptionalString(out, s.s3_key_prefix);
 }
 
 void PutCsv(std::string* out, const CsvOptions& csv) {
-  PutOptional(out, csv.delimiter);
+  PutOptionalString(out, csv.delimiter);
   out->push_back(csv.header_list ? 1 : 0);
   if (csv.header_list) {
     PutVarint64(out, csv.header_list->size());
@@ -74,13 +64,12 @@ std::string Encode(const std::string& ns, const std::string& fingerprint, const 
   PutCsv(&out, d.csv);
   out.push_back(static_cast<char>(d.compression));
   PutSignedVarint64(&out, d.start_micros);
-  out.push_back(d.end_micros ? 1 : 0);
-  if (d.end_micros) PutSignedVarint64(&out, *d.end_micros);
+  PutOptionalSigned(&out, d.end_micros);
   PutSignedVarint64(&out, d.processed_size_bytes);
   PutSignedVarint64(&out, d.processed_item_count);
   PutSignedVarint64(&out, d.imported_item_count);
-  PutOptional(&out, d.failure_code);
-  PutOptional(&out, d.failure_message);
+  PutOptionalString(&out, d.failure_code);
+  PutOptionalString(&out, d.failure_message);
   return out;
 }
 
@@ -103,11 +92,11 @@ Result<Decoded> Decode(std::string_view value) {
   const uint8_t status = r.Byte();
   d.client_token = r.String();
   d.source.s3_bucket = r.String();
-  d.source.s3_bucket_owner = OptionalOf(&r);
-  d.source.s3_key_prefix = OptionalOf(&r);
+  d.source.s3_bucket_owner = r.OptionalString();
+  d.source.s3_key_prefix = r.OptionalString();
   d.error_count = r.Signed();
   const uint8_t format = r.Byte();
-  d.csv.delimiter = OptionalOf(&r);
+  d.csv.delimiter = r.OptionalString();
   if (r.Byte() != 0) {
     const uint64_t n = r.Varint();
     std::vector<std::string> headers;
@@ -116,12 +105,12 @@ Result<Decoded> Decode(std::string_view value) {
   }
   const uint8_t compression = r.Byte();
   d.start_micros = r.Signed();
-  if (r.Byte() != 0) d.end_micros = r.Signed();
+  d.end_micros = r.OptionalSigned();
   d.processed_size_bytes = r.Signed();
   d.processed_item_count = r.Signed();
   d.imported_item_count = r.Signed();
-  d.failure_code = OptionalOf(&r);
-  d.failure_message = OptionalOf(&r);
+  d.failure_code = r.OptionalString();
+  d.failure_message = r.OptionalString();
   if (!r.ok || status > kMaxStatus || format > 2 || compression > 2) {
     return Status::Corruption("bad import record");
   }

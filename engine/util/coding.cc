@@ -31,6 +31,16 @@ void PutSignedVarint64(std::string* out, int64_t v) {
                        static_cast<uint64_t>(v >> 63));
 }
 
+void PutOptionalString(std::string* out, const std::optional<std::string>& s) {
+  out->push_back(s ? 1 : 0);
+  if (s) PutLengthPrefixed(out, *s);
+}
+
+void PutOptionalSigned(std::string* out, const std::optional<int64_t>& v) {
+  out->push_back(v ? 1 : 0);
+  if (v) PutSignedVarint64(out, *v);
+}
+
 bool GetVarint64(std::string_view* in, uint64_t* v) {
   uint64_t result = 0;
   for (int shift = 0; shift <= 63 && !in->empty(); shift += 7) {

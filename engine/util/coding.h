@@ -9,6 +9,7 @@
 #define DYNAROCK_ENGINE_UTIL_CODING_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -21,6 +22,10 @@ void PutFixed64BE(std::string* out, uint64_t v);
 void PutLengthPrefixed(std::string* out, std::string_view s);
 // Zigzag-encoded signed varint.
 void PutSignedVarint64(std::string* out, int64_t v);
+// A presence byte (0 or 1), then the value if present: what RecordReader's
+// OptionalString / OptionalSigned read.
+void PutOptionalString(std::string* out, const std::optional<std::string>& s);
+void PutOptionalSigned(std::string* out, const std::optional<int64_t>& v);
 
 bool GetVarint64(std::string_view* in, uint64_t* v);
 bool GetFixed32BE(std::string_view* in, uint32_t* v);
@@ -58,6 +63,14 @@ struct RecordReader {
     const uint8_t b = static_cast<uint8_t>(in.front());
     in.remove_prefix(1);
     return b;
+  }
+  std::optional<std::string> OptionalString() {
+    if (Byte() == 0) return std::nullopt;
+    return String();
+  }
+  std::optional<int64_t> OptionalSigned() {
+    if (Byte() == 0) return std::nullopt;
+    return Signed();
   }
   // A count of elements of at least one byte each, bounded by the bytes
   // left, so that corrupt input cannot make a decoder allocate unboundedly.

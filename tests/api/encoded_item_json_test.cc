@@ -27,11 +27,19 @@ std::string ViaEncoding(const Item& item) {
   return out.substr(6);
 }
 
+// AppendItemJson: the same text from the decoded item.
+std::string ViaItem(const Item& item) {
+  std::string out = "prefix";
+  AppendItemJson(item, &out);
+  return out.substr(6);
+}
+
 TEST(EncodedItemJsonTest, SameTextAsTheJsonPathForRandomItems) {
   std::mt19937 rng(17);
   for (int i = 0; i < 5000; ++i) {
     const Item item = RandomItem(rng);
     ASSERT_EQ(ViaEncoding(item), ViaJson(item)) << i;
+    ASSERT_EQ(ViaItem(item), ViaJson(item)) << i;
   }
 }
 
@@ -55,7 +63,9 @@ TEST(EncodedItemJsonTest, EveryTypeAndEmptyCollections) {
       {"\xe2\x80\xa8name\x02", AV::S("v")},
   }};
   EXPECT_EQ(ViaEncoding(item), ViaJson(item));
+  EXPECT_EQ(ViaItem(item), ViaJson(item));
   EXPECT_EQ(ViaEncoding(Item()), "{}");
+  EXPECT_EQ(ViaItem(Item()), "{}");
 }
 
 // Strings of arbitrary bytes, valid UTF-8 or not: the escaping (and the

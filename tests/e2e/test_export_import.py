@@ -329,6 +329,38 @@ def test_export_then_import_is_identical(s3):
     assert [s["ImportArn"] for s in listed] == [started["ImportArn"]]
 
 
+def test_ion_export_then_ion_import_is_identical(s3):
+    server, ddb, bucket = s3
+    source = unique_name("ionsrc")
+    arn = create_gsi_table(ddb, source)
+    ddb.update_continuous_backups(
+        TableName=source, PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+    with ddb_batch(ddb, source) as put:
+        for i in range(60):
+            put(item(i))
+    exported = wait_export(ddb, ddb.export_table_to_point_in_time(
+        TableArn=arn, S3Bucket="bucket", S3Prefix="ion",
+        ExportFormat="ION")["ExportDescription"]["ExportArn"])
+    assert exported["ExportStatus"] == "COMPLETED" and exported["ExportFormat"] == "ION"
+    export_id = exported["ExportArn"].rsplit("/", 1)[1]
+    data = sorted((bucket / f"ion/AWSDynamoDB/{export_id}/data").iterdir())
+    assert data and all(p.name.endswith(".ion.gz") for p in data)
+    lines = [line for p in data for line in gzip.decompress(p.read_bytes()).decode().splitlines()]
+    assert len(lines) == 60 and all(line.startswith("$ion_1_0 {Item:{") for line in lines)
+    summary = json.loads((bucket / f"ion/AWSDynamoDB/{export_id}/manifest-summary.json").read_text())
+    assert summary["outputFormat"] == "ION"
+    target = unique_name("iondst")
+    started = ddb.import_table(
+        S3BucketSource={"S3Bucket": "bucket", "S3KeyPrefix": f"ion/AWSDynamoDB/{export_id}/data/"},
+        InputFormat="ION", InputCompressionType="GZIP",
+        TableCreationParameters={"TableName": target, **GSI_PARAMS})["ImportTableDescription"]
+    done = wait_import(ddb, started["ImportArn"])
+    assert done["ImportStatus"] == "COMPLETED", done
+    assert (done["ImportedItemCount"], done["ErrorCount"], done["InputFormat"]) == (60, 0, "ION")
+    assert all_items(ddb, target) == all_items(ddb, source)
+    assert all_items(ddb, target, "byG") == all_items(ddb, source, "byG")
+
+
 def write(path, data):
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)

@@ -127,6 +127,39 @@ def test_paging_carries_every_key_attribute(ddb, matches):
     assert len(seen) == 5
 
 
+def test_partiql_select_queries_with_every_partition_key_attribute(ddb, matches):
+    index = f'"{matches}"."ByBracket"'
+    r = ddb.execute_statement(
+        Statement=f"SELECT * FROM {index} WHERE \"region\" = 'NA' AND tournamentId = 'WINTER' "
+                  "AND \"round\" = 'QUARTER' AND matchNo >= 10",
+        ReturnConsumedCapacity="TOTAL")
+    assert keys(r["Items"]) == [("QUARTER", 10)]
+    q = ddb.query(TableName=matches, IndexName="ByBracket", ReturnConsumedCapacity="TOTAL",
+                  KeyConditionExpression="tournamentId = :t AND #r = :r AND #rd = :rd "
+                                         "AND matchNo >= :n",
+                  ExpressionAttributeNames={"#r": "region", "#rd": "round"},
+                  ExpressionAttributeValues={":t": {"S": "WINTER"}, ":r": {"S": "NA"},
+                                             ":rd": {"S": "QUARTER"}, ":n": {"N": "10"}})
+    assert r["ConsumedCapacity"] == q["ConsumedCapacity"]
+    r = ddb.execute_statement(
+        Statement=f"SELECT * FROM {index} WHERE tournamentId = ? AND \"region\" = ? "
+                  "ORDER BY \"round\" DESC, matchNo DESC",
+        Parameters=[{"S": "WINTER"}, {"S": "NA"}])
+    assert keys(r["Items"]) == [("SEMI", 2), ("SEMI", 1), ("QUARTER", 10), ("QUARTER", 9),
+                                ("FINAL", 1)]
+    # Part of the partition key: a Scan of the index, every region.
+    r = ddb.execute_statement(
+        Statement=f"SELECT * FROM {index} WHERE tournamentId = 'WINTER' AND \"round\" = 'SEMI'")
+    assert sorted(keys(r["Items"])) == [("SEMI", 1), ("SEMI", 1), ("SEMI", 2)]
+    code, message = error(
+        ddb.execute_statement,
+        Statement=f"SELECT * FROM {index} WHERE tournamentId = 'WINTER' AND \"region\" = 'NA' "
+                  "AND matchNo = 1")
+    assert (code, message) == ("ValidationException",
+                               "Filter Expression can only contain non-primary key "
+                               "attributes: Primary key attribute: matchNo")
+
+
 def test_query_rules(ddb, matches):
     def query_error(condition, values, **more):
         names = {n: a for n, a in (("#r", "region"), ("#rd", "round")) if n + " " in condition}

@@ -376,6 +376,77 @@ TEST_F(PartiqlMultiQueryTest, IndexReadsQueryTheIndex) {
   EXPECT_EQ(ReadAll(db_, text, 1).items, got.items);
 }
 
+// A GSI keyed on HASH a, b and RANGE c, e: a SELECT that gives a and b is
+// the Query of the same key condition (items, order, capacity); one that
+// does not is a Scan of the index.
+TEST(PartiqlRunnerTest, MultiAttributeIndexSelectsQueryOrScan) {
+  TestEngine db;
+  CreateTableRequest t = SimpleTable("Multi");
+  t.attribute_definitions.push_back({"a", AttrType::kS});
+  t.attribute_definitions.push_back({"b", AttrType::kN});
+  t.attribute_definitions.push_back({"c", AttrType::kS});
+  t.attribute_definitions.push_back({"e", AttrType::kN});
+  GlobalSecondaryIndexDef by_ab;
+  by_ab.index_name = "ByAB";
+  by_ab.key_schema = {{"a", KeyType::kHash},
+                      {"b", KeyType::kHash},
+                      {"c", KeyType::kRange},
+                      {"e", KeyType::kRange}};
+  by_ab.projection = {ProjectionType::kAll, {}};
+  t.global_secondary_indexes = {by_ab};
+  ASSERT_OK(db->CreateTable(t).status());
+  for (int i = 0; i < 24; ++i) {
+    Item item = SimpleItem("p" + std::to_string(i), "1", std::string(500, 'x'));
+    item["a"] = S(i % 3 == 0 ? "y" : "x");
+    item["b"] = N(std::to_string(i % 2));
+    item["c"] = S("c" + std::to_string(i % 4));
+    item["e"] = N(std::to_string(i));
+    ASSERT_OK(db->PutItem(PutItemRequest{.table_name = "Multi", .item = item}).status());
+  }
+  ASSERT_OK(db->WaitUntilIndexesCaughtUp());
+
+  const std::string text =
+      "SELECT pk, e FROM \"Multi\".\"ByAB\" WHERE b = 1 AND a = 'x' AND c = 'c1' "
+      "AND e > 3 ORDER BY c DESC, e DESC";
+  const AllPages got = ReadAll(db, text, std::nullopt);
+  QueryRequest q;
+  q.table_name = "Multi";
+  q.read.index_name = "ByAB";
+  q.key_condition_expression = "a = :a AND b = :b AND c = :c AND e > :e";
+  q.read.expression_attribute_values = {{":a", S("x")}, {":b", N("1")}, {":c", S("c1")},
+                                        {":e", N("3")}};
+  q.read.projection_expression = "pk, e";
+  q.scan_index_forward = false;
+  ASSERT_OK_AND_ASSIGN(ReadPageResult expected, db->Query(q));
+  ASSERT_FALSE(expected.items.empty());
+  EXPECT_EQ(got.items, expected.items);
+  EXPECT_EQ(got.capacity, expected.consumed_capacity);
+  EXPECT_EQ(ReadAll(db, text, 1).items, expected.items);  // paged by LastEvaluatedKey
+
+  // Part of the partition key: every entry of the index is read.
+  const AllPages scanned =
+      ReadAll(db, "SELECT pk FROM \"Multi\".\"ByAB\" WHERE a = 'y' AND e < 10", std::nullopt);
+  ScanRequest scan;
+  scan.table_name = "Multi";
+  scan.read.index_name = "ByAB";
+  scan.read.filter_expression = "a = :a AND e < :e";
+  scan.read.expression_attribute_values = {{":a", S("y")}, {":e", N("10")}};
+  scan.read.projection_expression = "pk";
+  ASSERT_OK_AND_ASSIGN(ReadPageResult all, db->Scan(scan));
+  EXPECT_EQ(scanned.items, all.items);
+  EXPECT_EQ(scanned.items.size(), 4u);  // p0, p3, p6, p9
+  EXPECT_EQ(scanned.capacity, all.consumed_capacity);
+
+  // A condition on a key attribute the key condition cannot take filters,
+  // and a Query refuses that for such an index.
+  Result<ExecuteStatementResult> refused = db->ExecuteStatement(Statement(
+      "SELECT * FROM \"Multi\".\"ByAB\" WHERE a = 'x' AND b = 1 AND e = 3", {}));
+  EXPECT_THAT(refused.status(),
+              StatusIs(ErrorCode::kValidation,
+                       "Filter Expression can only contain non-primary key attributes: "
+                       "Primary key attribute: e"));
+}
+
 TEST_F(PartiqlMultiQueryTest, NotCachedAndNotInBatchesOrTransactions) {
   const std::string text = "SELECT * FROM Tab WHERE pk IN [?, ?]";
   for (int run = 0; run < 3; ++run) {

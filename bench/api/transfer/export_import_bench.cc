@@ -19,6 +19,8 @@
 #include <vector>
 
 #include "api/transfer/s3_directory.h"
+#include "bench/common/check.h"
+#include "bench/common/two_gsi_table.h"
 #include "engine/engine.h"
 
 namespace dynarock {
@@ -30,50 +32,8 @@ double Seconds(Clock::time_point since) {
   return std::chrono::duration<double>(Clock::now() - since).count();
 }
 
-void Check(const Status& s, const char* what) {
-  if (!s.ok()) {
-    std::fprintf(stderr, "%s: %s\n", what, s.ToString().c_str());
-    std::exit(1);
-  }
-}
+using bench::Check;
 
-CreateTableRequest Table(const std::string& name) {
-  CreateTableRequest req;
-  req.table_name = name;
-  req.billing_mode = BillingMode::kPayPerRequest;
-  req.attribute_definitions = {{"pk", AttrType::kS}, {"sk", AttrType::kN},
-                               {"g", AttrType::kS}, {"h", AttrType::kN}};
-  req.key_schema = {{"pk", KeyType::kHash}, {"sk", KeyType::kRange}};
-  GlobalSecondaryIndexDef g;
-  g.index_name = "byG";
-  g.key_schema = {{"g", KeyType::kHash}, {"sk", KeyType::kRange}};
-  GlobalSecondaryIndexDef h;
-  h.index_name = "byH";
-  h.key_schema = {{"h", KeyType::kHash}};
-  h.projection.type = ProjectionType::kKeysOnly;
-  req.global_secondary_indexes = {g, h};
-  return req;
-}
-
-void Fill(Engine* db, const std::string& table, int64_t items) {
-  for (int64_t i = 0; i < items;) {
-    BatchWriteItemRequest batch;
-    std::vector<WriteRequest> writes;
-    for (int k = 0; k < 25 && i < items; ++k, ++i) {
-      Item item;
-      item["pk"] = AttributeValue::S("user#" + std::to_string(i % 10007));
-      item["sk"] = AttributeValue::N(Number::Parse(std::to_string(i)).value());
-      item["g"] = AttributeValue::S("g" + std::to_string(i % 97));
-      item["h"] = AttributeValue::N(Number::Parse(std::to_string(i % 1013)).value());
-      item["payload"] = AttributeValue::S(std::string(150, static_cast<char>('a' + i % 26)));
-      WriteRequest w;
-      w.put_item = std::move(item);
-      writes.push_back(std::move(w));
-    }
-    batch.request_items.emplace_back(table, std::move(writes));
-    Check(db->BatchWriteItem(batch).status(), "fill");
-  }
-}
 
 void ExportAndImport(const std::string& dir, int64_t items) {
   std::filesystem::remove_all(dir);
@@ -87,12 +47,12 @@ void ExportAndImport(const std::string& dir, int64_t items) {
   auto opened = Engine::Open(options);
   Check(opened.status(), "open");
   std::unique_ptr<Engine> db = std::move(opened).value();
-  Check(db->CreateTable(Table("Src")).status(), "create table");
+  Check(db->CreateTable(bench::TwoGsiTable("Src")).status(), "create table");
   UpdateContinuousBackupsRequest pitr;
   pitr.table_name = "Src";
   pitr.point_in_time_recovery_enabled = true;
   Check(db->UpdateContinuousBackups(pitr).status(), "pitr");
-  Fill(db.get(), "Src", items);
+  bench::FillTwoGsiTable(db.get(), "Src", items);
 
   DescribeTableRequest describe;
   describe.table_name = "Src";
@@ -117,7 +77,7 @@ void ExportAndImport(const std::string& dir, int64_t items) {
   im.source.s3_bucket = "bucket";
   im.source.s3_key_prefix = "AWSDynamoDB/" + exported->ExportId() + "/data/";
   im.compression = InputCompression::kGzip;
-  im.table = Table("Dst");
+  im.table = bench::TwoGsiTable("Dst");
   t = Clock::now();
   auto import_started = db->ImportTable(im);
   Check(import_started.status(), "import");

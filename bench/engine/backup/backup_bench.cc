@@ -22,6 +22,8 @@
 
 #include <unistd.h>
 
+#include "bench/common/check.h"
+#include "bench/common/two_gsi_table.h"
 #include "engine/engine.h"
 
 namespace dynarock {
@@ -33,12 +35,7 @@ double Seconds(Clock::time_point since) {
   return std::chrono::duration<double>(Clock::now() - since).count();
 }
 
-void Check(const Status& s, const char* what) {
-  if (!s.ok()) {
-    std::fprintf(stderr, "%s: %s\n", what, s.ToString().c_str());
-    std::exit(1);
-  }
-}
+using bench::Check;
 
 std::unique_ptr<Engine> Open(const std::string& path) {
   EngineOptions options;
@@ -50,42 +47,8 @@ std::unique_ptr<Engine> Open(const std::string& path) {
   return std::move(engine).value();
 }
 
-CreateTableRequest Table(const std::string& name) {
-  CreateTableRequest req;
-  req.table_name = name;
-  req.billing_mode = BillingMode::kPayPerRequest;
-  req.attribute_definitions = {{"pk", AttrType::kS}, {"sk", AttrType::kN},
-                               {"g", AttrType::kS}, {"h", AttrType::kN}};
-  req.key_schema = {{"pk", KeyType::kHash}, {"sk", KeyType::kRange}};
-  GlobalSecondaryIndexDef g;
-  g.index_name = "byG";
-  g.key_schema = {{"g", KeyType::kHash}, {"sk", KeyType::kRange}};
-  GlobalSecondaryIndexDef h;
-  h.index_name = "byH";
-  h.key_schema = {{"h", KeyType::kHash}};
-  h.projection.type = ProjectionType::kKeysOnly;
-  req.global_secondary_indexes = {g, h};
-  return req;
-}
-
 void Fill(Engine* db, const std::string& table, int64_t items) {
-  for (int64_t i = 0; i < items;) {
-    BatchWriteItemRequest batch;
-    std::vector<WriteRequest> writes;
-    for (int k = 0; k < 25 && i < items; ++k, ++i) {
-      Item item;
-      item["pk"] = AttributeValue::S("user#" + std::to_string(i % 10007));
-      item["sk"] = AttributeValue::N(Number::Parse(std::to_string(i)).value());
-      item["g"] = AttributeValue::S("g" + std::to_string(i % 97));
-      item["h"] = AttributeValue::N(Number::Parse(std::to_string(i % 1013)).value());
-      item["payload"] = AttributeValue::S(std::string(150, static_cast<char>('a' + i % 26)));
-      WriteRequest w;
-      w.put_item = std::move(item);
-      writes.push_back(std::move(w));
-    }
-    batch.request_items.emplace_back(table, std::move(writes));
-    Check(db->BatchWriteItem(batch).status(), "fill");
-  }
+  bench::FillTwoGsiTable(db, table, items);
   Check(db->WaitUntilIndexesCaughtUp(), "indexes");
 }
 
@@ -93,7 +56,7 @@ void BackupAndRestore(const std::string& dir, int64_t items) {
   std::filesystem::remove_all(dir);
   auto db = Open(dir);
   const std::string name = "Src" + std::to_string(items);
-  Check(db->CreateTable(Table(name)).status(), "create table");
+  Check(db->CreateTable(bench::TwoGsiTable(name)).status(), "create table");
   auto t = Clock::now();
   Fill(db.get(), name, items);
   const double fill = Seconds(t);
@@ -131,7 +94,7 @@ void BackupAndRestore(const std::string& dir, int64_t items) {
 void SnapshotReset(const std::string& dir) {
   std::filesystem::remove_all(dir);
   auto db = Open(dir);
-  Check(db->CreateTable(Table("Small")).status(), "create table");
+  Check(db->CreateTable(bench::TwoGsiTable("Small")).status(), "create table");
   Fill(db.get(), "Small", 1000);
   constexpr int kRounds = 20;
   double create = 0, reset = 0;

@@ -35,25 +35,17 @@
 
 #include "bench/common/bench_main.h"
 #include "bench/common/check.h"
+#include "bench/common/gsi_key_puts.h"
 #include "bench/common/order_items.h"
 #include "bench/common/orders_table.h"
 #include "bench/common/ratio_reporter.h"
 #include "bench/common/ratio_table.h"
 #include "engine/engine.h"
-#include "engine/value/item_size.h"
 
 namespace dynarock::bench {
 namespace {
 
-constexpr int kPool = 4096;      // distinct items overwritten
-constexpr int kVariants = 1024;  // values cycled through the GSI keys
 const int kGsiCounts[] = {0, 1, 2, 5};
-
-AttributeValue Num(const std::string& text) {
-  Result<Number> n = Number::Parse(text);
-  if (!n.ok()) Die("number");
-  return AttributeValue::N(*n);
-}
 
 // The GSIs, in the order they are added: each keyed on attributes that the
 // benchmark changes on every put.
@@ -104,50 +96,6 @@ std::unique_ptr<Engine> OpenEngine(int gsis) {
   return engine;
 }
 
-// Requests for the pool items, and the values the GSI keys cycle through.
-struct Writes {
-  std::vector<PutItemRequest> puts;
-  std::vector<AttributeValue> reps, statuses, dates, amounts, quantities;
-};
-
-const Writes& TheWrites() {
-  static const Writes* w = [] {
-    auto* out = new Writes;
-    for (int i = 0; i < kPool; ++i) {
-      PutItemRequest req;
-      req.table_name = kTableName;
-      req.item = OrderItem(i);
-      if (ItemSize(req.item) != kOrderItemBytes) Die("item size");
-      out->puts.push_back(std::move(req));
-    }
-    for (int v = 0; v < kVariants; ++v) {
-      OrderFields f = OrderFieldsOf(v * 7919 + 13);
-      out->reps.push_back(AttributeValue::S(f.rep));
-      out->statuses.push_back(AttributeValue::S(f.status));
-      out->dates.push_back(AttributeValue::S(f.order_date));
-      out->amounts.push_back(Num(f.amount));
-      out->quantities.push_back(Num(f.quantity));
-    }
-    return out;
-  }();
-  return *w;
-}
-
-// Put number k: pool item k % kPool (a mutable copy of TheWrites().puts)
-// with every GSI key changed. Five assignments: the same small cost with
-// and without GSIs.
-PutItemRequest& SetUpPut(int64_t k, std::vector<PutItemRequest>* pool) {
-  const Writes& w = TheWrites();
-  PutItemRequest& req = (*pool)[k % kPool];
-  const size_t v = static_cast<size_t>((k / kPool + k) % kVariants);
-  req.item["Rep"] = w.reps[v];
-  req.item["Status"] = w.statuses[(v + 1) % kVariants];
-  req.item["OrderDate"] = w.dates[(v + 2) % kVariants];
-  req.item["Amount"] = w.amounts[(v + 3) % kVariants];
-  req.item["Quantity"] = w.quantities[(v + 4) % kVariants];
-  return req;
-}
-
 std::map<int, std::unique_ptr<Engine>>& Engines() {
   static auto* engines = new std::map<int, std::unique_ptr<Engine>>;
   return *engines;
@@ -157,31 +105,13 @@ Engine& EngineWith(int gsis) {
   auto& slot = Engines()[gsis];
   if (!slot) {
     slot = OpenEngine(gsis);
-    std::vector<PutItemRequest> pool = TheWrites().puts;
-    for (int i = 0; i < kPool; ++i) {
-      Check(slot->PutItem(SetUpPut(i, &pool)).status(), "preload");
-    }
-    Check(slot->WaitUntilIndexesCaughtUp(), "preload propagation");
+    PreloadGsiKeyPool(*slot);
   }
   return *slot;
 }
 
 void PutItemBench(benchmark::State& state, int gsis, bool propagated) {
-  Engine& engine = EngineWith(gsis);
-  std::vector<PutItemRequest> pool = TheWrites().puts;
-  int64_t k = kPool;
-  int64_t since_wait = 0;
-  for (auto _ : state) {
-    auto r = engine.PutItem(SetUpPut(k++, &pool));
-    if (!r.ok()) state.SkipWithError(r.status().ToString().c_str());
-    if (propagated && ++since_wait == 256) {
-      Check(engine.WaitUntilIndexesCaughtUp(), "wait");
-      since_wait = 0;
-    }
-  }
-  // Not timed: leave nothing pending for the next benchmark.
-  Check(engine.WaitUntilIndexesCaughtUp(), "wait");
-  state.SetItemsProcessed(state.iterations());
+  GsiKeyPutLoop(state, EngineWith(gsis), propagated);
 }
 
 void Register() {
@@ -203,7 +133,7 @@ struct LagResult {
 
 LagResult RunLag(int gsis, double target_rate, double seconds) {
   std::unique_ptr<Engine> engine = OpenEngine(gsis);
-  std::vector<PutItemRequest> pool = TheWrites().puts;
+  std::vector<PutItemRequest> pool = TheGsiKeyPuts().puts;
   const auto start = std::chrono::steady_clock::now();
   const auto end = start + std::chrono::duration<double>(seconds);
   int64_t k = 0;
@@ -214,7 +144,7 @@ LagResult RunLag(int gsis, double target_rate, double seconds) {
       const auto due = start + std::chrono::duration<double>(k / target_rate);
       if (due > now) std::this_thread::sleep_until(due);
     }
-    Check(engine->PutItem(SetUpPut(k++, &pool)).status(), "PutItem");
+    Check(engine->PutItem(SetUpGsiKeyPut(k++, &pool)).status(), "PutItem");
   }
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -237,7 +167,7 @@ int main(int argc, char** argv) {
   std::printf(
       "\nPutItem throughput with GSIs / without (same run; %d items of %lld "
       "bytes overwritten, every GSI key changed by every put):\n",
-      kPool, static_cast<long long>(kOrderItemBytes));
+      kGsiKeyPool, static_cast<long long>(kOrderItemBytes));
   std::vector<RatioRow> rows;
   for (int g : kGsiCounts) {
     if (g == 0) continue;

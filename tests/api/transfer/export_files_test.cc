@@ -111,6 +111,28 @@ TEST_F(ExportFilesTest, WritesDynamoDbsLayout) {
   EXPECT_EQ(items[0], R"({"Item":{"n":{"N":"1.5"},"pk":{"S":"k0"}}})");
 }
 
+TEST_F(ExportFilesTest, IonExportsWriteIonLinesInIonFiles) {
+  ExportDescription desc = Desc();
+  desc.export_format = ExportFormat::kIon;
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<ExportWriter> w,
+                       NewExportFiles(desc, dir_, "AWSDynamoDB/x/", /*items_per_file=*/10));
+  Item item;
+  item["pk"] = AttributeValue::S("k0");
+  item["n"] = AttributeValue::N(Number::Parse("600").value());
+  std::string encoded;
+  EncodeItem(item, &encoded);
+  ASSERT_OK(w->Add(encoded));
+  desc.item_count = 1;
+  ASSERT_OK(w->Finish(desc));
+  EXPECT_EQ(Json::parse(ReadText(dir_ + "/manifest-summary.json"))["outputFormat"], "ION");
+  const std::vector<Json> files = Lines(ReadText(dir_ + "/manifest-files.json"));
+  ASSERT_EQ(files.size(), 1u);
+  const std::string key = files[0]["dataFileS3Key"];
+  EXPECT_EQ(key.substr(key.size() - 7), ".ion.gz");
+  EXPECT_EQ(Gunzip(dir_ + "/" + key.substr(std::string("AWSDynamoDB/x/").size())),
+            "$ion_1_0 {Item:{n:6d2,pk:\"k0\"}}\n");
+}
+
 TEST_F(ExportFilesTest, AnEmptyTableHasOneEmptyFileAndAReRunStartsOver) {
   std::filesystem::create_directories(dir_ + "/data");
   std::ofstream(dir_ + "/data/leftover.json.gz") << "partial";

@@ -61,6 +61,18 @@ TEST(ImportFilesTest, DynamoDbJsonLines) {
   EXPECT_EQ(r.errors.size(), 3u);
 }
 
+TEST(ImportFilesTest, IonRecords) {
+  ImportTableDescription ion;
+  ion.input_format = InputFormat::kIon;
+  Records r = Visit("$ion_1_0 {Item:{pk:\"a\",n:6d2}}\n$ion_1_0 {Item:{pk:symbol}}\n"
+                    "$ion_1_0 {Item:{pk:\"b\",s:$dynamodb_SS::[\"x\"]}}\n",
+                    ion);
+  ASSERT_EQ(r.items.size(), 2u);
+  EXPECT_EQ(r.items[0].at("n"), AttributeValue::N(Number::Parse("600").value()));
+  EXPECT_EQ(r.items[1].at("s"), AttributeValue::SS({"x"}));
+  EXPECT_EQ(r.errors.size(), 1u);
+}
+
 TEST(ImportFilesTest, CsvTypesKeyColumnsAndKeepsTheRestStrings) {
   Records r = Visit(
       "pk,n,b,other\n"

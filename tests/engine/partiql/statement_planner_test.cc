@@ -19,6 +19,13 @@ using PK = Plan::Kind;
 Result<KeyDef> Keys(std::string_view table, std::optional<std::string_view> index) {
   if (table == "absent") return Status::ResourceNotFound("Requested resource not found");
   KeyDef k;
+  if (index == "m") {  // HASH a, b; RANGE c, d, e
+    k.hash_name = "a";
+    k.extra_hash = {{"b", AttrType::kN}};
+    k.range_name = "c";
+    k.extra_range = {{"d", AttrType::kS}, {"e", AttrType::kN}};
+    return k;
+  }
   if (index) {
     k.hash_name = "g";
     k.range_name = "gs";
@@ -263,6 +270,70 @@ TEST(PartiqlPlannerTest, NestedProjectionLeaves) {
     ASSERT_FALSE(dup.ok()) << text;
     EXPECT_EQ(dup.status().message(),
               std::string("Duplicate identifiers in select clause: ") + name);
+  }
+}
+
+// A GSI keyed on several attributes: a Query needs an equality on every
+// partition-key attribute; its key condition takes the sort-key equalities
+// of a leading run and one range condition after them; the rest filters.
+TEST(PartiqlPlannerTest, MultiAttributeIndexKeys) {
+  const Case cases[] = {
+      {"SELECT * FROM \"t\".\"m\" WHERE b = 1 AND a = 'x'", PK::kQuery,
+       "#n0 = :v0 AND #n1 = :v1"},
+      {"SELECT * FROM \"t\".\"m\" WHERE a = 'x' AND b = 1 AND c = 'y' AND d > 'z'",
+       PK::kQuery, "#n0 = :v0 AND #n1 = :v1 AND #n2 = :v2 AND #n3 > :v3"},
+      // A range on c ends the key condition: the condition on d filters.
+      {"SELECT * FROM \"t\".\"m\" WHERE a = 'x' AND b = 1 AND c > 'y' AND d = 'z'",
+       PK::kQuery, "#n0 = :v0 AND #n1 = :v1 AND #n2 > :v2", "#n3 = :v3"},
+      // No condition on c: nothing of d or e can be a key condition.
+      {"SELECT * FROM \"t\".\"m\" WHERE a = 'x' AND b = 1 AND e = 3", PK::kQuery,
+       "#n0 = :v0 AND #n1 = :v1", "#n2 = :v2"},
+      {"SELECT * FROM \"t\".\"m\" WHERE a = 'x' AND b = 1 AND c = 'y' AND "
+       "begins_with(d, 'p') AND x = 2",
+       PK::kQuery, "#n0 = :v0 AND #n1 = :v1 AND #n2 = :v2 AND begins_with(#n3, :v3)",
+       "#n4 = :v4"},
+      {"SELECT * FROM \"t\".\"m\" WHERE a = 'x' AND b = 1 ORDER BY c DESC, d DESC",
+       PK::kQuery, "#n0 = :v0 AND #n1 = :v1"},
+      // Part of the partition key only: a Scan of the index.
+      {"SELECT * FROM \"t\".\"m\" WHERE a = 'x' AND c = 'y'", PK::kScan,
+       "(#n0 = :v0) AND (#n1 = :v1)"},
+      {"SELECT * FROM \"t\".\"m\" WHERE a IN ['x', 'y'] AND b = 1", PK::kScan,
+       "(#n0 IN (:v0, :v1)) AND (#n1 = :v2)"},
+      {"SELECT * FROM \"t\".\"m\"", PK::kScan, ""},
+  };
+  for (const Case& c : cases) {
+    Result<Plan> p = PlanOf(c.text);
+    ASSERT_TRUE(p.ok()) << c.text << ": " << p.status().ToString();
+    ASSERT_EQ(p->kind, c.kind) << c.text;
+    if (p->kind == PK::kQuery) {
+      EXPECT_EQ(OrEmpty(p->query.key_condition_expression), c.expression) << c.text;
+      EXPECT_EQ(OrEmpty(p->query.read.filter_expression), c.filter) << c.text;
+      EXPECT_EQ(p->query.read.index_name, std::optional<std::string>("m")) << c.text;
+    } else {
+      EXPECT_EQ(OrEmpty(p->scan.read.filter_expression), c.expression) << c.text;
+      EXPECT_EQ(p->scan.read.index_name, std::optional<std::string>("m")) << c.text;
+    }
+  }
+  Result<Plan> descending =
+      PlanOf("SELECT * FROM \"t\".\"m\" WHERE a = 'x' AND b = 1 ORDER BY b, e DESC");
+  ASSERT_TRUE(descending.ok()) << descending.status().ToString();
+  EXPECT_FALSE(descending->query.scan_index_forward);
+  Result<Plan> ascending = PlanOf("SELECT * FROM \"t\".\"m\" WHERE a = 'x' AND b = 1 ORDER BY c");
+  ASSERT_TRUE(ascending.ok()) << ascending.status().ToString();
+  EXPECT_TRUE(ascending->query.scan_index_forward);
+
+  const std::pair<const char*, const char*> errors[] = {
+      {"SELECT * FROM \"t\".\"m\" WHERE a = 'x' AND b = 1 ORDER BY c, d DESC",
+       "Order by is only supported on the key attributes of the table or index"},
+      {"SELECT * FROM \"t\".\"m\" WHERE a = 'x' AND b = 1 ORDER BY x",
+       "Order by is only supported on the key attributes of the table or index"},
+      {"SELECT * FROM \"t\".\"m\" WHERE a = 'x' ORDER BY c",
+       "Must have WHERE clause in the statement when using ORDER BY clause."},
+  };
+  for (const auto& [text, message] : errors) {
+    Result<Plan> p = PlanOf(text);
+    ASSERT_FALSE(p.ok()) << text;
+    EXPECT_EQ(p.status().message(), message) << text;
   }
 }
 

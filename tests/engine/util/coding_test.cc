@@ -57,5 +57,30 @@ TEST(CodingTest, ShortInputIsRejectedNotOverread) {
   EXPECT_FALSE(GetFixed32BE(&three, &u));
 }
 
+TEST(CodingTest, OptionalsRoundTripThroughRecordReader) {
+  std::string buf;
+  PutOptionalString(&buf, std::nullopt);
+  PutOptionalString(&buf, std::string(""));
+  PutOptionalString(&buf, std::string("arn:x"));
+  PutOptionalSigned(&buf, std::nullopt);
+  PutOptionalSigned(&buf, int64_t{-5});
+  PutOptionalSigned(&buf, int64_t{1'700'000'000'000'000});
+  // Absent is one zero byte; present is a one byte and the value.
+  EXPECT_EQ(buf.substr(0, 3), std::string("\x00\x01\x00", 3));
+  RecordReader r(buf);
+  EXPECT_EQ(r.OptionalString(), std::nullopt);
+  EXPECT_EQ(r.OptionalString(), std::optional<std::string>(""));
+  EXPECT_EQ(r.OptionalString(), std::optional<std::string>("arn:x"));
+  EXPECT_EQ(r.OptionalSigned(), std::nullopt);
+  EXPECT_EQ(r.OptionalSigned(), std::optional<int64_t>(-5));
+  EXPECT_EQ(r.OptionalSigned(), std::optional<int64_t>(1'700'000'000'000'000));
+  EXPECT_TRUE(r.ok);
+  EXPECT_TRUE(r.in.empty());
+  // A present value cut short latches the reader's error.
+  RecordReader cut(std::string_view("\x01", 1));
+  cut.OptionalSigned();
+  EXPECT_FALSE(cut.ok);
+}
+
 }  // namespace
 }  // namespace dynarock
