@@ -492,7 +492,11 @@ class IonRecordReader {
     const char c = Peek();
     if (c == '{' && Peek(1) == '{') {
       pos_ += 2;
-      DR_RETURN_IF_ERROR(SkipSpace());
+      // Whitespace only: "//" inside a lob is base64, not a comment.
+      while (!AtEnd() && (Peek() == ' ' || Peek() == '\t' || Peek() == '\n' ||
+                          Peek() == '\r' || Peek() == '\v' || Peek() == '\f')) {
+        ++pos_;
+      }
       if (Peek() == '"' || Peek() == '\'') return Error("a clob is not a DynamoDB value");
       const size_t end = text_.find("}}", pos_);
       if (end == std::string_view::npos) return Error("unterminated blob");

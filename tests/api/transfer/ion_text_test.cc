@@ -61,7 +61,7 @@ TEST(IonTextTest, WritesEveryTypeAsDynamoDbsExportDoes) {
   item["Zero"] = Num("0");
   item["Authors"] = AttributeValue::SS({"Author1", "Author2"});
   item["Sizes"] = AttributeValue::NS({Number::Parse("6").value(), Number::Parse("10.5").value()});
-  item["Blobs"] = AttributeValue::BS({"hi", std::string("\0\xff", 2)});
+  item["Blobs"] = AttributeValue::BS({"hi", std::string("\0\xff", 2), "\xff\xff"});
   item["Data"] = AttributeValue::B("hello");
   item["InPublication"] = AttributeValue::Bool(false);
   item["Nothing"] = AttributeValue::Null();
@@ -73,7 +73,7 @@ TEST(IonTextTest, WritesEveryTypeAsDynamoDbsExportDoes) {
   const std::string line = LineOf(item);
   EXPECT_EQ(line,
             "$ion_1_0 {Item:{Authors:$dynamodb_SS::[\"Author1\",\"Author2\"],"
-            "Blobs:$dynamodb_BS::[{{aGk=}},{{AP8=}}],Data:{{aGVsbG8=}},Id:103.,"
+            "Blobs:$dynamodb_BS::[{{aGk=}},{{AP8=}},{{//8=}}],Data:{{aGVsbG8=}},Id:103.,"
             "InPublication:false,Nested:[\"x\",{inner:true},[]],Nothing:null,PageCount:6d2,"
             "Price:2d3,Ratio:1.5,Sizes:$dynamodb_NS::[6.,10.5],Tinier:1d-20,Tiny:-0.025,"
             "Title:\"say \\\"hi\\\"\\\\\\n\\x01 caf\xc3\xa9\",Zero:0.,"
