@@ -1,6 +1,7 @@
 #include "api/transfer/ion_text.h"
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -216,7 +217,7 @@ class IonRecordReader {
 
   // The next record into `*record`; false at the end of the text.
   bool Next(Result<Item>* record) {
-    while (true) {
+    while (pending_.empty()) {
       Status s = SkipSpace();
       if (!s.ok()) {
         *record = s;
@@ -228,20 +229,27 @@ class IonRecordReader {
         pos_ += kVersionMarker.size();
         continue;
       }
-      break;
+      Result<AttributeValue> value = ReadValue();
+      if (!value.ok()) {
+        *record = value.status();
+        SkipToNextLine();
+        return true;
+      }
+      if (value->type() == AttrType::kL) {
+        // A list of records, as the import guide's example writes them.
+        for (AttributeValue& v : value->mutable_l()) pending_.push_back(std::move(v));
+        continue;
+      }
+      pending_.push_back(std::move(value).value());
     }
-    Result<AttributeValue> value = ReadValue();
-    if (!value.ok()) {
-      *record = value.status();
-      SkipToNextLine();
-      return true;
-    }
-    if (value->type() != AttrType::kM) {
+    const AttributeValue value = std::move(pending_.front());
+    pending_.pop_front();
+    if (value.type() != AttrType::kM) {
       *record = Error("a record must be a struct {Item:{...}}");
       return true;
     }
-    const auto it = value->m().find("Item");
-    if (it == value->m().end() || it->second.type() != AttrType::kM) {
+    const auto it = value.m().find("Item");
+    if (it == value.m().end() || it->second.type() != AttrType::kM) {
       *record = Error("the record has no Item struct");
       return true;
     }
@@ -631,6 +639,7 @@ class IonRecordReader {
   }
 
   std::string_view text_;
+  std::deque<AttributeValue> pending_;  // records of a top-level list, in order
   size_t pos_ = 0;
   size_t counted_ = 0;  // Error's line count covers text_[0, counted_)
   int64_t line_ = 1;

@@ -12,7 +12,8 @@
 //                        $dynamodb_NS / $dynamodb_BS
 //
 // The reader takes any Ion text of such values: comments, several values
-// per line or one value over several lines, ints (also 0x / 0b), decimals
+// per line or one value over several lines, a top-level list of records
+// (the import guide's example), ints (also 0x / 0b), decimals
 // and floats as numbers, short and long strings, quoted symbols and
 // strings as field names, typed nulls as NULL, other annotations ignored.
 // A value Ion has and DynamoDB does not (timestamp, symbol, clob, sexp,
@@ -34,9 +35,10 @@
 
 namespace dynarock::api {
 
-// The deepest nesting of Ion containers a record may have: the record's
-// struct, its Item struct and DynamoDB's 32 levels of lists and maps.
-inline constexpr int kMaxIonDepth = 34;
+// The deepest nesting of Ion containers a value may have: a top-level list
+// of records, the record's struct, its Item struct and DynamoDB's 32 levels
+// of lists and maps.
+inline constexpr int kMaxIonDepth = 35;
 
 // Appends `$ion_1_0 {Item:{...}}` and a newline, one export data line, for
 // an item in the engine's stored encoding (rendered from it, as

@@ -121,11 +121,14 @@ TEST(IonTextTest, ReadsTheIonDynamoDbDocumentsAndMore) {
 }
 // Two records on one line, comments, ints, floats, long strings, escapes.
 {Item:{pk:"a", hex:0x1F, bin:-0b101, big:1_000_000, f:1.5e0, d:6.d2}} /* next */ {Item:{pk:"b"}}
+$ion_1_0
+[ { Item: { pk: "list1" } },
+  { Item: { pk: "list2" } } ]
 {Item:{'quoted name':'''long '''  /* joined */ '''string''', "string name":"\u00e9\U0001F600\ud83d\ude00\x41",
        n:null.string, l:null.list, o:other::annotated::"kept", ns:$dynamodb_NS::[1, 2.50, 3d-1], e:[], m:{},}}
 )ion");
   ASSERT_EQ(r.errors, std::vector<std::string>{});
-  ASSERT_EQ(r.items.size(), 4u);
+  ASSERT_EQ(r.items.size(), 6u);
   EXPECT_EQ(r.items[0].at("Authors"), AttributeValue::SS({"Author1", "Author2"}));
   EXPECT_EQ(r.items[0].at("Id"), Num("103"));
   EXPECT_EQ(r.items[0].at("PageCount"), Num("600"));
@@ -138,7 +141,9 @@ TEST(IonTextTest, ReadsTheIonDynamoDbDocumentsAndMore) {
   EXPECT_EQ(r.items[1].at("f"), Num("1.5"));
   EXPECT_EQ(r.items[1].at("d"), Num("600"));
   EXPECT_EQ(r.items[2], (Item{{"pk", AttributeValue::S("b")}}));
-  const Item& third = r.items[3];
+  EXPECT_EQ(r.items[3], (Item{{"pk", AttributeValue::S("list1")}}));
+  EXPECT_EQ(r.items[4], (Item{{"pk", AttributeValue::S("list2")}}));
+  const Item& third = r.items[5];
   EXPECT_EQ(third.at("quoted name"), AttributeValue::S("long string"));
   EXPECT_EQ(third.at("string name"),
             AttributeValue::S("\xc3\xa9\xf0\x9f\x98\x80\xf0\x9f\x98\x80" "A"));
@@ -177,7 +182,7 @@ TEST(IonTextTest, RecordsThatAreNotItemsAreErrorsAndReadingGoesOn) {
       "{Item:{x:0x1ffffffffffffffff}}",
       "{NoItem:{}}",
       "{Item:[1]}",
-      "[{Item:{}}]",
+      "[1]",
       "\"top-level string\"",
       "{Item:{x:@}}",
   };
@@ -203,11 +208,12 @@ TEST(IonTextTest, DeepAndWideInputIsBoundedWithoutRecursion) {
   std::string deep = "{Item:{x:" + std::string(1'000'000, '[') + "}}\n{Item:{ok:1}}\n";
   Records r = Read(deep);
   ASSERT_EQ(r.errors.size(), 1u);
-  EXPECT_NE(r.errors[0].find("nesting deeper than 34 levels"), std::string::npos) << r.errors[0];
+  EXPECT_NE(r.errors[0].find("nesting deeper than 35 levels"), std::string::npos) << r.errors[0];
   ASSERT_EQ(r.items.size(), 1u);
 
-  // The deepest accepted: the record, Item and 32 levels of lists.
-  std::string max = "{Item:{x:" + std::string(32, '[') + std::string(32, ']') + "}}";
+  // The deepest accepted: a list of records, the record, Item and 32
+  // levels of lists.
+  std::string max = "[{Item:{x:" + std::string(32, '[') + std::string(32, ']') + "}}]";
   Records ok = Read(max);
   EXPECT_EQ(ok.errors, std::vector<std::string>{});
   ASSERT_EQ(ok.items.size(), 1u);
