@@ -429,6 +429,19 @@ Result<Plan> PlanMultiQuery(const Statement& s, const KeyDef& key,
   return plan;
 }
 
+// The rest of a Query or Scan plan's read (`read`, in `plan`): the index,
+// the conjuncts left out of the key condition as the filter, the
+// projection, the placeholders `r` rendered, and the request's options.
+void FinishRead(const Statement& s, const std::vector<const Condition*>& rest, Renderer* r,
+                ReadPageParameters* read, const PlanOptions& o, Plan* plan) {
+  read->index_name = s.index_name;
+  if (!rest.empty()) read->filter_expression = r->Conjunction(rest);
+  read->projection_expression = ProjectionText(s, r);
+  read->expression_attribute_names = r->names();
+  read->expression_attribute_values = r->values();
+  ApplyReadOptions(o, plan);
+}
+
 // The read of a SELECT on a GSI with a multi-attribute key (several HASH
 // or RANGE attributes). A Query when the WHERE's top-level conjuncts give
 // every partition-key attribute an equality; its key condition takes, of
@@ -532,12 +545,7 @@ Result<Plan> PlanMultiAttributeRead(const Statement& s, const KeyDef& key,
     plan.scan.table_name = s.table_name;
     read = &plan.scan.read;
   }
-  read->index_name = s.index_name;
-  if (!rest.empty()) read->filter_expression = r.Conjunction(rest);
-  read->projection_expression = ProjectionText(s, &r);
-  read->expression_attribute_names = r.names();
-  read->expression_attribute_values = r.values();
-  ApplyReadOptions(o, &plan);
+  FinishRead(s, rest, &r, read, o, &plan);
   return plan;
 }
 
@@ -597,12 +605,7 @@ Result<Plan> PlanRead(const Statement& s, const KeyDef& key, const PlanOptions& 
     read = &plan.scan.read;
     if (range != nullptr) rest.insert(rest.begin(), range);
   }
-  read->index_name = s.index_name;
-  if (!rest.empty()) read->filter_expression = r.Conjunction(rest);
-  read->projection_expression = ProjectionText(s, &r);
-  read->expression_attribute_names = r.names();
-  read->expression_attribute_values = r.values();
-  ApplyReadOptions(o, &plan);
+  FinishRead(s, rest, &r, read, o, &plan);
   return plan;
 }
 
