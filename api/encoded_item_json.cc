@@ -179,7 +179,7 @@ void AppendItemJson(const Item& item, std::string* out) {
         break;
       case AttrType::kN:
         out->append(R"({"N":")");  // digits, '-' and '.' need no escaping
-        out->append(value.n().ToString());
+        Number::AppendText(value.n().negative(), value.n().digits(), value.n().exponent(), out);
         out->append(R"("})");
         break;
       case AttrType::kB:

@@ -31,16 +31,6 @@ namespace {
 constexpr std::string_view kNamePatternText = "[a-zA-Z0-9_.-]+";
 constexpr size_t kMaxReportedErrors = 10;
 
-bool MatchesNamePattern(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-              (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
-}
-
 // Length in characters (code points), as DynamoDB counts member lengths.
 int64_t CharLength(std::string_view s) {
   int64_t n = 0;
@@ -352,6 +342,16 @@ Member CreateTableNameMember(std::string_view name, bool required) {
                 .name_pattern = true,
                 .min_length = 3,
                 .max_length = 255};
+}
+
+bool MatchesNamePattern(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
 }
 
 Member TableNameMember() {

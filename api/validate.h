@@ -95,6 +95,9 @@ Member CreateTableNameMember(std::string_view name, bool required);
 // TableName on every other operation: required, at least 1 and at most 255
 // characters, the pattern checked only when non-empty.
 Member TableNameMember();
+// Whether `s` is non-empty and all of [a-zA-Z0-9_.-], the pattern of table
+// and index names.
+bool MatchesNamePattern(std::string_view s);
 
 // --- Messages (kValidation) --------------------------------------------
 

@@ -12,21 +12,16 @@
 #include <utility>
 
 #include "api/json_codec.h"
+#include "api/validate.h"
 
 namespace dynarock::api::ops {
 
 namespace {
 
 // TableName as ValidateRequest accepts it (TableNameMember): 1..255
-// characters of [a-zA-Z0-9_.-] (all ASCII, so bytes are characters).
+// characters (all ASCII, so bytes are characters) of the name pattern.
 bool IsValidTableName(std::string_view s) {
-  if (s.empty() || s.size() > 255) return false;
-  for (char c : s) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                    (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
+  return s.size() <= 255 && MatchesNamePattern(s);
 }
 
 enum class Op { kPut, kGet };
