@@ -69,18 +69,26 @@ wait_ready() {
   die "server on port $1 not ready after 30 s"
 }
 
-# create_table PORT: the Orders table (PK, SK), on demand; waits for ACTIVE.
+# create_table PORT [TABLE [two_gsis]]: an Order table (PK, SK; default
+# $BENCH_TABLE), on demand; with two_gsis, also GSI1 (Status, OrderDate) and
+# GSI2 (Rep, SK), both projecting ALL, as the seed documents' overloaded
+# GSIs are. Waits for ACTIVE.
 create_table() {
-  local out i
-  out=$(call "$1" CreateTable '{"TableName":"'"$BENCH_TABLE"'","AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"},{"AttributeName":"SK","AttributeType":"S"}],"KeySchema":[{"AttributeName":"PK","KeyType":"HASH"},{"AttributeName":"SK","KeyType":"RANGE"}],"BillingMode":"PAY_PER_REQUEST"}')
-  grep -q TableDescription <<<"$out" || die "CreateTable on port $1: $out"
+  local out i table="${2:-$BENCH_TABLE}" defs gsis=""
+  defs='{"AttributeName":"PK","AttributeType":"S"},{"AttributeName":"SK","AttributeType":"S"}'
+  if [[ "${3:-}" == two_gsis ]]; then
+    defs+=',{"AttributeName":"Status","AttributeType":"S"},{"AttributeName":"OrderDate","AttributeType":"S"},{"AttributeName":"Rep","AttributeType":"S"}'
+    gsis=',"GlobalSecondaryIndexes":[{"IndexName":"GSI1","KeySchema":[{"AttributeName":"Status","KeyType":"HASH"},{"AttributeName":"OrderDate","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}},{"IndexName":"GSI2","KeySchema":[{"AttributeName":"Rep","KeyType":"HASH"},{"AttributeName":"SK","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}}]'
+  fi
+  out=$(call "$1" CreateTable '{"TableName":"'"$table"'","AttributeDefinitions":['"$defs"'],"KeySchema":[{"AttributeName":"PK","KeyType":"HASH"},{"AttributeName":"SK","KeyType":"RANGE"}],"BillingMode":"PAY_PER_REQUEST"'"$gsis"'}')
+  grep -q TableDescription <<<"$out" || die "CreateTable $table on port $1: $out"
   for ((i = 0; i < 1000; i++)); do
-    if call "$1" DescribeTable '{"TableName":"'"$BENCH_TABLE"'"}' | grep -q '"TableStatus":"ACTIVE"'; then
+    if call "$1" DescribeTable '{"TableName":"'"$table"'"}' | grep -q '"TableStatus":"ACTIVE"'; then
       return 0
     fi
     sleep 0.02
   done
-  die "table on port $1 not ACTIVE after 20 s"
+  die "table $table on port $1 not ACTIVE after 20 s"
 }
 
 # load_items PORT N: PutItem of Order items 0..N-1 with wrk; prints wrk's
@@ -96,7 +104,7 @@ load_items() {
 # check_item PORT I: GetItem of Order item I finds it.
 check_item() {
   local out
-  out=$(call "$1" GetItem '{"TableName":"'"$BENCH_TABLE"'","Key":{"PK":{"S":"'"$(printf 'CUST#%08d' $(($2 / 4)))"'"},"SK":{"S":"'"$(printf 'ORDER#2026-%02d-%02d#%08d' $(($2 % 12 + 1)) $(($2 % 28 + 1)) "$2")"'"}}}')
+  out=$(call "$1" GetItem '{"TableName":"'"$BENCH_TABLE"'","Key":{"PK":{"S":"'"$(printf 'CUST#%08d' $(($2 / ${BENCH_PER_CUSTOMER:-4})))"'"},"SK":{"S":"'"$(printf 'ORDER#2026-%02d-%02d#%08d' $(($2 % 12 + 1)) $(($2 % 28 + 1)) "$2")"'"}}}')
   grep -q '"Note"' <<<"$out" || die "item $2 missing on port $1: $out"
 }
 
@@ -113,6 +121,7 @@ wrk_rps() {
           -s "$HTTP_DIR/$3" "http://127.0.0.1:$1/")
   t1=$(cpu_ticks "$2")
   if grep -q "Non-2xx" <<<"$out"; then die "non-200 answers from port $1 ($3): $out"; fi
+  if grep -q "short answers" <<<"$out"; then die "incomplete answers from port $1 ($3): $out"; fi
   echo "$out" >>"${WRK_LOG:-/dev/null}"
   rps=$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")
   local requests

@@ -7,13 +7,16 @@
 -- it and do not verify it).
 --
 -- Environment: BENCH_ITEMS (key space, default 20000), BENCH_TABLE
--- (default Orders), BENCH_ACCESS_KEY / BENCH_REGION (the credential scope
+-- (default Orders), BENCH_PER_CUSTOMER (items per partition key, default
+-- 4; the Query workload uses 100), BENCH_ACCESS_KEY / BENCH_REGION (the credential scope
 -- that selects dynarock's table namespace; default AKIDBENCH / us-east-1).
 
 local M = {}
 
 M.items = tonumber(os.getenv("BENCH_ITEMS") or "20000")
 M.table = os.getenv("BENCH_TABLE") or "Orders"
+M.per_customer = tonumber(os.getenv("BENCH_PER_CUSTOMER") or "4")
+M.customers = math.ceil(M.items / M.per_customer)
 local access_key = os.getenv("BENCH_ACCESS_KEY") or "AKIDBENCH"
 local region = os.getenv("BENCH_REGION") or "us-east-1"
 
@@ -34,7 +37,7 @@ local statuses = { "OPEN_____", "SHIPPED__", "DELIVERED", "CANCELLED" }
 
 local function keys_of(i)
   local month, day = i % 12 + 1, i % 28 + 1
-  local pk = string.format("CUST#%08d", floor(i / 4))
+  local pk = string.format("CUST#%08d", floor(i / M.per_customer))
   local sk = string.format("ORDER#2026-%02d-%02d#%08d", month, day, i)
   return pk, sk, month, day
 end
@@ -69,6 +72,12 @@ end
 
 function M.get_body(i)
   return '{"TableName":"' .. M.table .. '","Key":' .. M.key_json(i) .. '}'
+end
+
+-- Query of every item of customer c (M.per_customer items).
+function M.query_body(c)
+  return '{"TableName":"' .. M.table .. '","KeyConditionExpression":"PK = :pk",' ..
+      '"ExpressionAttributeValues":{":pk":{"S":"' .. string.format("CUST#%08d", c) .. '"}}}'
 end
 
 -- Gives each wrk thread an id (its Lua state sees the global `tid`).
