@@ -47,10 +47,14 @@ function M.key_json(i)
   return '{"PK":{"S":"' .. pk .. '"},"SK":{"S":"' .. sk .. '"}}'
 end
 
-function M.item_json(i)
+-- Item i in version v (default 0): versions differ in Status, Rep and the
+-- hour of OrderDate, the attributes the two-GSI table indexes, and have the
+-- same size.
+function M.item_json(i, v)
+  v = v or 0
   local pk, sk, month, day = keys_of(i)
   local order_date = string.format("2026-%02d-%02dT%02d:%02d:%02dZ", month, day,
-                                   i % 24, i % 60, floor(i / 60) % 60)
+                                   (i + v) % 24, i % 60, floor(i / 60) % 60)
   local amount = string.format("%d.%02d", 1000 + i % 9000, 10 * (i % 10) + 1 + i % 9)
   local ship_to = string.format(
       "%05d Warehouse Road, Springfield, IL 627%02d, USA, Dock %03d",
@@ -60,14 +64,14 @@ function M.item_json(i)
       '"},"OrderDate":{"S":"' .. order_date ..
       '"},"Amount":{"N":"' .. amount ..
       '"},"Quantity":{"N":"' .. tostring(1 + i % 9) ..
-      '"},"Rep":{"S":"' .. string.format("REP#%04d", i % 500) ..
-      '"},"Status":{"S":"' .. statuses[i % 4 + 1] ..
+      '"},"Rep":{"S":"' .. string.format("REP#%04d", (i + 7 * v) % 500) ..
+      '"},"Status":{"S":"' .. statuses[(i + v) % 4 + 1] ..
       '"},"ShipTo":{"S":"' .. ship_to ..
       '"},"Note":{"S":"' .. string.rep("n", 59) .. '"}}'
 end
 
-function M.put_body(i)
-  return '{"TableName":"' .. M.table .. '","Item":' .. M.item_json(i) .. '}'
+function M.put_body(i, v)
+  return '{"TableName":"' .. M.table .. '","Item":' .. M.item_json(i, v) .. '}'
 end
 
 function M.get_body(i)

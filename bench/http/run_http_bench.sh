@@ -19,7 +19,10 @@
 #   get_item.lua / put_item.lua     random keys of Orders (puts overwrite);
 #   query_items.lua                 Query of one random customer of OrdersQ:
 #                                   100 items, about 25 KB of items;
-#   put_item.lua on OrdersGsi       PutItem with two GSIs;
+#   put_item.lua on OrdersGsi       PutItem with two GSIs, half of them
+#                                   moving the item's entries (dynarock's
+#                                   run ends when its GSIs have caught up:
+#                                   WaitForIndexes' time and CPU count);
 # and noop.lua (GET /) against dynarock. Prints requests/s (median of the
 # rounds) with the issue's ratios: GetItem and PutItem / no-op (target
 # >= 0.40), Query / dynalite (>= 10), PutItem with 2 GSIs / dynalite (>= 5);
@@ -101,13 +104,13 @@ for port in "$dr_port" "$dl_port"; do
 done
 rss_preload=$(vm_kib "$dr_pid" VmRSS)
 
-# workload OP: "script table items per_customer" of one workload.
+# workload OP: "script table items per_customer versions" of one workload.
 workload() {
   case "$1" in
-    get) echo "get_item.lua Orders $ITEMS 4" ;;
-    put) echo "put_item.lua Orders $ITEMS 4" ;;
-    query) echo "query_items.lua OrdersQ $QUERY_ITEMS 100" ;;
-    put2gsi) echo "put_item.lua OrdersGsi $GSI_ITEMS 4" ;;
+    get) echo "get_item.lua Orders $ITEMS 4 1" ;;
+    put) echo "put_item.lua Orders $ITEMS 4 1" ;;
+    query) echo "query_items.lua OrdersQ $QUERY_ITEMS 100 1" ;;
+    put2gsi) echo "put_item.lua OrdersGsi $GSI_ITEMS 4 2" ;;
     *) die "unknown workload $1" ;;
   esac
 }
@@ -124,11 +127,13 @@ for ((r = 1; r <= ROUNDS; r++)); do
   cpu[dynarock.noop]+="$us "
   echo "round $r: dynarock no-op (GET /) $v requests/s, $us us server CPU/request"
   for op in $OPS; do
-    read -r script table items per < <(workload "$op")
+    read -r script table items per versions < <(workload "$op")
     for server in dynarock dynalite; do
       port=$dr_port; pid=$dr_pid
       [[ $server == dynalite ]] && port=$dl_port && pid=$dl_pid
-      read -r v us < <(BENCH_TABLE=$table BENCH_PER_CUSTOMER=$per wrk_rps "$port" "$pid" "$script" "$items")
+      after=""
+      [[ $op == put2gsi && $server == dynarock ]] && after=wait_indexes
+      read -r v us < <(BENCH_TABLE=$table BENCH_PER_CUSTOMER=$per BENCH_VERSIONS=$versions wrk_rps "$port" "$pid" "$script" "$items" $after)
       rps[$server.$op]+="$v "
       cpu[$server.$op]+="$us "
       echo "round $r: $server $(label "$op") $v requests/s, $us us server CPU/request"
