@@ -35,7 +35,8 @@
 # build-bench/dynarock), STORAGE (memory | disk; default memory),
 # BENCH_ITEMS (default 20000), QUERY_ITEMS (default 20000), GSI_ITEMS
 # (default 20000), DURATION (default 10s), ROUNDS (default 3), OPS (default
-# "get put query put2gsi"), WRK_LOG (file for wrk's full output).
+# "get put query put2gsi"), SERVE_ARGS (more options for dynarock serve,
+# e.g. "--threads 2"), WRK_LOG (file for wrk's full output).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -68,7 +69,8 @@ case "$STORAGE" in
 esac
 
 dr_port=$(free_port)
-"$DYNAROCK" serve "${storage_args[@]}" --throttling off --port "$dr_port" >/dev/null 2>&1 &
+# shellcheck disable=SC2086  # SERVE_ARGS: extra words for serve
+"$DYNAROCK" serve "${storage_args[@]}" --throttling off --port "$dr_port" ${SERVE_ARGS:-} >/dev/null 2>&1 &
 dr_pid=$!; pids+=("$dr_pid")
 wait_ready "$dr_port" "$dr_pid"
 
