@@ -260,6 +260,12 @@ TEST_F(EngineThrottlingTest, MultiAttributeGsiBackPressure) {
     entries += p.items;
   }
   EXPECT_EQ(entries, 300);
+  // The index's hot key, as `dynarock stats` lists it: every partition-key
+  // value, in KeySchema order.
+  const auto& hot = stats.global_secondary_indexes[0].hot_keys;
+  ASSERT_FALSE(hot.empty());
+  EXPECT_EQ(hot[0].key, "{S:v} | {N:7}");
+  EXPECT_EQ(hot[0].write_units, 300);
 }
 
 WriteRequest PutRequest(Item item) {
