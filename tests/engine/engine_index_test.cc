@@ -193,6 +193,19 @@ TEST_F(EngineIndexTest, GsiReadRules) {
           Eq("One or more parameter values were invalid: Select type "
              "ALL_ATTRIBUTES is not supported for global secondary index ByG "
              "because its projection type is not ALL")));
+  // A Scan of the index too, and of the KEYS_ONLY one.
+  for (const char* index : {"ByG", "KeysOnly"}) {
+    ScanRequest scan;
+    scan.table_name = "Tab";
+    scan.read.index_name = index;
+    scan.read.select = Select::kAllAttributes;
+    EXPECT_THAT(db_->Scan(scan).status(),
+                StatusIs(ErrorCode::kValidation,
+                         Eq(std::string("One or more parameter values were invalid: Select "
+                                        "type ALL_ATTRIBUTES is not supported for global "
+                                        "secondary index ") +
+                            index + " because its projection type is not ALL")));
+  }
   // Asking a KEYS_ONLY index for an attribute it does not hold: the
   // attribute is simply absent, as the index has nothing more.
   QueryRequest keys = QueryG("x");
