@@ -353,8 +353,9 @@ TEST_F(IndexEntryTest, IndexKeyValueLengthsAreLimited) {
   item["g"] = S(std::string(2049, 'g'));
   EXPECT_THAT(CheckIndexKeysOf(gsi_, item),
               StatusIs(ErrorCode::kValidation,
-                       "One or more parameter values were invalid: Size of hashkey has "
-                       "exceeded the maximum size limit of2048 bytes"));
+                       "One or more parameter values were invalid: Size limit exceeded "
+                       "for Index Key g Actual Size: 2049 bytes Max Size: 2048 bytes "
+                       "IndexName: " + gsi_.name));
   IndexInfo s = gsi_;
   s.key.range_type = AttrType::kS;
   item = MakeItem("p", "1", "G", "0");
@@ -372,6 +373,12 @@ TEST_F(IndexEntryTest, IndexKeyValueLengthsAreLimited) {
   multi["d"] = S(std::string(1025, 'd'));
   EXPECT_THAT(CheckIndexKeysOf(m, multi),
               StatusIs(ErrorCode::kValidation, HasSubstr("1024 bytes")));
+  multi = MultiItem("p", std::string(3000, 't'), "1", "d", "2");
+  EXPECT_THAT(CheckIndexKeysOf(m, multi),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values were invalid: Size limit exceeded "
+                       "for Index Key t Actual Size: 3000 bytes Max Size: 2048 bytes "
+                       "IndexName: multi"));
 }
 
 }  // namespace
