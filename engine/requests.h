@@ -355,6 +355,12 @@ struct QueryRequest {
   std::optional<std::string> key_condition_expression;
   std::optional<LegacyConditions> key_conditions;
   bool scan_index_forward = true;
+  // Set only by PartiQL's planner (engine/partiql): the filter may name key
+  // attributes, since DynamoDB's PartiQL filters a SELECT's items by every
+  // condition its key condition could not take (`sk IN [..]`, `sk <> v`, a
+  // second range). The Query API refuses such a filter ("Filter Expression
+  // can only contain non-primary key attributes"); api/ never sets this.
+  bool filter_may_name_key_attributes = false;
 };
 
 // Scan: the whole table in hash order, or one segment of it.
