@@ -364,7 +364,7 @@ Result<ExecuteTransactionResult> RunExecuteTransaction(
     Plan plan;
     DR_RETURN_IF_ERROR(
         PlanText(s.statement, s.parameters, keys, cache, options, true, &plan));
-    // DynamoDB's words for the two statements a transaction cannot run.
+    // DynamoDB's words for the statements a transaction cannot run.
     const std::string where =
         "Validation failed in TransactStatements[" + std::to_string(plans.size()) + "]: ";
     if (plan.returning) {
@@ -378,8 +378,8 @@ Result<ExecuteTransactionResult> RunExecuteTransaction(
     if (plan.is_read()) {
       if (plan.kind != Plan::Kind::kGet) {
         return Status::Validation(
-            "Select statements within ExecuteTransaction must specify the "
-            "full primary key with equality conditions and nothing else");
+            where + "Select statements within ExecuteTransaction must specify the "
+                    "primary key in the where clause.");
       }
       any_read = true;
     } else {

@@ -374,6 +374,7 @@ QueryRequest PartitionQuery(const Statement& s, const KeyDef& key,
   }
   q.key_condition_expression = std::move(kc);
   q.scan_index_forward = !descending;
+  q.filter_may_name_key_attributes = true;
   q.read.index_name = s.index_name;
   if (!filter.empty()) q.read.filter_expression = std::move(filter);
   q.read.projection_expression = ProjectionText(s, &r);
@@ -449,7 +450,8 @@ void FinishRead(const Statement& s, const std::vector<const Condition*>& rest, R
 // run and then at most one range condition on the next attribute, as
 // DynamoDB's Query rules for such keys; the other conjuncts are the filter
 // (one naming a key attribute is the engine's ValidationException, as in a
-// Query). Otherwise a Scan of the index with the WHERE as the filter; IN and
+// Query: DynamoDB does not document PartiQL on such keys, so the Query
+// API's rule stands, unlike for single-attribute keys). Otherwise a Scan of the index with the WHERE as the filter; IN and
 // OR over partition-key values scan too. ORDER BY may name key attributes
 // (two at most, as for any table: the parser's bound); its sort-key
 // attributes must all go one way (the index's order or its reverse).
@@ -598,6 +600,7 @@ Result<Plan> PlanRead(const Statement& s, const KeyDef& key, const PlanOptions& 
     if (range != nullptr) kc += " AND " + r.ConditionText(*range);
     q.key_condition_expression = std::move(kc);
     q.scan_index_forward = !ordering.descending;
+    q.filter_may_name_key_attributes = true;
     read = &q.read;
   } else {
     plan.kind = Plan::Kind::kScan;

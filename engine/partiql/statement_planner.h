@@ -9,7 +9,9 @@
 //   SELECT, WHERE = exactly the full primary key (no index)  -> GetItem
 //   SELECT, WHERE fixing the partition key (top-level AND)    -> Query: the
 //     partition-key equality and one sort-key comparison, BETWEEN or
-//     begins_with become the KeyConditionExpression, the rest the filter;
+//     begins_with become the KeyConditionExpression, the rest the filter
+//     (which may name key attributes: `sk IN [..]`, `sk <> v`, a second
+//     range; QueryRequest::filter_may_name_key_attributes);
 //     ORDER BY the sort key sets ScanIndexForward
 //   SELECT, WHERE giving the partition key several values: a top-level
 //     `pk IN [v, ...]`, or an OR each of whose branches fixes pk (`pk = v

@@ -169,6 +169,25 @@ def test_nested_paths_answer_under_their_own_names(shop):
     shop.execute_statement(Statement="DELETE FROM OnlineShop WHERE PK = 'nest#1' AND SK = 'nest#1'")
 
 
+def test_key_conditions_the_key_condition_cannot_take_filter(shop):
+    # An order's items picked by sort key (IN, <>): a Query of the whole
+    # item collection, filtered; its items and its capacity.
+    whole = _query_all(shop, "o#12345")
+    sks = [i["SK"]["S"] for i in whole["Items"]]
+    assert len(sks) >= 3
+    picked = [sks[0], sks[-1]]
+    for statement, parameters, want in [
+        ("SELECT * FROM OnlineShop WHERE PK = ? AND SK IN [?, ?]",
+         [S("o#12345"), S(picked[1]), S(picked[0])], picked),
+        ("SELECT * FROM OnlineShop WHERE PK = ? AND SK <> ?", [S("o#12345"), S(sks[0])], sks[1:]),
+    ]:
+        got = shop.execute_statement(Statement=statement, Parameters=parameters,
+                                     ReturnConsumedCapacity="TOTAL")
+        assert [i["SK"]["S"] for i in got["Items"]] == want
+        assert got["Items"] == [i for i in whole["Items"] if i["SK"]["S"] in want]
+        assert got["ConsumedCapacity"] == whole["ConsumedCapacity"]
+
+
 def test_scan_paging_with_limit_and_next_token(shop):
     items, token, pages = [], None, 0
     while True:
