@@ -493,6 +493,9 @@ struct UpdateContributorInsightsRequest {
   std::string table_name;
   std::string index_name;  // empty: the table
   bool enable = false;
+  // ContributorInsightsMode; an ENABLE without one tracks accessed and
+  // throttled keys. Ignored by DISABLE (the setting keeps its mode).
+  std::optional<ContributorInsightsMode> mode;
 };
 
 // ContributorInsightsStatus, as DynamoDB names it.
@@ -505,9 +508,12 @@ struct ContributorInsightsDescription {
   ContributorInsightsStatus status = ContributorInsightsStatus::kDisabled;
   // DynamoDB's CloudWatch rule names, while enabled:
   // "DynamoDBContributorInsights-{PKC,PKT,SKC,SKT}-<table>-<enabled ms>"
-  // (SK* only with a sort key).
+  // (SK* only with a sort key; the *C "most accessed" rules only in the
+  // ACCESSED_AND_THROTTLED_KEYS mode).
   std::vector<std::string> rule_list;
   std::optional<int64_t> last_update_micros;  // engine clock; unset if never set
+  // While enabled (and in UpdateContributorInsights's answer to an ENABLE).
+  std::optional<ContributorInsightsMode> mode;
 };
 
 // ListContributorInsights: of one table (and its GSIs), or of every table

@@ -328,9 +328,12 @@ describe("other control-plane operations", () => {
       TableName: name, ContributorInsightsAction: "ENABLE",
     }));
     assert.equal(updated.ContributorInsightsStatus, "ENABLING");
-    await client.send(new UpdateContributorInsightsCommand({
+    assert.equal(updated.ContributorInsightsMode, "ACCESSED_AND_THROTTLED_KEYS");
+    const gsi = await client.send(new UpdateContributorInsightsCommand({
       TableName: name, IndexName: "ByG", ContributorInsightsAction: "ENABLE",
+      ContributorInsightsMode: "THROTTLED_KEYS",
     }));
+    assert.equal(gsi.ContributorInsightsMode, "THROTTLED_KEYS");
     const table = await client.send(new DescribeContributorInsightsCommand({ TableName: name }));
     assert.equal(table.ContributorInsightsStatus, "ENABLED");
     // A partition key only: the accessed and the throttled partition-key rules.
@@ -340,9 +343,14 @@ describe("other control-plane operations", () => {
       TableName: name, IndexName: "ByG",
     }));
     assert.equal(index.ContributorInsightsStatus, "ENABLED");
+    assert.equal(index.ContributorInsightsMode, "THROTTLED_KEYS");
+    // Throttled keys only: the most-throttled rule of the partition key.
+    assert.deepEqual(index.ContributorInsightsRuleList.map((r) => r.split("-")[1]), ["PKT"]);
     const listed = await client.send(new ListContributorInsightsCommand({ TableName: name }));
-    assert.deepEqual(listed.ContributorInsightsSummaries.map((s) => s.IndexName ?? "").sort(),
-                     ["", "ByG"]);
+    assert.deepEqual(
+      listed.ContributorInsightsSummaries
+        .map((s) => `${s.IndexName ?? ""}:${s.ContributorInsightsMode}`).sort(),
+      [":ACCESSED_AND_THROTTLED_KEYS", "ByG:THROTTLED_KEYS"]);
   });
 
   test("DescribeEndpoints, and an operation dynarock does not serve", async () => {
