@@ -188,6 +188,21 @@ def test_key_conditions_the_key_condition_cannot_take_filter(shop):
         assert got["ConsumedCapacity"] == whole["ConsumedCapacity"]
 
 
+def test_select_without_the_partition_key_is_a_scan(shop):
+    # No equality on PK: a Scan with the WHERE as its filter, the same items
+    # in the same order at the same cost.
+    got = shop.execute_statement(
+        Statement="SELECT * FROM OnlineShop WHERE EntityType = ? AND begins_with(PK, ?)",
+        Parameters=[S("product"), S("p#")], ReturnConsumedCapacity="TOTAL")
+    want = shop.scan(TableName="OnlineShop", FilterExpression="EntityType = :e AND begins_with(PK, :p)",
+                     ExpressionAttributeValues={":e": S("product"), ":p": S("p#")},
+                     ReturnConsumedCapacity="TOTAL")
+    assert "LastEvaluatedKey" not in want
+    assert got["Items"] == want["Items"]
+    assert len(got["Items"]) == 2
+    assert got["ConsumedCapacity"] == want["ConsumedCapacity"]
+
+
 def test_scan_paging_with_limit_and_next_token(shop):
     items, token, pages = [], None, 0
     while True:

@@ -109,6 +109,33 @@ TEST_F(PartiqlOpsTest, UpdateNeedsFullKeyAndAnExistingItem) {
   EXPECT_EQ(cond.body["__type"], "com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException");
 }
 
+// list_append, set_add, set_delete and REMOVE as UpdateItem applies them,
+// with each RETURNING form.
+TEST_F(PartiqlOpsTest, UpdateFunctionsAndEveryReturning) {
+  auto update = [&](const std::string& text) {
+    Reply r = Statement({{"Statement", text}});
+    EXPECT_EQ(r.http_status, 200) << text << ": " << r;
+    return r.body;
+  };
+  EXPECT_EQ(update("UPDATE tbl SET l = [1] SET s = <<'p', 'q'>> WHERE pk = 'a' AND sk = 3 "
+                   "RETURNING ALL OLD *"),
+            json::parse(R"({"Items": [{"pk": {"S": "a"}, "sk": {"N": "3"}, "v": {"S": "x3"}}]})"));
+  EXPECT_EQ(update("UPDATE tbl SET l = list_append(l, [2, 'z']) SET s = set_add(s, <<'r'>>) "
+                   "WHERE pk = 'a' AND sk = 3 RETURNING MODIFIED NEW *"),
+            json::parse(R"({"Items": [{"l": {"L": [{"N": "1"}, {"N": "2"}, {"S": "z"}]},
+                                       "s": {"SS": ["p", "q", "r"]}}]})"));
+  EXPECT_EQ(update("UPDATE tbl SET s = set_delete(s, <<'p', 'r'>>) REMOVE v, l[0] "
+                   "WHERE pk = 'a' AND sk = 3 RETURNING ALL NEW *"),
+            json::parse(R"({"Items": [{"pk": {"S": "a"}, "sk": {"N": "3"},
+                                       "l": {"L": [{"N": "2"}, {"S": "z"}]}, "s": {"SS": ["q"]}}]})"));
+  EXPECT_EQ(update("UPDATE tbl SET s = set_delete(s, <<'q'>>) WHERE pk = 'a' AND sk = 3 "
+                   "RETURNING MODIFIED OLD *"),
+            json::parse(R"({"Items": [{"s": {"SS": ["q"]}}]})"));
+  // Deleting the last member removes the attribute, as UpdateItem's DELETE.
+  Reply got = Call("GetItem", R"({"TableName": "tbl", "Key": {"pk": {"S": "a"}, "sk": {"N": "3"}}})");
+  EXPECT_FALSE(got.body["Item"].contains("s")) << got;
+}
+
 TEST_F(PartiqlOpsTest, DeleteReturningAllOld) {
   Reply r = Statement({{"Statement", "DELETE FROM tbl WHERE pk = 'a' AND sk = 4 RETURNING ALL OLD *"}});
   ASSERT_EQ(r.http_status, 200) << r;
