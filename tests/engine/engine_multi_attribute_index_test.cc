@@ -232,6 +232,28 @@ TEST_F(EngineMultiAttributeIndexTest, ParallelScanCoversEveryEntryOnce) {
     }
   }
   EXPECT_EQ(seen.size(), 40u);
+  // A start key without one of the index key attributes, or with one of
+  // another type, is refused.
+  ScanRequest scan;
+  scan.table_name = "Matches";
+  scan.read.index_name = "ByBracket";
+  Item start{{"pk", S("m1")}, {"t", S("T1")}, {"r", N("1")}, {"d", S("d1")}, {"n", N("1")}};
+  for (const char* attr : {"t", "r", "d", "n", "pk"}) {
+    Item missing = start;
+    missing.erase(attr);
+    scan.read.exclusive_start_key = missing;
+    EXPECT_THAT(db_->Scan(scan).status(),
+                StatusIs(ErrorCode::kValidation, Eq("The provided starting key is invalid")))
+        << attr;
+  }
+  Item mistyped = start;
+  mistyped["n"] = S("1");
+  scan.read.exclusive_start_key = mistyped;
+  EXPECT_THAT(db_->Scan(scan).status(),
+              StatusIs(ErrorCode::kValidation,
+                       Eq("The provided key element does not match the schema")));
+  scan.read.exclusive_start_key = start;
+  EXPECT_OK(db_->Scan(scan).status());
 }
 
 TEST_F(EngineMultiAttributeIndexTest, UpdateTableBackfillsAndDeletesAMultiAttributeIndex) {
