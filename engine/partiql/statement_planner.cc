@@ -819,12 +819,13 @@ Result<Plan> PlanStatement(const Statement& s, const KeyLookup& keys,
         const std::string& name = i == 0 ? key.hash_name : *key.range_name;
         auto it = s.item.find(name);
         if (it == s.item.end()) {
-          return Status::Validation("Key attribute should be present in the item: Key " + name);
+          return Status::Validation(std::string(kInsertKeyMessagePrefix) +
+                                    " should be present in the item: Key " + name);
         }
         if (it->second.type() != (i == 0 ? key.hash_type : key.range_type)) {
-          return Status::Validation(
-              "Key attribute's data type should match its data type in table's schema: "
-              "Key " + name);
+          return Status::Validation(std::string(kInsertKeyMessagePrefix) +
+                                    "'s data type should match its data type in table's "
+                                    "schema: Key " + name);
         }
       }
       plan.kind = Plan::Kind::kPut;
