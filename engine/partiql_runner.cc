@@ -362,8 +362,20 @@ Result<ExecuteTransactionResult> RunExecuteTransaction(
     options.return_values_on_condition_check_failure =
         s.return_values_on_condition_check_failure;
     Plan plan;
-    DR_RETURN_IF_ERROR(
-        PlanText(s.statement, s.parameters, keys, cache, options, true, &plan));
+    if (Status planned = PlanText(s.statement, s.parameters, keys, cache, options, true, &plan);
+        !planned.ok()) {
+      // An INSERT's missing or mistyped key attribute cancels the
+      // transaction, that statement's reason a ValidationError, as DynamoDB
+      // Local's PartiQL does; other planning errors refuse the request.
+      if (planned.code() == ErrorCode::kValidation &&
+          planned.message().starts_with(partiql::kInsertKeyMessagePrefix)) {
+        std::vector<CancellationReason> reasons(req.statements.size());
+        reasons[plans.size()].code = "ValidationError";
+        reasons[plans.size()].message = planned.message();
+        return Status::TransactionCanceled(std::move(reasons));
+      }
+      return planned;
+    }
     // DynamoDB's words for the statements a transaction cannot run.
     const std::string where =
         "Validation failed in TransactStatements[" + std::to_string(plans.size()) + "]: ";

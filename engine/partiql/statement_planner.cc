@@ -813,6 +813,21 @@ Result<Plan> PlanStatement(const Statement& s, const KeyLookup& keys,
       o.return_values_on_condition_check_failure;
   switch (s.kind) {
     case Statement::Kind::kInsert: {
+      // DynamoDB's PartiQL checks the item's key attributes itself, in its
+      // own words, before the PutItem's checks.
+      for (size_t i = 0; i < 1 + (key.range_name ? 1 : 0); ++i) {
+        const std::string& name = i == 0 ? key.hash_name : *key.range_name;
+        auto it = s.item.find(name);
+        if (it == s.item.end()) {
+          return Status::Validation(std::string(kInsertKeyMessagePrefix) +
+                                    " should be present in the item: Key " + name);
+        }
+        if (it->second.type() != (i == 0 ? key.hash_type : key.range_type)) {
+          return Status::Validation(std::string(kInsertKeyMessagePrefix) +
+                                    "'s data type should match its data type in table's "
+                                    "schema: Key " + name);
+        }
+      }
       plan.kind = Plan::Kind::kPut;
       PutItemRequest& p = plan.put;
       p.scope = o.scope;

@@ -135,6 +135,12 @@ void ApplyReadOptions(const PlanOptions& options, Plan* plan);
 // stands for. REQUIRES: !plan.is_read().
 TransactWriteAction ToTransactWrite(const Plan& plan);
 
+// The start of both messages of an INSERT whose item lacks a key attribute
+// ("Key attribute should be present in the item: Key <name>") or has it of
+// another type ("Key attribute's data type should match its data type in
+// table's schema: Key <name>").
+inline constexpr std::string_view kInsertKeyMessagePrefix = "Key attribute";
+
 // The message of a WHERE clause that does not fix the whole primary key.
 inline constexpr std::string_view kNeedsFullKey =
     "Where clause does not contain a mandatory equality on all key attributes";

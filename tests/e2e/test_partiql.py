@@ -225,6 +225,14 @@ def test_writes_and_errors(shop):
     with pytest.raises(ClientError) as e:
         shop.execute_statement(Statement="INSERT INTO OnlineShop VALUE {'PK': 'c#777', 'SK': 'c#777'}")
     assert e.value.response["Error"]["Code"] == "DuplicateItemException"
+    with pytest.raises(ClientError) as e:
+        shop.execute_statement(Statement="INSERT INTO OnlineShop VALUE {'PK': 'c#778'}")
+    assert e.value.response["Error"] == {
+        "Code": "ValidationException", "Message": "Key attribute should be present in the item: Key SK"}
+    with pytest.raises(ClientError) as e:
+        shop.execute_statement(Statement="INSERT INTO OnlineShop VALUE {'PK': 'c#778', 'SK': 7}")
+    assert e.value.response["Error"]["Message"] == \
+        "Key attribute's data type should match its data type in table's schema: Key SK"
     r = shop.execute_statement(
         Statement="UPDATE OnlineShop SET Email = 'b@example.com' SET Tags = set_add(Tags, <<'vip'>>) "
                   "WHERE PK = 'c#777' AND SK = 'c#777' RETURNING ALL NEW *")

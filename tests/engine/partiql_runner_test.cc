@@ -547,7 +547,21 @@ TEST(PartiqlRunnerTest, TransactionBatchAndIndexRules) {
   EXPECT_EQ(db->ExecuteTransaction(keyless_read).status().message(),
             "Validation failed in TransactStatements[1]: Select statements within "
             "ExecuteTransaction must specify the primary key in the where clause.");
-  // Nothing of the refused transaction ran.
+  // An INSERT without its sort key cancels the transaction, that
+  // statement's reason a ValidationError.
+  ExecuteTransactionRequest keyless_insert;
+  keyless_insert.statements.push_back(ParameterizedStatement{
+      .statement = "UPDATE Tab SET payload = 'y' WHERE pk = 'a' AND sk = 1"});
+  keyless_insert.statements.push_back(
+      ParameterizedStatement{.statement = "INSERT INTO Tab VALUE {'pk': 'n'}"});
+  Status canceled_insert = db->ExecuteTransaction(keyless_insert).status();
+  ASSERT_EQ(canceled_insert.code(), ErrorCode::kTransactionCanceled);
+  ASSERT_EQ(canceled_insert.cancellation_reasons().size(), 2u);
+  EXPECT_EQ(canceled_insert.cancellation_reasons()[0].code, "None");
+  EXPECT_EQ(canceled_insert.cancellation_reasons()[1].code, "ValidationError");
+  EXPECT_EQ(canceled_insert.cancellation_reasons()[1].message,
+            "Key attribute should be present in the item: Key sk");
+  // Nothing of the refused transactions ran.
   ASSERT_OK_AND_ASSIGN(ExecuteStatementResult item,
                        db->ExecuteStatement(Statement("SELECT payload FROM Tab WHERE pk = 'a' AND sk = 1", {})));
   EXPECT_EQ(item.items, (std::vector<Item>{{{"payload", S("x")}}}));

@@ -379,6 +379,15 @@ TEST(PartiqlPlannerTest, Errors) {
       {"SELECT * FROM composite WHERE pk IN ['a', 'b'] ORDER BY x",
        "Order by is only supported on the key attributes of the table or index"},
       {"SELECT * FROM absent", "Requested resource not found"},
+      // INSERT's key attributes, in DynamoDB's PartiQL words.
+      {"INSERT INTO composite VALUE {'pk': 'a'}",
+       "Key attribute should be present in the item: Key sk"},
+      {"INSERT INTO composite VALUE {'sk': 'a', 'x': 1}",
+       "Key attribute should be present in the item: Key pk"},
+      {"INSERT INTO t VALUE {'pk': 1}",
+       "Key attribute's data type should match its data type in table's schema: Key pk"},
+      {"INSERT INTO composite VALUE {'pk': 'a', 'sk': [1]}",
+       "Key attribute's data type should match its data type in table's schema: Key sk"},
   };
   for (const auto& [text, message] : cases) {
     Result<Plan> p = PlanOf(text);
