@@ -32,7 +32,8 @@ class ContributorInsights {
   // by default ACCESSED_AND_THROTTLED_KEYS) and answers ENABLING or
   // DISABLING, as DynamoDB does; Describe answers ENABLED / DISABLED from
   // then on, with the mode while enabled. Errors: kResourceNotFound (DescribeTable's message for the
-  // table; "Requested resource not found: Index: <name> not found" for an
+  // table; "Requested resource not found: Index: <name> not found for table:
+  // <table>" for an
   // index that is not a GSI of it).
   Result<ContributorInsightsDescription> Update(
       const UpdateContributorInsightsRequest& req);

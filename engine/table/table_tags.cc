@@ -7,12 +7,19 @@ namespace {
 
 constexpr std::string_view kReservedPrefix = "aws:";
 
+// Messages as DynamoDB answered them in us-east-1 and us-west-2, October
+// 2026 (the AWS controllers' API-quirks lab), except InvalidArn, recorded
+// earlier (dynalite) and kept for ARNs of other shapes.
 Status InvalidArn(const std::string& arn) {
+  if (arn.compare(0, 4, "arn:") != 0) {
+    return Status::Validation(
+        "One or more parameter values were invalid: ARNs must start with 'arn:': " + arn);
+  }
   return Status::Validation("Invalid TableArn: Invalid ResourceArn provided as input " + arn);
 }
 
 Status ArnNotFound(const std::string& arn) {
-  return Status::ResourceNotFound("Requested resource not found: ResourcArn: " + arn +
+  return Status::ResourceNotFound("Requested resource not found: ResourceArn: " + arn +
                                   " not found");
 }
 

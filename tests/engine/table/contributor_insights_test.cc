@@ -126,7 +126,7 @@ TEST(ContributorInsightsTest, UnknownTableOrIndex) {
     EXPECT_THAT(Update(db.engine.get(), "Tab", index, true).status(),
                 StatusIs(ErrorCode::kResourceNotFound,
                          ::testing::Eq(std::string("Requested resource not found: Index: ") +
-                                       index + " not found")));
+                                       index + " not found for table: Tab")));
     EXPECT_EQ(db->DescribeContributorInsights({}, "Tab", index).status().code(),
               ErrorCode::kResourceNotFound);
   }
