@@ -16,6 +16,23 @@ Status ArnNotFound(const std::string& arn) {
                                   " not found");
 }
 
+// The characters AWS allows in tag keys and values: Unicode letters,
+// digits and white space, and _ . : / = + - @ (the tagging guide's
+// [\p{L}\p{Z}\p{N}_.:/=+\-@]*). Non-ASCII characters are all taken for
+// letters (no Unicode tables here); ASCII control characters and other
+// punctuation are refused.
+bool IsTagText(std::string_view s) {
+  for (char ch : s) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    if (c >= 0x80) continue;  // a byte of a UTF-8 sequence
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                    (c >= '0' && c <= '9') || c == ' ' || c == '_' || c == '.' ||
+                    c == ':' || c == '/' || c == '=' || c == '+' || c == '-' || c == '@';
+    if (!ok) return false;
+  }
+  return true;
+}
+
 bool IsTableNameChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
          c == '_' || c == '.' || c == '-';
@@ -55,6 +72,11 @@ Status CheckNewTags(const std::vector<Tag>& added,
       return Status::Validation(
           "One or more parameter values were invalid: Tag keys starting with "
           "the aws: prefix are reserved for AWS use");
+    }
+    if (!IsTagText(t.key) || !IsTagText(t.value)) {
+      return Status::Validation(
+          "One or more parameter values were invalid: Tag keys and values may only "
+          "contain letters, digits, white space and _ . : / = + - @");
     }
     if (!existing.count(t.key) && seen.emplace(t.key, true).second) ++count;
   }

@@ -27,7 +27,9 @@ namespace dynarock {
 inline constexpr size_t kMaxTagsPerTable = 50;
 
 // Whether `existing` with `added` merged in (same keys overwrite) stays
-// within kMaxTagsPerTable and no added key uses the reserved "aws:" prefix.
+// within kMaxTagsPerTable, no added key uses the reserved "aws:" prefix, and
+// added keys and values hold only the characters AWS allows in tags
+// (letters, digits, white space, _ . : / = + - @).
 // Errors: kValidation. (Key and value lengths are the api's shape checks.)
 Status CheckNewTags(const std::vector<Tag>& added,
                     const std::map<std::string, std::string>& existing);

@@ -47,6 +47,9 @@ def test_errors(ddb, table):
     code, _ = error_of(ddb.tag_resource, ResourceArn=arn,
                        Tags=[{"Key": "aws:reserved", "Value": "v"}])
     assert code == "ValidationException"
+    for key, value in (("ok", "#!%%^$$&"), ("->>;-)])", "ok"), ("!!!\\|", "<><")):
+        code, _ = error_of(ddb.tag_resource, ResourceArn=arn, Tags=[{"Key": key, "Value": value}])
+        assert code == "ValidationException", (key, value)
     assert all_tags(ddb, arn) == {}
 
 

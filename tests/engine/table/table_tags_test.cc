@@ -104,7 +104,21 @@ TEST(TableTagsTest, DynamoDbsRefusals) {
               StatusIs(ErrorCode::kValidation,
                        "One or more parameter values were invalid: Tag keys starting "
                        "with the aws: prefix are reserved for AWS use"));
+  // Only letters, digits, white space and _ . : / = + - @ (as the AWS
+  // tagging guide's pattern; scylladb's test_tag_resource_incorrect saw
+  // DynamoDB refuse these with a ValidationException).
+  for (const Tag& bad : {Tag{"ok", "#!%%^$$&"}, Tag{"->>;-)])", "ok"}, Tag{"!!!\\|", "<><"},
+                         Tag{"tab\tkey", "v"}}) {
+    EXPECT_THAT(TagIt(db.engine.get(), {bad}),
+                StatusIs(ErrorCode::kValidation,
+                         "One or more parameter values were invalid: Tag keys and values "
+                         "may only contain letters, digits, white space and _ . : / = + "
+                         "- @"))
+        << bad.key;
+  }
   EXPECT_TRUE(ListAll(db.engine.get()).empty());
+  ASSERT_OK(TagIt(db.engine.get(), {{"team/a b:c=d+e-f@g_h.i", "Ünïcode 7"}, {" ", ""}}));
+  EXPECT_EQ(ListAll(db.engine.get()).size(), 2u);
 }
 
 TEST(TableTagsTest, ListPagesWithNextToken) {
