@@ -566,18 +566,22 @@ TEST(PartiqlRunnerTest, TransactionBatchAndIndexRules) {
                        db->ExecuteStatement(Statement("SELECT payload FROM Tab WHERE pk = 'a' AND sk = 1", {})));
   EXPECT_EQ(item.items, (std::vector<Item>{{{"payload", S("x")}}}));
 
+  for (const char* sk : {"2", "3"}) {
+    ASSERT_OK(db->PutItem(PutItemRequest{.table_name = "Tab", .item = SimpleItem("a", sk)})
+                  .status());
+  }
   BatchExecuteStatementRequest batch;
   batch.statements.push_back(BatchStatement{
       .statement = "UPDATE Tab SET payload = 'n' WHERE pk = 'a' AND sk = 1 RETURNING MODIFIED NEW *"});
   batch.statements.push_back(BatchStatement{
-      .statement = "UPDATE Tab REMOVE nothing WHERE pk = 'a' AND sk = 1 RETURNING MODIFIED NEW *"});
+      .statement = "UPDATE Tab REMOVE nothing WHERE pk = 'a' AND sk = 2 RETURNING MODIFIED NEW *"});
   batch.statements.push_back(BatchStatement{
-      .statement = "DELETE FROM Tab WHERE pk = 'a' AND sk = 1 RETURNING ALL OLD *"});
+      .statement = "DELETE FROM Tab WHERE pk = 'a' AND sk = 3 RETURNING ALL OLD *"});
   ASSERT_OK_AND_ASSIGN(BatchExecuteStatementResult b, db->BatchExecuteStatement(batch));
   ASSERT_EQ(b.responses.size(), 3u);
   EXPECT_EQ(b.responses[0].item, (Item{{"payload", S("n")}}));
   EXPECT_FALSE(b.responses[1].item.has_value());
-  EXPECT_EQ(b.responses[2].item, SimpleItem("a", "1", "n"));
+  EXPECT_EQ(b.responses[2].item, SimpleItem("a", "3"));
   BatchExecuteStatementRequest reads;
   reads.statements.push_back(BatchStatement{.statement = "SELECT * FROM Tab WHERE payload = 'x'"});
   ASSERT_OK_AND_ASSIGN(BatchExecuteStatementResult r, db->BatchExecuteStatement(reads));

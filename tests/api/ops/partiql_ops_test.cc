@@ -224,7 +224,7 @@ TEST_F(PartiqlOpsTest, ReturnValuesOnConditionCheckFailure) {
 
   Reply batch = Call("BatchExecuteStatement", json{{"Statements", json::array({
       json{{"Statement", failing}, {"ReturnValuesOnConditionCheckFailure", "ALL_OLD"}},
-      json{{"Statement", failing}}})}});
+      json{{"Statement", "UPDATE tbl SET v = 'y' WHERE pk = 'a' AND sk = 2 AND v = 'other'"}}})}});
   ASSERT_EQ(batch.http_status, 200) << batch;
   EXPECT_EQ(batch.body["Responses"][0], json({{"TableName", "tbl"}, {"Error", {
       {"Code", "ConditionalCheckFailed"}, {"Message", "The conditional request failed"},
@@ -278,6 +278,27 @@ TEST_F(PartiqlOpsTest, StatementLimits) {
                                         "all reads or all writes"));
   Reply still = Call("GetItem", R"({"TableName": "tbl", "Key": {"pk": {"S": "a"}, "sk": {"N": "2"}}})");
   EXPECT_TRUE(still.body.contains("Item"));  // nothing of the refused batch ran
+
+  // One item twice (keys compare as values: 2 and 2.0), reads or writes:
+  // the whole batch is refused, as BatchGetItem / BatchWriteItem.
+  const json duplicates = ValidationError("Provided list of item keys contains duplicates");
+  EXPECT_EQ(Call("BatchExecuteStatement", json::parse(R"({"Statements": [
+    {"Statement": "DELETE FROM tbl WHERE pk = 'a' AND sk = 2"},
+    {"Statement": "INSERT INTO tbl VALUE {'pk': 'z', 'sk': 1}"},
+    {"Statement": "UPDATE tbl SET v = 'w' WHERE pk = 'a' AND sk = 2.0"}]})")).body,
+            duplicates);
+  EXPECT_EQ(Call("BatchExecuteStatement", json::parse(R"({"Statements": [
+    {"Statement": "INSERT INTO tbl VALUE {'pk': 'z', 'sk': 1, 'v': 'one'}"},
+    {"Statement": "INSERT INTO tbl VALUE {'pk': 'z', 'sk': 1, 'v': 'two'}"}]})")).body,
+            duplicates);
+  EXPECT_EQ(Call("BatchExecuteStatement", json::parse(R"({"Statements": [
+    {"Statement": "SELECT * FROM tbl WHERE pk = 'a' AND sk = 1"},
+    {"Statement": "SELECT v FROM tbl WHERE sk = 1 AND pk = ?", "Parameters": [{"S": "a"}]}]})")).body,
+            duplicates);
+  EXPECT_TRUE(Call("GetItem", R"({"TableName": "tbl", "Key": {"pk": {"S": "a"}, "sk": {"N": "2"}}})")
+                  .body.contains("Item"));
+  EXPECT_FALSE(Call("GetItem", R"({"TableName": "tbl", "Key": {"pk": {"S": "z"}, "sk": {"N": "1"}}})")
+                   .body.contains("Item"));
 }
 
 }  // namespace
