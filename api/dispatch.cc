@@ -81,10 +81,43 @@ constexpr std::array kOperations = {
     Operation{"DynamoRock_20251121.WaitForIndexes", &ops::WaitForIndexes},
 };
 
-// DynamoDB answers an unknown X-Amz-Target operation with a bare
+// The operations of DynamoDB's current API model that dynarock does not serve
+// (global tables, Kinesis streaming destinations, resource policies, replica
+// auto scaling): they need other regions or other AWS services. DynamoDB
+// Local does not serve them either.
+constexpr std::array<std::string_view, 15> kUnservedOperations = {
+    "CreateGlobalTable",
+    "DeleteResourcePolicy",
+    "DescribeGlobalTable",
+    "DescribeGlobalTableSettings",
+    "DescribeKinesisStreamingDestination",
+    "DescribeTableReplicaAutoScaling",
+    "DisableKinesisStreamingDestination",
+    "EnableKinesisStreamingDestination",
+    "GetResourcePolicy",
+    "ListGlobalTables",
+    "PutResourcePolicy",
+    "UpdateGlobalTable",
+    "UpdateGlobalTableSettings",
+    "UpdateKinesisStreamingDestination",
+    "UpdateTableReplicaAutoScaling",
+};
+
+// DynamoDB answers an X-Amz-Target name it does not know with a bare
 // {"__type":"com.amazon.coral.service#UnknownOperationException"}, no message
-// (mhart/dynalite test/connection.js, recorded against DynamoDB).
-Status UnknownOperation() { return Status(ErrorCode::kUnknownOperation, ""); }
+// (mhart/dynalite test/connection.js, recorded against DynamoDB). An
+// operation of the model that is not served gets what DynamoDB Local answers
+// for it: the same type with "An unknown operation was requested." (as SDK
+// users report it from the amazon/dynamodb-local image, e.g.
+// saidsef/aws-kinesis-local#33 for EnableKinesisStreamingDestination).
+Status UnknownOperation(std::string_view operation) {
+  for (std::string_view name : kUnservedOperations) {
+    if (name == operation) {
+      return Status(ErrorCode::kUnknownOperation, "An unknown operation was requested.");
+    }
+  }
+  return Status(ErrorCode::kUnknownOperation, "");
+}
 
 }  // namespace
 
@@ -104,7 +137,7 @@ Handler FindHandler(std::string_view operation) {
 Result<Json> Dispatch(const RequestContext& ctx, std::string_view operation,
                       const Json& request) {
   Handler handler = FindHandler(operation);
-  if (handler == nullptr) return UnknownOperation();
+  if (handler == nullptr) return UnknownOperation(operation);
   return handler(ctx, request);
 }
 

@@ -48,8 +48,12 @@ TextHandler FindTextHandler(std::string_view operation);
 // operation or dynarock does not implement it yet.
 Handler FindHandler(std::string_view operation);
 
-// Runs `operation`. Errors: kUnknownOperation (empty message, as DynamoDB
-// sends it) for an unknown name; otherwise whatever the handler returns.
+// Runs `operation`. Errors: kUnknownOperation for an operation without a
+// handler: with DynamoDB Local's message "An unknown operation was
+// requested." for one of DynamoDB's that dynarock does not serve (global
+// tables, Kinesis destinations, resource policies, replica auto scaling),
+// with an empty message, as DynamoDB sends it, for any other name;
+// otherwise whatever the handler returns.
 Result<Json> Dispatch(const RequestContext& ctx, std::string_view operation,
                       const Json& request);
 

@@ -1,6 +1,9 @@
 #include "api/validate.h"
 
+#include <cstdio>
 #include <utility>
+
+#include <xxhash.h>
 
 namespace dynarock::api {
 
@@ -46,37 +49,76 @@ std::string LowerFirst(std::string_view name) {
   return out;
 }
 
-// The value as DynamoDB prints it inside quotes: strings raw, lists as
-// "[a, b]", structures as "{Name: value, ...}" (the structure form is not
-// verified against DynamoDB).
-std::string RenderValue(const Json& v) {
+// The value of `shape` (null: unknown) as DynamoDB prints it inside quotes:
+// the Java toString of its model object. Strings raw, lists "[a, b]", maps
+// "{k=v, k2=v2}", structures "KeySchemaElement(attributeName=pk,
+// keyType=HASH)" with every member of the shape (absent ones "null"), as
+// today's DynamoDB renders them (nubo-db/dynoxide#11, risingwavelabs/
+// risingwave#17572, 2024-2026; it used to print
+// "com.amazonaws.dynamodb.v20120810.KeySchemaElement@64f4fb9"). An
+// AttributeValue prints as DynamoDB's does, its class and a hash, but the
+// hash is dynarock's own (DynamoDB's is its JVM object's). Depth is bounded
+// by the request nesting bound checked before parsing.
+std::string RenderValue(const Json& v, const Shape* shape) {
   if (v.is_string()) return v.get<std::string>();
+  if (v.is_null()) return "null";
   if (v.is_array()) {
+    const Shape* element =
+        shape != nullptr && shape->kind == Shape::Kind::kList ? shape->element : nullptr;
     std::string out = "[";
     bool first = true;
     for (const Json& e : v) {
       if (!first) out += ", ";
       first = false;
-      out += RenderValue(e);
+      out += RenderValue(e, element);
     }
     return out + "]";
   }
-  if (v.is_object()) {
-    std::string out = "{";
-    bool first = true;
-    for (const auto& [k, e] : v.items()) {
-      if (!first) out += ",";
-      first = false;
-      out += k + ": " + RenderValue(e);
-    }
-    return out + "}";
+  if (!v.is_object()) return DumpJson(v);
+  if (shape != nullptr && shape->kind == Shape::Kind::kAttributeValue) {
+    const std::string text = DumpJson(v);
+    char hash[9];
+    std::snprintf(hash, sizeof(hash), "%08x",
+                  static_cast<uint32_t>(XXH3_64bits(text.data(), text.size())));
+    return std::string(shape->java_class) + "@" + hash;
   }
-  return DumpJson(v);
+  if (shape != nullptr && shape->kind == Shape::Kind::kStructure) {
+    std::string_view name = shape->java_class;
+    name.remove_prefix(name.rfind('.') == std::string_view::npos ? 0 : name.rfind('.') + 1);
+    std::string out(name);
+    out += "(";
+    auto render_member = [&](const Member& m) {
+      if (out.back() != '(') out += ", ";
+      out += LowerFirst(m.name) + "=";
+      auto it = v.find(m.name);
+      out += it == v.end() || it->is_null() ? std::string("null") : RenderValue(*it, m.shape);
+    };
+    if (shape->declaration_order.empty()) {
+      for (const Member& m : shape->members) render_member(m);
+    } else {
+      for (std::string_view field : shape->declaration_order) {
+        for (const Member& m : shape->members) {
+          if (m.name == field) render_member(m);
+        }
+      }
+    }
+    return out + ")";
+  }
+  const Shape* element =
+      shape != nullptr && shape->kind == Shape::Kind::kMap ? shape->element : nullptr;
+  std::string out = "{";
+  bool first = true;
+  for (const auto& [k, e] : v.items()) {
+    if (!first) out += ", ";
+    first = false;
+    out += k + "=" + RenderValue(e, element);
+  }
+  return out + "}";
 }
 
-std::string Quoted(const Json& v) {
+std::string Quoted(const Json& v, const Shape* shape) {
   std::string out = "'";
-  out += RenderValue(v);
+  out += RenderValue(v, shape);
   out += "'";
   return out;
 }
@@ -216,7 +258,7 @@ void CheckMemberConstraints(const Json* v, const Member& m,
     }
     return;
   }
-  const std::string value = Quoted(*v);
+  const std::string value = Quoted(*v, m.shape);
   if (v->is_string()) {
     const std::string& s = v->get_ref<const std::string&>();
     if (!m.enum_values.empty()) {

@@ -70,6 +70,10 @@ struct Shape {
   // "com.amazonaws.dynamodb.v20120810.KeySchemaElement".
   std::string_view java_class;
   std::vector<Member> members;      // kStructure, in DynamoDB's report order
+  // kStructure: the member names in the model's declaration order, which
+  // the structure's rendering in a message follows ("WriteRequest(
+  // putRequest=..., deleteRequest=null)"), when it is not `members`' order.
+  std::vector<std::string_view> declaration_order;
   const Shape* element = nullptr;   // kList, kMap
 };
 

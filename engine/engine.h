@@ -129,7 +129,7 @@ class Engine {
   // --- Tags ---
   // The table is named by its ARN. Errors: kValidation (not a table ARN:
   // "Invalid TableArn: ..."; no tags; over 50 tags; a reserved "aws:" key),
-  // kResourceNotFound ("Requested resource not found: ResourcArn: <arn> not
+  // kResourceNotFound ("Requested resource not found: ResourceArn: <arn> not
   // found"). Tags are persisted and deleted with the table.
   virtual Status TagResource(const TagResourceRequest& req) = 0;
   virtual Status UntagResource(const UntagResourceRequest& req) = 0;

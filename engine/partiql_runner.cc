@@ -7,6 +7,7 @@
 
 #include "engine/expr/ast.h"
 #include "engine/partiql/statement_parser.h"
+#include "engine/table/batch_requests.h"
 
 namespace dynarock {
 
@@ -113,6 +114,50 @@ Result<ExecuteStatementResult> RunMultiQuery(Engine& engine, const Plan& plan) {
   }
   if (i < parts.size()) out.last_evaluated_key = start_of(i);
   return out;
+}
+
+// The primary key of the item a batch statement's plan (a GetItem, or a
+// write) reads or writes.
+Result<Item> ItemKeyOf(const Plan& plan, const partiql::KeyLookup& keys) {
+  switch (plan.kind) {
+    case Plan::Kind::kGet:
+      return plan.get.key;
+    case Plan::Kind::kUpdate:
+      return plan.update.key;
+    case Plan::Kind::kDelete:
+      return plan.del.key;
+    case Plan::Kind::kPut: {
+      DR_ASSIGN_OR_RETURN(KeyDef key, keys(plan.table_name, std::nullopt));
+      Item out;
+      for (const std::string* name : {&key.hash_name, key.range_name ? &*key.range_name : nullptr}) {
+        if (name == nullptr) continue;
+        if (auto it = plan.put.item.find(*name); it != plan.put.item.end()) {
+          out.emplace(*name, it->second);
+        }
+      }
+      return out;
+    }
+    default:
+      return Item();
+  }
+}
+
+// A batch names each item at most once, as BatchGetItem and BatchWriteItem
+// do ("Provided list of item keys contains duplicates"); checked before any
+// statement runs.
+Status CheckNoItemTwice(const std::vector<Result<Plan>>& plans,
+                        const partiql::KeyLookup& keys) {
+  std::vector<std::pair<const std::string*, Item>> seen;
+  for (const Result<Plan>& plan : plans) {
+    if (!plan.ok()) continue;
+    Result<Item> key = ItemKeyOf(*plan, keys);
+    if (!key.ok()) continue;  // the statement reports it when it runs
+    for (const auto& [table, other] : seen) {
+      if (*table == plan->table_name && other == *key) return DuplicateItemKeys();
+    }
+    seen.emplace_back(&plan->table_name, std::move(*key));
+  }
+  return Status::OK();
 }
 
 // An error of the request a statement ran as, in PartiQL's words: the
@@ -323,6 +368,7 @@ Result<BatchExecuteStatementResult> RunBatchExecuteStatement(
         "Statements in a BatchExecuteStatement request must be all reads or "
         "all writes");
   }
+  DR_RETURN_IF_ERROR(CheckNoItemTwice(plans, keys));
   BatchExecuteStatementResult out;
   for (size_t i = 0; i < plans.size(); ++i) {
     BatchStatementResponse response;
@@ -362,9 +408,21 @@ Result<ExecuteTransactionResult> RunExecuteTransaction(
     options.return_values_on_condition_check_failure =
         s.return_values_on_condition_check_failure;
     Plan plan;
-    DR_RETURN_IF_ERROR(
-        PlanText(s.statement, s.parameters, keys, cache, options, true, &plan));
-    // DynamoDB's words for the two statements a transaction cannot run.
+    if (Status planned = PlanText(s.statement, s.parameters, keys, cache, options, true, &plan);
+        !planned.ok()) {
+      // An INSERT's missing or mistyped key attribute cancels the
+      // transaction, that statement's reason a ValidationError, as DynamoDB
+      // Local's PartiQL does; other planning errors refuse the request.
+      if (planned.code() == ErrorCode::kValidation &&
+          planned.message().starts_with(partiql::kInsertKeyMessagePrefix)) {
+        std::vector<CancellationReason> reasons(req.statements.size());
+        reasons[plans.size()].code = "ValidationError";
+        reasons[plans.size()].message = planned.message();
+        return Status::TransactionCanceled(std::move(reasons));
+      }
+      return planned;
+    }
+    // DynamoDB's words for the statements a transaction cannot run.
     const std::string where =
         "Validation failed in TransactStatements[" + std::to_string(plans.size()) + "]: ";
     if (plan.returning) {
@@ -378,8 +436,8 @@ Result<ExecuteTransactionResult> RunExecuteTransaction(
     if (plan.is_read()) {
       if (plan.kind != Plan::Kind::kGet) {
         return Status::Validation(
-            "Select statements within ExecuteTransaction must specify the "
-            "full primary key with equality conditions and nothing else");
+            where + "Select statements within ExecuteTransaction must specify the "
+                    "primary key in the where clause.");
       }
       any_read = true;
     } else {

@@ -355,6 +355,12 @@ struct QueryRequest {
   std::optional<std::string> key_condition_expression;
   std::optional<LegacyConditions> key_conditions;
   bool scan_index_forward = true;
+  // Set only by PartiQL's planner (engine/partiql): the filter may name key
+  // attributes, since DynamoDB's PartiQL filters a SELECT's items by every
+  // condition its key condition could not take (`sk IN [..]`, `sk <> v`, a
+  // second range). The Query API refuses such a filter ("Filter Expression
+  // can only contain non-primary key attributes"); api/ never sets this.
+  bool filter_may_name_key_attributes = false;
 };
 
 // Scan: the whole table in hash order, or one segment of it.
@@ -487,6 +493,9 @@ struct UpdateContributorInsightsRequest {
   std::string table_name;
   std::string index_name;  // empty: the table
   bool enable = false;
+  // ContributorInsightsMode; an ENABLE without one tracks accessed and
+  // throttled keys. Ignored by DISABLE (the setting keeps its mode).
+  std::optional<ContributorInsightsMode> mode;
 };
 
 // ContributorInsightsStatus, as DynamoDB names it.
@@ -499,9 +508,12 @@ struct ContributorInsightsDescription {
   ContributorInsightsStatus status = ContributorInsightsStatus::kDisabled;
   // DynamoDB's CloudWatch rule names, while enabled:
   // "DynamoDBContributorInsights-{PKC,PKT,SKC,SKT}-<table>-<enabled ms>"
-  // (SK* only with a sort key).
+  // (SK* only with a sort key; the *C "most accessed" rules only in the
+  // ACCESSED_AND_THROTTLED_KEYS mode).
   std::vector<std::string> rule_list;
   std::optional<int64_t> last_update_micros;  // engine clock; unset if never set
+  // While enabled (and in UpdateContributorInsights's answer to an ENABLE).
+  std::optional<ContributorInsightsMode> mode;
 };
 
 // ListContributorInsights: of one table (and its GSIs), or of every table

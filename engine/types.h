@@ -211,6 +211,10 @@ enum class TableClass : uint8_t { kStandard = 1, kStandardInfrequentAccess = 2 }
 std::string_view TableClassName(TableClass table_class);
 std::optional<TableClass> TableClassFromName(std::string_view name);
 
+// What contributor insights track for a table or GSI
+// (ContributorInsightsMode): every request's keys, or only throttled ones.
+enum class ContributorInsightsMode : uint8_t { kAccessedAndThrottledKeys, kThrottledKeys };
+
 // What DescribeTable reports as TableClassSummary: DynamoDB shows it once a
 // class was given (CreateTable or UpdateTable); LastUpdateDateTime only after
 // UpdateTable changed it.

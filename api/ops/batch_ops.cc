@@ -71,7 +71,8 @@ const Shape kWriteRequestShape{
     .members = {
         Member{.name = "DeleteRequest", .shape = &kDeleteRequestShape},
         Member{.name = "PutRequest", .shape = &kPutRequestShape},
-    }};
+    },
+    .declaration_order = {"PutRequest", "DeleteRequest"}};
 
 const Shape kWriteRequestListShape{
     .kind = Kind::kList,

@@ -44,11 +44,6 @@ const Shape kInputFormatOptionsShape{
     .java_class = "com.amazonaws.dynamodb.v20120810.InputFormatOptions",
     .members = {Member{.name = "Csv", .shape = &kCsvOptionsShape}}};
 
-// Its members are CreateTable's, checked as a CreateTable request.
-const Shape kTableCreationParametersShape{
-    .kind = Kind::kStructure,
-    .java_class = "com.amazonaws.dynamodb.v20120810.TableCreationParameters"};
-
 const Shape kImportTableInput{
     .kind = Kind::kStructure,
     .members = {
@@ -59,7 +54,7 @@ const Shape kImportTableInput{
         Member{.name = "InputFormatOptions", .shape = &kInputFormatOptionsShape},
         Member{.name = "InputCompressionType", .shape = &kStringShape,
                .enum_values = {"GZIP", "ZSTD", "NONE"}},
-        Member{.name = "TableCreationParameters", .shape = &kTableCreationParametersShape,
+        Member{.name = "TableCreationParameters", .shape = &TableCreationParametersShape(),
                .required = true},
     }};
 

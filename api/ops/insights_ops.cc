@@ -24,6 +24,8 @@ const Shape kUpdateInput{
         CreateTableNameMember("IndexName", /*required=*/false),
         Member{.name = "ContributorInsightsAction", .shape = &kStringShape,
                .required = true, .enum_values = {"ENABLE", "DISABLE"}},
+        Member{.name = "ContributorInsightsMode", .shape = &kStringShape,
+               .enum_values = {"ACCESSED_AND_THROTTLED_KEYS", "THROTTLED_KEYS"}},
     }};
 
 const Shape kDescribeInput{
@@ -61,10 +63,16 @@ std::string_view StatusName(ContributorInsightsStatus s) {
   return "DISABLED";
 }
 
+std::string_view ModeName(ContributorInsightsMode mode) {
+  return mode == ContributorInsightsMode::kThrottledKeys ? "THROTTLED_KEYS"
+                                                         : "ACCESSED_AND_THROTTLED_KEYS";
+}
+
 Json Encode(const ContributorInsightsDescription& d, bool full) {
   Json out = {{"TableName", d.table_name}};
   if (!d.index_name.empty()) out["IndexName"] = d.index_name;
   out["ContributorInsightsStatus"] = std::string(StatusName(d.status));
+  if (d.mode) out["ContributorInsightsMode"] = std::string(ModeName(*d.mode));
   if (full) {
     if (!d.rule_list.empty()) out["ContributorInsightsRuleList"] = d.rule_list;
     if (d.last_update_micros) {
@@ -83,6 +91,11 @@ Result<Json> UpdateContributorInsights(const RequestContext& ctx, const Json& re
   req.table_name = StringOr(request, "TableName");
   req.index_name = StringOr(request, "IndexName");
   req.enable = StringOr(request, "ContributorInsightsAction") == "ENABLE";
+  if (StringOr(request, "ContributorInsightsMode") == "THROTTLED_KEYS") {
+    req.mode = ContributorInsightsMode::kThrottledKeys;
+  } else if (Field(request, "ContributorInsightsMode") != nullptr) {
+    req.mode = ContributorInsightsMode::kAccessedAndThrottledKeys;
+  }
   DR_ASSIGN_OR_RETURN(ContributorInsightsDescription d,
                       ctx.engine->UpdateContributorInsights(req));
   return Encode(d, /*full=*/false);

@@ -27,6 +27,9 @@ const Shape& LocalSecondaryIndexListShape();
 const Shape& ProvisionedThroughputShape();
 // The OnDemandThroughput structure {MaxReadRequestUnits, MaxWriteRequestUnits}.
 const Shape& OnDemandThroughputShape();
+// ImportTable's TableCreationParameters structure (CreateTable's members
+// and constraints that DynamoDB's model gives it).
+const Shape& TableCreationParametersShape();
 
 // A validated index list, as CreateTable decodes it (an empty list and a
 // Projection without ProjectionType get DynamoDB's messages).

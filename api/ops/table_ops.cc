@@ -165,6 +165,25 @@ const Shape kCreateTableInput{
         OnDemandThroughputMember(),
     }};
 
+// ImportTable's TableCreationParameters: the CreateTable members DynamoDB's
+// model gives it, with CreateTable's constraints and report order, so that
+// their violations join ImportTable's other ones under
+// "tableCreationParameters.<member>".
+const Shape kTableCreationParametersShape{
+    .kind = Kind::kStructure,
+    .java_class = "com.amazonaws.dynamodb.v20120810.TableCreationParameters",
+    .members = {
+        Member{.name = "AttributeDefinitions", .shape = &kAttributeDefinitionsShape,
+               .required = true},
+        CreateTableNameMember("TableName", /*required=*/true),
+        KeySchemaMember(),
+        Member{.name = "GlobalSecondaryIndexes",
+               .shape = &kGlobalSecondaryIndexesShape},
+        BillingModeMember(),
+        Member{.name = "ProvisionedThroughput", .shape = &kProvisionedThroughputShape},
+        OnDemandThroughputMember(),
+    }};
+
 const Shape kTableNameOnlyInput{.kind = Kind::kStructure,
                                 .members = {TableNameMember()}};
 
@@ -640,6 +659,7 @@ const Shape& GlobalSecondaryIndexListShape() { return kGlobalSecondaryIndexesSha
 const Shape& LocalSecondaryIndexListShape() { return kLocalSecondaryIndexesShape; }
 const Shape& ProvisionedThroughputShape() { return kProvisionedThroughputShape; }
 const Shape& OnDemandThroughputShape() { return kOnDemandThroughputShape; }
+const Shape& TableCreationParametersShape() { return kTableCreationParametersShape; }
 
 OnDemandThroughput DecodeOnDemandThroughputStructure(const Json& throughput) {
   return DecodeOnDemandMembers(throughput);

@@ -89,7 +89,7 @@ PartitionUnits PartOfStorageKey(uint32_t index_id, std::string_view storage_key,
                                 double write_units);
 // The same for a partition key of several attributes (a multi-attribute GSI
 // key; `pk_types` in KeySchema order): the key renders as the values joined
-// by " | ", e.g. "WINTER2024" | "NA-EAST".
+// by " | ", e.g. {S:WINTER2024} | {N:3}.
 PartitionUnits PartOfStorageKey(uint32_t index_id, std::string_view storage_key,
                                 std::span<const AttrType> pk_types,
                                 double read_units, double write_units);

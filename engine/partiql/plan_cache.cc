@@ -71,6 +71,7 @@ bool SamePlan(const Plan& a, const Plan& b) {
            a.query.key_condition_expression == b.query.key_condition_expression &&
            !a.query.key_conditions && !b.query.key_conditions &&
            a.query.scan_index_forward == b.query.scan_index_forward &&
+           a.query.filter_may_name_key_attributes == b.query.filter_may_name_key_attributes &&
            SameRead(a.query.read, b.query.read);
   }
   return false;

@@ -374,6 +374,7 @@ QueryRequest PartitionQuery(const Statement& s, const KeyDef& key,
   }
   q.key_condition_expression = std::move(kc);
   q.scan_index_forward = !descending;
+  q.filter_may_name_key_attributes = true;
   q.read.index_name = s.index_name;
   if (!filter.empty()) q.read.filter_expression = std::move(filter);
   q.read.projection_expression = ProjectionText(s, &r);
@@ -449,7 +450,8 @@ void FinishRead(const Statement& s, const std::vector<const Condition*>& rest, R
 // run and then at most one range condition on the next attribute, as
 // DynamoDB's Query rules for such keys; the other conjuncts are the filter
 // (one naming a key attribute is the engine's ValidationException, as in a
-// Query). Otherwise a Scan of the index with the WHERE as the filter; IN and
+// Query: DynamoDB does not document PartiQL on such keys, so the Query
+// API's rule stands, unlike for single-attribute keys). Otherwise a Scan of the index with the WHERE as the filter; IN and
 // OR over partition-key values scan too. ORDER BY may name key attributes
 // (two at most, as for any table: the parser's bound); its sort-key
 // attributes must all go one way (the index's order or its reverse).
@@ -598,6 +600,7 @@ Result<Plan> PlanRead(const Statement& s, const KeyDef& key, const PlanOptions& 
     if (range != nullptr) kc += " AND " + r.ConditionText(*range);
     q.key_condition_expression = std::move(kc);
     q.scan_index_forward = !ordering.descending;
+    q.filter_may_name_key_attributes = true;
     read = &q.read;
   } else {
     plan.kind = Plan::Kind::kScan;
@@ -810,6 +813,21 @@ Result<Plan> PlanStatement(const Statement& s, const KeyLookup& keys,
       o.return_values_on_condition_check_failure;
   switch (s.kind) {
     case Statement::Kind::kInsert: {
+      // DynamoDB's PartiQL checks the item's key attributes itself, in its
+      // own words, before the PutItem's checks.
+      for (size_t i = 0; i < 1 + (key.range_name ? 1 : 0); ++i) {
+        const std::string& name = i == 0 ? key.hash_name : *key.range_name;
+        auto it = s.item.find(name);
+        if (it == s.item.end()) {
+          return Status::Validation(std::string(kInsertKeyMessagePrefix) +
+                                    " should be present in the item: Key " + name);
+        }
+        if (it->second.type() != (i == 0 ? key.hash_type : key.range_type)) {
+          return Status::Validation(std::string(kInsertKeyMessagePrefix) +
+                                    "'s data type should match its data type in table's "
+                                    "schema: Key " + name);
+        }
+      }
       plan.kind = Plan::Kind::kPut;
       PutItemRequest& p = plan.put;
       p.scope = o.scope;

@@ -9,7 +9,9 @@
 //   SELECT, WHERE = exactly the full primary key (no index)  -> GetItem
 //   SELECT, WHERE fixing the partition key (top-level AND)    -> Query: the
 //     partition-key equality and one sort-key comparison, BETWEEN or
-//     begins_with become the KeyConditionExpression, the rest the filter;
+//     begins_with become the KeyConditionExpression, the rest the filter
+//     (which may name key attributes: `sk IN [..]`, `sk <> v`, a second
+//     range; QueryRequest::filter_may_name_key_attributes);
 //     ORDER BY the sort key sets ScanIndexForward
 //   SELECT, WHERE giving the partition key several values: a top-level
 //     `pk IN [v, ...]`, or an OR each of whose branches fixes pk (`pk = v
@@ -132,6 +134,12 @@ void ApplyReadOptions(const PlanOptions& options, Plan* plan);
 // The transaction action a write plan (Put, Update, Delete, ConditionCheck)
 // stands for. REQUIRES: !plan.is_read().
 TransactWriteAction ToTransactWrite(const Plan& plan);
+
+// The start of both messages of an INSERT whose item lacks a key attribute
+// ("Key attribute should be present in the item: Key <name>") or has it of
+// another type ("Key attribute's data type should match its data type in
+// table's schema: Key <name>").
+inline constexpr std::string_view kInsertKeyMessagePrefix = "Key attribute";
 
 // The message of a WHERE clause that does not fix the whole primary key.
 inline constexpr std::string_view kNeedsFullKey =

@@ -19,7 +19,10 @@ constexpr char kNextIdKey[] = "n";
 // Version 5 appends the stream: specification (present, enabled, view
 // type) and the latest stream's ARN and label.
 // Version 6 appends contributor insights (count, then per resource its name,
-// a byte on/off, and the micros of its last change).
+// a byte on/off, and the micros of its last change). The byte's bit 1 holds
+// the THROTTLED_KEYS mode: a reader that only tests the byte for zero still
+// reads on/off right, so records of any version stay readable by older
+// builds.
 // Version 7 appends the table class (present, class, last update) and the
 // throughput settings (OnDemandThroughput maxima, warm throughput) of the
 // table, then of each GSI in the order of the GSI list.
@@ -164,8 +167,9 @@ std::string EncodeTableImpl(const TableInfo& t) {
   PutVarint64(&out, t.contributor_insights.size());
   for (const auto& [resource, setting] : t.contributor_insights) {
     PutLengthPrefixed(&out, resource);
-    out.push_back(setting.first ? 1 : 0);
-    PutSignedVarint64(&out, setting.second);
+    const bool throttled_only = setting.mode == ContributorInsightsMode::kThrottledKeys;
+    out.push_back(static_cast<char>((setting.enabled ? 1 : 0) | (throttled_only ? 2 : 0)));
+    PutSignedVarint64(&out, setting.last_change_micros);
   }
   // Version 7.
   out.push_back(d.table_class_summary ? 1 : 0);
@@ -302,8 +306,13 @@ Result<TableInfo> DecodeTableImpl(std::string_view bytes) {
     const uint64_t n = r.Count();
     for (uint64_t i = 0; i < n && r.ok; ++i) {
       std::string resource = r.String();
-      const bool on = r.Byte() != 0;
-      t.contributor_insights[std::move(resource)] = {on, r.Signed()};
+      const uint8_t flags = r.Byte();
+      ContributorInsightsSetting setting;
+      setting.enabled = (flags & 1) != 0;
+      setting.mode = (flags & 2) != 0 ? ContributorInsightsMode::kThrottledKeys
+                                      : ContributorInsightsMode::kAccessedAndThrottledKeys;
+      setting.last_change_micros = r.Signed();
+      t.contributor_insights[std::move(resource)] = setting;
     }
   }
   if (version >= 7) {

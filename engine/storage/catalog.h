@@ -61,6 +61,16 @@ struct TimeToLiveSettings {
   std::optional<int64_t> last_change_micros;
 };
 
+// Contributor insights of a table or one of its GSIs: on or off, when last
+// switched (engine clock, micros), and the mode last enabled with.
+struct ContributorInsightsSetting {
+  bool enabled = false;
+  int64_t last_change_micros = 0;
+  ContributorInsightsMode mode = ContributorInsightsMode::kAccessedAndThrottledKeys;
+
+  bool operator==(const ContributorInsightsSetting&) const = default;
+};
+
 struct TableInfo {
   uint32_t id = 0;   // key prefix of the table's items; never reused
   std::string ns;    // the Scope namespace the table lives in
@@ -84,11 +94,10 @@ struct TableInfo {
   // The table's tags by key (record version 4; none in older records).
   // Changed only through Catalog::UpdateSettings (and at creation).
   std::map<std::string, std::string> tags;
-  // Contributor insights by resource: "" for the table, else a GSI's name;
-  // the value is whether it is on and when it was last switched (engine
-  // clock, micros). Record version 6; none in older records. Changed only
-  // through Catalog::UpdateSettings.
-  std::map<std::string, std::pair<bool, int64_t>, std::less<>> contributor_insights;
+  // Contributor insights by resource: "" for the table, else a GSI's name.
+  // Record version 6 (the mode since: see catalog.cc); none in older
+  // records. Changed only through Catalog::UpdateSettings.
+  std::map<std::string, ContributorInsightsSetting, std::less<>> contributor_insights;
 
   // The index named `name`, or null.
   const IndexInfo* FindIndex(std::string_view name) const;

@@ -8,9 +8,11 @@ namespace {
 // ListContributorInsights's page when MaxResults is not given (its most).
 constexpr int64_t kDefaultPage = 100;
 
-Status IndexNotFound(const std::string& index_name) {
+// DynamoDB's text (recorded in us-east-1 and us-west-2, October 2026, by the
+// AWS controllers' API-quirks lab), also for an LSI.
+Status IndexNotFound(const std::string& index_name, const std::string& table_name) {
   return Status::ResourceNotFound("Requested resource not found: Index: " + index_name +
-                                  " not found");
+                                  " not found for table: " + table_name);
 }
 
 bool HasSortKey(const TableInfo& table, const std::string& index_name) {
@@ -26,15 +28,24 @@ ContributorInsightsDescription DescribeOf(const TableInfo& table,
   out.index_name = index_name;
   auto it = table.contributor_insights.find(index_name);
   if (it == table.contributor_insights.end()) return out;
-  const auto& [on, micros] = it->second;
-  out.status = on ? ContributorInsightsStatus::kEnabled : ContributorInsightsStatus::kDisabled;
-  out.last_update_micros = micros;
-  if (on && rules) {
+  const ContributorInsightsSetting& setting = it->second;
+  out.status = setting.enabled ? ContributorInsightsStatus::kEnabled
+                               : ContributorInsightsStatus::kDisabled;
+  out.last_update_micros = setting.last_change_micros;
+  if (setting.enabled) out.mode = setting.mode;
+  if (setting.enabled && rules) {
     // DynamoDB's rule names (the AWS CLI reference's example):
-    // DynamoDBContributorInsights-PKC-MusicCollection-1576629651520.
-    const std::string suffix = "-" + table.desc.table_name + "-" + std::to_string(micros / 1000);
-    std::vector<std::string> kinds = {"PKC", "PKT"};
-    if (HasSortKey(table, index_name)) kinds = {"PKC", "SKC", "PKT", "SKT"};
+    // DynamoDBContributorInsights-PKC-MusicCollection-1576629651520. The
+    // "most accessed" (*C) rules only when accessed keys are tracked.
+    const std::string suffix = "-" + table.desc.table_name + "-" +
+                               std::to_string(setting.last_change_micros / 1000);
+    const bool accessed = setting.mode == ContributorInsightsMode::kAccessedAndThrottledKeys;
+    const bool sort_key = HasSortKey(table, index_name);
+    std::vector<std::string> kinds;
+    if (accessed) kinds.push_back("PKC");
+    if (accessed && sort_key) kinds.push_back("SKC");
+    kinds.push_back("PKT");
+    if (sort_key) kinds.push_back("SKT");
     for (const std::string& kind : kinds) {
       out.rule_list.push_back("DynamoDBContributorInsights-" + kind + suffix);
     }
@@ -49,7 +60,9 @@ Result<std::shared_ptr<const TableInfo>> ContributorInsights::Resource(
   DR_ASSIGN_OR_RETURN(auto table, tables_->FindOrNotFound(scope, table_name));
   if (!index_name.empty()) {
     const IndexInfo* index = table->FindIndex(index_name);
-    if (index == nullptr || !index->global) return IndexNotFound(index_name);
+    if (index == nullptr || !index->global) {
+      return IndexNotFound(index_name, table->desc.table_name);
+    }
   }
   return table;
 }
@@ -58,12 +71,19 @@ Result<ContributorInsightsDescription> ContributorInsights::Update(
     const UpdateContributorInsightsRequest& req) {
   DR_ASSIGN_OR_RETURN(auto table, Resource(req.scope, req.table_name, req.index_name));
   const int64_t now = clock_->NowMicros();
+  ContributorInsightsMode mode = ContributorInsightsMode::kAccessedAndThrottledKeys;
   Result<std::shared_ptr<const TableInfo>> changed = catalog_->UpdateSettings(
       req.scope.ns, table->desc.table_name, table->id, [&](TableInfo* t) -> Status {
         if (!req.index_name.empty() && t->FindIndex(req.index_name) == nullptr) {
-          return IndexNotFound(req.index_name);
+          return IndexNotFound(req.index_name, t->desc.table_name);
         }
-        t->contributor_insights[req.index_name] = {req.enable, now};
+        ContributorInsightsSetting& setting = t->contributor_insights[req.index_name];
+        setting.enabled = req.enable;
+        setting.last_change_micros = now;
+        if (req.enable) {
+          mode = req.mode.value_or(ContributorInsightsMode::kAccessedAndThrottledKeys);
+          setting.mode = mode;
+        }
         return Status::OK();
       });
   if (!changed.ok()) {
@@ -78,6 +98,7 @@ Result<ContributorInsightsDescription> ContributorInsights::Update(
   out.index_name = req.index_name;
   out.status = req.enable ? ContributorInsightsStatus::kEnabling
                           : ContributorInsightsStatus::kDisabling;
+  if (req.enable) out.mode = mode;
   return out;
 }
 

@@ -28,10 +28,12 @@ class ContributorInsights {
   ContributorInsights(const Clock* clock, Catalog* catalog, TableLifecycle* tables)
       : clock_(clock), catalog_(catalog), tables_(tables) {}
 
-  // Switches the table's (or GSI's) setting and answers ENABLING or
+  // Switches the table's (or GSI's) setting (an ENABLE also sets the mode,
+  // by default ACCESSED_AND_THROTTLED_KEYS) and answers ENABLING or
   // DISABLING, as DynamoDB does; Describe answers ENABLED / DISABLED from
-  // then on. Errors: kResourceNotFound (DescribeTable's message for the
-  // table; "Requested resource not found: Index: <name> not found" for an
+  // then on, with the mode while enabled. Errors: kResourceNotFound (DescribeTable's message for the
+  // table; "Requested resource not found: Index: <name> not found for table:
+  // <table>" for an
   // index that is not a GSI of it).
   Result<ContributorInsightsDescription> Update(
       const UpdateContributorInsightsRequest& req);

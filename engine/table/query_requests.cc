@@ -598,7 +598,7 @@ Result<PageRequest> PlanQuery(const TableInfo& table, const QueryRequest& req,
   for (size_t i = 0; i < key.hash_count(); ++i) query_keys.push_back(key.hash_name_at(i));
   for (size_t i = 0; i < key.range_count(); ++i) query_keys.push_back(key.range_name_at(i));
   for (const std::string& k : query_keys) {
-    if (NamedTop(filter_paths, k, false)) {
+    if (!req.filter_may_name_key_attributes && NamedTop(filter_paths, k, false)) {
       return FilterNamesKeyAttribute(prepared.legacy_filter, k);
     }
   }

@@ -7,13 +7,37 @@ namespace {
 
 constexpr std::string_view kReservedPrefix = "aws:";
 
+// Messages as DynamoDB answered them in us-east-1 and us-west-2, October
+// 2026 (the AWS controllers' API-quirks lab), except InvalidArn, recorded
+// earlier (dynalite) and kept for ARNs of other shapes.
 Status InvalidArn(const std::string& arn) {
+  if (arn.compare(0, 4, "arn:") != 0) {
+    return Status::Validation(
+        "One or more parameter values were invalid: ARNs must start with 'arn:': " + arn);
+  }
   return Status::Validation("Invalid TableArn: Invalid ResourceArn provided as input " + arn);
 }
 
 Status ArnNotFound(const std::string& arn) {
-  return Status::ResourceNotFound("Requested resource not found: ResourcArn: " + arn +
+  return Status::ResourceNotFound("Requested resource not found: ResourceArn: " + arn +
                                   " not found");
+}
+
+// The characters AWS allows in tag keys and values: Unicode letters,
+// digits and white space, and _ . : / = + - @ (the tagging guide's
+// [\p{L}\p{Z}\p{N}_.:/=+\-@]*). Non-ASCII characters are all taken for
+// letters (no Unicode tables here); ASCII control characters and other
+// punctuation are refused.
+bool IsTagText(std::string_view s) {
+  for (char ch : s) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    if (c >= 0x80) continue;  // a byte of a UTF-8 sequence
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                    (c >= '0' && c <= '9') || c == ' ' || c == '_' || c == '.' ||
+                    c == ':' || c == '/' || c == '=' || c == '+' || c == '-' || c == '@';
+    if (!ok) return false;
+  }
+  return true;
 }
 
 bool IsTableNameChar(char c) {
@@ -55,6 +79,11 @@ Status CheckNewTags(const std::vector<Tag>& added,
       return Status::Validation(
           "One or more parameter values were invalid: Tag keys starting with "
           "the aws: prefix are reserved for AWS use");
+    }
+    if (!IsTagText(t.key) || !IsTagText(t.value)) {
+      return Status::Validation(
+          "One or more parameter values were invalid: Tag keys and values may only "
+          "contain letters, digits, white space and _ . : / = + - @");
     }
     if (!existing.count(t.key) && seen.emplace(t.key, true).second) ++count;
   }

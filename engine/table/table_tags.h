@@ -27,7 +27,9 @@ namespace dynarock {
 inline constexpr size_t kMaxTagsPerTable = 50;
 
 // Whether `existing` with `added` merged in (same keys overwrite) stays
-// within kMaxTagsPerTable and no added key uses the reserved "aws:" prefix.
+// within kMaxTagsPerTable, no added key uses the reserved "aws:" prefix, and
+// added keys and values hold only the characters AWS allows in tags
+// (letters, digits, white space, _ . : / = + - @).
 // Errors: kValidation. (Key and value lengths are the api's shape checks.)
 Status CheckNewTags(const std::vector<Tag>& added,
                     const std::map<std::string, std::string>& existing);
@@ -39,10 +41,11 @@ class TableTags {
   TableTags(Catalog* catalog, TableLifecycle* tables, size_t page_size)
       : catalog_(catalog), tables_(tables), page_size_(page_size) {}
 
-  // Errors of all three: kValidation ("Invalid TableArn: Invalid
-  // ResourceArn provided as input <arn>" for anything but a table ARN),
-  // kResourceNotFound ("Requested resource not found: ResourcArn: <arn> not
-  // found", DynamoDB's spelling).
+  // Errors of all three: kValidation ("One or more parameter values were
+  // invalid: ARNs must start with 'arn:': <arn>"; "Invalid TableArn: Invalid
+  // ResourceArn provided as input <arn>" for any other ARN but a table's),
+  // kResourceNotFound ("Requested resource not found: ResourceArn: <arn> not
+  // found").
   // Also kValidation for no tags ("Atleast one Tag needs to be provided as
   // Input.") and CheckNewTags's errors.
   Status Tag(const TagResourceRequest& req);

@@ -83,8 +83,8 @@ TEST_F(ClientTest, UnknownOperation) {
 // Every operation of DynamoDB's API model (botocore's dynamodb
 // service-2.json, 2012-08-10, and the DynamoDB Streams model) answers
 // either a result or a well-formed DynamoDB error: never a 500, never a
-// crash; those dynarock does not implement answer UnknownOperationException,
-// as DynamoDB Local does for what it lacks.
+// crash; those dynarock does not implement answer UnknownOperationException
+// with the message DynamoDB Local gives for what it lacks.
 TEST_F(ClientTest, EveryOperationOfTheApiModelAnswers) {
   const char* const kOperations[] = {
       "BatchExecuteStatement", "BatchGetItem", "BatchWriteItem", "CreateBackup",
@@ -122,7 +122,8 @@ TEST_F(ClientTest, EveryOperationOfTheApiModelAnswers) {
       }
       if (FindHandler(op) == nullptr) {
         EXPECT_EQ(r.body,
-                  R"({"__type":"com.amazon.coral.service#UnknownOperationException"})")
+                  R"({"__type":"com.amazon.coral.service#UnknownOperationException",)"
+                  R"("message":"An unknown operation was requested."})")
             << op;
       }
     }

@@ -27,6 +27,18 @@ TEST(DispatchTest, UnknownOperationHasNoMessage) {
   EXPECT_THAT(r, StatusIs(ErrorCode::kUnknownOperation, ::testing::Eq("")));
 }
 
+TEST(DispatchTest, UnservedOperationsOfTheModelAnswerAsDynamoDbLocal) {
+  for (const char* op : {"CreateGlobalTable", "DescribeGlobalTableSettings",
+                         "EnableKinesisStreamingDestination", "GetResourcePolicy",
+                         "UpdateTableReplicaAutoScaling"}) {
+    EXPECT_EQ(FindHandler(op), nullptr) << op;
+    EXPECT_THAT(Dispatch(RequestContext{}, op, Json::object()),
+                StatusIs(ErrorCode::kUnknownOperation,
+                         ::testing::Eq("An unknown operation was requested.")))
+        << op;
+  }
+}
+
 TEST(DispatchTest, RoutesToTheNamedHandler) {
   TestEngine engine;
   RequestContext ctx{engine.engine.get(), Scope{}};

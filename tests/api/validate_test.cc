@@ -107,7 +107,8 @@ TEST(ValidateTest, AggregatesInMemberOrderWithNestedPaths) {
                    "Inner":{"Count":0},"Limit":101})"),
       StatusIs(ErrorCode::kValidation,
                Eq("6 validation errors detected: "
-                  "Value '[{Kind: C}, {Name: y}, {}]' at 'elements' failed to satisfy "
+                  "Value '[Element(name=null, kind=C), Element(name=y, kind=null), "
+                  "Element(name=null, kind=null)]' at 'elements' failed to satisfy "
                   "constraint: Member must have length less than or equal to 2; "
                   "Value null at 'elements.1.member.name' failed to satisfy constraint: "
                   "Member must not be null; "

@@ -344,15 +344,27 @@ def test_concurrent_clients(server):
         assert sum(pool.map(work, range(32))) == 32 * 20
 
 
+# The operations of DynamoDB's current model that need other regions or
+# other AWS services: DynamoDB Local does not serve them either.
+UNSERVED = {
+    "CreateGlobalTable", "DeleteResourcePolicy", "DescribeGlobalTable",
+    "DescribeGlobalTableSettings", "DescribeKinesisStreamingDestination",
+    "DescribeTableReplicaAutoScaling", "DisableKinesisStreamingDestination",
+    "EnableKinesisStreamingDestination", "GetResourcePolicy", "ListGlobalTables",
+    "PutResourcePolicy", "UpdateGlobalTable", "UpdateGlobalTableSettings",
+    "UpdateKinesisStreamingDestination", "UpdateTableReplicaAutoScaling"}
+
+
 def test_every_operation_of_the_sdk_model_answers(server):
     """Each operation botocore knows (and the newer ones of DynamoDB's
     current model) gets a result or a DynamoDB error, never a 500 or a
-    dropped connection; what dynarock lacks is UnknownOperationException."""
+    dropped connection. Every one is served except UNSERVED, which answer
+    what DynamoDB Local answers: UnknownOperationException, "An unknown
+    operation was requested."; a name DynamoDB does not know gets its bare
+    UnknownOperationException."""
     import botocore.session
     model = botocore.session.get_session().get_service_model("dynamodb")
-    names = set(model.operation_names) | {
-        "GetResourcePolicy", "PutResourcePolicy", "DeleteResourcePolicy",
-        "UpdateKinesisStreamingDestination"}
+    names = set(model.operation_names) | UNSERVED
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
     for name in sorted(names):
         res, data = post(server, "DynamoDB_20120810." + name,
@@ -361,6 +373,14 @@ def test_every_operation_of_the_sdk_model_answers(server):
         body = json.loads(data)
         if res.status == 400:
             assert "#" in body["__type"], (name, body)
+        if name in UNSERVED:
+            assert body == {"__type": "com.amazon.coral.service#UnknownOperationException",
+                            "message": "An unknown operation was requested."}, (name, body)
+        else:
+            assert "UnknownOperationException" not in body.get("__type", ""), (name, body)
+    res, data = post(server, "DynamoDB_20120810.Frobnicate", b"{}", conn=conn)
+    assert json.loads(data) == {
+        "__type": "com.amazon.coral.service#UnknownOperationException"}
     conn.close()
     assert_still_serving(server)
 

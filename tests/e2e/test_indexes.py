@@ -221,3 +221,112 @@ def test_update_table_adds_and_deletes_a_gsi(ddb, endpoint):
     ddb.update_table(TableName=name, GlobalSecondaryIndexUpdates=[{"Delete": {"IndexName": "byH"}}])
     gsis = ddb.describe_table(TableName=name)["Table"]["GlobalSecondaryIndexes"]
     assert [g["IndexName"] for g in gsis] == ["byG"]
+
+
+def string_item_size(item):
+    """DynamoDB's size of an item of strings and one-digit numbers: name bytes
+    plus value bytes, a number of one significant digit being 2 bytes."""
+    size = 0
+    for name, value in item.items():
+        (kind, v), = value.items()
+        assert kind == "S" or (kind == "N" and len(v) == 1)
+        size += len(name.encode()) + (len(v.encode()) if kind == "S" else 2)
+    return size
+
+
+def test_index_item_counts_and_sizes_are_live(ddb, endpoint):
+    name = unique_name("cnt")
+    create_indexed_table(ddb, name)
+    items = [item("a", 1, "G", 1), item("a", 2, "H", 2), item("b", 3, "G", 3)]
+    del items[2]["g"]  # not in byG (sparse), still in byL
+    for it in items:
+        ddb.put_item(TableName=name, Item=it)
+    extension(endpoint, "WaitForIndexes", {"TableName": name})
+
+    def counts():
+        t = ddb.describe_table(TableName=name)["Table"]
+        g, l = t["GlobalSecondaryIndexes"][0], t["LocalSecondaryIndexes"][0]
+        return g["ItemCount"], g["IndexSizeBytes"], l["ItemCount"], l["IndexSizeBytes"]
+
+    # Each entry counts its projected item plus DynamoDB's 100 bytes of
+    # index overhead: byG holds the keys and "note", byL the keys.
+    def projected(it, names):
+        return string_item_size({k: v for k, v in it.items() if k in names}) + 100
+    gsi = {"pk", "sk", "g", "gs", "note"}
+    lsi = {"pk", "sk", "l"}
+    assert counts() == (2, projected(items[0], gsi) + projected(items[1], gsi),
+                        3, sum(projected(it, lsi) for it in items))
+    ddb.delete_item(TableName=name, Key={"pk": {"S": "a"}, "sk": {"N": "1"}})
+    extension(endpoint, "WaitForIndexes", {"TableName": name})
+    assert counts() == (1, projected(items[1], gsi),
+                        2, projected(items[1], lsi) + projected(items[2], lsi))
+
+
+def test_batch_write_item_returns_item_collection_metrics(ddb):
+    name = unique_name("icm")
+    create_indexed_table(ddb, name)
+    out = ddb.batch_write_item(
+        RequestItems={name: [{"PutRequest": {"Item": item("a", 1, "G", 1)}},
+                             {"PutRequest": {"Item": item("b", 1, "G", 1)}},
+                             {"PutRequest": {"Item": item("a", 2, "G", 1)}}]},
+        ReturnItemCollectionMetrics="SIZE")
+    assert out["ItemCollectionMetrics"] == {name: [
+        {"ItemCollectionKey": {"pk": {"S": "a"}}, "SizeEstimateRangeGB": [0.0, 1.0]},
+        {"ItemCollectionKey": {"pk": {"S": "b"}}, "SizeEstimateRangeGB": [0.0, 1.0]}]}
+    out = ddb.batch_write_item(
+        RequestItems={name: [{"PutRequest": {"Item": item("c", 1, "G", 1)}}]})
+    assert "ItemCollectionMetrics" not in out or out["ItemCollectionMetrics"] == {}
+
+
+def test_index_key_values_over_the_size_limits_are_refused(ddb):
+    name = unique_name("big")
+    create_indexed_table(ddb, name)
+    big = item("a", 1, "x" * 2049, 1)
+    with pytest.raises(ClientError) as e:
+        ddb.put_item(TableName=name, Item=big)
+    assert e.value.response["Error"]["Message"] == (
+        "One or more parameter values were invalid: Size limit exceeded for Index Key g "
+        "Actual Size: 2049 bytes Max Size: 2048 bytes IndexName: byG")
+    ddb.put_item(TableName=name, Item=item("a", 1, "x" * 2048, 1, l="y" * 1024))
+    with pytest.raises(ClientError) as e:
+        ddb.update_item(TableName=name, Key={"pk": {"S": "a"}, "sk": {"N": "1"}},
+                        UpdateExpression="SET l = :l",
+                        ExpressionAttributeValues={":l": {"S": "y" * 1025}})
+    assert e.value.response["Error"]["Message"] == (
+        "One or more parameter values were invalid: Aggregated size of all range keys "
+        "has exceeded the size limit of 1024 bytes")
+
+
+def test_projection_definitions_are_validated(ddb):
+    def create_error(*projections):
+        with pytest.raises(ClientError) as e:
+            ddb.create_table(
+                TableName=unique_name("proj"), BillingMode="PAY_PER_REQUEST",
+                AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                      {"AttributeName": "g", "AttributeType": "S"}],
+                KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                GlobalSecondaryIndexes=[{
+                    "IndexName": f"gsi{i}",
+                    "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                    "Projection": p} for i, p in enumerate(projections)])
+        return e.value.response["Error"]["Code"], e.value.response["Error"]["Message"]
+
+    invalid = "One or more parameter values were invalid: "
+    assert create_error({"ProjectionType": "KEYS_ONLY", "NonKeyAttributes": ["a"]}) == (
+        "ValidationException",
+        invalid + "ProjectionType is KEYS_ONLY, but NonKeyAttributes is specified")
+    assert create_error({"ProjectionType": "ALL", "NonKeyAttributes": ["a"]}) == (
+        "ValidationException",
+        invalid + "ProjectionType is ALL, but NonKeyAttributes is specified")
+    assert create_error({"ProjectionType": "INCLUDE"}) == (
+        "ValidationException", invalid + "NonKeyAttributes must not be empty")
+    assert create_error({"ProjectionType": "INCLUDE", "NonKeyAttributes": ["a", "b", "a"]}) == (
+        "ValidationException", invalid + "Duplicate NonKeyAttributes in projection: a")
+    # At most 20 NonKeyAttributes per index (the request's shape), 100 over all
+    # indexes: one attribute projected by two indexes counts twice.
+    twenty = {"ProjectionType": "INCLUDE", "NonKeyAttributes": [f"a{i}" for i in range(20)]}
+    assert create_error(*[twenty] * 5, {"ProjectionType": "INCLUDE",
+                                        "NonKeyAttributes": ["a0"]}) == (
+        "ValidationException",
+        invalid + "Number of projected attributes in all indexes exceeds limit of 100, "
+                  "number of projected attributes: 101")

@@ -210,7 +210,7 @@ def test_writes_are_sparse_and_refuse_wrong_types(ddb, matches):
 
 
 def test_create_table_validation(ddb):
-    defs = [{"AttributeName": a, "AttributeType": "S"} for a in ("pk", "a", "b", "c")]
+    defs = [{"AttributeName": a, "AttributeType": "S"} for a in ("pk", "a", "b", "c", "d", "e")]
 
     def create_error(key_schema):
         return error(ddb.create_table, TableName=unique_name("bad"),
@@ -228,6 +228,15 @@ def test_create_table_validation(ddb):
         "ValidationException", "Invalid KeySchema: Some index key attributes are duplicated: a")
     assert create_error([h("a"), h("b"), h("zz")]) == (
         "ValidationException", "Invalid KeySchema: Some index key attribute have no definition")
+    assert create_error([h(a) for a in ("a", "b", "c", "d", "e")]) == (
+        "ValidationException", "Invalid KeySchema: KeySchema can have at most 4 HASH key type "
+                               "elements")
+    assert create_error([h("a")] + [r(a) for a in ("b", "c", "d", "e", "pk")]) == (
+        "ValidationException", "Invalid KeySchema: KeySchema can have at most 4 RANGE key type "
+                               "elements")
+    assert create_error([r("a"), h("b"), h("c")]) == (
+        "ValidationException", "Invalid KeySchema: The first KeySchemaElement is not a HASH key "
+                               "type")
 
 
 def test_update_table_adds_a_multi_attribute_index(ddb, matches):

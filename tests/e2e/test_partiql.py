@@ -169,6 +169,40 @@ def test_nested_paths_answer_under_their_own_names(shop):
     shop.execute_statement(Statement="DELETE FROM OnlineShop WHERE PK = 'nest#1' AND SK = 'nest#1'")
 
 
+def test_key_conditions_the_key_condition_cannot_take_filter(shop):
+    # An order's items picked by sort key (IN, <>): a Query of the whole
+    # item collection, filtered; its items and its capacity.
+    whole = _query_all(shop, "o#12345")
+    sks = [i["SK"]["S"] for i in whole["Items"]]
+    assert len(sks) >= 3
+    picked = [sks[0], sks[-1]]
+    for statement, parameters, want in [
+        ("SELECT * FROM OnlineShop WHERE PK = ? AND SK IN [?, ?]",
+         [S("o#12345"), S(picked[1]), S(picked[0])], picked),
+        ("SELECT * FROM OnlineShop WHERE PK = ? AND SK <> ?", [S("o#12345"), S(sks[0])], sks[1:]),
+    ]:
+        got = shop.execute_statement(Statement=statement, Parameters=parameters,
+                                     ReturnConsumedCapacity="TOTAL")
+        assert [i["SK"]["S"] for i in got["Items"]] == want
+        assert got["Items"] == [i for i in whole["Items"] if i["SK"]["S"] in want]
+        assert got["ConsumedCapacity"] == whole["ConsumedCapacity"]
+
+
+def test_select_without_the_partition_key_is_a_scan(shop):
+    # No equality on PK: a Scan with the WHERE as its filter, the same items
+    # in the same order at the same cost.
+    got = shop.execute_statement(
+        Statement="SELECT * FROM OnlineShop WHERE EntityType = ? AND begins_with(PK, ?)",
+        Parameters=[S("product"), S("p#")], ReturnConsumedCapacity="TOTAL")
+    want = shop.scan(TableName="OnlineShop", FilterExpression="EntityType = :e AND begins_with(PK, :p)",
+                     ExpressionAttributeValues={":e": S("product"), ":p": S("p#")},
+                     ReturnConsumedCapacity="TOTAL")
+    assert "LastEvaluatedKey" not in want
+    assert got["Items"] == want["Items"]
+    assert len(got["Items"]) == 2
+    assert got["ConsumedCapacity"] == want["ConsumedCapacity"]
+
+
 def test_scan_paging_with_limit_and_next_token(shop):
     items, token, pages = [], None, 0
     while True:
@@ -191,6 +225,14 @@ def test_writes_and_errors(shop):
     with pytest.raises(ClientError) as e:
         shop.execute_statement(Statement="INSERT INTO OnlineShop VALUE {'PK': 'c#777', 'SK': 'c#777'}")
     assert e.value.response["Error"]["Code"] == "DuplicateItemException"
+    with pytest.raises(ClientError) as e:
+        shop.execute_statement(Statement="INSERT INTO OnlineShop VALUE {'PK': 'c#778'}")
+    assert e.value.response["Error"] == {
+        "Code": "ValidationException", "Message": "Key attribute should be present in the item: Key SK"}
+    with pytest.raises(ClientError) as e:
+        shop.execute_statement(Statement="INSERT INTO OnlineShop VALUE {'PK': 'c#778', 'SK': 7}")
+    assert e.value.response["Error"]["Message"] == \
+        "Key attribute's data type should match its data type in table's schema: Key SK"
     r = shop.execute_statement(
         Statement="UPDATE OnlineShop SET Email = 'b@example.com' SET Tags = set_add(Tags, <<'vip'>>) "
                   "WHERE PK = 'c#777' AND SK = 'c#777' RETURNING ALL NEW *")

@@ -36,17 +36,24 @@ def test_errors(ddb, table):
     bad = "arn:aws:dynamodb:us-east-1:000000000000:table/ab"
     assert error_of(ddb.tag_resource, ResourceArn=bad, Tags=[{"Key": "a", "Value": "b"}]) == (
         "ValidationException", f"Invalid TableArn: Invalid ResourceArn provided as input {bad}")
+    table_name = arn.rsplit("/", 1)[1]
+    assert error_of(ddb.list_tags_of_resource, ResourceArn=table_name) == (
+        "ValidationException",
+        f"One or more parameter values were invalid: ARNs must start with 'arn:': {table_name}")
     assert error_of(ddb.tag_resource, ResourceArn=arn, Tags=[]) == (
         "ValidationException", "Atleast one Tag needs to be provided as Input.")
     missing = arn + "x"
     assert error_of(ddb.list_tags_of_resource, ResourceArn=missing) == (
-        "ResourceNotFoundException", f"Requested resource not found: ResourcArn: {missing} not found")
+        "ResourceNotFoundException", f"Requested resource not found: ResourceArn: {missing} not found")
     code, _ = error_of(ddb.tag_resource, ResourceArn=arn,
                        Tags=[{"Key": f"k{i}", "Value": "v"} for i in range(51)])
     assert code == "ValidationException"
     code, _ = error_of(ddb.tag_resource, ResourceArn=arn,
                        Tags=[{"Key": "aws:reserved", "Value": "v"}])
     assert code == "ValidationException"
+    for key, value in (("ok", "#!%%^$$&"), ("->>;-)])", "ok"), ("!!!\\|", "<><")):
+        code, _ = error_of(ddb.tag_resource, ResourceArn=arn, Tags=[{"Key": key, "Value": value}])
+        assert code == "ValidationException", (key, value)
     assert all_tags(ddb, arn) == {}
 
 

@@ -193,6 +193,19 @@ TEST_F(EngineIndexTest, GsiReadRules) {
           Eq("One or more parameter values were invalid: Select type "
              "ALL_ATTRIBUTES is not supported for global secondary index ByG "
              "because its projection type is not ALL")));
+  // A Scan of the index too, and of the KEYS_ONLY one.
+  for (const char* index : {"ByG", "KeysOnly"}) {
+    ScanRequest scan;
+    scan.table_name = "Tab";
+    scan.read.index_name = index;
+    scan.read.select = Select::kAllAttributes;
+    EXPECT_THAT(db_->Scan(scan).status(),
+                StatusIs(ErrorCode::kValidation,
+                         Eq(std::string("One or more parameter values were invalid: Select "
+                                        "type ALL_ATTRIBUTES is not supported for global "
+                                        "secondary index ") +
+                            index + " because its projection type is not ALL")));
+  }
   // Asking a KEYS_ONLY index for an attribute it does not hold: the
   // attribute is simply absent, as the index has nothing more.
   QueryRequest keys = QueryG("x");
@@ -743,6 +756,39 @@ TEST_F(EngineGsiUpdateTest, ValidationMessages) {
   EXPECT_THAT(
       error(CreateIndex("ByI", "i")),
       StatusIs(ErrorCode::kLimitExceeded, HasSubstr("Only 1 online index")));
+}
+
+// A GSI added by UpdateTable meets the projection rules of CreateTable, and
+// the 100 projected attributes count those of the table's existing indexes
+// (ByG projects one: "inc").
+TEST_F(EngineGsiUpdateTest, CreateChecksTheProjectionAgainstEveryIndex) {
+  auto with_projection = [](Projection p) {
+    UpdateTableRequest req = CreateIndex("ByH", "h");
+    (*req.global_secondary_index_updates)[0].create->projection = std::move(p);
+    return req;
+  };
+  const std::string invalid = "One or more parameter values were invalid: ";
+  EXPECT_THAT(db_->UpdateTable(with_projection({ProjectionType::kKeysOnly, {"a"}})).status(),
+              StatusIs(ErrorCode::kValidation,
+                       Eq(invalid + "ProjectionType is KEYS_ONLY, but NonKeyAttributes "
+                                    "is specified")));
+  EXPECT_THAT(db_->UpdateTable(with_projection({ProjectionType::kInclude, {}})).status(),
+              StatusIs(ErrorCode::kValidation,
+                       Eq(invalid + "NonKeyAttributes must not be empty")));
+  EXPECT_THAT(
+      db_->UpdateTable(with_projection({ProjectionType::kInclude, {"a", "a"}})).status(),
+      StatusIs(ErrorCode::kValidation,
+               Eq(invalid + "Duplicate NonKeyAttributes in projection: a")));
+  std::vector<std::string> names;
+  for (int i = 0; i < 100; ++i) names.push_back("a" + std::to_string(i));
+  EXPECT_THAT(db_->UpdateTable(with_projection({ProjectionType::kInclude, names})).status(),
+              StatusIs(ErrorCode::kValidation,
+                       Eq(invalid + "Number of projected attributes in all indexes "
+                                    "exceeds limit of 100, number of projected "
+                                    "attributes: 101")));
+  names.pop_back();
+  ASSERT_OK(db_->UpdateTable(with_projection({ProjectionType::kInclude, names})).status());
+  EXPECT_EQ(Gsi(Describe(), "ByH")->def.projection.non_key_attributes.size(), 99u);
 }
 
 // --- Restarts of an on-disk engine

@@ -232,6 +232,28 @@ TEST_F(EngineMultiAttributeIndexTest, ParallelScanCoversEveryEntryOnce) {
     }
   }
   EXPECT_EQ(seen.size(), 40u);
+  // A start key without one of the index key attributes, or with one of
+  // another type, is refused.
+  ScanRequest scan;
+  scan.table_name = "Matches";
+  scan.read.index_name = "ByBracket";
+  Item start{{"pk", S("m1")}, {"t", S("T1")}, {"r", N("1")}, {"d", S("d1")}, {"n", N("1")}};
+  for (const char* attr : {"t", "r", "d", "n", "pk"}) {
+    Item missing = start;
+    missing.erase(attr);
+    scan.read.exclusive_start_key = missing;
+    EXPECT_THAT(db_->Scan(scan).status(),
+                StatusIs(ErrorCode::kValidation, Eq("The provided starting key is invalid")))
+        << attr;
+  }
+  Item mistyped = start;
+  mistyped["n"] = S("1");
+  scan.read.exclusive_start_key = mistyped;
+  EXPECT_THAT(db_->Scan(scan).status(),
+              StatusIs(ErrorCode::kValidation,
+                       Eq("The provided key element does not match the schema")));
+  scan.read.exclusive_start_key = start;
+  EXPECT_OK(db_->Scan(scan).status());
 }
 
 TEST_F(EngineMultiAttributeIndexTest, UpdateTableBackfillsAndDeletesAMultiAttributeIndex) {
@@ -386,6 +408,39 @@ TEST_F(EngineMultiAttributeQueryTest, SortKeyConditionsLeftToRight) {
   EXPECT_EQ(Run(Q("t = :t AND r = :r AND d > :d AND n = :n",
                   v({{":d", S("a")}, {":n", N("2")}}))),
             "Query key condition not supported");
+}
+
+// Every other key condition is a ValidationException, with the texts of
+// one-attribute keys: a range on a partition-key attribute, a condition on a
+// non-key attribute (the first sort-key attribute is then missing), two
+// conditions on one attribute, OR and <>, a value of another type.
+TEST_F(EngineMultiAttributeQueryTest, OtherKeyConditionsAreRefused) {
+  const ExpressionAttributeValues all{
+      {":t", S("T")}, {":r", N("1")}, {":d", S("a")}, {":n", N("2")}};
+  auto run = [&](const std::string& condition) {
+    ExpressionAttributeValues used;
+    for (const auto& [name, value] : all) {
+      if (condition.find(name) != std::string::npos) used[name] = value;
+    }
+    return Run(Q(condition, used));
+  };
+  EXPECT_EQ(run("t = :t AND r > :r"), "Query key condition not supported");
+  EXPECT_EQ(run("t = :t AND r BETWEEN :r AND :r"), "Query key condition not supported");
+  EXPECT_EQ(run("t = :t AND r = :r AND score = :n"),
+            "Query condition missed key schema element: d");
+  EXPECT_EQ(run("t = :t AND r = :r AND d = :d AND d = :d"),
+            "KeyConditionExpressions must only contain one condition per key");
+  EXPECT_EQ(run("t = :t AND t = :t AND r = :r"),
+            "KeyConditionExpressions must only contain one condition per key");
+  EXPECT_EQ(run("t = :t OR r = :r"), "Invalid operator used in KeyConditionExpression: OR");
+  EXPECT_EQ(run("t = :t AND r = :r AND d <> :d"),
+            "Invalid operator used in KeyConditionExpression: <>");
+  EXPECT_EQ(run("t = :t AND r = :d"),
+            "One or more parameter values were invalid: Condition parameter type does not "
+            "match schema type");
+  EXPECT_EQ(run("t = :t AND r = :r AND d = :d AND begins_with(n, :n)"),
+            "Invalid KeyConditionExpression: Incorrect operand type for operator or function; "
+            "operator or function: begins_with, operand type: N");
 }
 
 TEST_F(EngineMultiAttributeQueryTest, LegacyKeyConditions) {

@@ -282,6 +282,51 @@ TEST_F(PartiqlMultiQueryTest, SortKeyConditionsFiltersAndOrder) {
   EXPECT_EQ(got.items, descending);
 }
 
+// Conditions on the key the key condition cannot take (a sort-key IN, <>,
+// NOT, OR, a second range, the partition key again) filter the Query's
+// items, as DynamoDB's PartiQL does; the Query API refuses such a filter.
+// The capacity is the Query's over the key condition's range.
+TEST_F(PartiqlMultiQueryTest, KeyConditionsTheKeyConditionCannotTakeFilter) {
+  const AllPages whole_b = Queries({"b"});
+  ASSERT_GT(whole_b.capacity.Total().read_units, 1.0);  // the 3000-byte items
+  const std::vector<Item> one_and_three = {{{"sk", N("1")}}, {{"sk", N("3")}}};
+  for (const char* text : {"SELECT sk FROM Tab WHERE pk = 'b' AND sk IN [1, 3]",
+                           "SELECT sk FROM Tab WHERE pk = 'b' AND sk <> 2",
+                           "SELECT sk FROM Tab WHERE pk = 'b' AND NOT sk = 2",
+                           "SELECT sk FROM Tab WHERE pk = 'b' AND (sk = 1 OR sk = 3)",
+                           "SELECT sk FROM Tab WHERE pk = 'b' AND sk NOT BETWEEN 2 AND 2",
+                           "SELECT sk FROM Tab WHERE pk = 'b' AND sk <> 2 AND pk = 'b'"}) {
+    const AllPages got = ReadAll(db_, text, std::nullopt);
+    EXPECT_EQ(got.items, one_and_three) << text;
+    EXPECT_EQ(got.capacity, whole_b.capacity) << text;
+    EXPECT_EQ(ReadAll(db_, text, 1).items, one_and_three) << text;  // paged
+  }
+  // A second range: the first is the key condition, the second filters.
+  const std::string two_ranges = "SELECT sk FROM Tab WHERE pk = 'b' AND sk > 1 AND sk < 3";
+  const AllPages got = ReadAll(db_, two_ranges, std::nullopt);
+  EXPECT_EQ(got.items, (std::vector<Item>{{{"sk", N("2")}}}));
+  QueryRequest above_one = QueryOf("Tab", S("b"));
+  above_one.key_condition_expression = "#k = :k AND sk > :one";
+  (*above_one.read.expression_attribute_values)[":one"] = N("1");
+  ASSERT_OK_AND_ASSIGN(ReadPageResult range_read, db_->Query(above_one));
+  EXPECT_EQ(range_read.items.size(), 2u);
+  EXPECT_EQ(got.capacity, range_read.consumed_capacity);
+  // Over several partitions too.
+  EXPECT_EQ(ReadAll(db_, "SELECT pk, sk FROM Tab WHERE pk IN ['c', 'a'] AND sk IN [3, 9]",
+                    std::nullopt)
+                .items,
+            (std::vector<Item>{{{"pk", S("a")}, {"sk", N("3")}},
+                               {{"pk", S("c")}, {"sk", N("3")}}}));
+  // The Query API's own rule is unchanged.
+  QueryRequest api = QueryOf("Tab", S("b"));
+  api.read.filter_expression = "sk <> :two";
+  (*api.read.expression_attribute_values)[":two"] = N("2");
+  EXPECT_THAT(db_->Query(api).status(),
+              StatusIs(ErrorCode::kValidation,
+                       "Filter Expression can only contain non-primary key attributes: "
+                       "Primary key attribute: sk"));
+}
+
 TEST_F(PartiqlMultiQueryTest, LimitPagesAcrossPartitions) {
   const std::string text = "SELECT * FROM Tab WHERE pk IN ['a', 'b', 'c', 'd']";
   const AllPages all = ReadAll(db_, text, std::nullopt);
@@ -494,23 +539,49 @@ TEST(PartiqlRunnerTest, TransactionBatchAndIndexRules) {
   EXPECT_EQ(db->ExecuteTransaction(index_read).status().message(),
             "Validation failed in TransactStatements[0]: Reads on indices are not supported "
             "within transactions.");
-  // Nothing of the refused transaction ran.
+  ExecuteTransactionRequest keyless_read;
+  keyless_read.statements.push_back(
+      ParameterizedStatement{.statement = "SELECT * FROM Tab WHERE pk = 'a' AND sk = 1"});
+  keyless_read.statements.push_back(
+      ParameterizedStatement{.statement = "SELECT * FROM Tab WHERE pk = 'a'"});
+  EXPECT_EQ(db->ExecuteTransaction(keyless_read).status().message(),
+            "Validation failed in TransactStatements[1]: Select statements within "
+            "ExecuteTransaction must specify the primary key in the where clause.");
+  // An INSERT without its sort key cancels the transaction, that
+  // statement's reason a ValidationError.
+  ExecuteTransactionRequest keyless_insert;
+  keyless_insert.statements.push_back(ParameterizedStatement{
+      .statement = "UPDATE Tab SET payload = 'y' WHERE pk = 'a' AND sk = 1"});
+  keyless_insert.statements.push_back(
+      ParameterizedStatement{.statement = "INSERT INTO Tab VALUE {'pk': 'n'}"});
+  Status canceled_insert = db->ExecuteTransaction(keyless_insert).status();
+  ASSERT_EQ(canceled_insert.code(), ErrorCode::kTransactionCanceled);
+  ASSERT_EQ(canceled_insert.cancellation_reasons().size(), 2u);
+  EXPECT_EQ(canceled_insert.cancellation_reasons()[0].code, "None");
+  EXPECT_EQ(canceled_insert.cancellation_reasons()[1].code, "ValidationError");
+  EXPECT_EQ(canceled_insert.cancellation_reasons()[1].message,
+            "Key attribute should be present in the item: Key sk");
+  // Nothing of the refused transactions ran.
   ASSERT_OK_AND_ASSIGN(ExecuteStatementResult item,
                        db->ExecuteStatement(Statement("SELECT payload FROM Tab WHERE pk = 'a' AND sk = 1", {})));
   EXPECT_EQ(item.items, (std::vector<Item>{{{"payload", S("x")}}}));
 
+  for (const char* sk : {"2", "3"}) {
+    ASSERT_OK(db->PutItem(PutItemRequest{.table_name = "Tab", .item = SimpleItem("a", sk)})
+                  .status());
+  }
   BatchExecuteStatementRequest batch;
   batch.statements.push_back(BatchStatement{
       .statement = "UPDATE Tab SET payload = 'n' WHERE pk = 'a' AND sk = 1 RETURNING MODIFIED NEW *"});
   batch.statements.push_back(BatchStatement{
-      .statement = "UPDATE Tab REMOVE nothing WHERE pk = 'a' AND sk = 1 RETURNING MODIFIED NEW *"});
+      .statement = "UPDATE Tab REMOVE nothing WHERE pk = 'a' AND sk = 2 RETURNING MODIFIED NEW *"});
   batch.statements.push_back(BatchStatement{
-      .statement = "DELETE FROM Tab WHERE pk = 'a' AND sk = 1 RETURNING ALL OLD *"});
+      .statement = "DELETE FROM Tab WHERE pk = 'a' AND sk = 3 RETURNING ALL OLD *"});
   ASSERT_OK_AND_ASSIGN(BatchExecuteStatementResult b, db->BatchExecuteStatement(batch));
   ASSERT_EQ(b.responses.size(), 3u);
   EXPECT_EQ(b.responses[0].item, (Item{{"payload", S("n")}}));
   EXPECT_FALSE(b.responses[1].item.has_value());
-  EXPECT_EQ(b.responses[2].item, SimpleItem("a", "1", "n"));
+  EXPECT_EQ(b.responses[2].item, SimpleItem("a", "3"));
   BatchExecuteStatementRequest reads;
   reads.statements.push_back(BatchStatement{.statement = "SELECT * FROM Tab WHERE payload = 'x'"});
   ASSERT_OK_AND_ASSIGN(BatchExecuteStatementResult r, db->BatchExecuteStatement(reads));

@@ -44,6 +44,29 @@ TEST_F(BatchOpsTest, WriteThenGetAcrossTables) {
     "UnprocessedKeys": {}})"));
 }
 
+// Map entries "k=v", structures with every member, an AttributeValue as
+// its class and a hash (DynamoDB's as quoted in risingwavelabs/
+// risingwave#17572; the hash is dynarock's own).
+TEST_F(BatchOpsTest, TooManyWritesRenderTheMapAsDynamoDb) {
+  json writes = json::array();
+  for (int i = 0; i < 26; ++i) {
+    writes.push_back({{"PutRequest", {{"Item", {{"k", {{"S", "x"}}}}}}}});
+  }
+  Reply r = Call("BatchWriteItem", json{{"RequestItems", {{"tab", writes}}}});
+  const std::string message = r.body["message"];
+  const std::string one =
+      "WriteRequest(putRequest=PutRequest(item={k=com.amazonaws.dynamodb.v20120810."
+      "AttributeValue@";
+  EXPECT_EQ(message.rfind("1 validation error detected: Value '{tab=[" + one, 0), 0u) << r;
+  EXPECT_NE(message.find("}), deleteRequest=null), " + one), std::string::npos) << r;
+  EXPECT_NE(message.find("}), deleteRequest=null)]}' at 'requestItems' failed to satisfy "
+                         "constraint: Map value must satisfy constraint: [Member must have "
+                         "length less than or equal to 25, Member must have length greater "
+                         "than or equal to 1]"),
+            std::string::npos)
+      << r;
+}
+
 TEST_F(BatchOpsTest, WriteShapeErrors) {
   EXPECT_EQ(Call("BatchWriteItem", "{}").body,
             ValidationError("1 validation error detected: Value null at 'requestItems' "
@@ -55,11 +78,11 @@ TEST_F(BatchOpsTest, WriteShapeErrors) {
   Reply short_name = Call("BatchWriteItem", R"({"RequestItems": {"a": []}})");
   EXPECT_EQ(short_name.body,
             ValidationError(
-                "2 validation errors detected: Value '{a: []}' at 'requestItems' failed to "
+                "2 validation errors detected: Value '{a=[]}' at 'requestItems' failed to "
                 "satisfy constraint: Map keys must satisfy constraint: [Member must have "
                 "length less than or equal to 255, Member must have length greater than "
                 "or equal to 3, Member must satisfy regular expression pattern: "
-                "[a-zA-Z0-9_.-]+]; Value '{a: []}' at 'requestItems' failed to satisfy "
+                "[a-zA-Z0-9_.-]+]; Value '{a=[]}' at 'requestItems' failed to satisfy "
                 "constraint: Map value must satisfy constraint: [Member must have length "
                 "less than or equal to 25, Member must have length greater than or equal "
                 "to 1]"))

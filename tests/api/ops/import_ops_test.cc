@@ -97,25 +97,44 @@ TEST_F(ImportOpsTest, ImportDescribeList) {
 
 TEST_F(ImportOpsTest, Errors) {
   Reply r = Call("ImportTable", {{"InputFormat", "CSV"},
-                                 {"TableCreationParameters", Params("t1")}});
+                                 {"TableCreationParameters", Params("tt1")}});
   EXPECT_EQ(r.body["message"],
             "1 validation error detected: Value null at 's3BucketSource' failed to satisfy "
             "constraint: Member must not be null");
   r = Call("ImportTable", {{"S3BucketSource", {{"S3Bucket", "bucket"}}},
                            {"InputFormat", "XML"},
-                           {"TableCreationParameters", Params("t1")}});
+                           {"TableCreationParameters", Params("tt1")}});
   EXPECT_EQ(r.body["__type"], "com.amazon.coral.validate#ValidationException");
   r = Call("ImportTable", {{"S3BucketSource", {{"S3Bucket", "bucket"}}},
                            {"InputFormat", "ION"},
                            {"TableCreationParameters", Params("ion")}});
   ASSERT_EQ(r.http_status, 200) << r;  // Amazon Ion text (api/transfer/ion_text.h)
   EXPECT_EQ(r.body["ImportTableDescription"]["InputFormat"], "ION");
-  json bad = Params("t1");
+  json bad = Params("tt1");
   bad.erase("KeySchema");
   r = Call("ImportTable", {{"S3BucketSource", {{"S3Bucket", "bucket"}}},
                            {"InputFormat", "CSV"},
                            {"TableCreationParameters", bad}});
   EXPECT_EQ(r.body["__type"], "com.amazon.coral.validate#ValidationException");
+  // The TableCreationParameters' violations join the request's others, each
+  // under its path.
+  r = Call("ImportTable", {{"S3BucketSource", json::object()},
+                           {"InputFormat", "XML"},
+                           {"TableCreationParameters",
+                            {{"TableName", "a"}, {"BillingMode", "FREE"},
+                             {"KeySchema", json::array()}}}});
+  EXPECT_EQ(r.body["message"],
+            "6 validation errors detected: Value null at 's3BucketSource.s3Bucket' failed "
+            "to satisfy constraint: Member must not be null; Value 'XML' at 'inputFormat' "
+            "failed to satisfy constraint: Member must satisfy enum value set: "
+            "[DYNAMODB_JSON, ION, CSV]; Value null at "
+            "'tableCreationParameters.attributeDefinitions' failed to satisfy constraint: "
+            "Member must not be null; Value 'a' at 'tableCreationParameters.tableName' "
+            "failed to satisfy constraint: Member must have length greater than or equal "
+            "to 3; Value '[]' at 'tableCreationParameters.keySchema' failed to satisfy "
+            "constraint: Member must have length greater than or equal to 1; Value 'FREE' "
+            "at 'tableCreationParameters.billingMode' failed to satisfy constraint: Member "
+            "must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]");
   r = Call("DescribeImport", {{"ImportArn", "arn:aws:dynamodb:ddblocal:000000000000:table/x/"
                                             "import/01234567890123-abcdef01"}});
   EXPECT_EQ(r.body["__type"], "com.amazonaws.dynamodb.v20120810#ImportNotFoundException");

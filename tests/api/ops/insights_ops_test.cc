@@ -36,11 +36,13 @@ TEST_F(InsightsOpsTest, UpdateDescribeList) {
                  R"({"TableName":"Tab","IndexName":"ByG","ContributorInsightsAction":"ENABLE"})");
   ASSERT_EQ(r.http_status, 200) << r;
   EXPECT_EQ(r.body, json::parse(R"({"TableName":"Tab","IndexName":"ByG",
-                                    "ContributorInsightsStatus":"ENABLING"})"));
+                                    "ContributorInsightsStatus":"ENABLING",
+                                    "ContributorInsightsMode":"ACCESSED_AND_THROTTLED_KEYS"})"));
   r = Call("DescribeContributorInsights", R"({"TableName":"Tab","IndexName":"ByG"})");
   ASSERT_EQ(r.http_status, 200) << r;
   EXPECT_EQ(r.body["ContributorInsightsStatus"], "ENABLED");
   EXPECT_EQ(r.body["ContributorInsightsRuleList"].size(), 2u);
+  EXPECT_EQ(r.body["ContributorInsightsMode"], "ACCESSED_AND_THROTTLED_KEYS");
   EXPECT_TRUE(r.body["LastUpdateDateTime"].is_number());
   r = Call("DescribeContributorInsights", R"({"TableName":"Tab"})");
   EXPECT_EQ(r.body, json::parse(R"({"TableName":"Tab",
@@ -48,7 +50,26 @@ TEST_F(InsightsOpsTest, UpdateDescribeList) {
   r = Call("ListContributorInsights", "{}");
   ASSERT_EQ(r.http_status, 200) << r;
   EXPECT_EQ(r.body, json::parse(R"({"ContributorInsightsSummaries":[
-      {"TableName":"Tab","IndexName":"ByG","ContributorInsightsStatus":"ENABLED"}]})"));
+      {"TableName":"Tab","IndexName":"ByG","ContributorInsightsStatus":"ENABLED",
+       "ContributorInsightsMode":"ACCESSED_AND_THROTTLED_KEYS"}]})"));
+}
+
+TEST_F(InsightsOpsTest, ThrottledKeysMode) {
+  Reply r = Call("UpdateContributorInsights",
+                 R"({"TableName":"Tab","ContributorInsightsAction":"ENABLE",
+                     "ContributorInsightsMode":"THROTTLED_KEYS"})");
+  ASSERT_EQ(r.http_status, 200) << r;
+  EXPECT_EQ(r.body["ContributorInsightsMode"], "THROTTLED_KEYS");
+  r = Call("DescribeContributorInsights", R"({"TableName":"Tab"})");
+  EXPECT_EQ(r.body["ContributorInsightsMode"], "THROTTLED_KEYS");
+  ASSERT_EQ(r.body["ContributorInsightsRuleList"].size(), 1u);
+  EXPECT_EQ(r.body["ContributorInsightsRuleList"][0].get<std::string>().rfind(
+                "DynamoDBContributorInsights-PKT-Tab-", 0),
+            0u);
+  r = Call("UpdateContributorInsights",
+           R"({"TableName":"Tab","ContributorInsightsAction":"DISABLE"})");
+  EXPECT_EQ(r.body, json::parse(R"({"TableName":"Tab",
+                                    "ContributorInsightsStatus":"DISABLING"})"));
 }
 
 TEST_F(InsightsOpsTest, ShapeErrors) {
@@ -63,6 +84,16 @@ TEST_F(InsightsOpsTest, ShapeErrors) {
             "1 validation error detected: Value 'MAYBE' at 'contributorInsightsAction' "
             "failed to satisfy constraint: Member must satisfy enum value set: "
             "[ENABLE, DISABLE]");
+  // Every member's violation, in one message.
+  r = Call("UpdateContributorInsights",
+           R"({"TableName":"Tab","ContributorInsightsAction":"MAYBE",
+               "ContributorInsightsMode":"SOME_KEYS"})");
+  EXPECT_EQ(r.body["message"],
+            "2 validation errors detected: Value 'MAYBE' at 'contributorInsightsAction' "
+            "failed to satisfy constraint: Member must satisfy enum value set: "
+            "[ENABLE, DISABLE]; Value 'SOME_KEYS' at 'contributorInsightsMode' failed to "
+            "satisfy constraint: Member must satisfy enum value set: "
+            "[ACCESSED_AND_THROTTLED_KEYS, THROTTLED_KEYS]");
   r = Call("DescribeContributorInsights", R"({"TableName":"Nope"})");
   EXPECT_EQ(r.body["__type"], "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException");
   r = Call("ListContributorInsights", R"({"MaxResults":101})");

@@ -109,6 +109,33 @@ TEST_F(PartiqlOpsTest, UpdateNeedsFullKeyAndAnExistingItem) {
   EXPECT_EQ(cond.body["__type"], "com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException");
 }
 
+// list_append, set_add, set_delete and REMOVE as UpdateItem applies them,
+// with each RETURNING form.
+TEST_F(PartiqlOpsTest, UpdateFunctionsAndEveryReturning) {
+  auto update = [&](const std::string& text) {
+    Reply r = Statement({{"Statement", text}});
+    EXPECT_EQ(r.http_status, 200) << text << ": " << r;
+    return r.body;
+  };
+  EXPECT_EQ(update("UPDATE tbl SET l = [1] SET s = <<'p', 'q'>> WHERE pk = 'a' AND sk = 3 "
+                   "RETURNING ALL OLD *"),
+            json::parse(R"({"Items": [{"pk": {"S": "a"}, "sk": {"N": "3"}, "v": {"S": "x3"}}]})"));
+  EXPECT_EQ(update("UPDATE tbl SET l = list_append(l, [2, 'z']) SET s = set_add(s, <<'r'>>) "
+                   "WHERE pk = 'a' AND sk = 3 RETURNING MODIFIED NEW *"),
+            json::parse(R"({"Items": [{"l": {"L": [{"N": "1"}, {"N": "2"}, {"S": "z"}]},
+                                       "s": {"SS": ["p", "q", "r"]}}]})"));
+  EXPECT_EQ(update("UPDATE tbl SET s = set_delete(s, <<'p', 'r'>>) REMOVE v, l[0] "
+                   "WHERE pk = 'a' AND sk = 3 RETURNING ALL NEW *"),
+            json::parse(R"({"Items": [{"pk": {"S": "a"}, "sk": {"N": "3"},
+                                       "l": {"L": [{"N": "2"}, {"S": "z"}]}, "s": {"SS": ["q"]}}]})"));
+  EXPECT_EQ(update("UPDATE tbl SET s = set_delete(s, <<'q'>>) WHERE pk = 'a' AND sk = 3 "
+                   "RETURNING MODIFIED OLD *"),
+            json::parse(R"({"Items": [{"s": {"SS": ["q"]}}]})"));
+  // Deleting the last member removes the attribute, as UpdateItem's DELETE.
+  Reply got = Call("GetItem", R"({"TableName": "tbl", "Key": {"pk": {"S": "a"}, "sk": {"N": "3"}}})");
+  EXPECT_FALSE(got.body["Item"].contains("s")) << got;
+}
+
 TEST_F(PartiqlOpsTest, DeleteReturningAllOld) {
   Reply r = Statement({{"Statement", "DELETE FROM tbl WHERE pk = 'a' AND sk = 4 RETURNING ALL OLD *"}});
   ASSERT_EQ(r.http_status, 200) << r;
@@ -178,6 +205,100 @@ TEST_F(PartiqlOpsTest, ExecuteTransactionSharesTheCoordinator) {
     {"Statement": "SELECT * FROM tbl WHERE pk = 'a' AND sk = 1"},
     {"Statement": "DELETE FROM tbl WHERE pk = 'a' AND sk = 3"}]})");
   EXPECT_EQ(mixed.body["__type"], "com.amazon.coral.validate#ValidationException");
+}
+
+// ReturnValuesOnConditionCheckFailure ALL_OLD: the item in the
+// ConditionalCheckFailedException, and in a batch statement's Error.
+TEST_F(PartiqlOpsTest, ReturnValuesOnConditionCheckFailure) {
+  const std::string failing = "UPDATE tbl SET v = 'y' WHERE pk = 'a' AND sk = 1 AND v = 'other'";
+  const json old_item = json::parse(R"({"pk": {"S": "a"}, "sk": {"N": "1"}, "v": {"S": "x1"}})");
+  Reply plain = Statement({{"Statement", failing}});
+  EXPECT_EQ(plain.body, ErrorBody("com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException",
+                                  "The conditional request failed"));
+  Reply with_item = Statement({{"Statement", failing},
+                               {"ReturnValuesOnConditionCheckFailure", "ALL_OLD"}});
+  EXPECT_EQ(with_item.http_status, 400);
+  EXPECT_EQ(with_item.body["__type"],
+            "com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException");
+  EXPECT_EQ(with_item.body["Item"], old_item) << with_item;
+
+  Reply batch = Call("BatchExecuteStatement", json{{"Statements", json::array({
+      json{{"Statement", failing}, {"ReturnValuesOnConditionCheckFailure", "ALL_OLD"}},
+      json{{"Statement", "UPDATE tbl SET v = 'y' WHERE pk = 'a' AND sk = 2 AND v = 'other'"}}})}});
+  ASSERT_EQ(batch.http_status, 200) << batch;
+  EXPECT_EQ(batch.body["Responses"][0], json({{"TableName", "tbl"}, {"Error", {
+      {"Code", "ConditionalCheckFailed"}, {"Message", "The conditional request failed"},
+      {"Item", old_item}}}}));
+  EXPECT_EQ(batch.body["Responses"][1], json({{"TableName", "tbl"}, {"Error", {
+      {"Code", "ConditionalCheckFailed"}, {"Message", "The conditional request failed"}}}}));
+}
+
+// The statement counts (25 a batch, 100 a transaction) and a batch of reads
+// and writes together.
+TEST_F(PartiqlOpsTest, StatementLimits) {
+  auto statements = [](size_t n, const std::string& text) {
+    json list = json::array();
+    for (size_t i = 0; i < n; ++i) {
+      list.push_back({{"Statement", text + std::to_string(i) + "}"}});
+    }
+    return list;
+  };
+  auto refused = [](const Reply& r, const std::string& member, int max) {
+    const std::string message = r.body.value("message", r.body.value("Message", ""));
+    EXPECT_EQ(r.http_status, 400) << r;
+    EXPECT_TRUE(message.starts_with("1 validation error detected: Value '[")) << message;
+    EXPECT_TRUE(message.ends_with("]' at '" + member +
+                                  "' failed to satisfy constraint: Member must have length "
+                                  "less than or equal to " + std::to_string(max)))
+        << message;
+  };
+  const std::string insert = "INSERT INTO tbl VALUE {'pk': 'n', 'sk': ";
+  refused(Call("BatchExecuteStatement", json{{"Statements", statements(26, insert)}}),
+          "statements", 25);
+  Reply batch = Call("BatchExecuteStatement", json{{"Statements", statements(25, insert)}});
+  ASSERT_EQ(batch.http_status, 200) << batch;
+  EXPECT_EQ(batch.body["Responses"].size(), 25u);
+  for (const json& r : batch.body["Responses"]) EXPECT_EQ(r, json({{"TableName", "tbl"}}));
+
+  const std::string tx_insert = "INSERT INTO tbl VALUE {'pk': 't', 'sk': ";
+  refused(Call("ExecuteTransaction", json{{"TransactStatements", statements(101, tx_insert)}}),
+          "transactStatements", 100);
+  Reply tx = Call("ExecuteTransaction", json{{"TransactStatements", statements(100, tx_insert)},
+                                             {"ClientRequestToken", "hundred"},
+                                             {"ReturnConsumedCapacity", "TOTAL"}});
+  ASSERT_EQ(tx.http_status, 200) << tx;
+  EXPECT_EQ(tx.body["ConsumedCapacity"], json::parse(R"([{"TableName": "tbl", "CapacityUnits": 200.0}])"));
+  Reply count = Statement({{"Statement", "SELECT sk FROM tbl WHERE pk = 't'"}});
+  EXPECT_EQ(count.body["Items"].size(), 100u);
+
+  Reply mixed = Call("BatchExecuteStatement", json::parse(R"({"Statements": [
+    {"Statement": "SELECT * FROM tbl WHERE pk = 'a' AND sk = 1"},
+    {"Statement": "DELETE FROM tbl WHERE pk = 'a' AND sk = 2"}]})"));
+  EXPECT_EQ(mixed.body, ValidationError("Statements in a BatchExecuteStatement request must be "
+                                        "all reads or all writes"));
+  Reply still = Call("GetItem", R"({"TableName": "tbl", "Key": {"pk": {"S": "a"}, "sk": {"N": "2"}}})");
+  EXPECT_TRUE(still.body.contains("Item"));  // nothing of the refused batch ran
+
+  // One item twice (keys compare as values: 2 and 2.0), reads or writes:
+  // the whole batch is refused, as BatchGetItem / BatchWriteItem.
+  const json duplicates = ValidationError("Provided list of item keys contains duplicates");
+  EXPECT_EQ(Call("BatchExecuteStatement", json::parse(R"({"Statements": [
+    {"Statement": "DELETE FROM tbl WHERE pk = 'a' AND sk = 2"},
+    {"Statement": "INSERT INTO tbl VALUE {'pk': 'z', 'sk': 1}"},
+    {"Statement": "UPDATE tbl SET v = 'w' WHERE pk = 'a' AND sk = 2.0"}]})")).body,
+            duplicates);
+  EXPECT_EQ(Call("BatchExecuteStatement", json::parse(R"({"Statements": [
+    {"Statement": "INSERT INTO tbl VALUE {'pk': 'z', 'sk': 1, 'v': 'one'}"},
+    {"Statement": "INSERT INTO tbl VALUE {'pk': 'z', 'sk': 1, 'v': 'two'}"}]})")).body,
+            duplicates);
+  EXPECT_EQ(Call("BatchExecuteStatement", json::parse(R"({"Statements": [
+    {"Statement": "SELECT * FROM tbl WHERE pk = 'a' AND sk = 1"},
+    {"Statement": "SELECT v FROM tbl WHERE sk = 1 AND pk = ?", "Parameters": [{"S": "a"}]}]})")).body,
+            duplicates);
+  EXPECT_TRUE(Call("GetItem", R"({"TableName": "tbl", "Key": {"pk": {"S": "a"}, "sk": {"N": "2"}}})")
+                  .body.contains("Item"));
+  EXPECT_FALSE(Call("GetItem", R"({"TableName": "tbl", "Key": {"pk": {"S": "z"}, "sk": {"N": "1"}}})")
+                   .body.contains("Item"));
 }
 
 }  // namespace

@@ -150,6 +150,26 @@ TEST_F(TableOpsTest, CreateTableMissingEverything) {
                 "be null"));
 }
 
+// A structure in a message is its model object's toString, as DynamoDB
+// renders it today (the text nubo-db/dynoxide#11 recorded from DynamoDB).
+TEST_F(TableOpsTest, StructuresInMessagesAsDynamoDbRendersThem) {
+  Reply r = Call("CreateTable", R"({
+    "TableName":"abc",
+    "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
+    "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},
+                 {"AttributeName":"sk","KeyType":"RANGE"},
+                 {"AttributeName":"extra","KeyType":"RANGE"}],
+    "BillingMode":"PAY_PER_REQUEST"})");
+  EXPECT_EQ(r.body,
+            ValidationError(
+                "1 validation error detected: Value '[KeySchemaElement(attributeName=pk, "
+                "keyType=HASH), KeySchemaElement(attributeName=sk, keyType=RANGE), "
+                "KeySchemaElement(attributeName=extra, keyType=RANGE)]' at 'keySchema' "
+                "failed to satisfy constraint: Member must have length less than or equal "
+                "to 2"))
+      << r;
+}
+
 TEST_F(TableOpsTest, CreateTableNestedConstraintViolations) {
   Reply r = Call("CreateTable", R"({
     "TableName":"abc;",
@@ -596,7 +616,7 @@ TEST_F(TableOpsTest, MultiAttributeKeySchemaErrors) {
       {{{"IndexName", "gsi"}, {"KeySchema", key}, {"Projection", {{"ProjectionType", "ALL"}}}}});
   r = Call("CreateTable", nine);
   std::string elements;
-  for (int i = 0; i < 9; ++i) elements += std::string(i ? ", " : "") + "{AttributeName: a,KeyType: HASH}";
+  for (int i = 0; i < 9; ++i) elements += std::string(i ? ", " : "") + "KeySchemaElement(attributeName=a, keyType=HASH)";
   EXPECT_EQ(r.body,
             ValidationError("1 validation error detected: Value '[" + elements +
                             "]' at 'globalSecondaryIndexes.1.member.keySchema' failed to "

@@ -56,7 +56,11 @@ TEST_F(TagOpsTest, Messages) {
             ValidationError("1 validation error detected: Value null at 'tags' failed to "
                             "satisfy constraint: Member must not be null"));
   EXPECT_EQ(Call("TagResource", R"({"ResourceArn":"a:b:c:d:e:f/g","Tags":[]})").body,
-            ValidationError("Invalid TableArn: Invalid ResourceArn provided as input a:b:c:d:e:f/g"));
+            ValidationError("One or more parameter values were invalid: ARNs must start with "
+                            "'arn:': a:b:c:d:e:f/g"));
+  EXPECT_EQ(Call("TagResource", R"({"ResourceArn":"arn:b:c:d:e:f/g","Tags":[]})").body,
+            ValidationError("Invalid TableArn: Invalid ResourceArn provided as input "
+                            "arn:b:c:d:e:f/g"));
   EXPECT_EQ(Call("TagResource", json{{"ResourceArn", kArn}, {"Tags", json::array()}}).body,
             ValidationError("Atleast one Tag needs to be provided as Input."));
   Reply r = Call("TagResource", json{{"ResourceArn", kArn},
@@ -72,7 +76,7 @@ TEST_F(TagOpsTest, Messages) {
   const std::string missing = "arn:aws:dynamodb:ddblocal:000000000000:table/nope";
   EXPECT_EQ(Call("ListTagsOfResource", json{{"ResourceArn", missing}}).body,
             ErrorBody("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",
-                      "Requested resource not found: ResourcArn: " + missing + " not found"));
+                      "Requested resource not found: ResourceArn: " + missing + " not found"));
 }
 
 }  // namespace

@@ -598,3 +598,99 @@ describe("multi-attribute GSI keys", () => {
       });
   });
 });
+
+describe("index rules and details", () => {
+  async function validationError(promise, message) {
+    await assert.rejects(promise, (e) => {
+      assert.equal(e.name, "ValidationException");
+      assert.equal(e.message, message);
+      return true;
+    });
+  }
+
+  test("multi-attribute keys: wrong types, filters on key attributes, Select, sizes, counts", async () => {
+    const client = makeClient();
+    const doc = DynamoDBDocumentClient.from(client);
+    const name = tableName("idx");
+    await client.send(new CreateTableCommand({
+      TableName: name,
+      BillingMode: "PAY_PER_REQUEST",
+      KeySchema: [{ AttributeName: "pk", KeyType: "HASH" }],
+      AttributeDefinitions: [
+        { AttributeName: "pk", AttributeType: "S" },
+        { AttributeName: "t", AttributeType: "S" },
+        { AttributeName: "r", AttributeType: "N" },
+        { AttributeName: "d", AttributeType: "S" },
+      ],
+      GlobalSecondaryIndexes: [{
+        IndexName: "ByTR",
+        KeySchema: [
+          { AttributeName: "t", KeyType: "HASH" },
+          { AttributeName: "r", KeyType: "HASH" },
+          { AttributeName: "d", KeyType: "RANGE" },
+        ],
+        Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: ["note"] },
+      }],
+    }));
+    await waitUntilTableExists({ client, ...WAIT }, { TableName: name });
+    await validationError(
+      doc.send(new PutCommand({ TableName: name, Item: { pk: "a", t: "T", r: "one", d: "x" } })),
+      "One or more parameter values were invalid: Type mismatch for Index Key r " +
+        "Expected: N Actual: S IndexName: ByTR");
+    await validationError(
+      doc.send(new PutCommand({ TableName: name, Item: { pk: "a", t: "T".repeat(2049), r: 1, d: "x" } })),
+      "One or more parameter values were invalid: Size limit exceeded for Index Key t " +
+        "Actual Size: 2049 bytes Max Size: 2048 bytes IndexName: ByTR");
+    await doc.send(new PutCommand({ TableName: name, Item: { pk: "a", t: "T", r: 1, d: "x", note: "n" } }));
+    await doc.send(new PutCommand({ TableName: name, Item: { pk: "b", t: "T", r: 1 } }));  // no d: sparse
+    const query = {
+      TableName: name, IndexName: "ByTR",
+      KeyConditionExpression: "t = :t AND r = :r",
+      ExpressionAttributeValues: { ":t": "T", ":r": 1 },
+    };
+    await validationError(
+      doc.send(new QueryCommand({ ...query, FilterExpression: "d = :t" })),
+      "Filter Expression can only contain non-primary key attributes: Primary key attribute: d");
+    await validationError(
+      doc.send(new QueryCommand({ ...query, Select: "ALL_ATTRIBUTES" })),
+      "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not " +
+        "supported for global secondary index ByTR because its projection type is not ALL");
+    // The index holds one entry once propagated: ItemCount and IndexSizeBytes
+    // are live. Its projected item (pk, t, r, d, note) is 2+1 + 1+1 + 1+2 +
+    // 1+1 + 4+1 = 15 bytes, plus 100 bytes of index overhead.
+    let index;
+    for (let attempt = 0; attempt < 200; ++attempt) {
+      const described = await client.send(new DescribeTableCommand({ TableName: name }));
+      index = described.Table.GlobalSecondaryIndexes[0];
+      if (index.ItemCount === 1) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.equal(index.ItemCount, 1);
+    assert.equal(index.IndexSizeBytes, 115);
+    const items = await doc.send(new QueryCommand(query));
+    assert.deepEqual(items.Items, [{ pk: "a", t: "T", r: 1, d: "x", note: "n" }]);
+  });
+
+  test("projection definitions are checked", async () => {
+    const client = makeClient();
+    const create = (projection) => client.send(new CreateTableCommand({
+      TableName: tableName("proj"),
+      BillingMode: "PAY_PER_REQUEST",
+      KeySchema: [{ AttributeName: "pk", KeyType: "HASH" }],
+      AttributeDefinitions: [
+        { AttributeName: "pk", AttributeType: "S" },
+        { AttributeName: "g", AttributeType: "S" },
+      ],
+      GlobalSecondaryIndexes: [{
+        IndexName: "ByG", KeySchema: [{ AttributeName: "g", KeyType: "HASH" }], Projection: projection,
+      }],
+    }));
+    const invalid = "One or more parameter values were invalid: ";
+    await validationError(create({ ProjectionType: "KEYS_ONLY", NonKeyAttributes: ["a"] }),
+      invalid + "ProjectionType is KEYS_ONLY, but NonKeyAttributes is specified");
+    await validationError(create({ ProjectionType: "INCLUDE" }),
+      invalid + "NonKeyAttributes must not be empty");
+    await validationError(create({ ProjectionType: "INCLUDE", NonKeyAttributes: ["a", "a"] }),
+      invalid + "Duplicate NonKeyAttributes in projection: a");
+  });
+});

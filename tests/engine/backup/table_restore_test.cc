@@ -89,6 +89,59 @@ TEST(TableRestoreTest, RestoredTableWithTwoGsisIsIdenticalToItsSource) {
   EXPECT_EQ(Describe(db.engine.get(), "Dst").item_count, 2001);
 }
 
+// The size: 100,000 items (BatchWriteItem of 25), both GSIs and the
+// LSI; the restored table equals its source item for item and entry for
+// entry, and every counter DescribeTable reports agrees.
+TEST(TableRestoreTest, HundredThousandItemTableRestoresIdentical) {
+  constexpr int kItems = 100'000;
+  TestEngine db;
+  ASSERT_OK(db->CreateTable(IndexedTable("Big")).status());
+  for (int i = 0; i < kItems;) {
+    BatchWriteItemRequest batch;
+    std::vector<WriteRequest> writes;
+    for (int k = 0; k < 25 && i < kItems; ++k, ++i) {
+      WriteRequest w;
+      w.put_item = IndexedItem(i);
+      writes.push_back(std::move(w));
+    }
+    batch.request_items.emplace_back("Big", std::move(writes));
+    ASSERT_OK_AND_ASSIGN(BatchWriteItemResult r, db->BatchWriteItem(batch));
+    ASSERT_TRUE(r.unprocessed_items.empty());
+  }
+  ASSERT_OK(db->WaitUntilIndexesCaughtUp());
+  const std::string arn = Backup(db.engine.get(), "Big");
+  ASSERT_OK(Restore(db.engine.get(), arn, "BigCopy").status());
+  ASSERT_OK(db->WaitUntilIndexesCaughtUp());
+
+  const std::vector<std::string> items = Contents(db.engine.get(), "Big");
+  EXPECT_EQ(items.size(), static_cast<size_t>(kItems));
+  EXPECT_TRUE(Contents(db.engine.get(), "BigCopy") == items);
+  for (const char* index : {"byG", "byH", "byL"}) {
+    const std::vector<std::string> entries = Contents(db.engine.get(), "Big", index);
+    EXPECT_FALSE(entries.empty()) << index;
+    EXPECT_TRUE(Contents(db.engine.get(), "BigCopy", index) == entries) << index;
+  }
+  const TableDescription src = Describe(db.engine.get(), "Big");
+  const TableDescription dst = Describe(db.engine.get(), "BigCopy");
+  EXPECT_EQ(dst.item_count, kItems);
+  EXPECT_EQ(dst.item_count, src.item_count);
+  EXPECT_EQ(dst.table_size_bytes, src.table_size_bytes);
+  ASSERT_EQ(dst.global_secondary_indexes.size(), src.global_secondary_indexes.size());
+  for (size_t i = 0; i < src.global_secondary_indexes.size(); ++i) {
+    const auto& a = src.global_secondary_indexes[i];
+    const auto& b = dst.global_secondary_indexes[i];
+    EXPECT_EQ(b.def.index_name, a.def.index_name);
+    EXPECT_EQ(b.item_count, a.item_count) << a.def.index_name;
+    EXPECT_EQ(b.index_size_bytes, a.index_size_bytes) << a.def.index_name;
+  }
+  ASSERT_EQ(dst.local_secondary_indexes.size(), 1u);
+  EXPECT_EQ(dst.local_secondary_indexes[0].item_count,
+            src.local_secondary_indexes[0].item_count);
+  EXPECT_EQ(dst.local_secondary_indexes[0].index_size_bytes,
+            src.local_secondary_indexes[0].index_size_bytes);
+  EXPECT_OK(db->VerifyIndexes(Scope(), "BigCopy"));
+}
+
 TEST(TableRestoreTest, EmptyTableRestoresEmpty) {
   TestEngine db;
   ASSERT_OK(db->CreateTable(IndexedTable("Empty")).status());

@@ -4,6 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "engine/value/item_codec.h"
 #include "tests/testutil/status_matchers.h"
@@ -347,14 +351,46 @@ TEST_F(IndexEntryTest, MultiAttributeSortKeyOrdersByEachAttributeInTurn) {
   EXPECT_EQ(labels({&a}, &eq), "a10 ");
 }
 
+// A binary sort-key attribute followed by a number: bytes order the first
+// (a shorter value before its extensions, 0x00 and 0xff bytes included),
+// the number only breaks ties.
+TEST_F(IndexEntryTest, MultiAttributeBinarySortKeyOrdersBytewiseThenTheNextAttribute) {
+  IndexInfo m;
+  m.id = 11;
+  m.name = "bin";
+  m.global = true;
+  m.key.hash_name = "t";
+  m.key.hash_type = AttrType::kS;
+  m.key.range_name = "b";
+  m.key.range_type = AttrType::kB;
+  m.key.extra_range = {{"n", AttrType::kN}};
+  m.projection.type = ProjectionType::kKeysOnly;
+  const std::vector<std::pair<std::string, const char*>> order = {
+      {std::string("\x01", 1), "99"},     {std::string("\x01\x00", 2), "-5"},
+      {std::string("\x01\x00", 2), "7"}, {std::string("\x01\x00\x00", 3), "-100"},
+      {std::string("\x01\xff", 2), "0"}, {std::string("\x02", 1), "-100"}};
+  std::map<std::string, size_t> entries;  // key -> position in `order`
+  for (size_t i = 0; i < order.size(); ++i) {
+    Item item{{"pk", S("p" + std::to_string(i))}, {"sk", N("1")}, {"t", S("T")},
+              {"b", AttributeValue::B(order[i].first)},           {"n", N(order[i].second)}};
+    std::optional<IndexEntry> e = EntryOf(m, table_key_, item);
+    ASSERT_TRUE(e.has_value());
+    entries[e->key] = i;
+  }
+  std::vector<size_t> held;
+  for (const auto& [key, i] : entries) held.push_back(i);
+  EXPECT_EQ(held, (std::vector<size_t>{0, 1, 2, 3, 4, 5}));
+}
+
 TEST_F(IndexEntryTest, IndexKeyValueLengthsAreLimited) {
   Item item = MakeItem("p", "1", std::string(2048, 'g'), "5");
   EXPECT_OK(CheckIndexKeysOf(gsi_, item));
   item["g"] = S(std::string(2049, 'g'));
   EXPECT_THAT(CheckIndexKeysOf(gsi_, item),
               StatusIs(ErrorCode::kValidation,
-                       "One or more parameter values were invalid: Size of hashkey has "
-                       "exceeded the maximum size limit of2048 bytes"));
+                       "One or more parameter values were invalid: Size limit exceeded "
+                       "for Index Key g Actual Size: 2049 bytes Max Size: 2048 bytes "
+                       "IndexName: " + gsi_.name));
   IndexInfo s = gsi_;
   s.key.range_type = AttrType::kS;
   item = MakeItem("p", "1", "G", "0");
@@ -372,6 +408,12 @@ TEST_F(IndexEntryTest, IndexKeyValueLengthsAreLimited) {
   multi["d"] = S(std::string(1025, 'd'));
   EXPECT_THAT(CheckIndexKeysOf(m, multi),
               StatusIs(ErrorCode::kValidation, HasSubstr("1024 bytes")));
+  multi = MultiItem("p", std::string(3000, 't'), "1", "d", "2");
+  EXPECT_THAT(CheckIndexKeysOf(m, multi),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values were invalid: Size limit exceeded "
+                       "for Index Key t Actual Size: 3000 bytes Max Size: 2048 bytes "
+                       "IndexName: multi"));
 }
 
 }  // namespace

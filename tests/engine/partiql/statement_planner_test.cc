@@ -63,6 +63,13 @@ TEST(PartiqlPlannerTest, ChoosesTheRequest) {
       {"SELECT * FROM composite WHERE begins_with(sk, 'x') AND pk = 'a'", PK::kQuery,
        "#n0 = :v0 AND begins_with(#n1, :v1)"},
       {"SELECT * FROM t WHERE pk = 'a' AND x = 1", PK::kQuery, "#n0 = :v0", "#n1 = :v1"},
+      // What the key condition cannot take on the key filters.
+      {"SELECT * FROM composite WHERE pk = 'a' AND sk IN [1, 2]", PK::kQuery, "#n0 = :v0",
+       "#n1 IN (:v1, :v2)"},
+      {"SELECT * FROM composite WHERE pk = 'a' AND sk > 1 AND sk < 5", PK::kQuery,
+       "#n0 = :v0 AND #n1 > :v1", "#n1 < :v2"},
+      {"SELECT * FROM composite WHERE pk = 'a' AND sk <> 1 AND pk = 'a'", PK::kQuery,
+       "#n0 = :v0", "(#n1 <> :v1) AND (#n0 = :v2)"},
       {"SELECT * FROM \"t\".\"i\" WHERE g = 'a' AND gs < 2", PK::kQuery,
        "#n0 = :v0 AND #n1 < :v1"},
       {"SELECT * FROM t", PK::kScan, ""},
@@ -106,6 +113,10 @@ TEST(PartiqlPlannerTest, ChoosesTheRequest) {
     }
     EXPECT_EQ(expression, c.expression) << c.text;
     EXPECT_EQ(filter, c.filter) << c.text;
+    // PartiQL's Query filters may name key attributes; the Query API's may not.
+    if (p->kind == PK::kQuery) {
+      EXPECT_TRUE(p->query.filter_may_name_key_attributes) << c.text;
+    }
   }
 }
 
@@ -368,6 +379,15 @@ TEST(PartiqlPlannerTest, Errors) {
       {"SELECT * FROM composite WHERE pk IN ['a', 'b'] ORDER BY x",
        "Order by is only supported on the key attributes of the table or index"},
       {"SELECT * FROM absent", "Requested resource not found"},
+      // INSERT's key attributes, in DynamoDB's PartiQL words.
+      {"INSERT INTO composite VALUE {'pk': 'a'}",
+       "Key attribute should be present in the item: Key sk"},
+      {"INSERT INTO composite VALUE {'sk': 'a', 'x': 1}",
+       "Key attribute should be present in the item: Key pk"},
+      {"INSERT INTO t VALUE {'pk': 1}",
+       "Key attribute's data type should match its data type in table's schema: Key pk"},
+      {"INSERT INTO composite VALUE {'pk': 'a', 'sk': [1]}",
+       "Key attribute's data type should match its data type in table's schema: Key sk"},
   };
   for (const auto& [text, message] : cases) {
     Result<Plan> p = PlanOf(text);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <optional>
 
 #include "engine/engine.h"
 #include "tests/testutil/status_matchers.h"
@@ -36,12 +37,14 @@ CreateTableRequest TableWithIndexes(const std::string& name) {
   return req;
 }
 
-Result<ContributorInsightsDescription> Update(Engine* db, const std::string& table,
-                                              const std::string& index, bool on) {
+Result<ContributorInsightsDescription> Update(
+    Engine* db, const std::string& table, const std::string& index, bool on,
+    std::optional<ContributorInsightsMode> mode = std::nullopt) {
   UpdateContributorInsightsRequest req;
   req.table_name = table;
   req.index_name = index;
   req.enable = on;
+  req.mode = mode;
   return db->UpdateContributorInsights(req);
 }
 
@@ -55,8 +58,10 @@ TEST(ContributorInsightsTest, EnableDescribeDisable) {
   db.clock.Advance(1'576'629'651'520'000);
   ASSERT_OK_AND_ASSIGN(auto enabling, Update(db.engine.get(), "Tab", "", true));
   EXPECT_EQ(enabling.status, ContributorInsightsStatus::kEnabling);
+  EXPECT_EQ(enabling.mode, ContributorInsightsMode::kAccessedAndThrottledKeys);
   ASSERT_OK_AND_ASSIGN(auto on, db->DescribeContributorInsights({}, "Tab", ""));
   EXPECT_EQ(on.status, ContributorInsightsStatus::kEnabled);
+  EXPECT_EQ(on.mode, ContributorInsightsMode::kAccessedAndThrottledKeys);
   const std::string ms = std::to_string(db.clock.NowMicros() / 1000);
   EXPECT_THAT(on.rule_list, ElementsAre("DynamoDBContributorInsights-PKC-Tab-" + ms,
                                         "DynamoDBContributorInsights-SKC-Tab-" + ms,
@@ -75,6 +80,40 @@ TEST(ContributorInsightsTest, EnableDescribeDisable) {
   EXPECT_EQ(off.status, ContributorInsightsStatus::kDisabled);
   EXPECT_TRUE(off.rule_list.empty());
   EXPECT_TRUE(off.last_update_micros.has_value());
+  EXPECT_FALSE(off.mode.has_value());
+  EXPECT_FALSE(disabling.mode.has_value());
+}
+
+// THROTTLED_KEYS: only the "most throttled" rules, in Describe and List; the
+// mode of an enabled resource can be switched; an ENABLE without a mode is
+// ACCESSED_AND_THROTTLED_KEYS, DynamoDB's default.
+TEST(ContributorInsightsTest, ThrottledKeysModeHasOnlyTheThrottledRules) {
+  TestEngine db;
+  ASSERT_OK(db->CreateTable(TableWithIndexes("Tab")).status());
+  db.clock.Advance(1'700'000'000'000'000);
+  ASSERT_OK_AND_ASSIGN(auto enabling, Update(db.engine.get(), "Tab", "", true,
+                                             ContributorInsightsMode::kThrottledKeys));
+  EXPECT_EQ(enabling.mode, ContributorInsightsMode::kThrottledKeys);
+  ASSERT_OK_AND_ASSIGN(auto on, db->DescribeContributorInsights({}, "Tab", ""));
+  EXPECT_EQ(on.mode, ContributorInsightsMode::kThrottledKeys);
+  const std::string ms = std::to_string(db.clock.NowMicros() / 1000);
+  EXPECT_THAT(on.rule_list, ElementsAre("DynamoDBContributorInsights-PKT-Tab-" + ms,
+                                        "DynamoDBContributorInsights-SKT-Tab-" + ms));
+  ListContributorInsightsRequest list;
+  ASSERT_OK_AND_ASSIGN(auto listed, db->ListContributorInsights(list));
+  ASSERT_EQ(listed.summaries.size(), 1u);
+  EXPECT_EQ(listed.summaries[0].mode, ContributorInsightsMode::kThrottledKeys);
+  // Switching the mode of an enabled resource.
+  ASSERT_OK(Update(db.engine.get(), "Tab", "", true,
+                   ContributorInsightsMode::kAccessedAndThrottledKeys).status());
+  ASSERT_OK_AND_ASSIGN(auto both, db->DescribeContributorInsights({}, "Tab", ""));
+  EXPECT_EQ(both.rule_list.size(), 4u);
+  // Off, then on again without a mode: the default.
+  ASSERT_OK(Update(db.engine.get(), "Tab", "", true,
+                   ContributorInsightsMode::kThrottledKeys).status());
+  ASSERT_OK(Update(db.engine.get(), "Tab", "", false).status());
+  ASSERT_OK_AND_ASSIGN(auto again, Update(db.engine.get(), "Tab", "", true));
+  EXPECT_EQ(again.mode, ContributorInsightsMode::kAccessedAndThrottledKeys);
 }
 
 TEST(ContributorInsightsTest, UnknownTableOrIndex) {
@@ -87,7 +126,7 @@ TEST(ContributorInsightsTest, UnknownTableOrIndex) {
     EXPECT_THAT(Update(db.engine.get(), "Tab", index, true).status(),
                 StatusIs(ErrorCode::kResourceNotFound,
                          ::testing::Eq(std::string("Requested resource not found: Index: ") +
-                                       index + " not found")));
+                                       index + " not found for table: Tab")));
     EXPECT_EQ(db->DescribeContributorInsights({}, "Tab", index).status().code(),
               ErrorCode::kResourceNotFound);
   }
@@ -138,6 +177,8 @@ TEST(ContributorInsightsTest, SettingsSurviveRestartAndGoWithTheTable) {
     ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(options));
     ASSERT_OK(db->CreateTable(TableWithIndexes("Tab")).status());
     ASSERT_OK(Update(db.get(), "Tab", "ByG", true).status());
+    ASSERT_OK(Update(db.get(), "Tab", "", true, ContributorInsightsMode::kThrottledKeys)
+                  .status());
     UpdateTableRequest up;  // a table change keeps the setting
     up.table_name = "Tab";
     up.deletion_protection_enabled = true;
@@ -147,6 +188,10 @@ TEST(ContributorInsightsTest, SettingsSurviveRestartAndGoWithTheTable) {
     ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(options));
     ASSERT_OK_AND_ASSIGN(auto gsi, db->DescribeContributorInsights({}, "Tab", "ByG"));
     EXPECT_EQ(gsi.status, ContributorInsightsStatus::kEnabled);
+    EXPECT_EQ(gsi.mode, ContributorInsightsMode::kAccessedAndThrottledKeys);
+    ASSERT_OK_AND_ASSIGN(auto table, db->DescribeContributorInsights({}, "Tab", ""));
+    EXPECT_EQ(table.status, ContributorInsightsStatus::kEnabled);
+    EXPECT_EQ(table.mode, ContributorInsightsMode::kThrottledKeys);
     UpdateTableRequest up;
     up.table_name = "Tab";
     up.deletion_protection_enabled = false;

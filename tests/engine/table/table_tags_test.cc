@@ -81,7 +81,11 @@ TEST(TableTagsTest, CreateTableTagsAndTheFiftyTagLimit) {
 TEST(TableTagsTest, DynamoDbsRefusals) {
   TestEngine db;
   ASSERT_OK(db->CreateTable(SimpleTable("Tab")).status());
-  for (const char* bad : {"a:b:c:d:e:f/g", "arn:aws:dynamodb:r:a:table/ab", "nope",
+  EXPECT_THAT(TagIt(db.engine.get(), {{"a", "b"}}, "Tab"),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values were invalid: ARNs must start with "
+                       "'arn:': Tab"));
+  for (const char* bad : {"arn:aws:dynamodb:r:a:table/ab", "arn:a:b:c:d:e/f",
                           "arn:aws:dynamodb:r:a:stream/Tab",
                           "arn:aws:dynamodb:ddblocal:000000000000:table/Tab/index/g"}) {
     EXPECT_THAT(TagIt(db.engine.get(), {{"a", "b"}}, bad),
@@ -91,7 +95,7 @@ TEST(TableTagsTest, DynamoDbsRefusals) {
   EXPECT_THAT(TagIt(db.engine.get(), {}),
               StatusIs(ErrorCode::kValidation, "Atleast one Tag needs to be provided as Input."));
   const std::string missing = "arn:aws:dynamodb:ddblocal:000000000000:table/Other";
-  const std::string not_found = "Requested resource not found: ResourcArn: " + missing + " not found";
+  const std::string not_found = "Requested resource not found: ResourceArn: " + missing + " not found";
   EXPECT_THAT(TagIt(db.engine.get(), {{"a", "b"}}, missing),
               StatusIs(ErrorCode::kResourceNotFound, not_found));
   ListTagsOfResourceRequest list;
@@ -104,7 +108,21 @@ TEST(TableTagsTest, DynamoDbsRefusals) {
               StatusIs(ErrorCode::kValidation,
                        "One or more parameter values were invalid: Tag keys starting "
                        "with the aws: prefix are reserved for AWS use"));
+  // Only letters, digits, white space and _ . : / = + - @ (as the AWS
+  // tagging guide's pattern; scylladb's test_tag_resource_incorrect saw
+  // DynamoDB refuse these with a ValidationException).
+  for (const Tag& bad : {Tag{"ok", "#!%%^$$&"}, Tag{"->>;-)])", "ok"}, Tag{"!!!\\|", "<><"},
+                         Tag{"tab\tkey", "v"}}) {
+    EXPECT_THAT(TagIt(db.engine.get(), {bad}),
+                StatusIs(ErrorCode::kValidation,
+                         "One or more parameter values were invalid: Tag keys and values "
+                         "may only contain letters, digits, white space and _ . : / = + "
+                         "- @"))
+        << bad.key;
+  }
   EXPECT_TRUE(ListAll(db.engine.get()).empty());
+  ASSERT_OK(TagIt(db.engine.get(), {{"team/a b:c=d+e-f@g_h.i", "Ünïcode 7"}, {" ", ""}}));
+  EXPECT_EQ(ListAll(db.engine.get()).size(), 2u);
 }
 
 TEST(TableTagsTest, ListPagesWithNextToken) {
