@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <tuple>
+#include <cstdlib>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/clock.h"
@@ -117,7 +119,31 @@ BackupDescription Backups::WithStatus(BackupDescription d, int64_t now) const {
   return d;
 }
 
+namespace {
+
+// The "<13-digit ms>-<8 hex>" id of a backup ARN
+// ("arn:...:table/<name>/backup/<id>"), or empty when `arn` is not one.
+std::string_view BackupIdOfArn(std::string_view arn) {
+  constexpr std::string_view kBackup = "/backup/";
+  if (arn.compare(0, 4, "arn:") != 0 || arn.find(":table/") == std::string_view::npos) {
+    return {};
+  }
+  const size_t at = arn.rfind(kBackup);
+  if (at == std::string_view::npos) return {};
+  const std::string_view id = arn.substr(at + kBackup.size());
+  if (id.size() < 15 || id[13] != '-') return {};
+  for (size_t i = 0; i < 13; ++i) {
+    if (id[i] < '0' || id[i] > '9') return {};
+  }
+  return id;
+}
+
+}  // namespace
+
 Result<Backups::Backup> Backups::Find(const Scope& scope, const std::string& arn) const {
+  // DynamoDB's answer for a table ARN or a string that is no ARN (recorded
+  // October 2026 by the AWS controllers' API-quirks lab).
+  if (BackupIdOfArn(arn).empty()) return Status::Validation("Invalid Backup ARN");
   MutexLock lock(&mu_);
   auto it = backups_.find(Key{scope.ns, arn});
   if (it == backups_.end()) return BackupNotFound(arn);
@@ -129,9 +155,12 @@ Result<Backups::Backup> Backups::Find(const Scope& scope, const std::string& arn
 Result<BackupDescription> Backups::Create(const CreateBackupRequest& req) {
   TableStatus status;
   std::shared_ptr<const TableInfo> table = tables_->Find(req.scope, req.table_name, &status);
-  if (!table || status == TableStatus::kDeleting) return BackupTableNotFound(req.table_name);
-  if (status == TableStatus::kCreating) {
-    return Status(ErrorCode::kTableInUse, "Table is being created: " + req.table_name);
+  // A table being created answers as a missing one, as DynamoDB does
+  // (recorded October 2026 by the AWS controllers' API-quirks lab). So does
+  // one being deleted: its items went at DeleteTable (DynamoDB still backs
+  // it up then; docs/compatibility.md).
+  if (!table || status == TableStatus::kCreating || status == TableStatus::kDeleting) {
+    return BackupTableNotFound(req.table_name);
   }
   const int64_t now = clock_->NowMicros();
   const std::string id = NewBackupId(now);
@@ -180,6 +209,11 @@ Result<BackupDescription> Backups::Describe(const DescribeBackupRequest& req) {
 
 Result<ListBackupsResult> Backups::List(const ListBackupsRequest& req) {
   ListBackupsResult result;
+  if (req.time_range_lower_micros && req.time_range_upper_micros &&
+      *req.time_range_lower_micros > *req.time_range_upper_micros) {
+    return Status::Validation(
+        "Time range lower bound must be less than or equal to upper bound");
+  }
   const std::string type = req.backup_type.value_or("USER");
   // Every backup here is a USER backup.
   if (type != "USER" && type != "ALL") return result;
@@ -200,13 +234,24 @@ Result<ListBackupsResult> Backups::List(const ListBackupsRequest& req) {
       all.push_back(WithStatus(d, now));
     }
   }
-  std::sort(all.begin(), all.end(), [](const BackupDescription& a, const BackupDescription& b) {
-    return std::tie(a.creation_micros, a.backup_arn) < std::tie(b.creation_micros, b.backup_arn);
+  // By creation time to the millisecond (what an ARN's id holds), then ARN.
+  auto position = [](const BackupDescription& d) {
+    return std::make_pair(d.creation_micros / 1000, std::string_view(d.backup_arn));
+  };
+  std::sort(all.begin(), all.end(), [&](const BackupDescription& a, const BackupDescription& b) {
+    return position(a) < position(b);
   });
+  // ExclusiveStartBackupArn is a position, not a backup that must exist: a
+  // deleted or unknown backup's ARN resumes after where it would sort (by the
+  // creation time its id holds), as DynamoDB does.
   size_t start = 0;
   if (req.exclusive_start_backup_arn) {
-    for (size_t i = 0; i < all.size(); ++i) {
-      if (all[i].backup_arn == *req.exclusive_start_backup_arn) start = i + 1;
+    const std::string& cursor = *req.exclusive_start_backup_arn;
+    const std::string_view id = BackupIdOfArn(cursor);
+    const int64_t cursor_ms = id.empty() ? 0 : std::atoll(std::string(id.substr(0, 13)).c_str());
+    while (start < all.size() &&
+           position(all[start]) <= std::make_pair(cursor_ms, std::string_view(cursor))) {
+      ++start;
     }
   }
   const size_t limit = req.limit ? static_cast<size_t>(*req.limit) : all.size();

@@ -86,12 +86,10 @@ Result<TableInfo> TableRestorer::Definition(const Scope& scope, const std::strin
         "WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
   }
   const bool provisioned = d.billing_mode == BillingMode::kProvisioned;
-  // The table class and the OnDemandThroughput maxima come along (an
-  // on-demand source restored on demand); the warm throughput starts at the
-  // new table's default.
-  if (source.table_class_summary) {
-    d.table_class_summary = TableClassSummary{source.table_class_summary->table_class, {}};
-  }
+  // The OnDemandThroughput maxima come along (an on-demand source restored
+  // on demand); the table class does not (a restored table is STANDARD,
+  // as DynamoDB's: recorded October 2026 by the AWS controllers' API-quirks
+  // lab), and the warm throughput starts at the new table's default.
   const bool keeps_maxima = !provisioned && source.billing_mode == BillingMode::kPayPerRequest;
   if (keeps_maxima) {
     d.settings.max_read_request_units = source.settings.max_read_request_units;

@@ -110,6 +110,15 @@ TEST(BackupsTest, ErrorsAsDynamoDb) {
   ASSERT_OK_AND_ASSIGN(BackupDescription b, Create(db.engine.get(), "Tab"));
   EXPECT_THAT(Restore(db.engine.get(), b.backup_arn, "Tab").status(),
               StatusIs(ErrorCode::kTableAlreadyExists, "Table already exists: Tab"));
+  // A table's ARN, or no ARN at all, is not a backup's.
+  for (const std::string& not_backup :
+       {std::string("arn:aws:dynamodb:ddblocal:000000000000:table/Tab"),
+        std::string(48, 'x')}) {
+    DescribeBackupRequest bad;
+    bad.backup_arn = not_backup;
+    EXPECT_THAT(db->DescribeBackup(bad).status(),
+                StatusIs(ErrorCode::kValidation, "Invalid Backup ARN"));
+  }
   // Another namespace sees none of it.
   DescribeBackupRequest other;
   other.scope.ns = "other";
@@ -123,9 +132,10 @@ TEST(BackupsTest, CreatingOnTheClockThenAvailable) {
   options.table_create_delay_micros = 1'000'000;
   TestEngine db(options);
   ASSERT_OK(db->CreateTable(SimpleTable("Tab")).status());
-  // The table itself is CREATING: no backup yet.
+  // The table itself is CREATING: no backup yet, answered as for a missing
+  // table.
   EXPECT_THAT(Create(db.engine.get(), "Tab").status(),
-              StatusIs(ErrorCode::kTableInUse, HasSubstr("Tab")));
+              StatusIs(ErrorCode::kTableNotFound, "Table not found: Tab"));
   db.clock.Advance(1'000'000);
   ASSERT_OK_AND_ASSIGN(BackupDescription b, Create(db.engine.get(), "Tab"));
   EXPECT_EQ(b.backup_status, BackupStatus::kCreating);
@@ -183,6 +193,13 @@ TEST(BackupsTest, ListFiltersAndPages) {
   ASSERT_OK_AND_ASSIGN(r, db->ListBackups(range));
   EXPECT_EQ(Arns(r), (std::vector<std::string>{arns[1]}));
 
+  ListBackupsRequest inverted;
+  inverted.time_range_lower_micros = start + 2000;
+  inverted.time_range_upper_micros = start + 1000;
+  EXPECT_THAT(db->ListBackups(inverted).status(),
+              StatusIs(ErrorCode::kValidation,
+                       "Time range lower bound must be less than or equal to upper bound"));
+
   ListBackupsRequest system;
   system.backup_type = "SYSTEM";
   ASSERT_OK_AND_ASSIGN(r, db->ListBackups(system));
@@ -197,6 +214,23 @@ TEST(BackupsTest, ListFiltersAndPages) {
   EXPECT_EQ(gone.backup_status, BackupStatus::kDeleted);
   ASSERT_OK_AND_ASSIGN(r, db->ListBackups(all));
   EXPECT_EQ(Arns(r), (std::vector<std::string>{arns[0], arns[2]}));
+  // The deleted backup's ARN is still a position to resume after.
+  ListBackupsRequest after_deleted;
+  after_deleted.exclusive_start_backup_arn = arns[1];
+  ASSERT_OK_AND_ASSIGN(r, db->ListBackups(after_deleted));
+  EXPECT_EQ(Arns(r), (std::vector<std::string>{arns[2]}));
+}
+
+TEST(BackupsTest, ATableBeingDeletedAnswersAsMissing) {
+  EngineOptions options = TestEngine::Options();
+  options.table_delete_delay_micros = 1'000'000;
+  TestEngine db(options);
+  ASSERT_OK(db->CreateTable(SimpleTable("Tab")).status());
+  DeleteTableRequest del;
+  del.table_name = "Tab";
+  ASSERT_OK(db->DeleteTable(del).status());
+  EXPECT_THAT(Create(db.engine.get(), "Tab").status(),
+              StatusIs(ErrorCode::kTableNotFound, "Table not found: Tab"));
 }
 
 TEST(BackupsTest, SurviveRestartAndTheirTablesDeletion) {

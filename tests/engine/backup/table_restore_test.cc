@@ -217,7 +217,7 @@ TEST(TableRestoreTest, StreamTtlAndTagsAreNotRestored) {
   EXPECT_TRUE(listed.tags.empty());
 }
 
-TEST(TableRestoreTest, TableClassAndOnDemandMaximaAreRestored) {
+TEST(TableRestoreTest, OnDemandMaximaAreRestoredTheTableClassIsNot) {
   TestEngine db;
   CreateTableRequest create = IndexedTable("Src");
   create.table_class = TableClass::kStandardInfrequentAccess;
@@ -228,9 +228,8 @@ TEST(TableRestoreTest, TableClassAndOnDemandMaximaAreRestored) {
   ASSERT_OK(db->CreateTable(create).status());
   const std::string arn = Backup(db.engine.get(), "Src");
   ASSERT_OK_AND_ASSIGN(TableDescription d, Restore(db.engine.get(), arn, "Dst"));
-  ASSERT_TRUE(d.table_class_summary.has_value());
-  EXPECT_EQ(d.table_class_summary->table_class, TableClass::kStandardInfrequentAccess);
-  EXPECT_FALSE(d.table_class_summary->last_update_micros.has_value());
+  // As DynamoDB: the restored table is STANDARD (no TableClassSummary).
+  EXPECT_FALSE(d.table_class_summary.has_value());
   // The maxima come along; the warm throughput starts at the default.
   EXPECT_EQ(d.settings, (ThroughputSettings{100, 50, 12000, 4000}));
   ASSERT_EQ(d.global_secondary_indexes.size(), 2u);
