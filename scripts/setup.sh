@@ -21,7 +21,7 @@ MODE="${1:-}"
 SERVE_PACKAGES=(
   build-essential cmake ninja-build
   librocksdb-dev nlohmann-json3-dev libxxhash-dev libboost-dev libcli11-dev libssl-dev
-  zlib1g-dev libzstd-dev
+  zlib1g-dev libzstd-dev libisal-dev
 )
 TEST_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
