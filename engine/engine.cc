@@ -524,7 +524,7 @@ Result<PutItemResult> EngineImpl::PutItem(const PutItemRequest& req) {
           *table, key,
           [&](const std::optional<Item>& stored) -> Result<ItemChange> {
         DR_RETURN_IF_ERROR(CheckCondition(write, stored));
-        return Result<ItemChange>(ItemChange{req.item, false});
+        return Result<ItemChange>(ItemChange::Borrowed(req.item));
       },
           &metering));
   PutItemResult result;
@@ -592,7 +592,7 @@ Result<UpdateItemResult> EngineImpl::UpdateItem(const UpdateItemRequest& req) {
         // An item that results is written even when nothing changed: an
         // update that leaves only the key still creates or keeps it.
         if (!new_item) return ItemChange{std::nullopt, /*unchanged=*/true};
-        return ItemChange{new_item, false};
+        return ItemChange::Borrowed(*new_item);  // outlives the write
       },
           &metering));
   UpdateItemResult result;
@@ -672,12 +672,13 @@ Result<BatchWriteItemResult> EngineImpl::BatchWriteItem(
     for (const WriteRequest& w : req.request_items[i].second) {
       DR_ASSIGN_OR_RETURN(std::string key, StorageKeyOfWrite(*tables[i], w));
       if (!seen.insert(key).second) return DuplicateItemKeys();
-      std::optional<Item> new_item = w.put_item;
+      // The request outlives the writes: its items are written uncopied.
+      const Item* new_item = w.put_item ? &*w.put_item : nullptr;
       item_writes.push_back(
           {tables[i].get(), std::move(key),
-           [new_item = std::move(new_item)](const std::optional<Item>&)
-               -> Result<ItemChange> {
-             return Result<ItemChange>(ItemChange{new_item, false});
+           [new_item](const std::optional<Item>&) -> Result<ItemChange> {
+             if (new_item == nullptr) return ItemChange{std::nullopt, false};
+             return ItemChange::Borrowed(*new_item);
            }});
     }
   }

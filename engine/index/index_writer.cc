@@ -152,17 +152,17 @@ void MeterEntry(const IndexInfo& index, const Item& item, double units,
 
 Status IndexWriter::Stage(Txn* txn, uint32_t table_id,
                           const std::optional<Item>& old_item,
-                          const std::optional<Item>& new_item, int64_t old_size,
+                          const Item* new_item, int64_t old_size,
                           int64_t new_size, WriteBatch* batch,
                           Metering* metering,
                           std::vector<PartitionSizeDelta>* gsi_sizes) {
   auto found = tables_.find(table_id);  // under txn's shared lock
   if (found == tables_.end()) return Status::OK();
   const TableIndexes& t = *found->second;
-  if (new_item) DR_RETURN_IF_ERROR(CheckIndexKeys(t.indexes, *new_item));
+  if (new_item != nullptr) DR_RETURN_IF_ERROR(CheckIndexKeys(t.indexes, *new_item));
   int64_t collection_delta = t.has_lsi ? new_size - old_size : 0;
   Side old_side{old_item ? &*old_item : nullptr, old_size, std::nullopt};
-  Side new_side{new_item ? &*new_item : nullptr, new_size, std::nullopt};
+  Side new_side{new_item, new_size, std::nullopt};
   std::optional<SequenceTracker::Ticket> ticket;
   for (const IndexInfo& index : t.indexes) {
     const bool had = old_side.item && HasIndexKey(index, *old_side.item);
@@ -235,7 +235,7 @@ Status IndexWriter::Stage(Txn* txn, uint32_t table_id,
     txn->logged_indexes_.push_back(index.id);
   }
   if (collection_delta != 0) {
-    const Item& any = new_item ? *new_item : *old_item;
+    const Item& any = new_item != nullptr ? *new_item : *old_item;
     const std::string key =
         ItemCollectionSizeKey(table_id, any.at(t.table_key.hash_name));
     if (collection_delta > 0) {

@@ -104,7 +104,7 @@ class IndexWriter {
   // keeps GSI partition sizes with them (LSI entries are not counted: an
   // LSI lives in its table's partitions, which count base items).
   Status Stage(Txn* txn, uint32_t table_id, const std::optional<Item>& old_item,
-               const std::optional<Item>& new_item, int64_t old_size,
+               const Item* new_item, int64_t old_size,
                int64_t new_size, WriteBatch* batch,
                Metering* metering = nullptr,
                std::vector<PartitionSizeDelta>* gsi_sizes = nullptr);

@@ -168,7 +168,7 @@ ItemMutation MutationOf(const TransactWriteAction& a, const PreparedWrite& w) {
     case Kind::kPut:
       return [&a, &w](const std::optional<Item>& stored) -> Result<ItemChange> {
         DR_RETURN_IF_ERROR(CheckCondition(w, stored));
-        return ItemChange{a.item, false};
+        return ItemChange::Borrowed(a.item);
       };
     case Kind::kDelete:
       return [&w](const std::optional<Item>& stored) -> Result<ItemChange> {

@@ -78,32 +78,33 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
     }
     return changed.status();
   }
-  ItemChange change = std::move(changed).value();
-  if (change.unchanged || (!change.new_item && !old_item)) {
+  const ItemChange change = std::move(changed).value();
+  const Item* new_item = change.NewItem();
+  if (change.unchanged || (new_item == nullptr && !old_item)) {
     // Nothing to write (or nothing to delete): still one read item's worth.
     meter_base(old_size);
     *metering = std::move(m);
     return old_item;
   }
 
-  const int64_t new_size = change.new_item ? ItemSize(*change.new_item) : 0;
+  const int64_t new_size = new_item != nullptr ? ItemSize(*new_item) : 0;
   meter_base(std::max(old_size, new_size));
   std::vector<PartitionSizeDelta> gsi_sizes;
   if (indexes_ != nullptr) {
-    DR_RETURN_IF_ERROR(indexes_->Stage(txn, table.id, old_item, change.new_item,
+    DR_RETURN_IF_ERROR(indexes_->Stage(txn, table.id, old_item, new_item,
                                        old_size, new_size, batch, &m,
                                        &gsi_sizes));
   }
   std::string value;
-  if (change.new_item) {
-    EncodeItem(*change.new_item, &value);
+  if (new_item != nullptr) {
+    EncodeItem(*new_item, &value);
     batch->Put(Cf::kItems, item_key, value);
   } else {
     batch->Delete(Cf::kItems, item_key);
   }
   // The change's record for point-in-time recovery, in the same batch.
   if (pitr_ != nullptr) {
-    pitr_->Stage(table.id, item_key, change.new_item ? &value : nullptr, batch);
+    pitr_->Stage(table.id, item_key, new_item != nullptr ? &value : nullptr, batch);
   }
   if (streams_ != nullptr && table.desc.stream_specification &&
       table.desc.stream_specification->stream_enabled) {
@@ -111,7 +112,7 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
       const ItemImage before{old_item ? &*old_item : nullptr,
                              old_bytes ? std::string_view(*old_bytes) : std::string_view(),
                              old_size};
-      const ItemImage after{change.new_item ? &*change.new_item : nullptr, value,
+      const ItemImage after{new_item, value,
                             new_size};
       std::optional<std::string> record =
           EncodeChangeRecord(*view, table.key, before, after,
@@ -121,7 +122,7 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
       }
     }
   }
-  const int64_t item_delta = (change.new_item ? 1 : 0) - (old_item ? 1 : 0);
+  const int64_t item_delta = (new_item != nullptr ? 1 : 0) - (old_item ? 1 : 0);
   Catalog::AddStats(table.id, item_delta, new_size - old_size, batch);
   // The base part (first) carries the item's partition hash.
   stats->push_back({&table, item_delta, new_size - old_size,

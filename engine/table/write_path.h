@@ -56,6 +56,20 @@ namespace dynarock {
 struct ItemChange {
   std::optional<Item> new_item;
   bool unchanged = false;
+  // Instead of new_item: an item the caller keeps alive until the write
+  // returns (PutItem's request item), written without a copy.
+  const Item* borrowed_new_item = nullptr;
+
+  static ItemChange Borrowed(const Item& item) {
+    ItemChange c;
+    c.borrowed_new_item = &item;
+    return c;
+  }
+  // The item to write, or null for a deletion.
+  const Item* NewItem() const {
+    if (borrowed_new_item != nullptr) return borrowed_new_item;
+    return new_item ? &*new_item : nullptr;
+  }
 };
 
 // Computes the change from the old item (nullopt when absent). Returning an
