@@ -96,7 +96,13 @@ TEST(ImportsTest, BuildsTheTableFromTheValidRecords) {
   EXPECT_THAT(started.import_arn, testing::StartsWith(started.table_arn + "/import/"));
   EXPECT_EQ(started.table.table_name, "Imported");
   const ImportTableDescription done = Finished(db, started.import_arn);
-  EXPECT_EQ(done.import_status, ImportStatus::kCompleted);
+  // Refused records fail the import, as DynamoDB's; the valid ones are in
+  // the table all the same.
+  EXPECT_EQ(done.import_status, ImportStatus::kFailed);
+  EXPECT_EQ(done.failure_code, "ItemValidationError");
+  EXPECT_EQ(done.failure_message,
+            "Some of the items failed validation checks and were not imported. Please check "
+            "CloudWatch error logs for more details.");
   EXPECT_EQ(done.processed_item_count, 44);
   EXPECT_EQ(done.error_count, 3);
   EXPECT_EQ(done.imported_item_count, 40);
