@@ -1,6 +1,8 @@
 #include "api/encoded_item_json.h"
 
+#include <array>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -122,12 +124,56 @@ class JsonWriter : public EncodedItemVisitor {
 
 }  // namespace
 
+namespace {
+
+// Bytes JSON text carries as they are: printable ASCII but '"' and '\\'
+// (nlohmann leaves 0x7f unescaped too). A lookup table, because this test
+// runs on every byte of every string of every item a read returns.
+constexpr std::array<bool, 256> kPlainJsonByte = [] {
+  std::array<bool, 256> plain{};
+  for (int c = 0x20; c < 0x80; ++c) plain[c] = c != '"' && c != '\\';
+  return plain;
+}();
+
+// Whether any of the 8 bytes of `w` is not plain (the bit tricks of
+// https://graphics.stanford.edu/~seander/bithacks.html: a byte below 0x20,
+// at or above 0x80, '"' or '\\'). Exact for "any"; which byte is found by
+// the table.
+inline bool AnyNotPlain(uint64_t w) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr uint64_t kHigh = 0x8080808080808080ULL;
+  const auto has_zero = [](uint64_t x) { return (x - kOnes) & ~x & kHigh; };
+  const uint64_t below_space = (w - kOnes * 0x20) & ~w & kHigh;
+  return ((w & kHigh) | below_space | has_zero(w ^ (kOnes * '"')) |
+          has_zero(w ^ (kOnes * '\\'))) != 0;
+}
+
+// The end of the run of plain bytes of s starting at i.
+inline size_t PlainRunEnd(std::string_view s, size_t i) {
+  while (i + 8 <= s.size()) {
+    uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    if (AnyNotPlain(w)) break;
+    i += 8;
+  }
+  while (i < s.size() && kPlainJsonByte[static_cast<uint8_t>(s[i])]) ++i;
+  return i;
+}
+
+}  // namespace
+
 void AppendJsonString(std::string_view s, std::string* out) {
   static constexpr char kHex[] = "0123456789abcdef";
   const size_t start = out->size();
+  out->reserve(start + s.size() + 2);
   out->push_back('"');
   size_t i = 0;
   while (i < s.size()) {
+    // Runs of plain bytes (most strings are one run) go in one append.
+    const size_t end = PlainRunEnd(s, i);
+    out->append(s.data() + i, end - i);
+    i = end;
+    if (i == s.size()) break;
     const uint8_t c = static_cast<uint8_t>(s[i]);
     if (c >= 0x80) {
       const size_t n = Utf8SequenceLength(s, i);
@@ -149,14 +195,10 @@ void AppendJsonString(std::string_view s, std::string* out) {
       case '\n': out->append("\\n"); break;
       case '\r': out->append("\\r"); break;
       case '\t': out->append("\\t"); break;
-      default:
-        if (c < 0x20) {
-          out->append("\\u00");
-          out->push_back(kHex[c >> 4]);
-          out->push_back(kHex[c & 0xf]);
-        } else {
-          out->push_back(static_cast<char>(c));
-        }
+      default:  // the other control characters
+        out->append("\\u00");
+        out->push_back(kHex[c >> 4]);
+        out->push_back(kHex[c & 0xf]);
     }
     ++i;
   }

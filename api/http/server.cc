@@ -1,7 +1,10 @@
 // api/http/server.cc
 //
-// One Session per connection, each on its own strand of a shared
-// io_context run by `threads` threads. A session waits for a request's first
+// One Session per connection. Each of the `threads` threads runs an
+// io_context of its own, and the acceptor deals connections out to them in
+// turn: a connection's handlers all run on one thread, so that a request
+// never hops between threads (no strand, no cross-thread wake-up; on this
+// path the scheduler's hand-offs cost more than parsing). A session waits for a request's first
 // byte (idle_timeout), reads its headers (header_timeout), reserves its
 // Content-Length against the server-wide in-flight budget, reads its body
 // (request_timeout; chunked bodies reserve as they grow), answers it through
@@ -9,7 +12,8 @@
 // response, and loops while the connection is kept alive. Connections
 // beyond max_connections become short-lived rejecting sessions that write
 // one 503 and close. The Handler runs on the io threads: engine calls
-// are short, and several threads keep one slow call from stalling the rest.
+// are short; a slow one holds only the connections of its thread (two
+// threads per core by default).
 
 #include "api/http/server.h"
 
@@ -22,12 +26,12 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <condition_variable>
 #include <cstdio>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -153,7 +157,7 @@ class Session : public std::enable_shared_from_this<Session> {
         beast::bind_front_handler(&Session::ReadHeader, shared_from_this()));
   }
 
-  // Runs on the session's strand: closes an idle or draining connection
+  // Runs on the session's thread: closes an idle or draining connection
   // now; a busy one closes after its current response.
   void Stop() {
     stopping_ = true;
@@ -385,24 +389,33 @@ class Session : public std::enable_shared_from_this<Session> {
 }  // namespace
 
 struct Server::Impl {
-  // Declared first: sessions destroyed with ioc unregister from it.
+  // Declared first: sessions destroyed with the io_contexts unregister from it.
   Shared shared;
-  net::io_context ioc;
-  // Keeps the threads in ioc.run() until Shutdown() is done, so that the
+  // One per thread, each run by that thread alone (concurrency hint 1).
+  std::vector<std::unique_ptr<net::io_context>> iocs;
+  // Keep the threads in run() until Shutdown() is done, so that the
   // handlers it posts run even when nothing else is pending.
-  net::executor_work_guard<net::io_context::executor_type> work;
-  tcp::acceptor acceptor;
+  std::vector<net::executor_work_guard<net::io_context::executor_type>> work;
+  tcp::acceptor acceptor;  // on iocs[0]
   net::steady_timer accept_retry;
+  size_t next_ioc = 0;  // the io_context of the next connection; acceptor's thread only
   std::vector<std::thread> threads;
   std::string host;
   uint16_t port = 0;
   std::once_flag shutdown_once;
 
+  static std::vector<std::unique_ptr<net::io_context>> MakeContexts(int count) {
+    std::vector<std::unique_ptr<net::io_context>> contexts;
+    for (int i = 0; i < count; ++i) contexts.push_back(std::make_unique<net::io_context>(1));
+    return contexts;
+  }
+
   explicit Impl(int thread_count)
-      : ioc(thread_count),
-        work(net::make_work_guard(ioc)),
-        acceptor(net::make_strand(ioc)),
-        accept_retry(acceptor.get_executor()) {}
+      : iocs(MakeContexts(thread_count)),
+        acceptor(iocs[0]->get_executor()),
+        accept_retry(acceptor.get_executor()) {
+    for (auto& ioc : iocs) work.push_back(net::make_work_guard(*ioc));
+  }
 
   Status Listen() {
     const ServerOptions& options = shared.options;
@@ -443,8 +456,10 @@ struct Server::Impl {
   }
 
   void Accept() {
-    acceptor.async_accept(net::make_strand(ioc), [this](beast::error_code ec,
-                                                        tcp::socket socket) {
+    net::io_context& ioc = *iocs[next_ioc];
+    next_ioc = (next_ioc + 1) % iocs.size();
+    acceptor.async_accept(ioc.get_executor(), [this](beast::error_code ec,
+                                                      tcp::socket socket) {
       if (!acceptor.is_open()) return;
       if (ec) {
         // Out of descriptors and the like: back off instead of spinning.
@@ -475,10 +490,10 @@ struct Server::Impl {
     if (shared.Register(session, !reject, &id)) session->Start(id);
   }
 
-  void Run() {
+  void Run(net::io_context* ioc) {
     for (;;) {
       try {
-        ioc.run();
+        ioc->run();
         return;
       } catch (const std::exception& e) {
         std::fprintf(stderr, "dynarock: http worker: %s\n", e.what());
@@ -512,8 +527,8 @@ struct Server::Impl {
         shared.cv.wait_for(lock, shared.options.shutdown_grace,
                            [this] { return shared.sessions.empty(); });
       }
-      work.reset();
-      ioc.stop();
+      for (auto& guard : work) guard.reset();
+      for (auto& ioc : iocs) ioc->stop();
       for (auto& t : threads) {
         if (t.joinable()) t.join();
       }
@@ -535,7 +550,7 @@ Result<std::unique_ptr<Server>> Server::Start(Handler handler,
   if (!status.ok()) return status;
   impl->Accept();
   for (int i = 0; i < threads; ++i) {
-    impl->threads.emplace_back([p = impl.get()] { p->Run(); });
+    impl->threads.emplace_back([p = impl.get(), ioc = impl->iocs[i].get()] { p->Run(ioc); });
   }
   return std::unique_ptr<Server>(new Server(std::move(impl)));
 }

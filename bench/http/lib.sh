@@ -69,18 +69,26 @@ wait_ready() {
   die "server on port $1 not ready after 30 s"
 }
 
-# create_table PORT: the Orders table (PK, SK), on demand; waits for ACTIVE.
+# create_table PORT [TABLE [two_gsis]]: an Order table (PK, SK; default
+# $BENCH_TABLE), on demand; with two_gsis, also GSI1 (Status, OrderDate) and
+# GSI2 (Rep, SK), both projecting ALL, as the seed documents' overloaded
+# GSIs are. Waits for ACTIVE.
 create_table() {
-  local out i
-  out=$(call "$1" CreateTable '{"TableName":"'"$BENCH_TABLE"'","AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"},{"AttributeName":"SK","AttributeType":"S"}],"KeySchema":[{"AttributeName":"PK","KeyType":"HASH"},{"AttributeName":"SK","KeyType":"RANGE"}],"BillingMode":"PAY_PER_REQUEST"}')
-  grep -q TableDescription <<<"$out" || die "CreateTable on port $1: $out"
+  local out i table="${2:-$BENCH_TABLE}" defs gsis=""
+  defs='{"AttributeName":"PK","AttributeType":"S"},{"AttributeName":"SK","AttributeType":"S"}'
+  if [[ "${3:-}" == two_gsis ]]; then
+    defs+=',{"AttributeName":"Status","AttributeType":"S"},{"AttributeName":"OrderDate","AttributeType":"S"},{"AttributeName":"Rep","AttributeType":"S"}'
+    gsis=',"GlobalSecondaryIndexes":[{"IndexName":"GSI1","KeySchema":[{"AttributeName":"Status","KeyType":"HASH"},{"AttributeName":"OrderDate","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}},{"IndexName":"GSI2","KeySchema":[{"AttributeName":"Rep","KeyType":"HASH"},{"AttributeName":"SK","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}}]'
+  fi
+  out=$(call "$1" CreateTable '{"TableName":"'"$table"'","AttributeDefinitions":['"$defs"'],"KeySchema":[{"AttributeName":"PK","KeyType":"HASH"},{"AttributeName":"SK","KeyType":"RANGE"}],"BillingMode":"PAY_PER_REQUEST"'"$gsis"'}')
+  grep -q TableDescription <<<"$out" || die "CreateTable $table on port $1: $out"
   for ((i = 0; i < 1000; i++)); do
-    if call "$1" DescribeTable '{"TableName":"'"$BENCH_TABLE"'"}' | grep -q '"TableStatus":"ACTIVE"'; then
+    if call "$1" DescribeTable '{"TableName":"'"$table"'"}' | grep -q '"TableStatus":"ACTIVE"'; then
       return 0
     fi
     sleep 0.02
   done
-  die "table on port $1 not ACTIVE after 20 s"
+  die "table $table on port $1 not ACTIVE after 20 s"
 }
 
 # load_items PORT N: PutItem of Order items 0..N-1 with wrk; prints wrk's
@@ -96,7 +104,7 @@ load_items() {
 # check_item PORT I: GetItem of Order item I finds it.
 check_item() {
   local out
-  out=$(call "$1" GetItem '{"TableName":"'"$BENCH_TABLE"'","Key":{"PK":{"S":"'"$(printf 'CUST#%08d' $(($2 / 4)))"'"},"SK":{"S":"'"$(printf 'ORDER#2026-%02d-%02d#%08d' $(($2 % 12 + 1)) $(($2 % 28 + 1)) "$2")"'"}}}')
+  out=$(call "$1" GetItem '{"TableName":"'"$BENCH_TABLE"'","Key":{"PK":{"S":"'"$(printf 'CUST#%08d' $(($2 / ${BENCH_PER_CUSTOMER:-4})))"'"},"SK":{"S":"'"$(printf 'ORDER#2026-%02d-%02d#%08d' $(($2 % 12 + 1)) $(($2 % 28 + 1)) "$2")"'"}}}')
   grep -q '"Note"' <<<"$out" || die "item $2 missing on port $1: $out"
 }
 
@@ -104,20 +112,38 @@ check_item() {
 # clock ticks (getconf CLK_TCK, 100 per second on Linux).
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
-# wrk_rps PORT PID SCRIPT ITEMS: runs wrk -t2 -c16 -d$DURATION; prints
-# "requests/s server-CPU-microseconds-per-request".
+# wait_indexes PORT: dynarock's DynamoRock_20251121.WaitForIndexes, which
+# returns once every GSI change committed before it has been applied.
+wait_indexes() {
+  curl -sS --max-time 600 -X POST "http://127.0.0.1:$1/" \
+    -H "Content-Type: application/x-amz-json-1.0" \
+    -H "X-Amz-Target: DynamoRock_20251121.WaitForIndexes" \
+    -H "Authorization: AWS4-HMAC-SHA256 Credential=$BENCH_ACCESS_KEY/20261121/$BENCH_REGION/dynamodb/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-amz-target, Signature=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" \
+    --data-binary '{}' >/dev/null || die "WaitForIndexes on port $1 failed"
+}
+
+# wrk_rps PORT PID SCRIPT ITEMS [AFTER]: runs wrk -t2 -c16 -d$DURATION; prints
+# "requests/s server-CPU-microseconds-per-request". AFTER, a command run
+# with the port once wrk is done (wait_indexes), is part of the run: its
+# time divides the requests too and its CPU is the server's. With
+# asynchronous GSIs, that is how a write's index work is charged to it.
 wrk_rps() {
-  local out t0 t1 rps
+  local out t0 t1 rps requests after_s=0 w0
   t0=$(cpu_ticks "$2")
   out=$(BENCH_ITEMS="$4" wrk -t2 -c16 -d"${DURATION:-10s}" --timeout 10s \
           -s "$HTTP_DIR/$3" "http://127.0.0.1:$1/")
+  if [[ -n "${5:-}" ]]; then
+    w0=$(date +%s.%N)
+    "$5" "$1"
+    after_s=$(python3 -c "print($(date +%s.%N) - $w0)")
+  fi
   t1=$(cpu_ticks "$2")
   if grep -q "Non-2xx" <<<"$out"; then die "non-200 answers from port $1 ($3): $out"; fi
+  if grep -q "short answers" <<<"$out"; then die "incomplete answers from port $1 ($3): $out"; fi
   echo "$out" >>"${WRK_LOG:-/dev/null}"
   rps=$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")
-  local requests
   requests=$(awk '/requests in/ {print $1}' <<<"$out")
-  python3 -c "print($rps, round(($t1 - $t0) * 1e6 / $(getconf CLK_TCK) / $requests, 1))"
+  python3 -c "print(round($requests / ($requests / $rps + $after_s), 2), round(($t1 - $t0) * 1e6 / $(getconf CLK_TCK) / $requests, 1))"
 }
 
 # vm_kib PID FIELD: a /proc/PID/status field (VmRSS, VmHWM) in KiB.

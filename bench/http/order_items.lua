@@ -7,13 +7,16 @@
 -- it and do not verify it).
 --
 -- Environment: BENCH_ITEMS (key space, default 20000), BENCH_TABLE
--- (default Orders), BENCH_ACCESS_KEY / BENCH_REGION (the credential scope
+-- (default Orders), BENCH_PER_CUSTOMER (items per partition key, default
+-- 4; the Query workload uses 100), BENCH_ACCESS_KEY / BENCH_REGION (the credential scope
 -- that selects dynarock's table namespace; default AKIDBENCH / us-east-1).
 
 local M = {}
 
 M.items = tonumber(os.getenv("BENCH_ITEMS") or "20000")
 M.table = os.getenv("BENCH_TABLE") or "Orders"
+M.per_customer = tonumber(os.getenv("BENCH_PER_CUSTOMER") or "4")
+M.customers = math.ceil(M.items / M.per_customer)
 local access_key = os.getenv("BENCH_ACCESS_KEY") or "AKIDBENCH"
 local region = os.getenv("BENCH_REGION") or "us-east-1"
 
@@ -34,7 +37,7 @@ local statuses = { "OPEN_____", "SHIPPED__", "DELIVERED", "CANCELLED" }
 
 local function keys_of(i)
   local month, day = i % 12 + 1, i % 28 + 1
-  local pk = string.format("CUST#%08d", floor(i / 4))
+  local pk = string.format("CUST#%08d", floor(i / M.per_customer))
   local sk = string.format("ORDER#2026-%02d-%02d#%08d", month, day, i)
   return pk, sk, month, day
 end
@@ -44,10 +47,14 @@ function M.key_json(i)
   return '{"PK":{"S":"' .. pk .. '"},"SK":{"S":"' .. sk .. '"}}'
 end
 
-function M.item_json(i)
+-- Item i in version v (default 0): versions differ in Status, Rep and the
+-- hour of OrderDate, the attributes the two-GSI table indexes, and have the
+-- same size.
+function M.item_json(i, v)
+  v = v or 0
   local pk, sk, month, day = keys_of(i)
   local order_date = string.format("2026-%02d-%02dT%02d:%02d:%02dZ", month, day,
-                                   i % 24, i % 60, floor(i / 60) % 60)
+                                   (i + v) % 24, i % 60, floor(i / 60) % 60)
   local amount = string.format("%d.%02d", 1000 + i % 9000, 10 * (i % 10) + 1 + i % 9)
   local ship_to = string.format(
       "%05d Warehouse Road, Springfield, IL 627%02d, USA, Dock %03d",
@@ -57,18 +64,24 @@ function M.item_json(i)
       '"},"OrderDate":{"S":"' .. order_date ..
       '"},"Amount":{"N":"' .. amount ..
       '"},"Quantity":{"N":"' .. tostring(1 + i % 9) ..
-      '"},"Rep":{"S":"' .. string.format("REP#%04d", i % 500) ..
-      '"},"Status":{"S":"' .. statuses[i % 4 + 1] ..
+      '"},"Rep":{"S":"' .. string.format("REP#%04d", (i + 7 * v) % 500) ..
+      '"},"Status":{"S":"' .. statuses[(i + v) % 4 + 1] ..
       '"},"ShipTo":{"S":"' .. ship_to ..
       '"},"Note":{"S":"' .. string.rep("n", 59) .. '"}}'
 end
 
-function M.put_body(i)
-  return '{"TableName":"' .. M.table .. '","Item":' .. M.item_json(i) .. '}'
+function M.put_body(i, v)
+  return '{"TableName":"' .. M.table .. '","Item":' .. M.item_json(i, v) .. '}'
 end
 
 function M.get_body(i)
   return '{"TableName":"' .. M.table .. '","Key":' .. M.key_json(i) .. '}'
+end
+
+-- Query of every item of customer c (M.per_customer items).
+function M.query_body(c)
+  return '{"TableName":"' .. M.table .. '","KeyConditionExpression":"PK = :pk",' ..
+      '"ExpressionAttributeValues":{":pk":{"S":"' .. string.format("CUST#%08d", c) .. '"}}}'
 end
 
 -- Gives each wrk thread an id (its Lua state sees the global `tid`).

@@ -41,7 +41,7 @@ void PutOptionalSigned(std::string* out, const std::optional<int64_t>& v) {
   if (v) PutSignedVarint64(out, *v);
 }
 
-bool GetVarint64(std::string_view* in, uint64_t* v) {
+bool GetVarint64Slow(std::string_view* in, uint64_t* v) {
   uint64_t result = 0;
   for (int shift = 0; shift <= 63 && !in->empty(); shift += 7) {
     uint64_t byte = static_cast<unsigned char>(in->front());
@@ -76,14 +76,6 @@ bool GetFixed64BE(std::string_view* in, uint64_t* v) {
   if (in->size() < 8) return false;
   *v = DecodeFixed64BE(in->data());
   in->remove_prefix(8);
-  return true;
-}
-
-bool GetLengthPrefixed(std::string_view* in, std::string_view* s) {
-  uint64_t len;
-  if (!GetVarint64(in, &len) || len > in->size()) return false;
-  *s = in->substr(0, len);
-  in->remove_prefix(len);
   return true;
 }
 

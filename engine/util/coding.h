@@ -27,10 +27,31 @@ void PutSignedVarint64(std::string* out, int64_t v);
 void PutOptionalString(std::string* out, const std::optional<std::string>& s);
 void PutOptionalSigned(std::string* out, const std::optional<int64_t>& v);
 
-bool GetVarint64(std::string_view* in, uint64_t* v);
+// GetVarint64 past its one-byte case.
+bool GetVarint64Slow(std::string_view* in, uint64_t* v);
+
+// Inline for its common case: the lengths and counts of stored items are
+// almost always under 128, one byte, and every read of an item reads
+// several per attribute.
+inline bool GetVarint64(std::string_view* in, uint64_t* v) {
+  if (!in->empty() && (static_cast<unsigned char>(in->front()) & 0x80) == 0) {
+    *v = static_cast<unsigned char>(in->front());
+    in->remove_prefix(1);
+    return true;
+  }
+  return GetVarint64Slow(in, v);
+}
+
+inline bool GetLengthPrefixed(std::string_view* in, std::string_view* s) {
+  uint64_t len;
+  if (!GetVarint64(in, &len) || len > in->size()) return false;
+  *s = in->substr(0, len);
+  in->remove_prefix(len);
+  return true;
+}
+
 bool GetFixed32BE(std::string_view* in, uint32_t* v);
 bool GetFixed64BE(std::string_view* in, uint64_t* v);
-bool GetLengthPrefixed(std::string_view* in, std::string_view* s);
 bool GetSignedVarint64(std::string_view* in, int64_t* v);
 
 // A cursor over a versioned record of the Put* primitives (catalog records,

@@ -4,6 +4,7 @@
 
 #include <random>
 #include <string>
+#include <vector>
 
 #include "api/json_codec.h"
 #include "engine/value/item_codec.h"
@@ -86,6 +87,27 @@ TEST(EncodedItemJsonTest, StringsEscapeAsDumpJson) {
     std::string out;
     AppendJsonString(s, &out);
     EXPECT_EQ(out, DumpJson(Json(std::string(s))));
+  }
+}
+
+// Plain text is copied eight bytes at a time: one byte that needs care (or
+// the plain bytes at the edges of what needs care: ' ', '~', 0x7f) at every
+// position of strings of every length up to 40, so that it falls at every
+// offset of an 8-byte window and in the tail.
+TEST(EncodedItemJsonTest, OneSpecialByteAtEveryPositionOfPlainText) {
+  const std::vector<std::string> specials = {
+      "\"", "\\", std::string(1, '\0'), "\x1f", "\n", " ", "~", "\x7f",
+      "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xff", "\x80"};
+  for (size_t len = 0; len <= 40; ++len) {
+    for (size_t pos = 0; pos <= len; ++pos) {
+      for (const std::string& special : specials) {
+        std::string s(len, 'a');
+        s.insert(pos, special);
+        std::string out = "prefix";
+        AppendJsonString(s, &out);
+        ASSERT_EQ(out, "prefix" + DumpJson(Json(s))) << len << " " << pos;
+      }
+    }
   }
 }
 
