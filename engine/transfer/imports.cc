@@ -376,7 +376,7 @@ Result<ListImportsResult> Imports::List(const ListImportsRequest& req) {
     }
   }
   auto page = TakeJobPage(std::move(all), req.next_token,
-                          static_cast<size_t>(req.page_size.value_or(25)),
+                          req.page_size ? static_cast<size_t>(*req.page_size) : kDefaultJobPage,
                           [](const ImportTableDescription& d) -> const std::string& { return d.import_arn; });
   if (!page.ok()) return page.status();
   ListImportsResult result;

@@ -218,7 +218,7 @@ def test_describe_list_and_errors(s3):
         token = page.get("NextToken")
         if not token:
             break
-    assert listed[-3:] == arns and len(listed) == 5
+    assert listed[:3] == arns[::-1] and len(listed) == 5  # newest first
     code, _ = error_of(ddb.list_exports, MaxResults=26)
     assert code == "ValidationException"
 

@@ -217,7 +217,7 @@ TEST(ImportsTest, ListsInStartOrderWithPages) {
     if (!page.next_token) break;
     list.next_token = page.next_token;
   }
-  EXPECT_EQ(seen, arns);
+  EXPECT_EQ(seen, std::vector<std::string>(arns.rbegin(), arns.rend()));  // newest first
 }
 
 TEST(ImportsTest, RecordsSurviveARestartAndUnfinishedOnesRunAgain) {
