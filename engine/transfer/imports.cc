@@ -357,6 +357,13 @@ ImportTableDescription Imports::AsOf(const ImportTableDescription& d, int64_t no
 }
 
 Result<ImportTableDescription> Imports::Describe(const DescribeImportRequest& req) {
+  // A table ARN (or anything else that names no import) is DynamoDB's
+  // "Invalid Import ARN" (AWS controllers' API-quirks lab, October 2026).
+  if (req.import_arn.compare(0, 4, "arn:") != 0 ||
+      req.import_arn.find(":table/") == std::string::npos ||
+      req.import_arn.find("/import/") == std::string::npos) {
+    return Status::Validation("Invalid Import ARN");
+  }
   const int64_t now = clock_->NowMicros();
   MutexLock lock(&mu_);
   auto it = imports_.find(Key{req.scope.ns, req.import_arn});

@@ -168,8 +168,14 @@ TEST(ImportsTest, ErrorsAndFailures) {
   ImportTableRequest exists = ImportOf("Exists", "p/");
   EXPECT_THAT(db->ImportTable(exists).status(),
               StatusIs(ErrorCode::kResourceInUse, "Table already exists: Exists"));
-  EXPECT_THAT(db->DescribeImport(DescribeImportRequest{Scope(), "arn:x/import/1"}).status(),
-              StatusIs(ErrorCode::kImportNotFound, "Import not found: arn:x/import/1"));
+  const std::string unknown =
+      "arn:aws:dynamodb:ddblocal:000000000000:table/T/import/01234567890123-abcdef01";
+  EXPECT_THAT(db->DescribeImport(DescribeImportRequest{Scope(), unknown}).status(),
+              StatusIs(ErrorCode::kImportNotFound, "Import not found: " + unknown));
+  EXPECT_THAT(db->DescribeImport(DescribeImportRequest{
+                                     Scope(), "arn:aws:dynamodb:ddblocal:000000000000:table/T"})
+                  .status(),
+              StatusIs(ErrorCode::kValidation, "Invalid Import ARN"));
 
   ImportTableRequest token = ImportOf("Tok", "p/");
   token.client_token = "t";
