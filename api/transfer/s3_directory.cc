@@ -61,10 +61,8 @@ Result<int64_t> S3Directory::ReadImport(const ImportTableDescription& desc,
     if (key.rfind(prefix, 0) == 0) files.emplace_back(std::move(key), path);
   }
   if (ec) return Status(ErrorCode::kIOError, "cannot list " + bucket_dir + ": " + ec.message());
-  if (files.empty()) {
-    return Status::Validation("No objects found under the key prefix '" + prefix + "' of bucket " +
-                              desc.source.s3_bucket);
-  }
+  // No object under the prefix is an empty import (DynamoDB's completes with
+  // an empty table: AWS controllers' API-quirks lab, October 2026).
   std::sort(files.begin(), files.end());
   int64_t bytes = 0;
   for (const auto& [key, path] : files) {

@@ -42,6 +42,21 @@ Status CheckDefined(const std::vector<KeySchemaElement>& schema,
   return Status::OK();
 }
 
+// An index override must be one of the source's indexes, perhaps renamed:
+// the same key schema and projection (DynamoDB's rule and text, recorded
+// October 2026 by the AWS controllers' API-quirks lab).
+template <typename Def, typename SourceIndexes>
+Status CheckOverrideMatches(const Def& index, const SourceIndexes& source) {
+  for (const auto& s : source) {
+    if (s.def.key_schema == index.key_schema && s.def.projection == index.projection) {
+      return Status::OK();
+    }
+  }
+  return Status::Validation("Invalid Request: Index " + index.index_name +
+                            " does not match a secondary index that existed in the source "
+                            "table and cannot be created during the restore operation");
+}
+
 }  // namespace
 
 Status TableRestorer::CheckTarget(const Scope& scope, const std::string& name) {
@@ -127,6 +142,9 @@ Result<TableInfo> TableRestorer::Definition(const Scope& scope, const std::strin
     for (const auto& g : source.global_secondary_indexes) gsis.push_back(g.def);
   }
   for (GlobalSecondaryIndexDef& g : gsis) {
+    if (overrides.global_secondary_indexes) {
+      DR_RETURN_IF_ERROR(CheckOverrideMatches(g, source.global_secondary_indexes));
+    }
     DR_RETURN_IF_ERROR(CheckDefined(g.key_schema, d.attribute_definitions));
     if (!provisioned) {
       g.provisioned_throughput.reset();
@@ -154,6 +172,9 @@ Result<TableInfo> TableRestorer::Definition(const Scope& scope, const std::strin
     for (const auto& l : source.local_secondary_indexes) lsis.push_back(l.def);
   }
   for (const LocalSecondaryIndexDef& l : lsis) {
+    if (overrides.local_secondary_indexes) {
+      DR_RETURN_IF_ERROR(CheckOverrideMatches(l, source.local_secondary_indexes));
+    }
     DR_RETURN_IF_ERROR(CheckDefined(l.key_schema, d.attribute_definitions));
     LocalSecondaryIndexDescription desc;
     desc.def = l;

@@ -339,7 +339,7 @@ Result<ListExportsResult> Exports::List(const ListExportsRequest& req) {
     }
   }
   auto page = TakeJobPage(std::move(all), req.next_token,
-                          static_cast<size_t>(req.max_results.value_or(25)),
+                          req.max_results ? static_cast<size_t>(*req.max_results) : kDefaultJobPage,
                           [](const ExportDescription& d) -> const std::string& { return d.export_arn; });
   if (!page.ok()) return page.status();
   ListExportsResult result;

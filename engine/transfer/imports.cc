@@ -253,7 +253,18 @@ void Imports::Start(Record record) {
     if (jobs_.stopping()) return;  // stays IN_PROGRESS; the next Open runs it again
     ImportTableDescription& d = record.desc;
     d.end_micros = clock_->NowMicros();
-    if (s.ok()) {
+    if (s.ok() && d.error_count > 0) {
+      // DynamoDB's outcome when records were refused (AWS controllers'
+      // API-quirks lab, October 2026): FAILED, yet the table is created with
+      // the valid ones; COMPLETED only with no error.
+      d.import_status = ImportStatus::kFailed;
+      d.failure_code = "ItemValidationError";
+      d.failure_message =
+          "Some of the items failed validation checks and were not imported. Please check "
+          "CloudWatch error logs for more details.";
+      d.end_micros = std::max(*d.end_micros, d.table.creation_date_time_micros +
+                                                 tables_->create_delay_micros());
+    } else if (s.ok()) {
       d.import_status = ImportStatus::kCompleted;
       // DynamoDB's imported table turns ACTIVE as its import completes; ours
       // is CREATING for a new table's create delay from the import's start,
@@ -332,16 +343,27 @@ Status Imports::Run(Record* record) {
 }
 
 ImportTableDescription Imports::AsOf(const ImportTableDescription& d, int64_t now) {
-  if (d.import_status != ImportStatus::kCompleted || now >= d.end_micros.value_or(now)) {
-    return d;
-  }
+  // An import that built its table (COMPLETED, or FAILED for refused
+  // records) ends as the table turns ACTIVE.
+  const bool built = d.import_status == ImportStatus::kCompleted ||
+                     d.failure_code == std::optional<std::string>("ItemValidationError");
+  if (!built || now >= d.end_micros.value_or(now)) return d;
   ImportTableDescription shown = d;
   shown.import_status = ImportStatus::kInProgress;
   shown.end_micros.reset();
+  shown.failure_code.reset();
+  shown.failure_message.reset();
   return shown;
 }
 
 Result<ImportTableDescription> Imports::Describe(const DescribeImportRequest& req) {
+  // A table ARN (or anything else that names no import) is DynamoDB's
+  // "Invalid Import ARN" (AWS controllers' API-quirks lab, October 2026).
+  if (req.import_arn.compare(0, 4, "arn:") != 0 ||
+      req.import_arn.find(":table/") == std::string::npos ||
+      req.import_arn.find("/import/") == std::string::npos) {
+    return Status::Validation("Invalid Import ARN");
+  }
   const int64_t now = clock_->NowMicros();
   MutexLock lock(&mu_);
   auto it = imports_.find(Key{req.scope.ns, req.import_arn});
@@ -361,7 +383,7 @@ Result<ListImportsResult> Imports::List(const ListImportsRequest& req) {
     }
   }
   auto page = TakeJobPage(std::move(all), req.next_token,
-                          static_cast<size_t>(req.page_size.value_or(25)),
+                          req.page_size ? static_cast<size_t>(*req.page_size) : kDefaultJobPage,
                           [](const ImportTableDescription& d) -> const std::string& { return d.import_arn; });
   if (!page.ok()) return page.status();
   ListImportsResult result;

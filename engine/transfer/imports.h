@@ -79,8 +79,9 @@ class Imports {
           TransferFiles* files)
       : store_(store), clock_(clock), tables_(tables), restorer_(restorer), files_(files) {}
 
-  // `d` as a client sees it at `now`: a completed import whose table is
-  // still CREATING is IN_PROGRESS, without an end time.
+  // `d` as a client sees it at `now`: an import that built its table
+  // (COMPLETED, or FAILED with ItemValidationError) whose table is still
+  // CREATING is IN_PROGRESS, without an end time or failure.
   static ImportTableDescription AsOf(const ImportTableDescription& d, int64_t now);
   Status Persist(const Record& record);
   void Start(Record record);

@@ -1,7 +1,9 @@
 // engine/transfer/job_page.h
 //
 // One page of a List* answer over transfer jobs (ListExports, ListImports):
-// the jobs in start order (ties by ARN), starting after the job the
+// the jobs newest first (by start time, then ARN, both descending), as
+// DynamoDB lists them (AWS controllers' API-quirks lab, October 2026),
+// starting after the job the
 // NextToken names, at most `limit` of them, and the NextToken of the next
 // page when more remain. DynamoDB's tokens are opaque; ours is the ARN of a
 // page's last job, so a token that names no job is "Invalid NextToken".
@@ -29,12 +31,15 @@ struct JobPage {
 
 // `arn_of(job)` gives a job's ARN (a const std::string&); jobs carry
 // `start_micros`.
+// DynamoDB's page when MaxResults / PageSize is not given.
+inline constexpr size_t kDefaultJobPage = 10;
+
 template <typename Job, typename ArnOf>
 Result<JobPage<Job>> TakeJobPage(std::vector<Job> all,
                                  const std::optional<std::string>& next_token, size_t limit,
                                  ArnOf arn_of) {
   std::sort(all.begin(), all.end(), [&](const Job& a, const Job& b) {
-    return std::tie(a.start_micros, arn_of(a)) < std::tie(b.start_micros, arn_of(b));
+    return std::tie(a.start_micros, arn_of(a)) > std::tie(b.start_micros, arn_of(b));
   });
   size_t start = 0;
   if (next_token) {

@@ -163,9 +163,11 @@ TEST(TableRestoreTest, OverridesReplaceBillingThroughputAndIndexes) {
   RestoreOverrides o;
   o.billing_mode = BillingMode::kProvisioned;
   o.provisioned_throughput = ProvisionedThroughput{9, 4};
+  // byH (h, KEYS_ONLY) kept under a new name; byG dropped.
   GlobalSecondaryIndexDef only;
   only.index_name = "onlyH";
   only.key_schema = {{"h", KeyType::kHash}};
+  only.projection.type = ProjectionType::kKeysOnly;
   o.global_secondary_indexes = std::vector<GlobalSecondaryIndexDef>{only};
   o.local_secondary_indexes = std::vector<LocalSecondaryIndexDef>{};
   ASSERT_OK_AND_ASSIGN(TableDescription d, Restore(db.engine.get(), arn, "Dst", o));
@@ -176,18 +178,29 @@ TEST(TableRestoreTest, OverridesReplaceBillingThroughputAndIndexes) {
   // A provisioned table's GSI without throughput gets the table's.
   EXPECT_EQ(d.global_secondary_indexes[0].provisioned_throughput.write_capacity_units, 4);
   EXPECT_TRUE(d.local_secondary_indexes.empty());
-  // Item 1 has h: the new index (ALL) holds it whole.
-  EXPECT_EQ(Contents(db.engine.get(), "Dst", "onlyH"), Contents(db.engine.get(), "Dst"));
+  // The renamed index holds what byH held.
+  EXPECT_EQ(Contents(db.engine.get(), "Dst", "onlyH"), Contents(db.engine.get(), "Src", "byH"));
   EXPECT_OK(db->VerifyIndexes(Scope(), "Dst"));
 
-  // An override naming an undefined attribute is refused, nothing created.
+  // An override that is none of the source's indexes (another key or
+  // projection) is refused with DynamoDB's text, nothing created.
   RestoreOverrides bad;
-  GlobalSecondaryIndexDef undefined;
-  undefined.index_name = "byZ";
-  undefined.key_schema = {{"z", KeyType::kHash}};
-  bad.global_secondary_indexes = std::vector<GlobalSecondaryIndexDef>{undefined};
+  GlobalSecondaryIndexDef other = only;
+  other.index_name = "byHAll";
+  other.projection.type = ProjectionType::kAll;
+  bad.global_secondary_indexes = std::vector<GlobalSecondaryIndexDef>{other};
   EXPECT_THAT(Restore(db.engine.get(), arn, "Bad", bad).status(),
-              StatusIs(ErrorCode::kValidation, testing::HasSubstr("Keys: [z]")));
+              StatusIs(ErrorCode::kValidation,
+                       "Invalid Request: Index byHAll does not match a secondary index that "
+                       "existed in the source table and cannot be created during the restore "
+                       "operation"));
+  RestoreOverrides bad_lsi;
+  LocalSecondaryIndexDef lsi;
+  lsi.index_name = "byZ";
+  lsi.key_schema = {{"pk", KeyType::kHash}, {"z", KeyType::kRange}};
+  bad_lsi.local_secondary_indexes = std::vector<LocalSecondaryIndexDef>{lsi};
+  EXPECT_THAT(Restore(db.engine.get(), arn, "Bad", bad_lsi).status(),
+              StatusIs(ErrorCode::kValidation, testing::HasSubstr("Index byZ does not match")));
   DescribeTableRequest describe;
   describe.table_name = "Bad";
   EXPECT_THAT(db->DescribeTable(describe).status(),

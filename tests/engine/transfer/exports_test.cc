@@ -248,9 +248,16 @@ TEST(ExportsTest, ListsInStartOrderWithPages) {
     if (!page.next_token) break;
     list.next_token = page.next_token;
   }
-  EXPECT_EQ(seen, of_a);
+  // Newest first.
+  EXPECT_EQ(seen, std::vector<std::string>(of_a.rbegin(), of_a.rend()));
+  // DynamoDB's default page is 10.
   ASSERT_OK_AND_ASSIGN(ListExportsResult all, db->ListExports(ListExportsRequest{}));
   EXPECT_EQ(all.exports.size(), 10u);
+  EXPECT_FALSE(all.next_token.has_value());
+  ASSERT_OK(db->ExportTableToPointInTime(ExportOf(db.engine.get(), "TabB")).status());
+  ASSERT_OK_AND_ASSIGN(all, db->ListExports(ListExportsRequest{}));
+  EXPECT_EQ(all.exports.size(), 10u);
+  EXPECT_TRUE(all.next_token.has_value());
   list.next_token = "not a token";
   EXPECT_THAT(db->ListExports(list).status(), StatusIs(ErrorCode::kValidation, testing::_));
 }

@@ -96,7 +96,13 @@ TEST(ImportsTest, BuildsTheTableFromTheValidRecords) {
   EXPECT_THAT(started.import_arn, testing::StartsWith(started.table_arn + "/import/"));
   EXPECT_EQ(started.table.table_name, "Imported");
   const ImportTableDescription done = Finished(db, started.import_arn);
-  EXPECT_EQ(done.import_status, ImportStatus::kCompleted);
+  // Refused records fail the import, as DynamoDB's; the valid ones are in
+  // the table all the same.
+  EXPECT_EQ(done.import_status, ImportStatus::kFailed);
+  EXPECT_EQ(done.failure_code, "ItemValidationError");
+  EXPECT_EQ(done.failure_message,
+            "Some of the items failed validation checks and were not imported. Please check "
+            "CloudWatch error logs for more details.");
   EXPECT_EQ(done.processed_item_count, 44);
   EXPECT_EQ(done.error_count, 3);
   EXPECT_EQ(done.imported_item_count, 40);
@@ -162,8 +168,14 @@ TEST(ImportsTest, ErrorsAndFailures) {
   ImportTableRequest exists = ImportOf("Exists", "p/");
   EXPECT_THAT(db->ImportTable(exists).status(),
               StatusIs(ErrorCode::kResourceInUse, "Table already exists: Exists"));
-  EXPECT_THAT(db->DescribeImport(DescribeImportRequest{Scope(), "arn:x/import/1"}).status(),
-              StatusIs(ErrorCode::kImportNotFound, "Import not found: arn:x/import/1"));
+  const std::string unknown =
+      "arn:aws:dynamodb:ddblocal:000000000000:table/T/import/01234567890123-abcdef01";
+  EXPECT_THAT(db->DescribeImport(DescribeImportRequest{Scope(), unknown}).status(),
+              StatusIs(ErrorCode::kImportNotFound, "Import not found: " + unknown));
+  EXPECT_THAT(db->DescribeImport(DescribeImportRequest{
+                                     Scope(), "arn:aws:dynamodb:ddblocal:000000000000:table/T"})
+                  .status(),
+              StatusIs(ErrorCode::kValidation, "Invalid Import ARN"));
 
   ImportTableRequest token = ImportOf("Tok", "p/");
   token.client_token = "t";
@@ -211,7 +223,7 @@ TEST(ImportsTest, ListsInStartOrderWithPages) {
     if (!page.next_token) break;
     list.next_token = page.next_token;
   }
-  EXPECT_EQ(seen, arns);
+  EXPECT_EQ(seen, std::vector<std::string>(arns.rbegin(), arns.rend()));  // newest first
 }
 
 TEST(ImportsTest, RecordsSurviveARestartAndUnfinishedOnesRunAgain) {

@@ -21,22 +21,22 @@ std::vector<std::string> Arns(const std::vector<Job>& jobs) {
   return out;
 }
 
-TEST(JobPageTest, SortsByStartThenArnAndPagesWithTheLastArn) {
+TEST(JobPageTest, NewestFirstThenArnAndPagesWithTheLastArn) {
   std::vector<Job> jobs = {{30, "c"}, {10, "b"}, {20, "z"}, {10, "a"}, {40, "d"}};
   auto first = TakeJobPage(jobs, std::nullopt, 2, ArnOf);
   ASSERT_TRUE(first.ok());
-  EXPECT_EQ(Arns(first->jobs), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(Arns(first->jobs), (std::vector<std::string>{"d", "c"}));
   ASSERT_TRUE(first->next_token.has_value());
-  EXPECT_EQ(*first->next_token, "b");
+  EXPECT_EQ(*first->next_token, "c");
 
   auto second = TakeJobPage(jobs, first->next_token, 2, ArnOf);
   ASSERT_TRUE(second.ok());
-  EXPECT_EQ(Arns(second->jobs), (std::vector<std::string>{"z", "c"}));
-  EXPECT_EQ(second->next_token, std::optional<std::string>("c"));
+  EXPECT_EQ(Arns(second->jobs), (std::vector<std::string>{"z", "b"}));
+  EXPECT_EQ(second->next_token, std::optional<std::string>("b"));
 
   auto last = TakeJobPage(jobs, second->next_token, 2, ArnOf);
   ASSERT_TRUE(last.ok());
-  EXPECT_EQ(Arns(last->jobs), (std::vector<std::string>{"d"}));
+  EXPECT_EQ(Arns(last->jobs), (std::vector<std::string>{"a"}));
   EXPECT_FALSE(last->next_token.has_value());
 }
 
