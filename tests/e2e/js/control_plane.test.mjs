@@ -10,13 +10,12 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+
+import { startServer } from "./dynarock_server.mjs";
 
 import {
   BackupNotFoundException,
@@ -52,30 +51,12 @@ import {
   waitUntilTableNotExists,
 } from "@aws-sdk/client-dynamodb";
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const WAIT = { minDelay: 1, maxDelay: 1, maxWaitTime: 30 };
 
 let server = null;
 let client = null;
 let s3dir = null;
 
-async function startServer(args) {
-  const bin = process.env.DYNAROCK_BIN ?? resolve(repo, "build/dynarock");
-  assert.ok(existsSync(bin), `no dynarock binary at ${bin}: build it or set DYNAROCK_BIN`);
-  const proc = spawn(bin, ["serve", "--in-memory", "--port", "0", ...args], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const lines = createInterface({ input: proc.stdout });
-  const timeout = setTimeout(() => proc.kill("SIGKILL"), 10_000);
-  for await (const line of lines) {
-    const m = /^dynarock listening on (http:\/\/\S+)/.exec(line);
-    if (m) {
-      clearTimeout(timeout);
-      return { proc, url: m[1] };
-    }
-  }
-  throw new Error("dynarock exited before listening");
-}
 
 let counter = 0;
 function tableName(prefix) {

@@ -6,12 +6,9 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+
+import { startServer } from "./dynarock_server.mjs";
 
 import {
   ConditionalCheckFailedException,
@@ -47,29 +44,11 @@ import {
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const WAIT = { minDelay: 1, maxDelay: 1, maxWaitTime: 30 };
 
 let server = null;
 let endpoint = process.env.DYNAROCK_ENDPOINT;
 
-async function startServer() {
-  const bin = process.env.DYNAROCK_BIN ?? resolve(repo, "build/dynarock");
-  assert.ok(existsSync(bin), `no dynarock binary at ${bin}: build it or set DYNAROCK_BIN`);
-  const proc = spawn(bin, ["serve", "--in-memory", "--port", "0"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const lines = createInterface({ input: proc.stdout });
-  const timeout = setTimeout(() => proc.kill("SIGKILL"), 10_000);
-  for await (const line of lines) {
-    const m = /^dynarock listening on (http:\/\/\S+)/.exec(line);
-    if (m) {
-      clearTimeout(timeout);
-      return { proc, url: m[1] };
-    }
-  }
-  throw new Error("dynarock exited before listening");
-}
 
 function makeClient(accessKeyId = "AKIDJS") {
   return new DynamoDBClient({

@@ -7,12 +7,9 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+
+import { startServer } from "./dynarock_server.mjs";
 
 import {
   CreateTableCommand,
@@ -30,28 +27,12 @@ import {
   ListStreamsCommand,
 } from "@aws-sdk/client-dynamodb-streams";
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 let server = null;
 let endpoint = null;
 
 before(async () => {
-  const bin = process.env.DYNAROCK_BIN ?? resolve(repo, "build/dynarock");
-  assert.ok(existsSync(bin), `no dynarock binary at ${bin}: build it or set DYNAROCK_BIN`);
-  const proc = spawn(bin, ["serve", "--in-memory", "--port", "0", "--throttling", "off",
-                           "--partition-split-bytes", "10000"],
-                     { stdio: ["ignore", "pipe", "inherit"] });
-  const lines = createInterface({ input: proc.stdout });
-  const timeout = setTimeout(() => proc.kill("SIGKILL"), 10_000);
-  for await (const line of lines) {
-    const m = /^dynarock listening on (http:\/\/\S+)/.exec(line);
-    if (m) {
-      clearTimeout(timeout);
-      server = proc;
-      endpoint = m[1];
-      return;
-    }
-  }
-  throw new Error("dynarock exited before listening");
+  ({ proc: server, url: endpoint } =
+    await startServer(["--throttling", "off", "--partition-split-bytes", "10000"]));
 });
 
 after(async () => {
