@@ -518,17 +518,22 @@ Result<PutItemResult> EngineImpl::PutItem(const PutItemRequest& req) {
   DR_RETURN_IF_ERROR(CheckIndexKeys(*table, req.item));
   const std::string key = keys::ItemKey(table->id, *pk.hash, pk.range);
   Metering metering;
-  DR_ASSIGN_OR_RETURN(
-      std::optional<Item> old,
-      write_path_.Apply(
-          *table, key,
-          [&](const std::optional<Item>& stored) -> Result<ItemChange> {
-        DR_RETURN_IF_ERROR(CheckCondition(write, stored));
-        return Result<ItemChange>(ItemChange::Borrowed(req.item));
-      },
-          &metering));
   PutItemResult result;
-  if (req.return_values == ReturnValues::kAllOld) result.attributes = std::move(old);
+  if (!write.condition && req.return_values != ReturnValues::kAllOld) {
+    // Nothing looks at the old item: the write path need not decode it.
+    DR_RETURN_IF_ERROR(write_path_.Put(*table, key, req.item, &metering));
+  } else {
+    DR_ASSIGN_OR_RETURN(
+        std::optional<Item> old,
+        write_path_.Apply(
+            *table, key,
+            [&](const std::optional<Item>& stored) -> Result<ItemChange> {
+          DR_RETURN_IF_ERROR(CheckCondition(write, stored));
+          return Result<ItemChange>(ItemChange::Borrowed(req.item));
+        },
+            &metering));
+    if (req.return_values == ReturnValues::kAllOld) result.attributes = std::move(old);
+  }
   DR_RETURN_IF_ERROR(FinishWrite(*table, std::move(metering),
                                  req.return_item_collection_metrics, *pk.hash, &result));
   return result;

@@ -150,6 +150,13 @@ void MeterEntry(const IndexInfo& index, const Item& item, double units,
 
 }  // namespace
 
+bool IndexWriter::HasIndexes(const Txn& /*txn: holds the shared lock*/,
+                             uint32_t table_id) const {
+  auto found = tables_.find(table_id);
+  return found != tables_.end() &&
+         (!found->second->indexes.empty() || found->second->has_lsi);
+}
+
 Status IndexWriter::Stage(Txn* txn, uint32_t table_id,
                           const std::optional<Item>& old_item,
                           const Item* new_item, int64_t old_size,

@@ -84,6 +84,10 @@ class IndexWriter {
     bool committed_ = false;
   };
 
+  // Whether table `table_id` has any index (GSI or LSI) whose entries a
+  // write must change, as of `txn` (which holds the index set still).
+  bool HasIndexes(const Txn& txn, uint32_t table_id) const;
+
   // Adds to `batch` the index changes of one item of table `table_id`
   // going from `old_item` to `new_item` (nullopt: absent), whose base sizes
   // are `old_size` and `new_size`. Errors: kValidation (CheckIndexKeys on

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "engine/stream/stream_record.h"
+#include "engine/value/encoded_item.h"
 #include "engine/value/item_codec.h"
 #include "engine/value/item_size.h"
 
@@ -50,16 +51,32 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
                                              std::vector<StatsDelta>* stats,
                                              Metering* metering,
                                              std::vector<PendingStreamRecord>* records,
-                                             const std::optional<StreamUserIdentity>& user_identity) {
+                                             const std::optional<StreamUserIdentity>& user_identity,
+                                             bool mutation_reads_old) {
   // The stored bytes are kept: a stream record copies them as its old image.
   DR_ASSIGN_OR_RETURN(std::optional<std::string> old_bytes,
                       store_->Get(Cf::kItems, item_key));
-  std::optional<Item> old_item;
-  if (old_bytes) {
-    DR_ASSIGN_OR_RETURN(Item decoded, DecodeItem(*old_bytes));
-    old_item = std::move(decoded);
+  std::optional<StreamViewType> stream_view;
+  if (streams_ != nullptr && table.desc.stream_specification &&
+      table.desc.stream_specification->stream_enabled) {
+    stream_view = streams_->ActiveViewType(table.id);
   }
-  const int64_t old_size = old_item ? ItemSize(*old_item) : 0;
+  const bool old_exists = old_bytes.has_value();
+  std::optional<Item> old_item;
+  int64_t old_size = 0;
+  if (old_bytes) {
+    // Decoding is most of what reading the old item costs beyond the Get:
+    // skipped when only its size and existence matter.
+    const bool decode = mutation_reads_old || stream_view.has_value() ||
+                        (indexes_ != nullptr && indexes_->HasIndexes(*txn, table.id));
+    if (decode) {
+      DR_ASSIGN_OR_RETURN(Item decoded, DecodeItem(*old_bytes));
+      old_item = std::move(decoded);
+      old_size = ItemSize(*old_item);
+    } else {
+      DR_ASSIGN_OR_RETURN(old_size, EncodedItemSize(*old_bytes));
+    }
+  }
   // The base table's part comes first; the index parts follow it.
   Metering m;
   m.consumed.table_name = table.desc.table_name;
@@ -80,7 +97,7 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
   }
   const ItemChange change = std::move(changed).value();
   const Item* new_item = change.NewItem();
-  if (change.unchanged || (new_item == nullptr && !old_item)) {
+  if (change.unchanged || (new_item == nullptr && !old_exists)) {
     // Nothing to write (or nothing to delete): still one read item's worth.
     meter_base(old_size);
     *metering = std::move(m);
@@ -106,23 +123,19 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
   if (pitr_ != nullptr) {
     pitr_->Stage(table.id, item_key, new_item != nullptr ? &value : nullptr, batch);
   }
-  if (streams_ != nullptr && table.desc.stream_specification &&
-      table.desc.stream_specification->stream_enabled) {
-    if (std::optional<StreamViewType> view = streams_->ActiveViewType(table.id)) {
-      const ItemImage before{old_item ? &*old_item : nullptr,
-                             old_bytes ? std::string_view(*old_bytes) : std::string_view(),
-                             old_size};
-      const ItemImage after{new_item, value,
-                            new_size};
-      std::optional<std::string> record =
-          EncodeChangeRecord(*view, table.key, before, after,
-                             streams_->clock()->NowMicros(), user_identity);
-      if (record) {
-        records->push_back({table.id, m.charge.parts.front().hash, std::move(*record)});
-      }
+  if (stream_view) {
+    const ItemImage before{old_item ? &*old_item : nullptr,
+                           old_bytes ? std::string_view(*old_bytes) : std::string_view(),
+                           old_size};
+    const ItemImage after{new_item, value, new_size};
+    std::optional<std::string> record =
+        EncodeChangeRecord(*stream_view, table.key, before, after,
+                           streams_->clock()->NowMicros(), user_identity);
+    if (record) {
+      records->push_back({table.id, m.charge.parts.front().hash, std::move(*record)});
     }
   }
-  const int64_t item_delta = (new_item != nullptr ? 1 : 0) - (old_item ? 1 : 0);
+  const int64_t item_delta = (new_item != nullptr ? 1 : 0) - (old_exists ? 1 : 0);
   Catalog::AddStats(table.id, item_delta, new_size - old_size, batch);
   // The base part (first) carries the item's partition hash.
   stats->push_back({&table, item_delta, new_size - old_size,
@@ -168,6 +181,17 @@ Result<std::optional<Item>> WritePath::Apply(const TableInfo& table,
                   user_identity);
 }
 
+Status WritePath::Put(const TableInfo& table, const std::string& item_key,
+                      const Item& new_item, Metering* metering) {
+  return ApplyOne(
+             table, item_key,
+             [&new_item](const std::optional<Item>&) -> Result<ItemChange> {
+               return ItemChange::Borrowed(new_item);
+             },
+             metering, /*charged=*/true, std::nullopt, /*mutation_reads_old=*/false)
+      .status();
+}
+
 Result<std::optional<Item>> WritePath::ApplyAsService(
     const TableInfo& table, const std::string& item_key,
     const ItemMutation& mutation) {
@@ -178,7 +202,7 @@ Result<std::optional<Item>> WritePath::ApplyAsService(
 Result<std::optional<Item>> WritePath::ApplyOne(
     const TableInfo& table, const std::string& item_key,
     const ItemMutation& mutation, Metering* metering, bool charged,
-    const std::optional<StreamUserIdentity>& user_identity) {
+    const std::optional<StreamUserIdentity>& user_identity, bool mutation_reads_old) {
   std::lock_guard<std::mutex> lock(locks_->For(item_key));
   if (locks_->IsMarked(item_key)) return TransactionConflict();
   std::vector<PendingStreamRecord> records;
@@ -193,7 +217,7 @@ Result<std::optional<Item>> WritePath::ApplyOne(
   staged = Metering();
   Result<std::optional<Item>> old_item =
       Stage(table, item_key, mutation, &txn, &batch, &stats, &staged, &records,
-            user_identity);
+            user_identity, mutation_reads_old);
   // Errors other than a failed condition cost nothing.
   if (!old_item.ok() && staged.charge.parts.empty()) return old_item;
   const bool throttle = charged && throttling();

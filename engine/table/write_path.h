@@ -130,6 +130,14 @@ class WritePath {
       const ItemMutation& mutation, Metering* metering = nullptr,
       const std::optional<StreamUserIdentity>& user_identity = std::nullopt);
 
+  // An unconditional put of `new_item` (PutItem without a condition or
+  // ReturnValues ALL_OLD): as Apply with a mutation that ignores the old
+  // item, but the old item is decoded only when the table's indexes or its
+  // stream need it; its existence and size come from the stored bytes.
+  // `new_item` must outlive the call.
+  Status Put(const TableInfo& table, const std::string& item_key,
+             const Item& new_item, Metering* metering = nullptr);
+
   // A write the service makes on its own behalf (Time to Live deletes):
   // applied exactly as Apply (same lock, batch, counters, index changes and
   // partition sizes), but charged to no capacity: never throttled, and no
@@ -192,14 +200,16 @@ class WritePath {
                                     std::vector<StatsDelta>* stats,
                                     Metering* metering,
                                     std::vector<PendingStreamRecord>* records,
-                                    const std::optional<StreamUserIdentity>& user_identity);
+                                    const std::optional<StreamUserIdentity>& user_identity,
+                                    bool mutation_reads_old = true);
   // Store::Write, through the stream log when there are stream records.
   Status Commit(WriteBatch* batch, const std::vector<PendingStreamRecord>& records);
   // Apply, charged (a client's write) or not (ApplyAsService).
   Result<std::optional<Item>> ApplyOne(
       const TableInfo& table, const std::string& item_key,
       const ItemMutation& mutation, Metering* metering, bool charged,
-      const std::optional<StreamUserIdentity>& user_identity);
+      const std::optional<StreamUserIdentity>& user_identity,
+      bool mutation_reads_old = true);
   bool throttling() const {
     return throughput_ != nullptr && throttling_ != nullptr &&
            throttling_->load(std::memory_order_relaxed);

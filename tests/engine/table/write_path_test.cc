@@ -119,6 +119,33 @@ TEST_F(WritePathTest, PutMetersTheLargerOfOldAndNewItem) {
   EXPECT_EQ(m.charge.parts[0], PartOf(0, AttributeValue::S("a"), 0, 5));
 }
 
+// Put decodes no old item when nothing needs one; its metering, counters
+// and stored bytes must be exactly Apply's: a new item, a larger and a
+// smaller replacement, each through both on twin tables.
+TEST_F(WritePathTest, UnconditionalPutCountsAndMetersAsApply) {
+  WritePath path(store_.get(), &locks_);
+  TableInfo twin;
+  twin.id = 4;
+  twin.stats = std::make_shared<TableStats>();
+  auto twin_key = [](const std::string& pk) {
+    return keys::ItemKey(4, AttributeValue::S(pk), nullptr);
+  };
+  for (const std::string& v : {std::string("small"), std::string(5000, 'x'), std::string("s")}) {
+    const Item item = MakeItem("a", v);
+    Metering applied, put;
+    ASSERT_OK(path.Apply(table_, Key("a"), PutOf(item), &applied).status());
+    ASSERT_OK(path.Put(twin, twin_key("a"), item, &put));
+    EXPECT_EQ(put.consumed.table.write_units, applied.consumed.table.write_units) << v.size();
+    ASSERT_EQ(put.charge.parts.size(), 1u);
+    EXPECT_EQ(put.charge.parts[0], applied.charge.parts[0]);
+    EXPECT_EQ(twin.stats->item_count.load(), table_.stats->item_count.load());
+    EXPECT_EQ(twin.stats->size_bytes.load(), table_.stats->size_bytes.load());
+    ASSERT_OK_AND_ASSIGN(std::optional<Item> stored, ReadItem(*store_, twin_key("a")));
+    EXPECT_EQ(stored, std::optional<Item>(item));
+  }
+  EXPECT_EQ(twin.stats->item_count.load(), 1);
+}
+
 TEST_F(WritePathTest, FailedConditionStillConsumesTheOldItem) {
   WritePath path(store_.get(), &locks_);
   ASSERT_OK(path.Apply(table_, Key("a"), PutOf(MakeItem("a", std::string(2500, 'x')))).status());
