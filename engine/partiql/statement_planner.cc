@@ -451,8 +451,9 @@ void FinishRead(const Statement& s, const std::vector<const Condition*>& rest, R
 // DynamoDB's Query rules for such keys; the other conjuncts are the filter
 // (one naming a key attribute is the engine's ValidationException, as in a
 // Query: DynamoDB does not document PartiQL on such keys, so the Query
-// API's rule stands, unlike for single-attribute keys). Otherwise a Scan of the index with the WHERE as the filter; IN and
-// OR over partition-key values scan too. ORDER BY may name key attributes
+// API's rule stands, unlike for single-attribute keys). Otherwise a Scan of
+// the index with the WHERE as the filter; IN and OR over partition-key
+// values scan too. ORDER BY may name key attributes
 // (two at most, as for any table: the parser's bound); its sort-key
 // attributes must all go one way (the index's order or its reverse).
 Result<Plan> PlanMultiAttributeRead(const Statement& s, const KeyDef& key,
