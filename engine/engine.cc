@@ -36,6 +36,7 @@
 #include "engine/table/write_path.h"
 #include "engine/transfer/exports.h"
 #include "engine/transfer/imports.h"
+#include "engine/value/item_codec.h"
 #include "engine/ttl/ttl_settings.h"
 #include "engine/ttl/ttl_sweeper.h"
 
@@ -547,13 +548,17 @@ Result<GetItemResult> EngineImpl::GetItem(const GetItemRequest& req) {
   const std::string key = keys::ItemKey(table->id, *pk.hash, pk.range);
   GetItemResult result;
   Metering metering;
-  DR_ASSIGN_OR_RETURN(result.item, read_path_.GetItem(*table, key, req.consistent_read,
-                                                      &metering));
+  DR_ASSIGN_OR_RETURN(std::optional<std::string> encoded,
+                      read_path_.GetItem(*table, key, req.consistent_read, &metering));
   result.consumed_capacity = std::move(metering.consumed);
   result.capacity_charges.push_back(std::move(metering.charge));
-  if (result.item && projection) {
-    result.item = expr::ProjectItem(*result.item, *projection);
+  if (!encoded) return result;
+  if (req.encoded_item && !projection) {
+    result.encoded_item = std::move(encoded);
+    return result;
   }
+  DR_ASSIGN_OR_RETURN(Item item, DecodeItem(*encoded));
+  result.item = projection ? expr::ProjectItem(item, *projection) : std::move(item);
   return result;
 }
 

@@ -245,10 +245,20 @@ struct GetItemRequest {
   std::optional<std::string> projection_expression;
   std::optional<std::vector<std::string>> attributes_to_get;
   std::optional<ExpressionAttributeNames> expression_attribute_names;
+  // Return the item as its stored encoding (GetItemResult::encoded_item;
+  // decode with DecodeItem, engine/value/item_codec.h, or walk with
+  // engine/value/encoded_item.h) instead of an Item, when the whole item is
+  // returned (no projection). Otherwise ignored. Saves building the Item;
+  // everything else in the result is the same either way.
+  bool encoded_item = false;
 };
 
 struct GetItemResult {
   std::optional<Item> item;
+  // Instead of `item` when the request asked for encoded_item and returns
+  // the whole item (then `item` is nullopt): the item as EncodeItem wrote
+  // it; nullopt when there is no item.
+  std::optional<std::string> encoded_item;
   ConsumedCapacity consumed_capacity;
   std::vector<CapacityCharge> capacity_charges;
 };

@@ -8,6 +8,7 @@
 #include <openssl/sha.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdio>
 
@@ -39,8 +40,15 @@ bool ParseCredential(std::string_view credential, SigV4Authorization* auth) {
   while (!credential.empty() && credential.back() == '/') {
     credential.remove_suffix(1);
   }
-  std::vector<std::string_view> parts = Split(credential, '/');
-  if (parts.size() != 5) return false;
+  // key/date/region/service/terminator, split without allocating: every
+  // request parses one.
+  std::array<std::string_view, 5> parts;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const size_t slash = credential.find('/');
+    if ((slash == std::string_view::npos) != (i == parts.size() - 1)) return false;
+    parts[i] = credential.substr(0, slash);
+    if (slash != std::string_view::npos) credential.remove_prefix(slash + 1);
+  }
   if (parts[0].empty() || parts[0].size() > kMaxAccessKeyIdLength) {
     return false;
   }
@@ -336,8 +344,12 @@ SigV4ParseResult ParseAuthorization(std::string_view header) {
       have_credential = true;
     } else if (key == "SignedHeaders") {
       auth.signed_headers.clear();
-      for (std::string_view h : Split(value, ';')) {
-        if (!h.empty()) auth.signed_headers.emplace_back(h);
+      while (!value.empty()) {
+        const size_t semicolon = value.find(';');
+        std::string_view h = value.substr(0, semicolon);
+        if (!h.empty()) auth.signed_headers.push_back(h);
+        if (semicolon == std::string_view::npos) break;
+        value.remove_prefix(semicolon + 1);
       }
     } else if (key == "Signature") {
       auth.signature = value;

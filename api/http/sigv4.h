@@ -29,16 +29,17 @@
 
 namespace dynarock::api::http {
 
-// The parts of an Authorization header.
+// The parts of an Authorization header: views into the header parsed,
+// valid as long as it is (every request parses one, so nothing is copied).
 struct SigV4Authorization {
-  std::string algorithm;                    // "AWS4-HMAC-SHA256"
-  std::string access_key_id;                // "AKIDEXAMPLE"
-  std::string date;                         // "20250101"
-  std::string region;                       // "us-east-1"
-  std::string service;                      // "dynamodb"
-  std::string terminator;                   // "aws4_request"
-  std::vector<std::string> signed_headers;  // "host", "x-amz-date", ...
-  std::string signature;                    // hex, unchecked
+  std::string_view algorithm;                    // "AWS4-HMAC-SHA256"
+  std::string_view access_key_id;                // "AKIDEXAMPLE"
+  std::string_view date;                         // "20250101"
+  std::string_view region;                       // "us-east-1"
+  std::string_view service;                      // "dynamodb"
+  std::string_view terminator;                   // "aws4_request"
+  std::vector<std::string_view> signed_headers;  // "host", "x-amz-date", ...
+  std::string_view signature;                    // hex, unchecked
 };
 
 // Why a header could not be used (the server answers both with

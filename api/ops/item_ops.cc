@@ -277,11 +277,18 @@ std::optional<Result<std::string>> GetItemText(const RequestContext& ctx,
   std::optional<GetItemRequest> req = ReadGetItemRequest(body);
   if (!req) return std::nullopt;
   req->scope = ctx.scope;
+  req->encoded_item = true;
   if (Status use = CheckParameterUse(*req); !use.ok()) return Result<std::string>(use);
   Result<GetItemResult> result = ctx.engine->GetItem(*req);
   if (!result.ok()) return Result<std::string>(result.status());
   std::string out;
-  if (result->item) {
+  if (result->encoded_item) {
+    out = R"({"Item":)";
+    if (Status s = AppendEncodedItemJson(*result->encoded_item, &out); !s.ok()) {
+      return Result<std::string>(s);
+    }
+    out.push_back('}');
+  } else if (result->item) {
     out = R"({"Item":)";
     AppendItemJson(*result->item, &out);
     out.push_back('}');

@@ -12,7 +12,8 @@
 # for 10 s of it. Prints wrk's requests/s and the top of
 # `perf report --no-children --sort symbol`; the profile stays in
 # $PERF_DATA (default /tmp/dynarock-<workload>.perf) for perf report.
-# Environment: DYNAROCK (binary, as run_http_bench.sh), PERF_DATA, TOP
+# Environment: DYNAROCK (binary, as run_http_bench.sh), BENCH_ITEMS (the
+# preload, default 20000), PERF_DATA, TOP
 # (lines of the report, default 30).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -27,7 +28,7 @@ case "$OP" in
   put2gsi) script=put_item.lua table=OrdersGsi per=4 versions=2 kind=two_gsis ;;
   *) die "usage: $0 get|put|query|put2gsi" ;;
 esac
-ITEMS=20000
+ITEMS="${BENCH_ITEMS:-20000}"
 PERF_DATA="${PERF_DATA:-/tmp/dynarock-$OP.perf}"
 
 port=$(free_port)

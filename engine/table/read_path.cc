@@ -4,7 +4,9 @@
 
 #include "engine/expr/evaluate.h"
 #include "engine/keys/key_codec.h"
+#include "engine/storage/store.h"
 #include "engine/table/write_path.h"
+#include "engine/value/encoded_item.h"
 #include "engine/value/item_size.h"
 
 namespace dynarock {
@@ -25,15 +27,19 @@ Status ReadPath::Admit(const TableInfo& table, const IndexInfo* index,
                                 MinimumReadUnits(consistent_read));
 }
 
-Result<std::optional<Item>> ReadPath::GetItem(const TableInfo& table,
-                                              const std::string& item_key,
-                                              bool consistent_read,
-                                              Metering* metering) {
+Result<std::optional<std::string>> ReadPath::GetItem(const TableInfo& table,
+                                                     const std::string& item_key,
+                                                     bool consistent_read,
+                                                     Metering* metering) {
   DR_RETURN_IF_ERROR(
       Admit(table, nullptr, keys::HashOfKey(item_key), consistent_read));
-  DR_ASSIGN_OR_RETURN(std::optional<Item> item, ReadItem(*store_, item_key));
-  *metering = MeterItemRead(table, item_key, item ? ItemSize(*item) : 0,
-                            consistent_read);
+  DR_ASSIGN_OR_RETURN(std::optional<std::string> item,
+                      store_->Get(Cf::kItems, item_key));
+  int64_t size = 0;
+  if (item) {
+    DR_ASSIGN_OR_RETURN(size, EncodedItemSize(*item));
+  }
+  *metering = MeterItemRead(table, item_key, size, consistent_read);
   throughput_->ChargeRead(metering->charge);
   return item;
 }

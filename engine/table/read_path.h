@@ -51,11 +51,13 @@ class ReadPath {
   Status Admit(const TableInfo& table, const IndexInfo* index, uint64_t hash,
                bool consistent_read) const;
 
-  // Admits and reads the item at `item_key`; nullopt when absent. The
-  // whole item is metered into `metering` and charged.
-  Result<std::optional<Item>> GetItem(const TableInfo& table,
-                                      const std::string& item_key,
-                                      bool consistent_read, Metering* metering);
+  // Admits and reads the item at `item_key`: its stored encoding
+  // (engine/value/item_codec.h), nullopt when absent. The whole item is
+  // metered into `metering` and charged.
+  Result<std::optional<std::string>> GetItem(const TableInfo& table,
+                                             const std::string& item_key,
+                                             bool consistent_read,
+                                             Metering* metering);
 
   // Admits (at the partition where the page starts), reads (or, for a
   // count_only page, finds it in the memo), meters and charges one Query or

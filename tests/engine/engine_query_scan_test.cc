@@ -936,5 +936,46 @@ TEST_F(EngineEncodedItemsTest, ScansAreIdenticalBothWays) {
   EXPECT_EQ(ExpectSameScan(projected, false), 180);
 }
 
+// GetItemRequest::encoded_item: every item, a missing one, and the
+// projections that must fall back to an Item, both ways.
+TEST_F(EngineEncodedItemsTest, GetItemsAreIdenticalBothWays) {
+  auto get = [&](const char* pk, int sk, bool encoded,
+                 std::optional<std::string> projection) {
+    GetItemRequest req;
+    req.table_name = "Enc";
+    req.key = {{"pk", S(pk)}, {"sk", N(std::to_string(sk))}};
+    req.projection_expression = std::move(projection);
+    req.encoded_item = encoded;
+    return db_->GetItem(req);
+  };
+  int encoded_items = 0;
+  for (const char* pk : {"a", "b", "c", "missing"}) {
+    for (int sk = 1; sk <= 61; ++sk) {
+      for (std::optional<std::string> projection :
+           {std::optional<std::string>(), std::optional<std::string>("pk, g, sk")}) {
+        Result<GetItemResult> slow = get(pk, sk, false, projection);
+        Result<GetItemResult> enc = get(pk, sk, true, projection);
+        ASSERT_OK(slow.status());
+        ASSERT_OK(enc.status());
+        EXPECT_FALSE(slow->encoded_item);
+        EXPECT_EQ(enc->consumed_capacity, slow->consumed_capacity);
+        EXPECT_EQ(enc->capacity_charges, slow->capacity_charges);
+        if (projection || !slow->item) {
+          EXPECT_FALSE(enc->encoded_item) << pk << sk;
+          EXPECT_EQ(enc->item, slow->item) << pk << sk;
+          continue;
+        }
+        EXPECT_FALSE(enc->item) << pk << sk;
+        ASSERT_TRUE(enc->encoded_item) << pk << sk;
+        Result<Item> decoded = DecodeItem(*enc->encoded_item);
+        ASSERT_OK(decoded.status());
+        EXPECT_EQ(*decoded, *slow->item) << pk << sk;
+        ++encoded_items;
+      }
+    }
+  }
+  EXPECT_EQ(encoded_items, 180);
+}
+
 }  // namespace
 }  // namespace dynarock
