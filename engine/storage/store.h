@@ -160,7 +160,9 @@ class Store {
   // StoreOptions::min_free_disk_bytes the error is kIOError "No space left
   // on device" and writes succeed again as soon as space returns; an I/O
   // error from RocksDB itself (the disk filled past the floor, a failing
-  // device) stops writes until a restart.
+  // device) stops writes until a restart. Writes that do not sync enter
+  // RocksDB one at a time (see Store::Rep::write_mu); synced ones in
+  // RocksDB's write groups, which share one sync.
   Status Write(WriteBatch* batch);
   // Whether Write syncs the WAL (the WriteOptions every Write passes).
   bool syncs_writes() const;
