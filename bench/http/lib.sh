@@ -69,6 +69,17 @@ wait_ready() {
   die "server on port $1 not ready after 30 s"
 }
 
+# wait_listening PORT PID: until the port answers HTTP at all (at most 30 s).
+wait_listening() {
+  local i
+  for ((i = 0; i < 3000; i++)); do
+    kill -0 "$2" 2>/dev/null || die "server on port $1 exited"
+    [[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$1/")" != 000 ]] && return 0
+    sleep 0.01
+  done
+  die "server on port $1 not listening after 30 s"
+}
+
 # create_table PORT [TABLE [two_gsis]]: an Order table (PK, SK; default
 # $BENCH_TABLE), on demand; with two_gsis, also GSI1 (Status, OrderDate) and
 # GSI2 (Rep, SK), both projecting ALL, as the seed documents' overloaded

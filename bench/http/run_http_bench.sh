@@ -23,16 +23,23 @@
 #                                   moving the item's entries (dynarock's
 #                                   run ends when its GSIs have caught up:
 #                                   WaitForIndexes' time and CPU count);
-# and noop.lua (GET /) against dynarock. Prints requests/s (median of the
-# rounds) with the issue's ratios: GetItem and PutItem / no-op (target
-# >= 0.40), Query / dynalite (>= 10), PutItem with 2 GSIs / dynalite (>= 5);
+# and noop.lua (GET /) against dynarock. GetItem's and PutItem's scripts
+# also run against noop_server (bench/http/noop_server.cc: dynarock's HTTP
+# server with a handler that does nothing), the same requests from the same
+# wrk script: wrk's own CPU per request grows with the request it formats
+# and sends, on the cores the server shares. Prints requests/s (median of
+# the rounds) with the issue's ratios: GetItem and PutItem / no-op (target
+# >= 0.40), Query / dynalite (>= 10), PutItem with 2 GSIs / dynalite (>= 5),
+# and GetItem and PutItem / the same requests answered by noop_server;
 # each server's CPU time per request (user + system, all threads, from
 # /proc/PID/stat: on a shared machine a server gets only a share of the
 # cores, and CPU per request is the steadier measure of its cost); and
 # dynarock's resident memory (VmRSS) after the preload and at the end.
 #
 # Environment: DYNAROCK (binary; default build/dynarock, else
-# build-bench/dynarock), STORAGE (memory | disk; default memory),
+# build-bench/dynarock), NOOP_SERVER (default bench/noop_server beside
+# DYNAROCK's build; without it that column is left out), STORAGE (memory |
+# disk; default memory),
 # BENCH_ITEMS (default 20000), QUERY_ITEMS (default 20000), GSI_ITEMS
 # (default 20000), DURATION (default 10s), ROUNDS (default 3), OPS (default
 # "get put query put2gsi"), SERVE_ARGS (more options for dynarock serve,
@@ -74,12 +81,23 @@ dr_port=$(free_port)
 dr_pid=$!; pids+=("$dr_pid")
 wait_ready "$dr_port" "$dr_pid"
 
+noop_server="${NOOP_SERVER:-$(dirname "$DYNAROCK")/bench/noop_server}"
+noop_port=""
+if [[ -x "$noop_server" ]]; then
+  noop_port=$(free_port)
+  # shellcheck disable=SC2086  # SERVE_ARGS' --threads applies to it too
+  "$noop_server" "$noop_port" $(sed -n 's/.*--threads[ =]\([0-9]*\).*/\1/p' <<<"${SERVE_ARGS:-}") >/dev/null 2>&1 &
+  noop_pid=$!; pids+=("$noop_pid")
+  wait_listening "$noop_port" "$noop_pid"
+fi
+
 dl_port=$(free_port)
 "$DYNALITE" --port "$dl_port" --createTableMs 0 >/dev/null 2>&1 &
 dl_pid=$!; pids+=("$dl_pid")
 wait_ready "$dl_port" "$dl_pid"
 
 echo "dynarock: $DYNAROCK ($STORAGE) on port $dr_port (pid $dr_pid)"
+[[ -n "$noop_port" ]] && echo "noop_server: $noop_server on port $noop_port (pid $noop_pid)"
 echo "dynalite $(node -p "require('$HTTP_DIR/node_modules/dynalite/package.json').version") on port $dl_port (pid $dl_pid)"
 echo "wrk -t2 -c16 -d$DURATION, $ROUNDS round(s); preloaded Order items of 250 bytes:"
 echo "  Orders $ITEMS (4 per customer), OrdersQ $QUERY_ITEMS (100 per customer), OrdersGsi $GSI_ITEMS (2 GSIs)"
@@ -130,9 +148,12 @@ for ((r = 1; r <= ROUNDS; r++)); do
   echo "round $r: dynarock no-op (GET /) $v requests/s, $us us server CPU/request"
   for op in $OPS; do
     read -r script table items per versions < <(workload "$op")
-    for server in dynarock dynalite; do
+    servers="dynarock dynalite"
+    [[ -n "$noop_port" && ($op == get || $op == put) ]] && servers+=" noop"
+    for server in $servers; do
       port=$dr_port; pid=$dr_pid
       [[ $server == dynalite ]] && port=$dl_port && pid=$dl_pid
+      [[ $server == noop ]] && port=$noop_port && pid=$noop_pid
       after=""
       [[ $op == put2gsi && $server == dynarock ]] && after=wait_indexes
       read -r v us < <(BENCH_TABLE=$table BENCH_PER_CUSTOMER=$per BENCH_VERSIONS=$versions wrk_rps "$port" "$pid" "$script" "$items" $after)
@@ -149,14 +170,16 @@ echo "Medians of $ROUNDS round(s), dynarock $STORAGE:"
 noop_rps=$(median "${rps[dynarock.noop]}")
 noop_cpu=$(median "${cpu[dynarock.noop]}")
 echo "no-op (GET / on dynarock): $noop_rps requests/s, $noop_cpu us server CPU/request"
-printf "%-13s %10s %7s %10s %7s %-20s %10s %10s %7s\n" workload "dynarock" "/no-op" \
-  "dynalite" "/dl" "target" "dr us/req" "dl us/req" "cpu x"
+printf "%-13s %10s %7s %10s %7s %-20s %10s %10s %7s %9s\n" workload "dynarock" "/no-op" \
+  "dynalite" "/dl" "target" "dr us/req" "dl us/req" "cpu x" "/same-noop"
 for op in $OPS; do
   python3 - "$(label "$op")" "$op" "$(median "${rps[dynarock.$op]}")" "$(median "${rps[dynalite.$op]}")" \
-    "$(median "${cpu[dynarock.$op]}")" "$(median "${cpu[dynalite.$op]}")" "$noop_rps" <<'PY'
+    "$(median "${cpu[dynarock.$op]}")" "$(median "${cpu[dynalite.$op]}")" "$noop_rps" \
+    "${rps[noop.$op]:+$(median "${rps[noop.$op]}")}" <<'PY'
 import sys
 label, op = sys.argv[1:3]
-a, b, ca, cb, noop = map(float, sys.argv[3:])
+a, b, ca, cb, noop = map(float, sys.argv[3:8])
+same = f"{a / float(sys.argv[8]):9.2f}" if sys.argv[8] else ""
 n, d = a / noop, a / b
 # issue 18's targets: a ratio to the no-op for the single-item operations,
 # a ratio to dynalite for the others.
@@ -165,9 +188,10 @@ if op in ("get", "put"):
 else:
     want = 10 if op == "query" else 5
     target = f"/dl>={want} {'met' if d >= want else 'NOT MET'}"
-print(f"{label:<13} {a:10.0f} {n:7.2f} {b:10.0f} {d:7.1f} {target:<20} {ca:10.1f} {cb:10.1f} {cb / ca:7.1f}")
+print(f"{label:<13} {a:10.0f} {n:7.2f} {b:10.0f} {d:7.1f} {target:<20} {ca:10.1f} {cb:10.1f} {cb / ca:7.1f} {same}")
 PY
 done
 echo "(/no-op: requests/s dynarock / dynarock GET /; /dl: dynarock / dynalite;"
-echo " us/req: server CPU per request; cpu x: dynalite CPU per request / dynarock's)"
+echo " us/req: server CPU per request; cpu x: dynalite CPU per request / dynarock's;"
+echo " /same-noop: dynarock / noop_server answering the same wrk script's requests)"
 echo "dynarock VmRSS: $((rss_preload / 1024)) MiB after the preload, $((rss_end / 1024)) MiB at the end"
