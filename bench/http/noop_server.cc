@@ -4,11 +4,9 @@
 // SigV4 header parse, x-amz-crc32 and response head as `dynarock serve`)
 // with a handler that does no work: every request that names an operation
 // is answered 200 `{}`, before its body is looked at. run_http_bench.sh
-// drives it with each workload's own wrk script, so that the ratio
-// "operation / no-op" compares the same requests from the same load
-// generator (whose own CPU per request, on the shared cores, grows with
-// the request: formatting it in Lua, sending its body), and what is left
-// between the two is the server's work on the operation.
+// drives it with GetItem's and PutItem's own wrk scripts, so that the ratio
+// "operation / no-op" also exists for the same requests from the same load
+// generator (bodies read, scripts run), beside `GET /`'s.
 //
 //   noop_server PORT [THREADS]     # prints "listening on PORT", stops on SIGINT/SIGTERM
 

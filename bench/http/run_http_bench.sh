@@ -25,9 +25,8 @@
 #                                   WaitForIndexes' time and CPU count);
 # and noop.lua (GET /) against dynarock. GetItem's and PutItem's scripts
 # also run against noop_server (bench/http/noop_server.cc: dynarock's HTTP
-# server with a handler that does nothing), the same requests from the same
-# wrk script: wrk's own CPU per request grows with the request it formats
-# and sends, on the cores the server shares. Prints requests/s (median of
+# server with a handler that does nothing): the same requests from the same
+# wrk script, bodies read, as a second floor. Prints requests/s (median of
 # the rounds) with the issue's ratios: GetItem and PutItem / no-op (target
 # >= 0.40), Query / dynalite (>= 10), PutItem with 2 GSIs / dynalite (>= 5),
 # and GetItem and PutItem / the same requests answered by noop_server;
