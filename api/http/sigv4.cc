@@ -343,14 +343,8 @@ SigV4ParseResult ParseAuthorization(std::string_view header) {
       if (!ParseCredential(value, &auth)) return result;  // kIncomplete
       have_credential = true;
     } else if (key == "SignedHeaders") {
-      auth.signed_headers.clear();
-      while (!value.empty()) {
-        const size_t semicolon = value.find(';');
-        std::string_view h = value.substr(0, semicolon);
-        if (!h.empty()) auth.signed_headers.push_back(h);
-        if (semicolon == std::string_view::npos) break;
-        value.remove_prefix(semicolon + 1);
-      }
+      auth.signed_headers = Split(value, ';');
+      std::erase(auth.signed_headers, std::string_view());
     } else if (key == "Signature") {
       auth.signature = value;
     }

@@ -365,10 +365,12 @@ Status Store::Write(WriteBatch* batch) {
   // Hence the floor, which keeps RocksDB from meeting a full disk at all.
   DR_RETURN_IF_ERROR(
       rep_->CheckFreeSpace(static_cast<int64_t>(batch->rep_->GetDataSize())));
-  std::unique_lock<std::mutex> one_at_a_time(rep_->write_mu, std::defer_lock);
-  if (!rep_->write_options.sync) one_at_a_time.lock();
-  const rocksdb::Status s = rep_->db->Write(rep_->write_options, batch->rep_.get());
-  if (one_at_a_time.owns_lock()) one_at_a_time.unlock();
+  rocksdb::Status s;
+  {
+    std::unique_lock<std::mutex> one_at_a_time(rep_->write_mu, std::defer_lock);
+    if (!rep_->write_options.sync) one_at_a_time.lock();
+    s = rep_->db->Write(rep_->write_options, batch->rep_.get());
+  }
   // After the write, so that a reader that saw the old number read before
   // it could see the change.
   rep_->write_generation.fetch_add(1, std::memory_order_acq_rel);
