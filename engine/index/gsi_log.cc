@@ -1,15 +1,19 @@
 #include "engine/index/gsi_log.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "engine/util/coding.h"
 
 namespace dynarock {
 namespace {
 
-constexpr uint8_t kRecordVersion = 1;
+// Version 2 added the sizes (kHasSizes); version 1 records may still be in
+// a log written before it.
+constexpr uint8_t kRecordVersion = 2;
 constexpr uint8_t kHasDelete = 1;
 constexpr uint8_t kHasPut = 2;
+constexpr uint8_t kHasSizes = 4;
 
 Status Corrupt() { return Status::Corruption("corrupt GSI log record"); }
 
@@ -37,18 +41,23 @@ void EncodeGsiLogRecord(const GsiLogRecord& record, std::string* out) {
   uint8_t flags = 0;
   if (record.delete_key) flags |= kHasDelete;
   if (record.put_key) flags |= kHasPut;
+  if (record.sizes_known) flags |= kHasSizes;
   out->push_back(static_cast<char>(flags));
   if (record.delete_key) PutLengthPrefixed(out, *record.delete_key);
   if (record.put_key) {
     PutLengthPrefixed(out, *record.put_key);
     PutLengthPrefixed(out, record.put_value);
   }
+  if (record.sizes_known) {
+    if (record.delete_key) PutVarint64(out, static_cast<uint64_t>(record.deleted_size));
+    if (record.put_key) PutSignedVarint64(out, record.overwritten_size);
+  }
 }
 
 Result<GsiLogRecord> DecodeGsiLogRecord(std::string_view in) {
-  if (in.size() < 1 || static_cast<uint8_t>(in[0]) != kRecordVersion) {
-    return Corrupt();
-  }
+  if (in.empty()) return Corrupt();
+  const uint8_t version = static_cast<uint8_t>(in[0]);
+  if (version != 1 && version != kRecordVersion) return Corrupt();
   in.remove_prefix(1);
   GsiLogRecord record;
   if (!GetSignedVarint64(&in, &record.time_micros) || in.empty())
@@ -66,7 +75,25 @@ Result<GsiLogRecord> DecodeGsiLogRecord(std::string_view in) {
     if (!GetLengthPrefixed(&in, &s)) return Corrupt();
     record.put_value = std::string(s);
   }
-  if (!in.empty() || (flags & ~(kHasDelete | kHasPut)) != 0) return Corrupt();
+  const uint8_t known_flags =
+      kHasDelete | kHasPut | (version >= 2 ? kHasSizes : 0);
+  if ((flags & ~known_flags) != 0) return Corrupt();
+  if (flags & kHasSizes) {
+    record.sizes_known = true;
+    uint64_t deleted = 0;
+    if ((flags & kHasDelete) &&
+        (!GetVarint64(&in, &deleted) ||
+         deleted > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))) {
+      return Corrupt();
+    }
+    record.deleted_size = static_cast<int64_t>(deleted);
+    if ((flags & kHasPut) &&
+        (!GetSignedVarint64(&in, &record.overwritten_size) ||
+         record.overwritten_size < -1)) {
+      return Corrupt();
+    }
+  }
+  if (!in.empty()) return Corrupt();
   return record;
 }
 

@@ -12,6 +12,11 @@
 // Record value:                        version (1) | time_micros (signed
 //                                      varint) | flags (1) | [delete key]
 //                                      | [put key | put value]
+//                                      | [deleted size (varint)]
+//                                      | [overwritten size (signed varint)]
+//
+// Version 1 records have no sizes; version 2 adds them, present when the
+// flags say so (a version 2 reader reads both).
 //
 // Keys sort by index, then by sequence: the records of one index are one
 // range, applied in order. Sequence numbers come from one engine-wide
@@ -46,6 +51,16 @@ struct GsiLogRecord {
   // The entry to write (the item's new entry), if any.
   std::optional<std::string> put_key;
   std::string put_value;
+  // Whether the writer knew the entries this record replaces
+  // (IndexWriter::Stage sets it when the index will hold exactly the
+  // entries of the item's previous state when the record applies: no
+  // backfill running, a well-formed previous item). The propagator then
+  // counts the index's bytes with these sizes instead of reading the
+  // entries: the size (IndexEntry::size) of the entry at delete_key, and of
+  // the entry at put_key before the put (-1: none there).
+  bool sizes_known = false;
+  int64_t deleted_size = 0;
+  int64_t overwritten_size = -1;
 };
 
 std::string GsiLogKey(uint32_t index_id, uint64_t seq);

@@ -187,13 +187,18 @@ Status IndexWriter::Stage(Txn* txn, uint32_t table_id,
     }
     if (has) FillEntry(index, t.table_key, &new_side, &after);
     if (!delete_old && had && has && before.value == after.value) continue;
+    // A deleted GSI entry was not filled (nothing needs its value).
+    std::optional<int64_t> deleted_size;
+    auto deleted = [&] {
+      if (!deleted_size) {
+        deleted_size = index.global ? EntrySize(index, t.table_key, old_side)
+                                    : before.size;
+      }
+      return *deleted_size;
+    };
     if (metering != nullptr) {
       if (delete_old) {
-        // A deleted GSI entry was not filled (nothing needs its value).
-        const int64_t size = index.global
-                                 ? EntrySize(index, t.table_key, old_side)
-                                 : before.size;
-        MeterEntry(index, *old_side.item, EntryWriteUnits(size), metering);
+        MeterEntry(index, *old_side.item, EntryWriteUnits(deleted()), metering);
       }
       if (has) {
         const int64_t size =
@@ -205,8 +210,8 @@ Status IndexWriter::Stage(Txn* txn, uint32_t table_id,
       // The entry key carries its partition's hash (of every partition-key
       // attribute of a multi-attribute key).
       if (delete_old) {
-        gsi_sizes->push_back({index.id, keys::HashOfKey(before.key), -1,
-                              -EntrySize(index, t.table_key, old_side)});
+        gsi_sizes->push_back(
+            {index.id, keys::HashOfKey(before.key), -1, -deleted()});
       }
       if (has) {
         gsi_sizes->push_back(
@@ -231,6 +236,20 @@ Status IndexWriter::Stage(Txn* txn, uint32_t table_id,
     }
     GsiLogRecord record;
     record.time_micros = ticket->time_micros;
+    // When this record applies, the records of the item's earlier writes
+    // have applied before it (they hold lower sequence numbers), so the
+    // index holds the entry of `old_item`, as sized here: unless a backfill
+    // runs (it may have read the item in a later state, or not yet at all)
+    // or the old item is one the backfill left out (a key attribute
+    // written, before the index existed, of a type or value CheckIndexKeys
+    // refuses). Then the propagator reads what is there.
+    record.sizes_known =
+        !propagator_->Backfilling(index.id) &&
+        (!had || CheckIndexKeysOf(index, *old_side.item).ok());
+    if (record.sizes_known) {
+      if (delete_old) record.deleted_size = deleted();
+      record.overwritten_size = had && !delete_old ? before.size : -1;
+    }
     if (delete_old) record.delete_key = std::move(before.key);
     if (has) {
       record.put_key = std::move(after.key);

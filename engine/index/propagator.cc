@@ -140,7 +140,7 @@ void Propagator::StartBackfill(const std::unique_lock<std::mutex>& paused,
   }
   backfills_[id] = std::move(b);
   MutexLock lock(&state_mu_);
-  backfilling_.insert(id);
+  if (backfilling_.insert(id).second) backfill_count_.fetch_add(1);
   signaled_ = true;
   idle_known_ = false;
   wake_.notify_one();
@@ -156,10 +156,12 @@ void Propagator::ForgetIndex(const std::unique_lock<std::mutex>& paused,
   MutexLock lock(&state_mu_);
   dirty_.erase(index_id);
   lags_.erase(index_id);
-  backfilling_.erase(index_id);
+  if (backfilling_.erase(index_id) != 0) backfill_count_.fetch_sub(1);
 }
 
 bool Propagator::Backfilling(uint32_t index_id) const {
+  // Every write asks (IndexWriter::Stage): most often no backfill runs.
+  if (backfill_count_.load() == 0) return false;
   MutexLock lock(&state_mu_);
   return backfilling_.count(index_id) != 0;
 }
@@ -226,16 +228,20 @@ namespace {
 
 // What a batch of writes to one index does to its counters (item count and
 // IndexSizeBytes, Catalog::IndexStats): each put or delete is compared with
-// the entry its key holds, read from the store unless an earlier write of
-// the same batch set it. Exact whatever the records do: a backfill that
-// rewrites an entry after a restart, or held records that delete entries
-// the backfill never wrote, count for what they change.
+// the entry its key holds: as an earlier write of the same batch set it, else
+// as the record that asks for the write knew it (GsiLogRecord::sizes_known),
+// else as read from the store. Exact whatever the records do: a backfill
+// that rewrites an entry after a restart, or held records that delete
+// entries the backfill never wrote (their writers did not know), count for
+// what they change.
 class EntryCounter {
  public:
   explicit EntryCounter(Store* store) : store_(store) {}
 
-  Status Delete(const std::string& key) {
-    DR_ASSIGN_OR_RETURN(int64_t old, SizeAt(key));
+  // `known`: the size of the entry at `key` (-1: none) when the caller
+  // knows it.
+  Status Delete(const std::string& key, std::optional<int64_t> known) {
+    DR_ASSIGN_OR_RETURN(int64_t old, SizeAt(key, known));
     if (old >= 0) {
       --items_;
       bytes_ -= old;
@@ -252,8 +258,9 @@ class EntryCounter {
     bytes_ += entry.size;
   }
 
-  Status Put(const std::string& key, std::string_view value) {
-    DR_ASSIGN_OR_RETURN(int64_t old, SizeAt(key));
+  Status Put(const std::string& key, std::string_view value,
+             std::optional<int64_t> known) {
+    DR_ASSIGN_OR_RETURN(int64_t old, SizeAt(key, known));
     DR_ASSIGN_OR_RETURN(int64_t size, EncodedItemSize(value));
     size += kIndexEntryOverheadBytes;
     if (old >= 0) {
@@ -273,9 +280,10 @@ class EntryCounter {
 
  private:
   // The size of the entry at `key`, -1 when there is none.
-  Result<int64_t> SizeAt(const std::string& key) {
+  Result<int64_t> SizeAt(const std::string& key, std::optional<int64_t> known) {
     auto it = pending_.find(key);
     if (it != pending_.end()) return it->second;
+    if (known) return *known;
     DR_ASSIGN_OR_RETURN(std::optional<std::string> value, store_->Get(Cf::kIndexes, key));
     if (!value) return int64_t{-1};
     DR_ASSIGN_OR_RETURN(int64_t size, EncodedItemSize(*value));
@@ -336,12 +344,16 @@ Propagator::Outcome Propagator::ApplyIndex(uint32_t index_id, int64_t now,
       break;
     }
     Status counted = Status::OK();
+    auto known = [&](int64_t size) {
+      return record->sizes_known ? std::optional<int64_t>(size) : std::nullopt;
+    };
     if (record->delete_key) {
-      counted = counter.Delete(*record->delete_key);
+      counted = counter.Delete(*record->delete_key, known(record->deleted_size));
       batch.Delete(Cf::kIndexes, *record->delete_key);
     }
     if (record->put_key && counted.ok()) {
-      counted = counter.Put(*record->put_key, record->put_value);
+      counted = counter.Put(*record->put_key, record->put_value,
+                            known(record->overwritten_size));
       batch.Put(Cf::kIndexes, *record->put_key, record->put_value);
     }
     if (!counted.ok()) {
@@ -411,7 +423,7 @@ Status Propagator::BackfillStep(Backfill* b, bool* done) {
     if (b->fresh) {
       counter.PutNew(entry);
     } else {
-      DR_RETURN_IF_ERROR(counter.Put(entry.key, entry.value));
+      DR_RETURN_IF_ERROR(counter.Put(entry.key, entry.value, std::nullopt));
     }
     batch.Put(Cf::kIndexes, entry.key, entry.value);
   }
@@ -487,7 +499,7 @@ Status Propagator::Pass(bool force, uint64_t force_below, bool backfill_step,
       const uint32_t id = it->first;
       it = backfills_.erase(it);
       MutexLock lock(&state_mu_);
-      backfilling_.erase(id);
+      if (backfilling_.erase(id) != 0) backfill_count_.fetch_sub(1);
       again.push_back(id);
       result->more_records = true;
     }

@@ -116,7 +116,8 @@ class Propagator {
   // deletes its entries and records in the same pause. REQUIRES: `paused`.
   void ForgetIndex(const std::unique_lock<std::mutex>& paused,
                    uint32_t index_id);
-  // Whether `index_id` is being backfilled.
+  // Whether `index_id` is being backfilled: true from StartBackfill until
+  // the backfill's last chunk is written. One atomic read while none runs.
   bool Backfilling(uint32_t index_id) const;
 
   // Deterministic mode: applies every record due at the clock's now and
@@ -192,6 +193,11 @@ class Propagator {
   std::set<uint32_t> dirty_ GUARDED_BY(state_mu_);  // records may be pending
   std::map<uint32_t, int64_t> lags_ GUARDED_BY(state_mu_);
   std::set<uint32_t> backfilling_ GUARDED_BY(state_mu_);
+  // backfilling_.size(), readable without state_mu_. Raised under the
+  // writers' exclusion (IndexWriter::ExcludeWriters) when a backfill
+  // starts, so a writer never misses one; lowered after its last chunk is
+  // written, so a writer that reads 0 stages after every backfill ended.
+  std::atomic<int> backfill_count_{0};
   Status bg_error_ GUARDED_BY(state_mu_);
   Status fail_writes_ GUARDED_BY(state_mu_);
   bool stop_ GUARDED_BY(state_mu_) = false;

@@ -11,11 +11,13 @@
 
 #include "engine/clock.h"
 #include "engine/index/consistency_checker.h"
+#include "engine/index/gsi_log.h"
 #include "engine/index/index_entry.h"
 #include "engine/index/index_writer.h"
 #include "engine/keys/key_codec.h"
 #include "engine/table/item_locks.h"
 #include "engine/table/write_path.h"
+#include "engine/value/encoded_item.h"
 #include "engine/value/item_codec.h"
 #include "tests/testutil/status_matchers.h"
 
@@ -112,6 +114,29 @@ class PropagatorTest : public ::testing::Test {
   }
   int64_t LogRecords() {
     return std::move(propagator_->TEST_LogRecords()).value();
+  }
+  // The log's records, in order.
+  std::vector<GsiLogRecord> Records() {
+    std::vector<GsiLogRecord> out;
+    auto it = store_->NewIterator(Cf::kGsiLog, std::string(),
+                                  std::string(12, '\xff'));
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      out.push_back(std::move(DecodeGsiLogRecord(it->value())).value());
+    }
+    return out;
+  }
+  // The size (IndexEntry::size) of the stored entry at `key`, -1 if none.
+  int64_t StoredEntrySize(const std::string& key) {
+    auto value = std::move(store_->Get(Cf::kIndexes, key)).value();
+    if (!value) return -1;
+    return std::move(EncodedItemSize(*value)).value() + kIndexEntryOverheadBytes;
+  }
+  void StartBackfill() {
+    auto paused = propagator_->PauseApply();
+    auto excluded = writer_->ExcludeWriters();
+    writer_->SetTable(excluded, table_);
+    propagator_->StartBackfill(
+        paused, BackfillTask{kTable, table_.key, table_.indexes[0]});
   }
 
   void ExpectConsistent() {
@@ -371,6 +396,83 @@ TEST_F(PropagatorTest, BackfillThenHeldRecordsGiveTheRightIndex) {
   EXPECT_EQ(LogRecords(), 0);
   ExpectConsistent();
   EXPECT_EQ(Gsi().size(), 10u);  // p0..p8 + new
+}
+
+TEST_F(PropagatorTest, WritersCarryTheSizesOfReplacedEntriesOnlyWhenTheyKnowThem) {
+  // An ALL projection, so that an entry can change under the same key.
+  table_.indexes[0].projection.type = ProjectionType::kAll;
+  TableInfo without = table_;
+  without.indexes = {table_.indexes[1]};
+  {
+    auto excluded = writer_->ExcludeWriters();
+    writer_->SetTable(excluded, without);
+  }
+  for (int i = 0; i < 6; ++i)
+    ASSERT_OK(Put("p" + std::to_string(i), "g" + std::to_string(i)));
+  // An empty string, refused as an index key once the index exists: the
+  // backfill leaves these items out.
+  ASSERT_OK(Put("e1", ""));
+  ASSERT_OK(Put("e2", ""));
+  PropagatorOptions options;
+  options.backfill_chunk_items = 2;
+  Reopen(options);
+  StartBackfill();
+  ASSERT_OK(propagator_->RunDue());  // one chunk
+  ASSERT_TRUE(propagator_->Backfilling(kGsi));
+  ASSERT_OK(Put("p0", "during"));   // the backfill may read either state
+  ASSERT_OK(Put("p5", "during"));
+  std::vector<GsiLogRecord> held = Records();
+  ASSERT_EQ(held.size(), 2u);
+  EXPECT_FALSE(held[0].sizes_known);
+  EXPECT_FALSE(held[1].sizes_known);
+  while (propagator_->Backfilling(kGsi)) ASSERT_OK(propagator_->RunDue());
+  ASSERT_OK(propagator_->RunDue());
+  ASSERT_EQ(LogRecords(), 0);
+  ExpectConsistent();
+
+  ASSERT_OK(Put("p1", "moved"));         // a key change
+  ASSERT_OK(Put("p2", "g2", "l"));       // a new value under the same key
+  ASSERT_OK(Delete("p3"));
+  ASSERT_OK(Put("new", "n"));            // no entry before
+  ASSERT_OK(Put("e1", "x"));             // its "" entry was never written
+  ASSERT_OK(Delete("e2"));
+  const std::vector<GsiLogRecord> r = Records();
+  ASSERT_EQ(r.size(), 6u);
+  ASSERT_TRUE(r[0].sizes_known);
+  EXPECT_EQ(r[0].deleted_size, StoredEntrySize(*r[0].delete_key));
+  EXPECT_EQ(r[0].overwritten_size, -1);
+  ASSERT_TRUE(r[1].sizes_known);
+  EXPECT_FALSE(r[1].delete_key.has_value());
+  EXPECT_EQ(r[1].overwritten_size, StoredEntrySize(*r[1].put_key));
+  EXPECT_GT(r[1].overwritten_size, 0);
+  ASSERT_TRUE(r[2].sizes_known);
+  EXPECT_EQ(r[2].deleted_size, StoredEntrySize(*r[2].delete_key));
+  ASSERT_TRUE(r[3].sizes_known);
+  EXPECT_EQ(r[3].overwritten_size, -1);
+  EXPECT_FALSE(r[4].sizes_known);
+  EXPECT_FALSE(r[5].sizes_known);
+  ASSERT_OK(propagator_->RunDue());
+  ExpectConsistent();
+}
+
+TEST_F(PropagatorTest, AKnownSizeIsCountedWithoutReadingTheEntry) {
+  // A record that says it deletes an entry of 500 bytes: the counters
+  // trust it (the writer knew; see GsiLogRecord::sizes_known), even though
+  // no such entry is stored.
+  GsiLogRecord record;
+  record.delete_key = keys::TablePrefix(kGsi) + "absent";
+  record.sizes_known = true;
+  record.deleted_size = 500;
+  std::string value;
+  EncodeGsiLogRecord(record, &value);
+  WriteBatch batch;
+  batch.Put(Cf::kGsiLog, GsiLogKey(kGsi, 1), value);
+  ASSERT_OK(store_->Write(&batch));
+  Reopen();
+  ASSERT_OK(propagator_->RunDue());
+  EXPECT_EQ(LogRecords(), 0);
+  ASSERT_OK_AND_ASSIGN(const auto stats, Catalog::IndexStats(*store_, kGsi));
+  EXPECT_EQ(stats, std::make_pair(int64_t{-1}, int64_t{-500}));
 }
 
 TEST_F(PropagatorTest, BackfillResumesFromItsCursorAfterARestart) {
