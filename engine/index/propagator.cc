@@ -572,6 +572,17 @@ void Propagator::Run() {
           while (!stop_ && !signaled_) wake_.wait(state_mu_);
         }
         thread_idle_ = false;
+        // Woken by a write: let the next ones gather before applying. A
+        // pass per write costs a wake-up (a futex call in the writer), an
+        // iterator and a WriteBatch for one record, more than applying it
+        // does; writers do not wake a thread that is not idle.
+        if (signaled_ && options_.gather_micros > 0) {
+          const auto deadline = std::chrono::steady_clock::now() +
+                                std::chrono::microseconds(options_.gather_micros);
+          while (!stop_ && wake_.wait_until(state_mu_, deadline) !=
+                               std::cv_status::timeout) {
+          }
+        }
       }
       if (stop_) return;
       signaled_ = false;
