@@ -363,11 +363,12 @@ Status SnapshotEngine::ReplaceContents(const std::string& dir) {
       DR_RETURN_IF_ERROR(it->status());
       continue;
     }
-    const std::string first(it->key());
     it->SeekToLast();
     std::string end(it->key());
     end.push_back('\0');  // just past the last key
-    clear.DeleteRange(static_cast<Cf>(cf), first, end);
+    // From "": a range deletion in the GSI log must not start at one of its
+    // record keys (Store's memtable insert hints).
+    clear.DeleteRange(static_cast<Cf>(cf), std::string(), end);
   }
   DR_RETURN_IF_ERROR(store_->Write(&clear));
   for (int cf = 0; cf < kNumColumnFamilies; ++cf) {
