@@ -106,10 +106,6 @@ class IteratorImpl final : public StoreIterator {
   std::unique_ptr<rocksdb::Iterator> it_;
 };
 
-}  // namespace
-
-namespace {
-
 // The GSI log's memtable insert hints: one per index, for the record keys
 // (index id, 4 bytes, then the sequence number, 8). Only whole record keys
 // are in the domain: RocksDB's MemTable keeps one hint map for its point
@@ -117,7 +113,8 @@ namespace {
 // deletion starting at a record key would reuse a point entry's hint in the
 // wrong list (an assertion in InlineSkipList::Insert, or worse). The GSI
 // log's range deletions start at an index's 4-byte prefix
-// (SecondaryIndexes' index deletion) or at "" (SnapshotEngine's reset).
+// (SecondaryIndexes' index deletion) or at "" (SnapshotEngine's reset); see
+// WriteBatch::DeleteRange.
 class GsiLogInsertHint : public rocksdb::SliceTransform {
  public:
   static constexpr size_t kRecordKeySize = 12;

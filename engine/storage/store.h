@@ -79,7 +79,9 @@ class WriteBatch {
 
   void Put(Cf cf, std::string_view key, std::string_view value);
   void Delete(Cf cf, std::string_view key);
-  // Removes every key in [begin, end).
+  // Removes every key in [begin, end). In Cf::kGsiLog, `begin` must not be
+  // a whole record key (12 bytes): the log's memtable insert hints, which
+  // RocksDB shares with range deletions, take exactly those (store.cc).
   void DeleteRange(Cf cf, std::string_view begin, std::string_view end);
   // Adds `delta` to the signed 64-bit counter stored at `key` (meta only;
   // a missing counter counts as 0). Read it back with Store::GetCounter.
