@@ -1,45 +1,17 @@
 #include "api/encoded_item_json.h"
 
-#include <array>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "api/json_bytes.h"
 #include "api/json_codec.h"
 #include "engine/value/encoded_item.h"
 
 namespace dynarock::api {
 
 namespace {
-
-// The length of the well-formed UTF-8 sequence (RFC 3629, Table 3-7 of the
-// Unicode standard: no overlongs, surrogates or code points past U+10FFFF)
-// that starts `s` at `i`, or 0 when there is none. nlohmann's decoder
-// accepts exactly these.
-size_t Utf8SequenceLength(std::string_view s, size_t i) {
-  auto byte = [&](size_t k) { return static_cast<uint8_t>(s[k]); };
-  auto cont = [&](size_t k, uint8_t lo = 0x80, uint8_t hi = 0xbf) {
-    return k < s.size() && byte(k) >= lo && byte(k) <= hi;
-  };
-  const uint8_t b = byte(i);
-  if (b < 0x80) return 1;
-  if (b >= 0xc2 && b <= 0xdf) return cont(i + 1) ? 2 : 0;
-  if (b == 0xe0) return cont(i + 1, 0xa0) && cont(i + 2) ? 3 : 0;
-  if ((b >= 0xe1 && b <= 0xec) || b == 0xee || b == 0xef) {
-    return cont(i + 1) && cont(i + 2) ? 3 : 0;
-  }
-  if (b == 0xed) return cont(i + 1, 0x80, 0x9f) && cont(i + 2) ? 3 : 0;
-  if (b == 0xf0) return cont(i + 1, 0x90) && cont(i + 2) && cont(i + 3) ? 4 : 0;
-  if (b >= 0xf1 && b <= 0xf3) {
-    return cont(i + 1) && cont(i + 2) && cont(i + 3) ? 4 : 0;
-  }
-  if (b == 0xf4) {
-    return cont(i + 1, 0x80, 0x8f) && cont(i + 2) && cont(i + 3) ? 4 : 0;
-  }
-  return 0;
-}
 
 // Renders the visit as DumpJson(EncodeItem(item)) would.
 class JsonWriter : public EncodedItemVisitor {
@@ -124,44 +96,6 @@ class JsonWriter : public EncodedItemVisitor {
 
 }  // namespace
 
-namespace {
-
-// Bytes JSON text carries as they are: printable ASCII but '"' and '\\'
-// (nlohmann leaves 0x7f unescaped too). A lookup table, because this test
-// runs on every byte of every string of every item a read returns.
-constexpr std::array<bool, 256> kPlainJsonByte = [] {
-  std::array<bool, 256> plain{};
-  for (int c = 0x20; c < 0x80; ++c) plain[c] = c != '"' && c != '\\';
-  return plain;
-}();
-
-// Whether any of the 8 bytes of `w` is not plain (the bit tricks of
-// https://graphics.stanford.edu/~seander/bithacks.html: a byte below 0x20,
-// at or above 0x80, '"' or '\\'). Exact for "any"; which byte is found by
-// the table.
-inline bool AnyNotPlain(uint64_t w) {
-  constexpr uint64_t kOnes = 0x0101010101010101ULL;
-  constexpr uint64_t kHigh = 0x8080808080808080ULL;
-  const auto has_zero = [](uint64_t x) { return (x - kOnes) & ~x & kHigh; };
-  const uint64_t below_space = (w - kOnes * 0x20) & ~w & kHigh;
-  return ((w & kHigh) | below_space | has_zero(w ^ (kOnes * '"')) |
-          has_zero(w ^ (kOnes * '\\'))) != 0;
-}
-
-// The end of the run of plain bytes of s starting at i.
-inline size_t PlainRunEnd(std::string_view s, size_t i) {
-  while (i + 8 <= s.size()) {
-    uint64_t w;
-    std::memcpy(&w, s.data() + i, 8);
-    if (AnyNotPlain(w)) break;
-    i += 8;
-  }
-  while (i < s.size() && kPlainJsonByte[static_cast<uint8_t>(s[i])]) ++i;
-  return i;
-}
-
-}  // namespace
-
 void AppendJsonString(std::string_view s, std::string* out) {
   static constexpr char kHex[] = "0123456789abcdef";
   const size_t start = out->size();
@@ -170,7 +104,7 @@ void AppendJsonString(std::string_view s, std::string* out) {
   size_t i = 0;
   while (i < s.size()) {
     // Runs of plain bytes (most strings are one run) go in one append.
-    const size_t end = PlainRunEnd(s, i);
+    const size_t end = PlainJsonRunEnd(s, i);
     out->append(s.data() + i, end - i);
     i = end;
     if (i == s.size()) break;

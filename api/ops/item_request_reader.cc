@@ -1,8 +1,8 @@
 // api/ops/item_request_reader.cc
 //
 // One SAX handler for both operations. Every event outside the accepted
-// shape makes it return false, which stops nlohmann's parser and makes the
-// reader answer nullopt: refusing is always safe (the JSON tree then decides),
+// shape makes it return false, which stops the reader (ReadPlainJson) and
+// makes it answer nullopt: refusing is always safe (the JSON tree then decides),
 // so the handler only has to be sure of what it accepts.
 
 #include "api/ops/item_request_reader.h"
@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "api/json_codec.h"
+#include "api/plain_json_reader.h"
 #include "api/validate.h"
 
 namespace dynarock::api::ops {
@@ -28,12 +29,6 @@ enum class Op { kPut, kGet };
 
 class ItemRequestSax {
  public:
-  using number_integer_t = Json::number_integer_t;
-  using number_unsigned_t = Json::number_unsigned_t;
-  using number_float_t = Json::number_float_t;
-  using string_t = Json::string_t;
-  using binary_t = Json::binary_t;
-
   explicit ItemRequestSax(Op op) : op_(op) {}
 
   // Set once the body was read whole and is of the accepted shape.
@@ -44,19 +39,7 @@ class ItemRequestSax {
   Item& item() { return item_; }
   bool consistent_read() const { return consistent_read_; }
 
-  // --- nlohmann's SAX interface -------------------------------------------
-
-  bool null() { return false; }
-  bool number_integer(number_integer_t) { return false; }
-  bool number_unsigned(number_unsigned_t) { return false; }
-  bool number_float(number_float_t, const string_t&) { return false; }
-  bool binary(binary_t&) { return false; }
-  bool start_array(std::size_t) { return false; }
-  bool end_array() { return false; }
-  bool parse_error(std::size_t, const std::string&,
-                   const nlohmann::detail::exception&) {
-    return false;
-  }
+  // --- the SAX interface ReadPlainJson drives ----------------------------
 
   bool start_object(std::size_t) {
     switch (level_) {
@@ -100,7 +83,7 @@ class ItemRequestSax {
     return false;
   }
 
-  bool key(string_t& k) {
+  bool key(std::string& k) {
     switch (level_) {
       case Level::kRequest: {
         uint32_t m = 0;
@@ -148,7 +131,7 @@ class ItemRequestSax {
     return false;
   }
 
-  bool string(string_t& s) {
+  bool string(std::string& s) {
     if (level_ == Level::kRequest) {
       if (member_ == kTableName) {
         if (!IsValidTableName(s)) return false;
@@ -224,10 +207,7 @@ class ItemRequestSax {
 
 // Reads `body` with `sax`; true if it was read whole and accepted.
 bool Read(std::string_view body, ItemRequestSax* sax) {
-  const bool parsed = Json::sax_parse(body.begin(), body.end(), sax,
-                                      nlohmann::detail::input_format_t::json,
-                                      /*strict=*/true);
-  return parsed && sax->complete();
+  return ReadPlainJson(body, sax) && sax->complete();
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // api/ops/item_request_reader.h
 //
-// GetItem and PutItem request bodies read in one pass (nlohmann's SAX
-// interface: no JSON tree, no separate type, constraint and decoding walks)
+// GetItem and PutItem request bodies read in one pass (ReadPlainJson's SAX
+// events: no JSON tree, no separate type, constraint and decoding walks)
 // straight into the engine's request types, for the common shape:
 // TableName; Item or Key of scalar values (S, N, B, BOOL, NULL); for
 // GetItem ConsistentRead; ReturnValues and ReturnConsumedCapacity only as
@@ -17,10 +17,11 @@
 // tests/api/ops/item_request_reader_test.cc checks this against that path
 // byte for byte.
 //
-// The parser is nlohmann's SAX parser (a loop with an explicit state
-// stack); the reader stops it at the first object deeper than an
-// AttributeValue of a top-level map (3 levels), so no input drives
-// recursion or deep state. Stateless functions; thread-safe.
+// The parser is ReadPlainJson (api/plain_json_reader.h: a loop, no
+// recursion), which stops at the first number, null or array; the reader
+// stops it at the first object deeper than an AttributeValue of a top-level
+// map (3 levels), so no input drives deep state. Stateless functions;
+// thread-safe.
 
 #ifndef DYNAROCK_API_OPS_ITEM_REQUEST_READER_H_
 #define DYNAROCK_API_OPS_ITEM_REQUEST_READER_H_
