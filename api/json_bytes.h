@@ -1,10 +1,12 @@
 // api/json_bytes.h
 //
 // The bytes of JSON text, as nlohmann reads and writes them: which bytes a
-// string carries as they are, and which byte sequences are UTF-8. Shared by
-// the writer of items as JSON (encoded_item_json.cc) and the one-pass reader
-// of requests (plain_json_reader.h), which both walk strings in runs of
-// plain bytes instead of a byte at a time.
+// string carries as they are, which byte sequences are UTF-8, and the
+// pieces of an escape (hex digits, a code point as UTF-8). Shared by the
+// writer of items as JSON (encoded_item_json.cc), the one-pass reader of
+// requests (plain_json_reader.h), which both walk strings in runs of plain
+// bytes instead of a byte at a time, and the Ion text reader
+// (transfer/ion_text.cc), whose escapes decode the same way.
 //
 // Stateless functions; thread-safe.
 
@@ -15,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 namespace dynarock::api {
@@ -58,6 +61,18 @@ inline size_t PlainJsonRunEnd(std::string_view s, size_t i) {
 // that starts `s` at `i` (i < size), or 0 when there is none. nlohmann's
 // reader accepts exactly these in a string.
 size_t Utf8SequenceLength(std::string_view s, size_t i);
+
+// Appends code point `cp` (at most U+10FFFF, not a surrogate: callers check)
+// as UTF-8.
+void AppendUtf8(uint32_t cp, std::string* out);
+
+// The value of hex digit `c` (either case), or -1.
+inline int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
 
 }  // namespace dynarock::api
 

@@ -5,8 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <cstdio>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "api/json_codec.h"
 
@@ -80,6 +83,42 @@ TEST(JsonBytesTest, Utf8SequencesAreWhatNlohmannAccepts) {
   EXPECT_EQ(Utf8SequenceLength("\xe2\x82\xac", 0), 3u);
   EXPECT_EQ(Utf8SequenceLength("\xf0\x9f\x98\x80", 0), 4u);
   EXPECT_EQ(Utf8SequenceLength("\xe2\x82", 0), 0u);  // cut short
+}
+
+// AppendUtf8 writes what nlohmann decodes a \u escape (or a surrogate pair
+// of them) to, for code points at every length boundary and at random.
+TEST(JsonBytesTest, AppendUtf8EncodesAsNlohmannDecodesEscapes) {
+  auto escape = [](uint32_t u) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "\\u%04x", u);
+    return std::string(buf);
+  };
+  std::vector<uint32_t> points = {0x0, 0x41, 0x7f, 0x80, 0x7ff, 0x800, 0xd7ff,
+                                  0xe000, 0xffff, 0x10000, 0x10ffff};
+  std::mt19937 rng(8);
+  for (int n = 0; n < 2000; ++n) {
+    const uint32_t cp = std::uniform_int_distribution<uint32_t>(0, 0x10ffff)(rng);
+    if (cp < 0xd800 || cp > 0xdfff) points.push_back(cp);
+  }
+  for (uint32_t cp : points) {
+    const std::string text =
+        cp < 0x10000 ? escape(cp)
+                     : escape(0xd800 + ((cp - 0x10000) >> 10)) +
+                           escape(0xdc00 + ((cp - 0x10000) & 0x3ff));
+    std::string mine;
+    AppendUtf8(cp, &mine);
+    EXPECT_EQ(mine, Json::parse("\"" + text + "\"").get<std::string>()) << cp;
+    EXPECT_EQ(Utf8SequenceLength(mine, 0), mine.size()) << cp;
+  }
+}
+
+TEST(JsonBytesTest, HexDigitReadsBothCasesAndNothingElse) {
+  const std::string digits = "0123456789abcdef";
+  for (int c = 0; c < 256; ++c) {
+    const size_t lower = digits.find(static_cast<char>(std::tolower(c)));
+    const int want = lower != std::string::npos ? static_cast<int>(lower) : -1;
+    EXPECT_EQ(HexDigit(static_cast<char>(c)), want) << c;
+  }
 }
 
 }  // namespace
