@@ -44,7 +44,7 @@ CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {
                   "(otherwise each access key id + region has its own)");
   serve
       ->add_option("--threads", opts->threads,
-                   "HTTP worker threads; 0 = two per core, at least 4")
+                   "HTTP worker threads; 0 = four per core, at least 8")
       ->capture_default_str()
       ->check(CLI::Range(0, 256));
   serve

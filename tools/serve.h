@@ -19,7 +19,7 @@ struct ServeOptions {
   std::string db_path = "./dynarock-data";
   bool in_memory = false;  // nothing survives the process
   bool shared_db = false;  // one set of tables for every access key + region
-  int threads = 0;         // HTTP threads; 0 = two per core, at least 4
+  int threads = 0;         // HTTP threads; 0 = four per core, at least 8
   // How long after a write its changes reach the GSIs (0: at once, on a
   // background thread); SetIndexLag changes it per index at runtime.
   int64_t gsi_lag_ms = 0;

@@ -13,7 +13,7 @@
 // response, and loops while the connection is kept alive. Connections
 // beyond max_connections become short-lived rejecting sessions that write
 // one 503 and close. The Handler runs on the io threads: engine calls
-// are short; a slow one holds only the connections of its thread (two
+// are short; a slow one holds only the connections of its thread (four
 // threads per core by default).
 
 #include "api/http/server.h"
@@ -537,13 +537,14 @@ struct Server::Impl {
   }
 };
 
+int DefaultServerThreads(unsigned cores) {
+  return std::max(8, 4 * static_cast<int>(std::min(cores, 1024u)));
+}
+
 Result<std::unique_ptr<Server>> Server::Start(Handler handler,
                                               const ServerOptions& options) {
   int threads = options.threads;
-  if (threads <= 0) {
-    threads =
-        std::max(4, 2 * static_cast<int>(std::thread::hardware_concurrency()));
-  }
+  if (threads <= 0) threads = DefaultServerThreads(std::thread::hardware_concurrency());
   auto impl = std::make_unique<Impl>(threads);
   impl->shared.handler = std::move(handler);
   impl->shared.options = options;

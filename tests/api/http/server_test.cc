@@ -18,10 +18,13 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <chrono>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <random>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "api/http/protocol.h"
 
@@ -484,6 +487,54 @@ TEST_F(ServerTest, ManyConcurrentClients) {
   }
   for (auto& c : clients) c.join();
   EXPECT_EQ(ok.load(), 400);
+}
+
+TEST(DefaultServerThreadsTest, FourPerCoreAtLeastEight) {
+  EXPECT_EQ(DefaultServerThreads(0), 8);  // hardware_concurrency() unknown
+  EXPECT_EQ(DefaultServerThreads(1), 8);
+  EXPECT_EQ(DefaultServerThreads(2), 8);
+  EXPECT_EQ(DefaultServerThreads(3), 12);
+  EXPECT_EQ(DefaultServerThreads(16), 64);
+}
+
+// threads = 0 runs DefaultServerThreads(cores) threads: as many requests as
+// that, one per connection, are inside the handler at once. Each handler
+// waits (up to 10 s) for all of them; with fewer threads, two connections
+// share one and the first's handler times out.
+TEST_F(ServerTest, TheDefaultThreadsHoldThatManyBlockedRequestsAtOnce) {
+  const int n = DefaultServerThreads(std::thread::hardware_concurrency());
+  std::mutex mu;
+  std::condition_variable all_in;
+  int inside = 0;
+  ServerOptions options;
+  options.host = "127.0.0.1";
+  options.port = 0;
+  options.threads = 0;
+  auto server = Server::Start(
+      [&](std::string_view, std::string_view, const CallerIdentity&) {
+        std::unique_lock<std::mutex> lock(mu);
+        ++inside;
+        all_in.notify_all();
+        const bool all =
+            all_in.wait_for(lock, 10s, [&] { return inside >= n; });
+        Response r;
+        r.body = all ? "all" : "alone";
+        return r;
+      },
+      options);
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  server_ = std::move(server).value();
+  std::vector<tcp::socket> sockets;
+  for (int i = 0; i < n; ++i) sockets.push_back(Connect());
+  for (tcp::socket& socket : sockets) {
+    bhttp::write(socket, ApiRequest("GetItem", "{}"));
+  }
+  for (tcp::socket& socket : sockets) {
+    beast::flat_buffer buffer;
+    bhttp::response<bhttp::string_body> res;
+    bhttp::read(socket, buffer, res);
+    EXPECT_EQ(res.body(), "all");
+  }
 }
 
 }  // namespace
