@@ -544,7 +544,9 @@ int DefaultServerThreads(unsigned cores) {
 Result<std::unique_ptr<Server>> Server::Start(Handler handler,
                                               const ServerOptions& options) {
   int threads = options.threads;
-  if (threads <= 0) threads = DefaultServerThreads(std::thread::hardware_concurrency());
+  if (threads <= 0) {
+    threads = DefaultServerThreads(std::thread::hardware_concurrency());
+  }
   auto impl = std::make_unique<Impl>(threads);
   impl->shared.handler = std::move(handler);
   impl->shared.options = options;

@@ -69,7 +69,7 @@ struct ServerOptions {
 // at least 8 (`cores` 0, unknown, counts as one). More threads than cores,
 // because handlers block on the engine (reads of the old item, the write
 // mutex, the disk): with clients on the same cores, as an emulator's tests
-// are, four per core served PutItem and GetItem 8-17 % faster than two
+// are, four per core served PutItem and GetItem 19-24 % faster than two
 // (bench/README, issue 18's sixth pass).
 int DefaultServerThreads(unsigned cores);
 
