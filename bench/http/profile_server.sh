@@ -5,14 +5,16 @@
 #
 #   bench/http/profile_server.sh query      # get | put | query | put2gsi
 #
-# Starts `dynarock serve --in-memory --throttling off`, creates and preloads
+# Starts `dynarock serve --throttling off` (in memory, or on disk in a
+# temporary directory with STORAGE=disk), creates and preloads
 # the workload's table (20,000 Order items; OrdersQ: 100 per customer;
 # OrdersGsi: two GSIs), runs wrk -t2 -c16 for 12 s with the workload's
 # script and records `perf record -F 999 --call-graph=dwarf` of the server
 # for 10 s of it. Prints wrk's requests/s and the top of
 # `perf report --no-children --sort symbol`; the profile stays in
 # $PERF_DATA (default /tmp/dynarock-<workload>.perf) for perf report.
-# Environment: DYNAROCK (binary, as run_http_bench.sh), BENCH_ITEMS (the
+# Environment: DYNAROCK (binary, as run_http_bench.sh), STORAGE (memory |
+# disk; default memory), BENCH_ITEMS (the
 # preload, default 20000), PERF_DATA, TOP
 # (lines of the report, default 30).
 set -euo pipefail
@@ -31,10 +33,18 @@ esac
 ITEMS="${BENCH_ITEMS:-20000}"
 PERF_DATA="${PERF_DATA:-/tmp/dynarock-$OP.perf}"
 
+storage_args=(--in-memory) data_dir=""
+case "${STORAGE:-memory}" in
+  memory) ;;
+  disk) data_dir=$(mktemp -d "${TMPDIR:-/tmp}/dynarock-profile.XXXXXX")
+        storage_args=(--db-path "$data_dir") ;;
+  *) die "STORAGE must be memory or disk, not $STORAGE" ;;
+esac
+
 port=$(free_port)
-"$DYNAROCK" serve --in-memory --throttling off --port "$port" >/dev/null 2>&1 &
+"$DYNAROCK" serve "${storage_args[@]}" --throttling off --port "$port" >/dev/null 2>&1 &
 pid=$!
-trap 'stop "$pid"' EXIT
+trap 'stop "$pid"; [[ -z "$data_dir" ]] || rm -rf "$data_dir"' EXIT
 wait_ready "$port" "$pid"
 create_table "$port" "$table" $kind
 BENCH_TABLE=$table BENCH_PER_CUSTOMER=$per load_items "$port" "$ITEMS" >/dev/null
