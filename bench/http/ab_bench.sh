@@ -80,15 +80,11 @@ echo "wrk -t2 -c16 -d$DURATION, $ROUNDS round(s); Orders $ITEMS, OrdersQ $QUERY_
 
 # run OP SIDE: "requests/s CPU-us-per-request" of one wrk run.
 run() {
-  local p="${port[$2]}" i="${pid[$2]}"
-  case "$1" in
-    get) BENCH_TABLE=Orders BENCH_PER_CUSTOMER=4 BENCH_VERSIONS=1 wrk_rps "$p" "$i" get_item.lua "$ITEMS" ;;
-    put) BENCH_TABLE=Orders BENCH_PER_CUSTOMER=4 BENCH_VERSIONS=1 wrk_rps "$p" "$i" put_item.lua "$ITEMS" ;;
-    query) BENCH_TABLE=OrdersQ BENCH_PER_CUSTOMER=100 BENCH_VERSIONS=1 wrk_rps "$p" "$i" query_items.lua "$QUERY_ITEMS" ;;
-    put2gsi) BENCH_TABLE=OrdersGsi BENCH_PER_CUSTOMER=4 BENCH_VERSIONS=2 wrk_rps "$p" "$i" put_item.lua "$GSI_ITEMS" wait_indexes ;;
-    noop) wrk_rps "$p" "$i" noop.lua "$ITEMS" ;;
-    *) die "unknown workload $1 (get put query put2gsi noop)" ;;
-  esac
+  local script table items per versions after=""
+  read -r script table items per versions < <(workload "$1")
+  [[ $1 == put2gsi ]] && after=wait_indexes
+  BENCH_TABLE=$table BENCH_PER_CUSTOMER=$per BENCH_VERSIONS=$versions \
+    wrk_rps "${port[$2]}" "${pid[$2]}" "$script" "$items" $after  # no word when empty
 }
 
 declare -A rps cpu
@@ -105,7 +101,6 @@ for ((r = 1; r <= ROUNDS; r++)); do
   done
 done
 
-median() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 echo "Medians of $ROUNDS round(s), $STORAGE:"
 printf "%-9s %10s %10s %7s %10s %10s %7s\n" workload "A req/s" "B req/s" "B/A" "A us/req" "B us/req" "B/A"
 for op in $OPS; do

@@ -1,5 +1,6 @@
-# bench/http/lib.sh: shell helpers shared by run_http_bench.sh and
-# startup_and_memory.sh. Source it; it defines functions and these variables:
+# bench/http/lib.sh: shell helpers shared by run_http_bench.sh, ab_bench.sh,
+# profile_server.sh and startup_and_memory.sh. Source it; it defines
+# functions and these variables:
 #   ROOT      the repository root
 #   HTTP_DIR  this directory
 #   DYNAROCK  the dynarock binary ($DYNAROCK, else build/dynarock, else
@@ -167,3 +168,20 @@ stop() {
     wait "$1" 2>/dev/null || true
   fi
 }
+
+# workload OP: "script table items per-customer versions" of one of the
+# HTTP workloads (get put query put2gsi; noop: GET /), from the callers'
+# ITEMS, QUERY_ITEMS and GSI_ITEMS.
+workload() {
+  case "$1" in
+    get) echo "get_item.lua Orders $ITEMS 4 1" ;;
+    put) echo "put_item.lua Orders $ITEMS 4 1" ;;
+    query) echo "query_items.lua OrdersQ $QUERY_ITEMS 100 1" ;;
+    put2gsi) echo "put_item.lua OrdersGsi $GSI_ITEMS 4 2" ;;
+    noop) echo "noop.lua Orders $ITEMS 4 1" ;;
+    *) die "unknown workload $1 (get put query put2gsi noop)" ;;
+  esac
+}
+
+# median "X Y Z ...": the median of space-separated numbers.
+median() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }

@@ -123,16 +123,6 @@ for port in "$dr_port" "$dl_port"; do
 done
 rss_preload=$(vm_kib "$dr_pid" VmRSS)
 
-# workload OP: "script table items per_customer versions" of one workload.
-workload() {
-  case "$1" in
-    get) echo "get_item.lua Orders $ITEMS 4 1" ;;
-    put) echo "put_item.lua Orders $ITEMS 4 1" ;;
-    query) echo "query_items.lua OrdersQ $QUERY_ITEMS 100 1" ;;
-    put2gsi) echo "put_item.lua OrdersGsi $GSI_ITEMS 4 2" ;;
-    *) die "unknown workload $1" ;;
-  esac
-}
 label() {
   case "$1" in
     get) echo GetItem ;; put) echo PutItem ;; query) echo "Query(100)" ;; put2gsi) echo "PutItem+2GSI" ;;
@@ -164,7 +154,6 @@ for ((r = 1; r <= ROUNDS; r++)); do
 done
 rss_end=$(vm_kib "$dr_pid" VmRSS)
 
-median() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 echo "Medians of $ROUNDS round(s), dynarock $STORAGE:"
 noop_rps=$(median "${rps[dynarock.noop]}")
 noop_cpu=$(median "${cpu[dynarock.noop]}")
