@@ -1,8 +1,8 @@
 // api/http/server.cc
 //
 // One Session per connection. Each of the `threads` threads runs an
-// io_context of its own, and the acceptor deals connections out to them in
-// turn: a connection's handlers all run on one thread, so that a request
+// io_context of its own, and the acceptor, on a thread of its own, deals
+// connections out to them in turn: a connection's handlers all run on one thread, so that a request
 // never hops between threads (no strand, no cross-thread wake-up; on this
 // path the scheduler's hand-offs cost more than parsing). A session waits
 // for a request's first byte (idle_timeout), reads its headers
@@ -14,7 +14,8 @@
 // beyond max_connections become short-lived rejecting sessions that write
 // one 503 and close. The Handler runs on the io threads: engine calls
 // are short; a slow one holds only the connections of its thread (four
-// threads per core by default).
+// threads per core by default), never the acceptor, so new connections are
+// taken while every io thread is busy.
 
 #include "api/http/server.h"
 
@@ -397,10 +398,16 @@ struct Server::Impl {
   // Keep the threads in run() until Shutdown() is done, so that the
   // handlers it posts run even when nothing else is pending.
   std::vector<net::executor_work_guard<net::io_context::executor_type>> work;
-  tcp::acceptor acceptor;  // on iocs[0]
+  // The acceptor's own, run by accept_thread: on an io thread, a handler
+  // that blocks there (a long request, or one waiting for a lock) would
+  // stop every new connection from being accepted until it returns.
+  net::io_context accept_ioc{1};
+  net::executor_work_guard<net::io_context::executor_type> accept_work;
+  tcp::acceptor acceptor;  // on accept_ioc
   net::steady_timer accept_retry;
   size_t next_ioc = 0;  // the io_context of the next connection; acceptor's thread only
   std::vector<std::thread> threads;
+  std::thread accept_thread;
   std::string host;
   uint16_t port = 0;
   std::once_flag shutdown_once;
@@ -413,7 +420,8 @@ struct Server::Impl {
 
   explicit Impl(int thread_count)
       : iocs(MakeContexts(thread_count)),
-        acceptor(iocs[0]->get_executor()),
+        accept_work(net::make_work_guard(accept_ioc)),
+        acceptor(accept_ioc.get_executor()),
         accept_retry(acceptor.get_executor()) {
     for (auto& ioc : iocs) work.push_back(net::make_work_guard(*ioc));
   }
@@ -529,10 +537,13 @@ struct Server::Impl {
                            [this] { return shared.sessions.empty(); });
       }
       for (auto& guard : work) guard.reset();
+      accept_work.reset();
       for (auto& ioc : iocs) ioc->stop();
+      accept_ioc.stop();
       for (auto& t : threads) {
         if (t.joinable()) t.join();
       }
+      if (accept_thread.joinable()) accept_thread.join();
     });
   }
 };
@@ -556,6 +567,7 @@ Result<std::unique_ptr<Server>> Server::Start(Handler handler,
   for (int i = 0; i < threads; ++i) {
     impl->threads.emplace_back([p = impl.get(), ioc = impl->iocs[i].get()] { p->Run(ioc); });
   }
+  impl->accept_thread = std::thread([p = impl.get()] { p->Run(&p->accept_ioc); });
   return std::unique_ptr<Server>(new Server(std::move(impl)));
 }
 

@@ -35,7 +35,9 @@ struct ServerOptions {
   // 0 picks a free port; Server::port() tells which.
   uint16_t port = 8000;
   // Threads serving connections (and running the Handler, which blocks on
-  // the engine); 0 means DefaultServerThreads(the machine's cores).
+  // the engine); 0 means DefaultServerThreads(the machine's cores). One
+  // more thread accepts connections, so that handlers blocked on every
+  // serving thread never keep a new connection from being accepted.
   int threads = 0;
   // Larger bodies are answered with 413 (see kMaxRequestBodyBytes).
   size_t max_body_bytes = kMaxRequestBodyBytes;

@@ -537,5 +537,50 @@ TEST_F(ServerTest, TheDefaultThreadsHoldThatManyBlockedRequestsAtOnce) {
   }
 }
 
+// The first connection goes to the first serving thread, where the acceptor
+// ran until it got a thread of its own: a handler blocked there kept the
+// next connection from being accepted at all. Here it waits (up to 10 s)
+// for a request sent on a connection opened after it blocked.
+TEST_F(ServerTest, AHandlerBlockedOnTheFirstThreadDoesNotStopAccepting) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool first_in = false;
+  bool second_in = false;
+  ServerOptions options;
+  options.host = "127.0.0.1";
+  options.port = 0;
+  options.threads = 2;
+  auto server = Server::Start(
+      [&](std::string_view op, std::string_view, const CallerIdentity&) {
+        std::unique_lock<std::mutex> lock(mu);
+        Response r;
+        if (op == "GetItem") {
+          first_in = true;
+          cv.notify_all();
+          r.body = cv.wait_for(lock, 10s, [&] { return second_in; }) ? "both" : "alone";
+        } else {
+          second_in = true;
+          cv.notify_all();
+          r.body = "second";
+        }
+        return r;
+      },
+      options);
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  server_ = std::move(server).value();
+  tcp::socket first = Connect();
+  bhttp::write(first, ApiRequest("GetItem", "{}"));
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, 10s, [&] { return first_in; }));
+  }
+  tcp::socket second = Connect();
+  EXPECT_EQ(RoundTrip(second, ApiRequest("PutItem", "{}")).body(), "second");
+  beast::flat_buffer buffer;
+  bhttp::response<bhttp::string_body> res;
+  bhttp::read(first, buffer, res);
+  EXPECT_EQ(res.body(), "both");
+}
+
 }  // namespace
 }  // namespace dynarock::api::http
