@@ -2,9 +2,10 @@
 //
 // One Session per connection. Each of the `threads` threads runs an
 // io_context of its own, and the acceptor, on a thread of its own, deals
-// connections out to them in turn: a connection's handlers all run on one thread, so that a request
-// never hops between threads (no strand, no cross-thread wake-up; on this
-// path the scheduler's hand-offs cost more than parsing). A session waits
+// connections out to them in turn: a connection's handlers all run on one
+// thread, so that a request never hops between threads (no strand, no
+// cross-thread wake-up; on this path the scheduler's hand-offs cost more
+// than parsing). A session waits
 // for a request's first byte (idle_timeout), reads its headers
 // (header_timeout), reserves its
 // Content-Length against the server-wide in-flight budget, reads its body

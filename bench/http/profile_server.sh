@@ -12,7 +12,9 @@
 # script and records `perf record -F 999 --call-graph=dwarf` of the server
 # for 10 s of it. Prints wrk's requests/s and the top of
 # `perf report --no-children --sort symbol`; the profile stays in
-# $PERF_DATA (default /tmp/dynarock-<workload>.perf) for perf report.
+# $PERF_DATA (default /tmp/dynarock-<workload>.perf) for perf report, and
+# `perf script -i $PERF_DATA | bench/http/perf_shares.py FUNCTION...` gives
+# the share of samples with each function on the stack.
 # Environment: DYNAROCK (binary, as run_http_bench.sh), STORAGE (memory |
 # disk; default memory), BENCH_ITEMS (the
 # preload, default 20000), PERF_DATA, TOP
