@@ -6,6 +6,7 @@
 #ifndef DYNAROCK_ENGINE_OPTIONS_H_
 #define DYNAROCK_ENGINE_OPTIONS_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -15,6 +16,9 @@ namespace dynarock {
 
 class Clock;
 class TransferFiles;
+
+// EngineOptions::item_size_cache_entries: a million items, 16 MiB at most.
+inline constexpr size_t kDefaultItemSizeCacheEntries = size_t{1} << 20;
 
 // How GSI log records reach their indexes (engine/index/propagator.h).
 enum class GsiPropagation {
@@ -61,6 +65,11 @@ struct EngineOptions {
   // its memtables besides its (compressed) table files, so a smaller one
   // bounds its memory; simulations set it.
   int64_t memtable_bytes = 0;
+  // How many items' existence and size the write path remembers
+  // (engine/table/item_size_cache.h), so that a PutItem that needs nothing
+  // else of the item it replaces does not read it: at most 16 bytes each.
+  // 0 remembers nothing.
+  size_t item_size_cache_entries = kDefaultItemSizeCacheEntries;
 
   // --- Secondary indexes ---
   // How long after a write its changes become visible in a GSI, on `clock`;

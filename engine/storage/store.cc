@@ -175,6 +175,9 @@ struct Store::Rep {
   std::atomic<int64_t> looked_at_micros{0};
   // Store::WriteGeneration: bumped after every Write and Ingest applied.
   std::atomic<uint64_t> write_generation{0};
+  // Store::ItemsBulkGeneration: bumped after every Write holding a range
+  // deletion of Cf::kItems and every Ingest into it.
+  std::atomic<uint64_t> items_bulk_generation{0};
 
   static int64_t NowMicros() {
     return std::chrono::duration_cast<std::chrono::microseconds>(
@@ -271,6 +274,7 @@ void WriteBatch::DeleteRange(Cf cf, std::string_view begin,
                              std::string_view end) {
   rep_->DeleteRange(HandleFor(cf), ToSlice(begin), ToSlice(end))
       .PermitUncheckedError();
+  if (cf == Cf::kItems) deletes_item_range_ = true;
 }
 void WriteBatch::AddToCounter(std::string_view key, int64_t delta) {
   rep_->Merge(HandleFor(Cf::kMeta), ToSlice(key), EncodeCounter(delta))
@@ -433,11 +437,18 @@ Status Store::Write(WriteBatch* batch) {
   // After the write, so that a reader that saw the old number read before
   // it could see the change.
   rep_->write_generation.fetch_add(1, std::memory_order_acq_rel);
+  if (batch->deletes_item_range_) {
+    rep_->items_bulk_generation.fetch_add(1, std::memory_order_acq_rel);
+  }
   return FromRocks(s);
 }
 
 uint64_t Store::WriteGeneration() const {
   return rep_->write_generation.load(std::memory_order_acquire);
+}
+
+uint64_t Store::ItemsBulkGeneration() const {
+  return rep_->items_bulk_generation.load(std::memory_order_acquire);
 }
 
 std::unique_ptr<StoreIterator> Store::NewIterator(Cf cf,
@@ -521,6 +532,9 @@ Status Store::Ingest(Cf cf, const std::vector<std::string>& files, bool move) {
   const rocksdb::Status s = rep_->db->IngestExternalFile(
       rep_->cfs[static_cast<int>(cf)], files, options);
   rep_->write_generation.fetch_add(1, std::memory_order_acq_rel);
+  if (cf == Cf::kItems) {
+    rep_->items_bulk_generation.fetch_add(1, std::memory_order_acq_rel);
+  }
   return FromRocks(s);
 }
 

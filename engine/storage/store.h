@@ -91,6 +91,8 @@ class WriteBatch {
  private:
   friend class Store;
   std::unique_ptr<rocksdb::WriteBatch> rep_;
+  // Holds a DeleteRange of Cf::kItems (Store::ItemsBulkGeneration).
+  bool deletes_item_range_ = false;
 };
 
 // A leveldb-style iterator over [lower, upper) of one column family. Check
@@ -173,6 +175,11 @@ class Store {
   // have not changed. Read it BEFORE reading, to tag what is read with it
   // (a change that lands during the read then shows as a newer number).
   uint64_t WriteGeneration() const;
+  // As WriteGeneration, but it changes only after a change to Cf::kItems
+  // that is not a write of single keys: a Write holding a DeleteRange of
+  // it, or an Ingest into it (table deletion, restores, snapshots). What is
+  // known of single items (engine/table/item_size_cache.h) is tagged with it.
+  uint64_t ItemsBulkGeneration() const;
 
   // An iterator bounded to [lower, upper); both bounds are copied.
   std::unique_ptr<StoreIterator> NewIterator(Cf cf, std::string_view lower,

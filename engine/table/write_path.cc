@@ -53,30 +53,43 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
                                              std::vector<PendingStreamRecord>* records,
                                              const std::optional<StreamUserIdentity>& user_identity,
                                              bool mutation_reads_old) {
-  // The stored bytes are kept: a stream record copies them as its old image.
-  DR_ASSIGN_OR_RETURN(std::optional<std::string> old_bytes,
-                      store_->Get(Cf::kItems, item_key));
   std::optional<StreamViewType> stream_view;
   if (streams_ != nullptr && table.desc.stream_specification &&
       table.desc.stream_specification->stream_enabled) {
     stream_view = streams_->ActiveViewType(table.id);
   }
-  const bool old_exists = old_bytes.has_value();
+  // Only the old item's existence and size matter (billing, counters)
+  // unless the mutation, the stream record or the index changes read it.
+  const bool size_only = !mutation_reads_old && !stream_view.has_value() &&
+                         !(indexes_ != nullptr && indexes_->HasIndexes(*txn, table.id));
+  // Read before the item is, so that a bulk change after it shows.
+  const uint64_t generation = store_->ItemsBulkGeneration();
+  std::optional<ItemSizeCache::Known> known;
+  if (size_only) known = known_.Find(item_key, generation);
+  // The stored bytes are kept: a stream record copies them as its old image.
+  std::optional<std::string> old_bytes;
   std::optional<Item> old_item;
   int64_t old_size = 0;
-  if (old_bytes) {
-    // Decoding is most of what reading the old item costs beyond the Get:
-    // skipped when only its size and existence matter.
-    const bool decode = mutation_reads_old || stream_view.has_value() ||
-                        (indexes_ != nullptr && indexes_->HasIndexes(*txn, table.id));
-    if (decode) {
-      DR_ASSIGN_OR_RETURN(Item decoded, DecodeItem(*old_bytes));
-      old_item = std::move(decoded);
-      old_size = ItemSize(*old_item);
-    } else {
-      DR_ASSIGN_OR_RETURN(old_size, EncodedItemSize(*old_bytes));
+  if (known) {
+    old_size = known->size;
+  } else {
+    DR_ASSIGN_OR_RETURN(old_bytes, store_->Get(Cf::kItems, item_key));
+    if (old_bytes) {
+      // Decoding is most of what reading the old item costs beyond the Get:
+      // skipped when only its size and existence matter.
+      if (!size_only) {
+        DR_ASSIGN_OR_RETURN(Item decoded, DecodeItem(*old_bytes));
+        old_item = std::move(decoded);
+        old_size = ItemSize(*old_item);
+      } else {
+        DR_ASSIGN_OR_RETURN(old_size, EncodedItemSize(*old_bytes));
+      }
     }
+    // Under the item's lock, what was read is the item's state until this
+    // write (or the next) commits.
+    known_.Remember(item_key, {old_bytes.has_value(), old_size}, generation);
   }
+  const bool old_exists = known ? known->exists : old_bytes.has_value();
   // The base table's part comes first; the index parts follow it.
   Metering m;
   m.consumed.table_name = table.desc.table_name;
@@ -139,7 +152,8 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
   Catalog::AddStats(table.id, item_delta, new_size - old_size, batch);
   // The base part (first) carries the item's partition hash.
   stats->push_back({&table, item_delta, new_size - old_size,
-                    m.charge.parts.front().hash, std::move(gsi_sizes)});
+                    m.charge.parts.front().hash, std::move(gsi_sizes), item_key,
+                    {new_item != nullptr, new_size}, generation});
   *metering = std::move(m);
   return old_item;
 }
@@ -160,6 +174,7 @@ void WritePath::ChargeUnthrottled(const CapacityCharge& charge) {
 
 void WritePath::Committed(const std::vector<StatsDelta>& stats) {
   for (const StatsDelta& d : stats) {
+    known_.Remember(d.item_key, d.after, d.generation);
     Catalog::ApplyStats(*d.table, d.items, d.bytes);
     if (throughput_ == nullptr) continue;
     if (d.items != 0 || d.bytes != 0) {
@@ -170,6 +185,12 @@ void WritePath::Committed(const std::vector<StatsDelta>& stats) {
                                g.bytes);
     }
   }
+}
+
+void WritePath::NotCommitted(const std::vector<StatsDelta>& stats) {
+  // Store::Write applies nothing of a failed batch; forgetting costs little
+  // and holds even if a failure ever left part of one behind.
+  for (const StatsDelta& d : stats) known_.Forget(d.item_key);
 }
 
 Result<std::optional<Item>> WritePath::Apply(const TableInfo& table,
@@ -226,7 +247,10 @@ Result<std::optional<Item>> WritePath::ApplyOne(
   // keeps its units consumed.
   if (throttle) DR_RETURN_IF_ERROR(Admit(staged.charge));
   if (old_item.ok() && !batch.empty()) {
-    DR_RETURN_IF_ERROR(Commit(&batch, records));
+    if (Status s = Commit(&batch, records); !s.ok()) {
+      NotCommitted(stats);
+      return s;
+    }
     txn.Committed();
     Committed(stats);
   }
@@ -346,6 +370,7 @@ Result<std::vector<std::optional<Item>>> WritePath::ApplyMany(
   if (!batch->empty()) {
     Status written = Commit(&*batch, records);
     if (!written.ok()) {
+      NotCommitted(stats);
       if (metering != nullptr) *metering = std::move(staged);
       return written;
     }
@@ -405,7 +430,10 @@ Result<std::vector<std::optional<Item>>> WritePath::ApplyTransactional(
     if (!first_failure.ok()) return finish(first_failure);
   }
   if (!batch.empty()) {
-    DR_RETURN_IF_ERROR(Commit(&batch, records));
+    if (Status s = Commit(&batch, records); !s.ok()) {
+      NotCommitted(stats);
+      return s;
+    }
     txn.Committed();
     Committed(stats);
   }

@@ -41,12 +41,14 @@
 #include "engine/pitr/pitr_log.h"
 #include "engine/capacity/throughput_controller.h"
 #include "engine/index/index_writer.h"
+#include "engine/options.h"
 #include "engine/requests.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"
 #include "engine/stream/stream_log.h"
 #include "engine/table/item_locks.h"
+#include "engine/table/item_size_cache.h"
 #include "engine/types.h"
 
 namespace dynarock {
@@ -96,8 +98,12 @@ struct ApplyManyOptions {
 class WritePath {
  public:
   // `indexes` (not owned) maintains secondary indexes; null: none.
-  WritePath(Store* store, ItemLocks* locks, IndexWriter* indexes = nullptr)
-      : store_(store), locks_(locks), indexes_(indexes) {}
+  // `known_items` bounds what is remembered of items' existence and size
+  // (ItemSizeCache; EngineOptions::item_size_cache_entries; 0: nothing,
+  // every write reads its old item).
+  WritePath(Store* store, ItemLocks* locks, IndexWriter* indexes = nullptr,
+            size_t known_items = kDefaultItemSizeCacheEntries)
+      : store_(store), locks_(locks), indexes_(indexes), known_(known_items) {}
 
   // Attaches the throughput controller every write is charged to (not
   // owned; null: none) and the throttling switch it reads on every write
@@ -132,9 +138,10 @@ class WritePath {
 
   // An unconditional put of `new_item` (PutItem without a condition or
   // ReturnValues ALL_OLD): as Apply with a mutation that ignores the old
-  // item, but the old item is decoded only when the table's indexes or its
-  // stream need it; its existence and size come from the stored bytes.
-  // `new_item` must outlive the call.
+  // item, but the old item is read only when the table's indexes or its
+  // stream need it; otherwise its existence and size are what the last
+  // write or read of it left in the ItemSizeCache, or come from the stored
+  // bytes (not decoded). `new_item` must outlive the call.
   Status Put(const TableInfo& table, const std::string& item_key,
              const Item& new_item, Metering* metering = nullptr);
 
@@ -192,6 +199,11 @@ class WritePath {
     int64_t bytes;
     uint64_t hash;  // the item's partition hash
     std::vector<PartitionSizeDelta> gsi_sizes;
+    // The item once the batch commits, for the ItemSizeCache, and the
+    // store's ItemsBulkGeneration read before the write was staged.
+    std::string_view item_key;  // the caller's, alive until the write returns
+    ItemSizeCache::Known after;
+    uint64_t generation;
   };
   Result<std::optional<Item>> Stage(const TableInfo& table,
                                     const std::string& item_key,
@@ -218,8 +230,12 @@ class WritePath {
   // returned), ChargeRead otherwise (after the commit).
   Status Admit(const CapacityCharge& charge);
   void ChargeUnthrottled(const CapacityCharge& charge);
-  // Mirrors committed counter and partition-size changes.
+  // Mirrors committed counter and partition-size changes, and remembers the
+  // items' new states. REQUIRES: the items' stripes are locked.
   void Committed(const std::vector<StatsDelta>& stats);
+  // A batch that failed to commit: what was remembered of its items is
+  // dropped. REQUIRES: the items' stripes are locked.
+  void NotCommitted(const std::vector<StatsDelta>& stats);
   // ApplyMany's transactional mode. REQUIRES: the stripes are locked.
   Result<std::vector<std::optional<Item>>> ApplyTransactional(
       const std::vector<ItemWrite>& writes, std::vector<Metering>* metering,
@@ -228,6 +244,7 @@ class WritePath {
   Store* store_;
   ItemLocks* locks_;
   IndexWriter* indexes_;
+  ItemSizeCache known_;
   StreamLog* streams_ = nullptr;
   const PitrLog* pitr_ = nullptr;
   ThroughputController* throughput_ = nullptr;

@@ -11,6 +11,7 @@
 
 #include <filesystem>
 
+#include "engine/value/item_size.h"
 #include "tests/engine/backup/backup_test_util.h"
 #include "tests/testutil/status_matchers.h"
 #include "tests/testutil/test_engine.h"
@@ -99,6 +100,38 @@ TEST(SnapshotEngineTest, ResetsTheWholeDatabaseOnDiskAndSurvivesRestart) {
     EXPECT_EQ(Contents(db.get(), "Keep").size(), 100u);
   }
   std::filesystem::remove_all(dir);
+}
+
+// A restore replaces items without writing them one by one: a PutItem after
+// it is billed, and counted, on the item the snapshot brought back, not on
+// the one the write path last wrote (engine/table/item_size_cache.h).
+TEST(SnapshotEngineTest, APutAfterARestoreIsBilledOnTheRestoredItem) {
+  TestEngine db;
+  ASSERT_OK(db->CreateTable(SimpleTable("Tab")).status());
+  PutItemRequest big;
+  big.table_name = "Tab";
+  big.item = SimpleItem("a", "s", std::string(5000, 'x'));
+  ASSERT_OK(db->PutItem(big).status());
+  ASSERT_OK(db->CreateSnapshot("big").status());
+  PutItemRequest small = big;
+  small.item = SimpleItem("a", "s");
+  ASSERT_OK(db->PutItem(small).status());
+  PutItemRequest other = big;
+  other.item = SimpleItem("b", "s");
+  ASSERT_OK(db->PutItem(other).status());
+  ASSERT_OK_AND_ASSIGN(PutItemResult after_small, db->PutItem(small));
+  EXPECT_EQ(after_small.consumed_capacity.table.write_units, 1);
+
+  ASSERT_OK(db->RestoreSnapshot("big"));
+  ASSERT_OK_AND_ASSIGN(PutItemResult r, db->PutItem(small));
+  EXPECT_EQ(r.consumed_capacity.table.write_units, 5);  // 5 KB were there
+  ASSERT_OK(db->PutItem(other).status());  // "b" was not in the snapshot
+  DescribeTableRequest d;
+  d.table_name = "Tab";
+  ASSERT_OK_AND_ASSIGN(TableDescription desc, db->DescribeTable(d));
+  EXPECT_EQ(desc.item_count, 2);
+  EXPECT_EQ(desc.table_size_bytes,
+            ItemSize(SimpleItem("a", "s")) + ItemSize(SimpleItem("b", "s")));
 }
 
 TEST(SnapshotEngineTest, BackupsAreNotPartOfASnapshot) {

@@ -59,6 +59,42 @@ TEST(StoreTest, WriteGenerationMovesWithEveryWriteAndIngestion) {
   EXPECT_GT(store->WriteGeneration(), g1);
 }
 
+TEST(StoreTest, ItemsBulkGenerationMovesOnlyWithBulkChangesOfItems) {
+  auto store = OpenMem();
+  const uint64_t g0 = store->ItemsBulkGeneration();
+  {
+    // Single keys, counters and range deletions elsewhere: no move.
+    WriteBatch b;
+    b.Put(Cf::kItems, "k", "v");
+    b.Delete(Cf::kItems, "j");
+    b.Put(Cf::kIndexes, "i", "v");
+    b.DeleteRange(Cf::kIndexes, "a", "b");
+    b.DeleteRange(Cf::kStreams, "a", "b");
+    b.AddToCounter("c", 1);
+    ASSERT_OK(store->Write(&b));
+  }
+  EXPECT_EQ(store->ItemsBulkGeneration(), g0);
+  {
+    WriteBatch b;
+    b.DeleteRange(Cf::kItems, "a", "z");
+    ASSERT_OK(store->Write(&b));
+  }
+  const uint64_t g1 = store->ItemsBulkGeneration();
+  EXPECT_GT(g1, g0);
+  const std::string index_file = store->path() + "/index.sst";
+  auto index_writer = store->NewSstWriter(index_file);
+  ASSERT_OK(index_writer->Put("x", "v"));
+  ASSERT_OK(index_writer->Finish());
+  ASSERT_OK(store->Ingest(Cf::kIndexes, {index_file}, /*move=*/true));
+  EXPECT_EQ(store->ItemsBulkGeneration(), g1);
+  const std::string items_file = store->path() + "/items.sst";
+  auto items_writer = store->NewSstWriter(items_file);
+  ASSERT_OK(items_writer->Put("z", "v"));
+  ASSERT_OK(items_writer->Finish());
+  ASSERT_OK(store->Ingest(Cf::kItems, {items_file}, /*move=*/true));
+  EXPECT_GT(store->ItemsBulkGeneration(), g1);
+}
+
 TEST(StoreTest, ASmallMemtableFlushesAndLosesNothing) {
   // 2 MB of very compressible writes: with the default 64 MB memtable they
   // all stay in it; with 64 KB ones they go through many flushes into

@@ -2,9 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
 #include <thread>
 
 #include "engine/keys/key_codec.h"
+#include "engine/value/encoded_item.h"
+#include "engine/value/item_codec.h"
 #include "tests/testutil/status_matchers.h"
 
 namespace dynarock {
@@ -194,6 +198,231 @@ TEST_F(WritePathTest, ApplyManyMetersEachWrite) {
   ASSERT_EQ(m.size(), 2u);
   EXPECT_EQ(m[0].consumed.table.write_units, 2);
   EXPECT_EQ(m[1].consumed.table.write_units, 1);
+}
+
+// --- What the write path remembers of items (ItemSizeCache) ---------------
+
+// A plain Put takes the old item's existence and size from what the write
+// path last wrote or read of it, not from the store: a change made behind
+// its back (no item is written that way) shows only with the cache off.
+TEST_F(WritePathTest, APlainPutTakesTheOldSizeFromWhatTheWritePathLastSaw) {
+  for (size_t known_items : {size_t{1} << 10, size_t{0}}) {
+    SetUp();
+    WritePath path(store_.get(), &locks_, nullptr, known_items);
+    ASSERT_OK(path.Put(table_, Key("a"), MakeItem("a", std::string(900, 'x'))));
+    WriteBatch behind;
+    std::string big;
+    EncodeItem(MakeItem("a", std::string(4900, 'x')), &big);
+    behind.Put(Cf::kItems, Key("a"), big);
+    ASSERT_OK(store_->Write(&behind));
+    Metering m;
+    ASSERT_OK(path.Put(table_, Key("a"), MakeItem("a"), &m));
+    EXPECT_EQ(m.consumed.table.write_units, known_items == 0 ? 5 : 1) << known_items;
+  }
+}
+
+// A range deletion of the items (DeleteTable) or an ingestion (restores)
+// bypasses the item locks: what was remembered before it is not used after.
+TEST_F(WritePathTest, AfterABulkChangeOfTheItemsTheOldItemIsReadAgain) {
+  WritePath path(store_.get(), &locks_);
+  ASSERT_OK(path.Put(table_, Key("a"), MakeItem("a", std::string(4900, 'x'))));
+  WriteBatch wipe;
+  wipe.DeleteRange(Cf::kItems, keys::TablePrefix(3), keys::TableEnd(3));
+  ASSERT_OK(store_->Write(&wipe));
+  Metering m;
+  ASSERT_OK(path.Put(table_, Key("a"), MakeItem("a"), &m));
+  EXPECT_EQ(m.consumed.table.write_units, 1);  // no old item any more
+  EXPECT_EQ(table_.stats->item_count.load(), 2);  // the wipe was not counted
+
+  const std::string file = store_->path() + "/restore.sst";
+  auto writer = store_->NewSstWriter(file);
+  std::string restored;
+  EncodeItem(MakeItem("a", std::string(2900, 'x')), &restored);
+  ASSERT_OK(writer->Put(Key("a"), restored));
+  ASSERT_OK(writer->Finish());
+  ASSERT_OK(store_->Ingest(Cf::kItems, {file}, /*move=*/true));
+  ASSERT_OK(path.Put(table_, Key("a"), MakeItem("a"), &m));
+  EXPECT_EQ(m.consumed.table.write_units, 3);  // the ingested item's size
+}
+
+// Writers racing on the same few items, plain Puts (answered from what is
+// remembered) among deletions and batches: the table's counters still add
+// up to exactly what is stored.
+TEST_F(WritePathTest, RacingWritersOfTheSameItemsKeepTheCountersExact) {
+  WritePath path(store_.get(), &locks_);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      std::mt19937 rng(t);
+      for (int i = 0; i < 400; ++i) {
+        const std::string pk = "k" + std::to_string(rng() % 6);
+        const Item item = MakeItem(pk, std::string(rng() % 3000, 'x'));
+        switch (rng() % 4) {
+          case 0:
+          case 1:
+            EXPECT_OK(path.Put(table_, Key(pk), item));
+            break;
+          case 2:
+            EXPECT_OK(path.Apply(table_, Key(pk), [](const std::optional<Item>&) {
+                            return Result<ItemChange>(ItemChange{});
+                          }).status());
+            break;
+          case 3: {
+            const std::string other = "k" + std::to_string(6 + rng() % 2);
+            std::vector<WritePath::ItemWrite> writes;
+            writes.push_back({&table_, Key(pk), PutOf(item)});
+            writes.push_back({&table_, Key(other), PutOf(MakeItem(other, "y"))});
+            EXPECT_OK(path.ApplyMany(writes).status());
+            break;
+          }
+        }
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  int64_t count = 0, bytes = 0;
+  auto it = store_->NewIterator(Cf::kItems, "", "");
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    ++count;
+    ASSERT_OK_AND_ASSIGN(int64_t size, EncodedItemSize(it->value()));
+    bytes += size;
+  }
+  EXPECT_GT(count, 0);
+  EXPECT_EQ(table_.stats->item_count.load(), count);
+  EXPECT_EQ(table_.stats->size_bytes.load(), bytes);
+}
+
+// Every writer of the items, in random mixes, through a write path that
+// remembers items and one that reads every old item, on twin stores: the
+// same statuses, units and counters, and the same items at the end.
+TEST_F(WritePathTest, RememberingItemsChangesNoResultOfAnyWriter) {
+  StoreOptions o;
+  o.in_memory = true;
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<Store> twin_store, Store::Open(o));
+  ItemLocks twin_locks;
+  TableInfo twin_table = table_;
+  twin_table.stats = std::make_shared<TableStats>();
+  WritePath remembering(store_.get(), &locks_);
+  WritePath reading(twin_store.get(), &twin_locks, nullptr, /*known_items=*/0);
+  struct Side {
+    WritePath* path;
+    Store* store;
+    TableInfo* table;
+  };
+  Side sides[2] = {{&remembering, store_.get(), &table_},
+                   {&reading, twin_store.get(), &twin_table}};
+
+  std::mt19937 rng(20261129);
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  auto sized = [&](const std::string& pk) {
+    static const int kSizes[] = {1, 100, 1000, 1100, 2500, 4000, 9000};
+    return MakeItem(pk, std::string(kSizes[pick(7)], 'x'));
+  };
+  auto put_of = [](Item item) { return PutOf(std::move(item)); };
+  auto delete_of = [](const std::optional<Item>&) { return Result<ItemChange>(ItemChange{}); };
+  auto unchanged = [](const std::optional<Item>&) {
+    ItemChange c;
+    c.unchanged = true;
+    return Result<ItemChange>(std::move(c));
+  };
+  auto refused = [](const std::optional<Item>&) {
+    return Result<ItemChange>(Status::ConditionalCheckFailed(nullptr));
+  };
+  int64_t units[2] = {0, 0};
+  for (int step = 0; step < 3000; ++step) {
+    const int op = pick(10);
+    const std::string pk = "k" + std::to_string(pick(24));
+    const Item item = sized(pk);
+    // Several distinct items for the multi-item writers.
+    std::vector<std::string> pks;
+    for (int i = pick(4) + 1; i > 0; --i) {
+      std::string other = "k" + std::to_string(pick(24));
+      if (std::find(pks.begin(), pks.end(), other) == pks.end()) pks.push_back(other);
+    }
+    std::vector<Item> items;
+    std::vector<int> kinds;
+    for (const std::string& p : pks) {
+      items.push_back(sized(p));
+      kinds.push_back(pick(8));
+    }
+    const bool wipe = pick(8) == 0;
+    const bool refuse = pick(2) == 0;
+    Status first_status;
+    std::vector<int64_t> first_units;
+    for (int side = 0; side < 2; ++side) {
+      const Side& s = sides[side];
+      Status status;
+      std::vector<Metering> ms(1);
+      switch (op) {
+        case 0: case 1: case 2:
+          status = s.path->Put(*s.table, Key(pk), item, &ms[0]);
+          break;
+        case 3:
+          status = s.path->Apply(*s.table, Key(pk), put_of(item), &ms[0]).status();
+          break;
+        case 4:
+          status = s.path->Apply(*s.table, Key(pk), delete_of, &ms[0]).status();
+          break;
+        case 5:
+          status = s.path->Apply(*s.table, Key(pk), refuse ? refused : unchanged, &ms[0]).status();
+          break;
+        case 6:
+          status = s.path->ApplyAsService(*s.table, Key(pk), delete_of).status();
+          break;
+        case 7: case 8: {
+          std::vector<WritePath::ItemWrite> writes;
+          for (size_t i = 0; i < pks.size(); ++i) {
+            ItemMutation mutation = kinds[i] < 5 ? put_of(items[i])
+                                    : kinds[i] < 7 ? ItemMutation(delete_of)
+                                                   : ItemMutation(refused);
+            writes.push_back({s.table, Key(pks[i]), std::move(mutation)});
+          }
+          std::vector<Status> statuses;
+          ApplyManyOptions options;
+          options.transactional = op == 8;
+          options.unit_factor = op == 8 ? 2 : 1;
+          options.statuses = &statuses;
+          status = s.path->ApplyMany(writes, &ms, nullptr, options).status();
+          break;
+        }
+        case 9: {
+          // Now and then a bulk change: the table's items wiped (its
+          // counters are left, as the other side's are).
+          ms.clear();
+          if (!wipe) break;
+          WriteBatch batch;
+          batch.DeleteRange(Cf::kItems, keys::TablePrefix(3), keys::TableEnd(3));
+          status = s.store->Write(&batch);
+          break;
+        }
+      }
+      SCOPED_TRACE("step " + std::to_string(step) + " op " + std::to_string(op));
+      std::vector<int64_t> these_units;
+      for (const Metering& m : ms) these_units.push_back(m.charge.Total().write_units);
+      if (side == 0) {
+        first_status = status;
+        first_units = these_units;
+      } else {
+        EXPECT_EQ(status.code(), first_status.code());
+        EXPECT_EQ(these_units, first_units);
+      }
+      for (int64_t u : these_units) units[side] += u;
+    }
+    ASSERT_EQ(table_.stats->item_count.load(), twin_table.stats->item_count.load()) << step;
+    ASSERT_EQ(table_.stats->size_bytes.load(), twin_table.stats->size_bytes.load()) << step;
+  }
+  EXPECT_EQ(units[0], units[1]);
+  EXPECT_GT(units[0], 3000);
+  auto contents = [](const Store& store) {
+    std::vector<std::pair<std::string, std::string>> kv;
+    auto it = store.NewIterator(Cf::kItems, "", "");
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      kv.emplace_back(std::string(it->key()), std::string(it->value()));
+    }
+    return kv;
+  };
+  EXPECT_EQ(contents(*store_), contents(*twin_store));
+  EXPECT_FALSE(contents(*store_).empty());
 }
 
 }  // namespace
