@@ -60,8 +60,12 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
   }
   // Only the old item's existence and size matter (billing, counters)
   // unless the mutation, the stream record or the index changes read it.
-  const bool size_only = !mutation_reads_old && !stream_view.has_value() &&
-                         !(indexes_ != nullptr && indexes_->HasIndexes(*txn, table.id));
+  // Items of tables whose writes always read the old item are not
+  // remembered (what was is forgotten), which saves the memory.
+  const bool rememberable =
+      !stream_view.has_value() &&
+      !(indexes_ != nullptr && indexes_->HasIndexes(*txn, table.id));
+  const bool size_only = rememberable && !mutation_reads_old;
   // Read before the item is, so that a bulk change after it shows.
   const uint64_t generation = store_->ItemsBulkGeneration();
   std::optional<ItemSizeCache::Known> known;
@@ -87,7 +91,9 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
     }
     // Under the item's lock, what was read is the item's state until this
     // write (or the next) commits.
-    known_.Remember(item_key, {old_bytes.has_value(), old_size}, generation);
+    if (rememberable) {
+      known_.Remember(item_key, {old_bytes.has_value(), old_size}, generation);
+    }
   }
   const bool old_exists = known ? known->exists : old_bytes.has_value();
   // The base table's part comes first; the index parts follow it.
@@ -153,7 +159,7 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
   // The base part (first) carries the item's partition hash.
   stats->push_back({&table, item_delta, new_size - old_size,
                     m.charge.parts.front().hash, std::move(gsi_sizes), item_key,
-                    {new_item != nullptr, new_size}, generation});
+                    {new_item != nullptr, new_size}, generation, rememberable});
   *metering = std::move(m);
   return old_item;
 }
@@ -174,7 +180,11 @@ void WritePath::ChargeUnthrottled(const CapacityCharge& charge) {
 
 void WritePath::Committed(const std::vector<StatsDelta>& stats) {
   for (const StatsDelta& d : stats) {
-    known_.Remember(d.item_key, d.after, d.generation);
+    if (d.remember) {
+      known_.Remember(d.item_key, d.after, d.generation);
+    } else {
+      known_.Forget(d.item_key);
+    }
     Catalog::ApplyStats(*d.table, d.items, d.bytes);
     if (throughput_ == nullptr) continue;
     if (d.items != 0 || d.bytes != 0) {

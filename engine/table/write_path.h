@@ -204,6 +204,9 @@ class WritePath {
     std::string_view item_key;  // the caller's, alive until the write returns
     ItemSizeCache::Known after;
     uint64_t generation;
+    // Whether the table's items are remembered (no index, no stream); if
+    // not, what was remembered of the item is forgotten.
+    bool remember;
   };
   Result<std::optional<Item>> Stage(const TableInfo& table,
                                     const std::string& item_key,

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -417,6 +418,152 @@ TEST_F(EngineCapacityTest, LsiReadFetchingFromTheTableChargesTheTable) {
   EXPECT_EQ(r.consumed_capacity.local_secondary_indexes.at("ByL").read_units, 1);
   EXPECT_EQ(r.consumed_capacity.table.read_units, 3);  // the 10 KB item
   EXPECT_EQ(r.capacity_charges[0].Total().read_units, 4);
+}
+
+// The write path remembers items' existence and size so that a plain PutItem
+// need not read the item it replaces (engine/table/item_size_cache.h). Every
+// kind of write, streams turned on and off, and the table deleted and made
+// again, on an engine that remembers and one that does not: the same
+// statuses, the same units, the same counters.
+TEST(EngineItemSizeCacheTest, RememberingItemsChangesNoUnitOrCounter) {
+  EngineOptions forgetful = TestEngine::Options();
+  forgetful.item_size_cache_entries = 0;
+  TestEngine engines[2] = {TestEngine(), TestEngine(forgetful)};
+  std::mt19937 rng(112911);
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  // SimpleTable("Tbl", false): pk (S) alone.
+  for (TestEngine& e : engines) ASSERT_OK(e->CreateTable(SimpleTable("Tbl", false)).status());
+  auto simple_key = [](int k) { return Item{{"pk", S("k" + std::to_string(k))}}; };
+  auto simple_sized = [&](int k) {
+    static const int64_t kSizes[] = {20, 900, 1100, 3000, 7000};
+    Item item = simple_key(k);
+    item["d"] = S(std::string(static_cast<size_t>(kSizes[pick(5)]), 'x'));
+    return item;
+  };
+  for (int step = 0; step < 1500; ++step) {
+    const int op = pick(9);
+    const int k = pick(16);
+    const Item item = simple_sized(k);
+    std::vector<int> others{pick(16), pick(16)};
+    if (others[0] == others[1]) others.pop_back();
+    std::vector<Item> other_items;
+    for (int o : others) other_items.push_back(simple_sized(o));
+    const bool enable = pick(2) == 0;
+    const bool recreate = pick(4) == 0;
+    std::vector<ErrorCode> codes;
+    std::vector<int64_t> units;
+    for (TestEngine& e : engines) {
+      Status status;
+      int64_t u = -1;
+      switch (op) {
+        case 0: case 1: case 2: {
+          PutItemRequest put;
+          put.table_name = "Tbl";
+          put.item = item;
+          auto r = e->PutItem(put);
+          status = r.status();
+          if (r.ok()) u = r->consumed_capacity.table.write_units;
+          break;
+        }
+        case 3: {
+          PutItemRequest put;
+          put.table_name = "Tbl";
+          put.item = item;
+          put.return_values = ReturnValues::kAllOld;
+          auto r = e->PutItem(put);
+          status = r.status();
+          if (r.ok()) u = r->consumed_capacity.table.write_units;
+          break;
+        }
+        case 4: {
+          DeleteItemRequest del;
+          del.table_name = "Tbl";
+          del.key = simple_key(k);
+          auto r = e->DeleteItem(del);
+          status = r.status();
+          if (r.ok()) u = r->consumed_capacity.table.write_units;
+          break;
+        }
+        case 5: {
+          UpdateItemRequest update;
+          update.table_name = "Tbl";
+          update.key = simple_key(k);
+          update.update_expression = "SET d = :d";
+          update.expression_attribute_values =
+              ExpressionAttributeValues{{":d", item.at("d")}};
+          auto r = e->UpdateItem(update);
+          status = r.status();
+          if (r.ok()) u = r->consumed_capacity.table.write_units;
+          break;
+        }
+        case 6: {
+          BatchWriteItemRequest batch;
+          std::vector<WriteRequest> writes;
+          for (size_t i = 0; i < others.size(); ++i) {
+            WriteRequest w;
+            if (i == 0) {
+              w.put_item = other_items[i];
+            } else {
+              w.delete_key = simple_key(others[i]);
+            }
+            writes.push_back(std::move(w));
+          }
+          batch.request_items.emplace_back("Tbl", std::move(writes));
+          auto r = e->BatchWriteItem(batch);
+          status = r.status();
+          if (r.ok()) u = r->consumed_capacity.at(0).table.write_units;
+          break;
+        }
+        case 7: {
+          TransactWriteItemsRequest tx;
+          for (size_t i = 0; i < others.size(); ++i) {
+            TransactWriteAction w;
+            w.table_name = "Tbl";
+            w.kind = i == 0 ? TransactWriteAction::Kind::kPut
+                            : TransactWriteAction::Kind::kDelete;
+            if (i == 0) {
+              w.item = other_items[i];
+            } else {
+              w.key = simple_key(others[i]);
+            }
+            tx.actions.push_back(std::move(w));
+          }
+          auto r = e->TransactWriteItems(tx);
+          status = r.status();
+          if (r.ok()) u = r->consumed_capacity.at(0).table.write_units;
+          break;
+        }
+        case 8: {
+          if (recreate) {
+            // Deleted and made again: the same name, no items.
+            DeleteTableRequest del;
+            del.table_name = "Tbl";
+            status = e->DeleteTable(del).status();
+            if (status.ok()) status = e->CreateTable(SimpleTable("Tbl", false)).status();
+          } else {
+            UpdateTableRequest update;
+            update.table_name = "Tbl";
+            StreamSpecification spec;
+            spec.stream_enabled = enable;
+            if (enable) spec.stream_view_type = StreamViewType::kNewAndOldImages;
+            update.stream_specification = spec;
+            status = e->UpdateTable(update).status();
+          }
+          break;
+        }
+      }
+      codes.push_back(status.code());
+      units.push_back(u);
+    }
+    ASSERT_EQ(codes[0], codes[1]) << "step " << step << " op " << op;
+    ASSERT_EQ(units[0], units[1]) << "step " << step << " op " << op;
+    DescribeTableRequest d;
+    d.table_name = "Tbl";
+    ASSERT_OK_AND_ASSIGN(TableDescription a, engines[0]->DescribeTable(d));
+    ASSERT_OK_AND_ASSIGN(TableDescription b, engines[1]->DescribeTable(d));
+    ASSERT_EQ(a.item_count, b.item_count) << "step " << step;
+    ASSERT_EQ(a.table_size_bytes, b.table_size_bytes) << "step " << step;
+  }
 }
 
 }  // namespace
