@@ -15,7 +15,9 @@ function setup(thread)
   table.insert(threads, thread)
 end
 
-local first, last, next_i, acked, failed
+local first, last, next_i, acked
+-- A global, not a local: done() reads it from each thread with t:get.
+failed = 0
 
 function init(args)
   first = 0
