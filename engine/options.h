@@ -67,8 +67,9 @@ struct EngineOptions {
   int64_t memtable_bytes = 0;
   // How many items' existence and size the write path remembers
   // (engine/table/item_size_cache.h), so that a PutItem that needs nothing
-  // else of the item it replaces does not read it: at most 16 bytes each.
-  // 0 remembers nothing.
+  // else of the item it replaces does not read it. 16 bytes a slot, this
+  // many slots rounded up to a power of two in each of 64 shards, allocated
+  // as items are written. 0 remembers nothing.
   size_t item_size_cache_entries = kDefaultItemSizeCacheEntries;
 
   // --- Secondary indexes ---

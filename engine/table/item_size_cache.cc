@@ -42,6 +42,17 @@ bool ItemSizeCache::Sync(Shard& s, uint64_t generation) {
   return true;
 }
 
+ItemSizeCache::Slot* ItemSizeCache::Locate(std::vector<Slot>& slots,
+                                           const Fingerprint& f) {
+  const size_t mask = slots.size() - 1;
+  for (size_t i = 0; i < kProbes && i < slots.size(); ++i) {
+    Slot& at = slots[(f.lo + i) & mask];
+    if (at.lo == f.lo && at.hi == f.hi) return &at;
+    if (Empty(at.lo, at.hi)) return nullptr;
+  }
+  return nullptr;
+}
+
 bool ItemSizeCache::Place(std::vector<Slot>& slots, const Slot& slot,
                           size_t* used) {
   const size_t mask = slots.size() - 1;
@@ -82,15 +93,9 @@ std::optional<ItemSizeCache::Known> ItemSizeCache::Find(std::string_view item_ke
   Shard& s = shards_[f.shard];
   MutexLock lock(&s.mu);
   if (!Sync(s, generation)) return std::nullopt;
-  const size_t mask = s.slots.size() - 1;
-  for (size_t i = 0; i < kProbes && i < s.slots.size(); ++i) {
-    const Slot& at = s.slots[(f.lo + i) & mask];
-    if (at.lo == f.lo && at.hi == f.hi) {
-      return at.size < 0 ? Known{false, 0} : Known{true, at.size};
-    }
-    if (Empty(at.lo, at.hi)) break;
-  }
-  return std::nullopt;
+  const Slot* at = Locate(s.slots, f);
+  if (at == nullptr) return std::nullopt;
+  return at->size < 0 ? Known{false, 0} : Known{true, at->size};
 }
 
 void ItemSizeCache::Remember(std::string_view item_key, Known known,
@@ -127,18 +132,10 @@ void ItemSizeCache::Forget(std::string_view item_key) {
   const Fingerprint f = FingerprintOf(item_key);
   Shard& s = shards_[f.shard];
   MutexLock lock(&s.mu);
-  const size_t mask = s.slots.size() - 1;
-  for (size_t i = 0; i < kProbes && i < s.slots.size(); ++i) {
-    Slot& at = s.slots[(f.lo + i) & mask];
-    if (at.lo == f.lo && at.hi == f.hi) {
-      // Not emptied (that would cut the runs of the entries after it): it
-      // keeps its place but can no longer match any item.
-      at.lo = 0;
-      at.hi = 1;
-      at.size = -1;
-      return;
-    }
-    if (Empty(at.lo, at.hi)) return;
+  if (Slot* at = Locate(s.slots, f); at != nullptr) {
+    // Not emptied (that would cut the runs of the entries after it): it
+    // keeps its place but can no longer match any item.
+    *at = Slot{0, 1, -1};
   }
 }
 

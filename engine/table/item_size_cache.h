@@ -95,6 +95,8 @@ class ItemSizeCache {
   // Drops every entry when `generation` is newer than the shard's; returns
   // whether the shard is now at `generation`.
   static bool Sync(Shard& s, uint64_t generation) REQUIRES(s.mu);
+  // The slot holding `f` within kProbes of its home, or null.
+  static Slot* Locate(std::vector<Slot>& slots, const Fingerprint& f);
   // Places `slot` into `slots` (its home from `slot.lo`): replaces the slot
   // with its fingerprint or takes a free one within kProbes; false when
   // neither exists.
