@@ -67,6 +67,20 @@ struct StoreOptions {
   // smaller one bounds the memory of an in-memory store's unflushed writes
   // and keeps each memtable's skip list small.
   int64_t memtable_bytes = 0;
+  // The indexes column family's memtable: at most this many bytes (or
+  // memtable_bytes, if smaller). Its writes land at random places of an
+  // index, two per moved entry (a tombstone and a put), and nothing reads
+  // an entry back on the write path, so a small skip list is cheaper to
+  // insert into and costs only more frequent, mostly-tombstone flushes
+  // (store.cc). 0: as the other column families.
+  int64_t index_memtable_bytes = int64_t{8} << 20;
+  // The WAL files kept for memtables not yet flushed: past this total,
+  // RocksDB flushes the column families holding the oldest one (its
+  // max_total_wal_size). Without it a column family that is written little
+  // (the meta counters) keeps every WAL file since its last flush, up to
+  // four times all memtables together (3.5 GB) on disk and to replay after
+  // a crash. 0: RocksDB's default.
+  int64_t max_wal_bytes = int64_t{512} << 20;
 };
 
 // A set of changes that Store::Write applies atomically.

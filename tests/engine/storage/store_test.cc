@@ -125,6 +125,76 @@ TEST(StoreTest, ASmallMemtableFlushesAndLosesNothing) {
   }
 }
 
+TEST(StoreTest, TheIndexesMemtableIsSmallerThanTheOthers) {
+  // 24 MB of very compressible writes into each of items and indexes, with
+  // the default options: items stay in their 64 MB memtable; the indexes'
+  // 8 MB memtables are flushed into (compressed) table files on the way, at
+  // most two of them in memory at a time.
+  ASSERT_OK_AND_ASSIGN(auto store, Store::Open(StoreOptions{.in_memory = true}));
+  const std::string value(1000, 'v');
+  for (int i = 0; i < 24'000; ++i) {
+    WriteBatch b;
+    const std::string key = "k" + std::to_string(100'000 + i);
+    b.Put(Cf::kItems, key, value);
+    b.Put(Cf::kIndexes, key, value);
+    ASSERT_OK(store->Write(&b));
+  }
+  EXPECT_GT(store->ApproximateBytes(Cf::kItems), uint64_t{24} << 20);
+  EXPECT_LT(store->ApproximateBytes(Cf::kIndexes), uint64_t{18} << 20);
+  int n = 0;
+  auto it = store->NewIterator(Cf::kIndexes, "", "");
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    EXPECT_EQ(it->value(), value);
+    ++n;
+  }
+  ASSERT_OK(it->status());
+  EXPECT_EQ(n, 24'000);
+}
+
+TEST(StoreTest, TheWalIsBoundedWhenAColumnFamilyIsRarelyWritten) {
+  // One counter in meta, then 6 MB of items through 256 KB memtables: every
+  // WAL file since the counter's write backs meta's unflushed memtable. With
+  // RocksDB's own bound (four times all memtables) they all stay; with
+  // max_wal_bytes, meta is flushed once they pass it and they go.
+  auto wal_bytes = [](const std::filesystem::path& dir) {
+    uint64_t total = 0;
+    for (const auto& f : std::filesystem::directory_iterator(dir)) {
+      if (f.path().extension() == ".log") total += f.file_size();
+    }
+    return total;
+  };
+  const std::string value(1000, 'v');
+  for (int64_t bound : {int64_t{0}, int64_t{1} << 20}) {
+    const auto dir = std::filesystem::temp_directory_path() /
+                     ("dynarock_store_walbound_" + std::to_string(::getpid()) +
+                      "_" + std::to_string(bound));
+    std::filesystem::remove_all(dir);
+    StoreOptions o;
+    o.path = dir.string();
+    o.memtable_bytes = int64_t{256} << 10;
+    o.max_wal_bytes = bound;
+    {
+      ASSERT_OK_AND_ASSIGN(auto store, Store::Open(o));
+      WriteBatch counter;
+      counter.AddToCounter("count", 1);
+      ASSERT_OK(store->Write(&counter));
+      for (int i = 0; i < 6000; ++i) {
+        WriteBatch b;
+        b.Put(Cf::kItems, "k" + std::to_string(100'000 + i), value);
+        ASSERT_OK(store->Write(&b));
+      }
+      if (bound == 0) {
+        EXPECT_GT(wal_bytes(dir), uint64_t{5} << 20);  // about all of it
+      } else {
+        EXPECT_LT(wal_bytes(dir), uint64_t{3} << 20);
+      }
+      ASSERT_OK_AND_ASSIGN(int64_t n, store->GetCounter("count"));
+      EXPECT_EQ(n, 1);
+    }
+    std::filesystem::remove_all(dir);
+  }
+}
+
 TEST(StoreTest, CountersAddSignedDeltas) {
   auto store = OpenMem();
   for (int64_t d : {10, -3, 7, -20}) {
