@@ -13,7 +13,7 @@
 # each, with PutItem over HTTP, Orders (BENCH_ITEMS Order items, 4 per
 # customer), OrdersQ (QUERY_ITEMS, 100 per customer) and OrdersGsi
 # (GSI_ITEMS, two GSIs), as run_http_bench.sh does. Then ROUNDS rounds, each
-# running every workload of OPS (get put query put2gsi noop) on A then B,
+# running every workload of OPS (get put query put2gsi gsiquery noop) on A then B,
 # or B then A in even rounds, with wrk -t2 -c16 -d$DURATION and the scripts
 # of run_http_bench.sh (put2gsi ends when the GSIs have caught up). Prints
 # each run, then per workload the medians of requests/s and of server CPU

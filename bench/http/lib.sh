@@ -170,16 +170,18 @@ stop() {
 }
 
 # workload OP: "script table items per-customer versions" of one of the
-# HTTP workloads (get put query put2gsi; noop: GET /), from the callers'
-# ITEMS, QUERY_ITEMS and GSI_ITEMS.
+# HTTP workloads (get put query put2gsi; gsiquery: Query of GSI2 on the
+# two-GSI table; noop: GET /), from the callers' ITEMS, QUERY_ITEMS and
+# GSI_ITEMS.
 workload() {
   case "$1" in
     get) echo "get_item.lua Orders $ITEMS 4 1" ;;
     put) echo "put_item.lua Orders $ITEMS 4 1" ;;
     query) echo "query_items.lua OrdersQ $QUERY_ITEMS 100 1" ;;
     put2gsi) echo "put_item.lua OrdersGsi $GSI_ITEMS 4 2" ;;
+    gsiquery) echo "query_index.lua OrdersGsi $GSI_ITEMS 4 1" ;;
     noop) echo "noop.lua Orders $ITEMS 4 1" ;;
-    *) die "unknown workload $1 (get put query put2gsi noop)" ;;
+    *) die "unknown workload $1 (get put query put2gsi gsiquery noop)" ;;
   esac
 }
 

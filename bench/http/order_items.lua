@@ -84,6 +84,16 @@ function M.query_body(c)
       '"ExpressionAttributeValues":{":pk":{"S":"' .. string.format("CUST#%08d", c) .. '"}}}'
 end
 
+-- The reps of item_json (Rep is REP#0000 to REP#0499).
+M.reps = 500
+
+-- Query of GSI2 (Rep, SK; create_table's two_gsis) for every item of rep r.
+function M.index_query_body(r)
+  return '{"TableName":"' .. M.table .. '","IndexName":"GSI2",' ..
+      '"KeyConditionExpression":"Rep = :rep","ExpressionAttributeValues":' ..
+      '{":rep":{"S":"' .. string.format("REP#%04d", r) .. '"}}}'
+end
+
 -- Gives each wrk thread an id (its Lua state sees the global `tid`).
 local next_tid = 0
 function M.setup(thread)
