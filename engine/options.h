@@ -61,9 +61,10 @@ struct EngineOptions {
   // writes resume as soon as space returns. 0 = no floor. On-disk only.
   int64_t min_free_disk_bytes = int64_t{64} << 20;
   // Bytes each column family's memtable holds before RocksDB flushes it to
-  // a table file; 0: RocksDB's default (64 MB). An in-memory engine holds
-  // its memtables besides its (compressed) table files, so a smaller one
-  // bounds its memory; simulations set it.
+  // a table file; 0: RocksDB's default (64 MB). The indexes' memtable holds
+  // at most 8 MB either way (StoreOptions::index_memtable_bytes). An
+  // in-memory engine holds its memtables besides its (compressed) table
+  // files, so a smaller one bounds its memory; simulations set it.
   int64_t memtable_bytes = 0;
   // How many items' existence and size the write path remembers
   // (engine/table/item_size_cache.h), so that a PutItem that needs nothing

@@ -69,10 +69,9 @@ struct StoreOptions {
   int64_t memtable_bytes = 0;
   // The indexes column family's memtable: at most this many bytes (or
   // memtable_bytes, if smaller). Its writes land at random places of an
-  // index, two per moved entry (a tombstone and a put), and nothing reads
-  // an entry back on the write path, so a small skip list is cheaper to
-  // insert into and costs only more frequent, mostly-tombstone flushes
-  // (store.cc). 0: as the other column families.
+  // index, two per moved entry (a tombstone and a put), so a short skip
+  // list is cheaper to insert into and to read past, for the price of more
+  // flushes (store.cc). 0: as the other column families.
   int64_t index_memtable_bytes = int64_t{8} << 20;
   // The WAL files kept for memtables not yet flushed: past this total,
   // RocksDB flushes the column families holding the oldest one (its

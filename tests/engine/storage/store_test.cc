@@ -186,7 +186,8 @@ TEST(StoreTest, TheWalIsBoundedWhenAColumnFamilyIsRarelyWritten) {
       if (bound == 0) {
         EXPECT_GT(wal_bytes(dir), uint64_t{5} << 20);  // about all of it
       } else {
-        EXPECT_LT(wal_bytes(dir), uint64_t{3} << 20);
+        // The bound, plus what was written while meta's flush ran.
+        EXPECT_LT(wal_bytes(dir), uint64_t{4} << 20);
       }
       ASSERT_OK_AND_ASSIGN(int64_t n, store->GetCounter("count"));
       EXPECT_EQ(n, 1);
