@@ -8,7 +8,9 @@ profile_server.sh records them.
         Store::Get Store::Write WriteToWAL MemTable::Add Session::Respond
 
 A pattern matches a frame that contains it; each sample counts once per
-pattern, however many of its frames match. bench/README.md's breakdowns of
+pattern, however many of its frames match. "A&B" counts the samples with
+both on the stack: "Propagator::Run&MemTable::Add" is the propagator
+thread's memtable inserts. bench/README.md's breakdowns of
 the server's CPU (issue 18, seventh pass) were counted this way.
 """
 import sys
@@ -25,7 +27,10 @@ def main(patterns):
             return
         samples += 1
         for i, pattern in enumerate(patterns):
-            if any(pattern in frame for frame in frames):
+            # "A&B": samples with both A and B on the stack (a function
+            # under a thread's entry point, say).
+            if all(any(part in frame for frame in frames)
+                   for part in pattern.split("&")):
                 hits[i] += 1
         frames.clear()
 

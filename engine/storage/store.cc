@@ -339,16 +339,19 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
   // took (bench/README, issue 18, ninth pass), mostly in the skip list's
   // search. A small memtable keeps the skip list short, for the price of
   // more flushes, each writing only the newest version of the keys it
-  // holds. Levels sized to it (L1 of four memtables, the trigger of an L0
-  // compaction; files of one) keep each L0 compaction in proportion to what
-  // it merges, as RocksDB's tuning guide asks of a smaller write buffer.
+  // holds. Levels sized to it (L1 of as many memtables as trigger an L0
+  // compaction; files of one) keep each L0 compaction in proportion to
+  // what it merges, as RocksDB's tuning guide asks of a smaller write
+  // buffer.
   rocksdb::ColumnFamilyOptions index_options = cf_options;
   if (options.index_memtable_bytes > 0 &&
       static_cast<size_t>(options.index_memtable_bytes) <
           index_options.write_buffer_size) {
     index_options.write_buffer_size =
         static_cast<size_t>(options.index_memtable_bytes);
-    index_options.max_bytes_for_level_base = 4 * index_options.write_buffer_size;
+    index_options.max_bytes_for_level_base =
+        static_cast<uint64_t>(index_options.level0_file_num_compaction_trigger) *
+        index_options.write_buffer_size;
     index_options.target_file_size_base = index_options.write_buffer_size;
   }
   for (int i = 0; i < kNumCfs; ++i) {
