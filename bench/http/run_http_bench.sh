@@ -9,7 +9,9 @@
 # Starts `dynarock serve --throttling off` (in memory, or on disk with
 # STORAGE=disk; as DynamoDB Local, since wrk's rate exceeds an on-demand
 # partition's and dynarock would throttle as DynamoDB does) and `dynalite`
-# (in memory) on free ports. On each it creates and preloads, with PutItem
+# (in memory, as the issue's baseline was measured, or on LevelDB on disk
+# with DYNALITE_STORAGE=disk: the like-for-like baseline of a disk run) on
+# free ports. On each it creates and preloads, with PutItem
 # over HTTP:
 #   Orders     BENCH_ITEMS Order items (250 bytes), 4 per customer;
 #   OrdersQ    QUERY_ITEMS Order items, 100 per customer;
@@ -38,7 +40,7 @@
 # Environment: DYNAROCK (binary; default build/dynarock, else
 # build-bench/dynarock), NOOP_SERVER (default bench/noop_server beside
 # DYNAROCK's build; without it that column is left out), STORAGE (memory |
-# disk; default memory),
+# disk; default memory), DYNALITE_STORAGE (memory | disk; default memory),
 # BENCH_ITEMS (default 20000), QUERY_ITEMS (default 20000), GSI_ITEMS
 # (default 20000), DURATION (default 10s), ROUNDS (default 3), OPS (default
 # "get put query put2gsi"; gsiquery adds a Query of GSI2 on the two-GSI
@@ -52,6 +54,7 @@ QUERY_ITEMS="${QUERY_ITEMS:-20000}"
 GSI_ITEMS="${GSI_ITEMS:-20000}"
 ROUNDS="${ROUNDS:-3}"
 STORAGE="${STORAGE:-memory}"
+DYNALITE_STORAGE="${DYNALITE_STORAGE:-memory}"
 OPS="${OPS:-get put query put2gsi}"
 export DURATION="${DURATION:-10s}"
 require_tools wrk curl python3
@@ -60,10 +63,13 @@ ensure_dynalite
 
 pids=()
 data_dir=""
+dl_dir=""
 cleanup() {
   local p
   for p in "${pids[@]}"; do stop "$p"; done
   [[ -n "$data_dir" ]] && rm -rf "$data_dir"
+  [[ -n "$dl_dir" ]] && rm -rf "$dl_dir"
+  return 0
 }
 trap cleanup EXIT
 
@@ -91,14 +97,21 @@ if [[ -x "$noop_server" ]]; then
   wait_listening "$noop_port" "$noop_pid"
 fi
 
+dl_args=()
+case "$DYNALITE_STORAGE" in
+  memory) ;;
+  disk) dl_dir=$(mktemp -d "${TMPDIR:-/tmp}/dynalite-http-bench.XXXXXX")
+        dl_args=(--path "$dl_dir") ;;
+  *) die "DYNALITE_STORAGE must be memory or disk, not $DYNALITE_STORAGE" ;;
+esac
 dl_port=$(free_port)
-"$DYNALITE" --port "$dl_port" --createTableMs 0 >/dev/null 2>&1 &
+"$DYNALITE" --port "$dl_port" --createTableMs 0 "${dl_args[@]}" >/dev/null 2>&1 &
 dl_pid=$!; pids+=("$dl_pid")
 wait_ready "$dl_port" "$dl_pid"
 
 echo "dynarock: $DYNAROCK ($STORAGE) on port $dr_port (pid $dr_pid)"
 [[ -n "$noop_port" ]] && echo "noop_server: $noop_server on port $noop_port (pid $noop_pid)"
-echo "dynalite $(node -p "require('$HTTP_DIR/node_modules/dynalite/package.json').version") on port $dl_port (pid $dl_pid)"
+echo "dynalite $(node -p "require('$HTTP_DIR/node_modules/dynalite/package.json').version") ($DYNALITE_STORAGE) on port $dl_port (pid $dl_pid)"
 echo "wrk -t2 -c16 -d$DURATION, $ROUNDS round(s); preloaded Order items of 250 bytes:"
 echo "  Orders $ITEMS (4 per customer), OrdersQ $QUERY_ITEMS (100 per customer), OrdersGsi $GSI_ITEMS (2 GSIs)"
 
