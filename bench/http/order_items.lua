@@ -47,6 +47,12 @@ function M.key_json(i)
   return '{"PK":{"S":"' .. pk .. '"},"SK":{"S":"' .. sk .. '"}}'
 end
 
+-- The sales reps an item's Rep names (REP#0000 to REP#0499).
+M.reps = 500
+local function rep_of(r)
+  return string.format("REP#%04d", r)
+end
+
 -- Item i in version v (default 0): versions differ in Status, Rep and the
 -- hour of OrderDate, the attributes the two-GSI table indexes, and have the
 -- same size.
@@ -64,7 +70,7 @@ function M.item_json(i, v)
       '"},"OrderDate":{"S":"' .. order_date ..
       '"},"Amount":{"N":"' .. amount ..
       '"},"Quantity":{"N":"' .. tostring(1 + i % 9) ..
-      '"},"Rep":{"S":"' .. string.format("REP#%04d", (i + 7 * v) % 500) ..
+      '"},"Rep":{"S":"' .. rep_of((i + 7 * v) % M.reps) ..
       '"},"Status":{"S":"' .. statuses[(i + v) % 4 + 1] ..
       '"},"ShipTo":{"S":"' .. ship_to ..
       '"},"Note":{"S":"' .. string.rep("n", 59) .. '"}}'
@@ -84,14 +90,11 @@ function M.query_body(c)
       '"ExpressionAttributeValues":{":pk":{"S":"' .. string.format("CUST#%08d", c) .. '"}}}'
 end
 
--- The reps of item_json (Rep is REP#0000 to REP#0499).
-M.reps = 500
-
 -- Query of GSI2 (Rep, SK; create_table's two_gsis) for every item of rep r.
 function M.index_query_body(r)
   return '{"TableName":"' .. M.table .. '","IndexName":"GSI2",' ..
       '"KeyConditionExpression":"Rep = :rep","ExpressionAttributeValues":' ..
-      '{":rep":{"S":"' .. string.format("REP#%04d", r) .. '"}}}'
+      '{":rep":{"S":"' .. rep_of(r) .. '"}}}'
 end
 
 -- Gives each wrk thread an id (its Lua state sees the global `tid`).

@@ -169,7 +169,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 done
 rss_end=$(vm_kib "$dr_pid" VmRSS)
 
-echo "Medians of $ROUNDS round(s), dynarock $STORAGE:"
+echo "Medians of $ROUNDS round(s), dynarock $STORAGE, dynalite $DYNALITE_STORAGE:"
 noop_rps=$(median "${rps[dynarock.noop]}")
 noop_cpu=$(median "${cpu[dynarock.noop]}")
 echo "no-op (GET / on dynarock): $noop_rps requests/s, $noop_cpu us server CPU/request"
