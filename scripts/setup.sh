@@ -11,6 +11,8 @@
 #                                 need, and build only the dynarock binary
 #                                 (scripts/run.sh: the first run serves in
 #                                 minutes, not after every test binary)
+#   scripts/setup.sh --python     install only what building the Python
+#                                 module needs (scripts/python.sh), no build
 #
 # Environment: BUILD_DIR (default build), JOBS (default 2), CMAKE_ARGS (extra
 # cmake -D flags, space-separated).
@@ -28,8 +30,16 @@ TEST_PACKAGES=(
   clang libclang-rt-14-dev lld
   python3-pytest python3-boto3 awscli nodejs npm wrk
 )
+# The Python package (scripts/python.sh, tests/python, examples/python):
+# pybind11 and the C headers for the module, SimPy for the example.
+# python3-matplotlib (the example's optional plot) is not required.
+PYTHON_PACKAGES=(pybind11-dev python3-dev python3-simpy)
 PACKAGES=("${SERVE_PACKAGES[@]}")
-if [[ "$MODE" != "--serve" ]]; then PACKAGES+=("${TEST_PACKAGES[@]}"); fi
+case "$MODE" in
+  --serve) ;;
+  --python) PACKAGES+=("${PYTHON_PACKAGES[@]}" python3-boto3) ;;
+  *) PACKAGES+=("${TEST_PACKAGES[@]}" "${PYTHON_PACKAGES[@]}") ;;
+esac
 
 installed() {
   dpkg -s "$1" 2>/dev/null | grep -q '^Status: install ok installed'
@@ -57,7 +67,7 @@ else
   echo "setup: all packages present"
 fi
 
-if [[ "$MODE" == "--no-build" ]]; then
+if [[ "$MODE" == "--no-build" || "$MODE" == "--python" ]]; then
   exit 0
 fi
 
