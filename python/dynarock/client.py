@@ -34,6 +34,7 @@ from email.utils import formatdate
 from dynarock.errors import ClientError, ParamValidationError, WaiterError
 
 try:
+    import botocore.hooks
     import botocore.loaders
     import botocore.model
     import botocore.paginate
@@ -130,10 +131,39 @@ class _Exceptions:
         return self._by_code.get(code, ClientError)
 
 
+if HAVE_BOTOCORE:
+
+    class _Events(botocore.hooks.HierarchicalEmitter):
+        """botocore's event emitter; `used` says whether anything was ever
+        registered, so that a client nobody hooks skips emitting."""
+
+        used = False
+
+        def _register_section(self, *args, **kwargs):
+            self.used = True
+            return super()._register_section(*args, **kwargs)
+
+
+class _HttpResponse:
+    """What after-call handlers get as `http_response` (botocore's
+    AWSResponse's status_code, headers, content and text)."""
+
+    def __init__(self, status_code, headers, content):
+        self.status_code, self.headers, self.content = status_code, headers, content
+
+    @property
+    def text(self):
+        return self.content.decode("utf-8")
+
+
 class _Meta:
-    """`client.meta`, the parts of boto3's that code reads."""
+    """`client.meta`, the parts of boto3's that code reads; `events` emits
+    botocore's before-call.<service>.<Op> (params: the request dict, whose
+    "body" a handler may replace) and after-call.<service>.<Op>
+    (http_response, parsed)."""
 
     def __init__(self, service, region_name, parts):
+        self.events = _Events() if HAVE_BOTOCORE else None
         self.service_model = parts.model if parts else None
         self.region_name = region_name
         self.endpoint_url = "dynarock://in-process"
@@ -156,6 +186,9 @@ class BaseClient:
         self._key = aws_access_key_id or ""
         self._validate = validate
         self.meta = _Meta(service, region_name, self._parts)
+        # botocore's event names use the hyphenized service id.
+        self._event_service = (self._parts.model.service_id.hyphenize()
+                               if self._parts else service)
         self.exceptions = _Exceptions(self._parts)
 
     # --- the call ---
@@ -176,6 +209,16 @@ class BaseClient:
             # serializer needs parameters that fit the model), and the engine
             # validates it as it would a server request.
             body = json.dumps(api_params, default=_json_default).encode()
+        events = self.meta.events if self.meta.events.used else None
+        if events is not None:
+            request = {"url_path": "/", "query_string": "", "method": "POST",
+                       "headers": {"X-Amz-Target": op.metadata["targetPrefix"] + "."
+                                   + operation_name,
+                                   "Content-Type": "application/x-amz-json-1.0"},
+                       "body": body, "url": self.meta.endpoint_url, "context": {}}
+            events.emit(f"before-call.{self._event_service}.{operation_name}",
+                        model=op, params=request, request_signer=None, context={})
+            body = request["body"]
         status, out = self._engine._call(self._prefix + operation_name, body,
                                          self._key, self._region)
         response = {"status_code": status, "headers": _headers(out), "body": out}
@@ -189,6 +232,11 @@ class BaseClient:
             shape = parts.model.shape_for_error_code(code) if code else None
             if shape is not None:
                 parsed.update(parts.parser.parse(response, shape))
+        if events is not None:
+            events.emit(f"after-call.{self._event_service}.{operation_name}",
+                        http_response=_HttpResponse(status, response["headers"], out),
+                        parsed=parsed, model=op, context={})
+        if status >= 300:
             raise self.exceptions.from_code(code)(parsed, operation_name)
         return parsed
 
@@ -261,11 +309,17 @@ class BaseClient:
         """Nothing to close (boto3 clients have it); the Engine owns the state."""
 
 
+_date = [0, ""]  # the Date header of the current second (formatdate is slow)
+
+
 def _headers(body):
     # What the HTTP server sends with a response (api/http/protocol).
+    now = int(time.time())
+    if _date[0] != now:
+        _date[:] = [now, formatdate(now, usegmt=True)]
     return {
         "server": "dynarock",
-        "date": formatdate(usegmt=True),
+        "date": _date[1],
         "content-type": "application/x-amz-json-1.0",
         "content-length": str(len(body)),
         "connection": "keep-alive",

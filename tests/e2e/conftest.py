@@ -5,6 +5,14 @@ repository (scripts/test.sh builds it). Each server listens on a free port
 (--port 0) and is found from its "dynarock listening on http://..." line.
 
 Run: /usr/bin/python3 -m pytest tests/e2e
+
+DYNAROCK_E2E_INPROCESS=1 runs the same tests against the in-process engine
+(the `dynarock` Python package, docs/python.md): every client a test gets
+from a server (`ddb`, `ddb_resource`, `server.client(...)`) is then a client
+of an in-process Engine opened with that server's flags, instead of boto3
+over HTTP. What needs a real server (raw HTTP, the AWS CLI, `dynarock load`,
+restarts and crashes) still talks to the process and sees other tables;
+docs/python.md lists those tests.
 """
 
 import itertools
@@ -25,6 +33,28 @@ from botocore.exceptions import ClientError
 REPO = Path(__file__).resolve().parents[2]
 LISTENING = re.compile(r"^dynarock listening on (http://\S+)")
 REGION = "us-east-1"
+INPROCESS = os.environ.get("DYNAROCK_E2E_INPROCESS") == "1"
+
+
+def _inprocess_engine(args):
+    """An in-process dynarock.Engine with the `dynarock serve` flags in args
+    that change what a client sees (the others are about HTTP or disk)."""
+    import dynarock
+
+    flags = dict(zip(args, list(args[1:]) + [None]))
+    kwargs = {"throttling": flags.get("--throttling", "on") != "off",
+              "shared_db": "--shared-db" in args}
+    if "--gsi-lag-ms" in flags:
+        kwargs["gsi_lag"] = int(flags["--gsi-lag-ms"]) / 1000
+    if "--ttl-sweep-interval-ms" in flags:
+        kwargs["ttl_sweep_interval"] = int(flags["--ttl-sweep-interval-ms"]) / 1000
+    if "--ttl-status-delay-ms" in flags:
+        kwargs["ttl_status_delay"] = int(flags["--ttl-status-delay-ms"]) / 1000
+    if "--ttl-deletion-spread-s" in flags:
+        kwargs["ttl_deletion_spread"] = float(flags["--ttl-deletion-spread-s"])
+    if "--partition-split-bytes" in flags:
+        kwargs["partition_split_bytes"] = int(flags["--partition-split-bytes"])
+    return dynarock.Engine(**kwargs)
 
 
 def dynarock_bin():
@@ -42,6 +72,7 @@ class DynarockServer:
         self.args = [str(dynarock_bin()), "serve", "--port", "0", *args]
         self.proc = None
         self.url = None
+        self.engine = None  # the in-process twin (DYNAROCK_E2E_INPROCESS)
         self.start()
 
     def start(self, timeout=10.0):
@@ -68,6 +99,9 @@ class DynarockServer:
 
     def stop(self, sig=signal.SIGTERM, kill=False, timeout=15.0):
         """Stops the server; returns what it wrote to stderr."""
+        if self.engine is not None and not kill:
+            self.engine.engine.close()
+            self.engine = None
         if self.proc is None:
             return ""
         if self.proc.poll() is None:
@@ -82,7 +116,32 @@ class DynarockServer:
         return err or ""
 
     def client(self, key="AKIDE2E", region=REGION, service="dynamodb"):
+        if INPROCESS:
+            return self.inprocess().client_for(service, key, region)
         return make_client(self.url, key=key, region=region, service=service)
+
+    def inprocess(self):
+        if self.engine is None:
+            self.engine = _InProcess(_inprocess_engine(self.args[4:]))
+        return self.engine
+
+    def resource(self, key="AKIDE2E", region=REGION):
+        if INPROCESS:
+            return self.inprocess().engine.resource(aws_access_key_id=key,
+                                                    region_name=region)
+        return boto3.resource(
+            "dynamodb", endpoint_url=self.url, region_name=region,
+            aws_access_key_id=key, aws_secret_access_key="secret")
+
+
+class _InProcess:
+    def __init__(self, engine):
+        self.engine = engine
+
+    def client_for(self, service, key, region):
+        if service == "dynamodbstreams":
+            return self.engine.streams_client(aws_access_key_id=key, region_name=region)
+        return self.engine.client(aws_access_key_id=key, region_name=region)
 
 
 def make_client(url, key="AKIDE2E", region=REGION, service="dynamodb"):
@@ -116,9 +175,7 @@ def ddb(server):
 
 @pytest.fixture
 def ddb_resource(server):
-    return boto3.resource(
-        "dynamodb", endpoint_url=server.url, region_name=REGION,
-        aws_access_key_id="AKIDE2E", aws_secret_access_key="secret")
+    return server.resource()
 
 
 @pytest.fixture

@@ -193,3 +193,32 @@ def test_boto3_resource_bridge(dynarock_engine):
     assert table.get_item(Key={"pk": "r"})["Item"] == {"pk": "r", "n": 3}
     low = dynarock_engine.boto3_client()
     assert low.get_item(TableName="tbl", Key={"pk": {"S": "r"}})["Item"]["n"] == {"N": "3"}
+
+
+def test_botocore_events_see_and_change_the_wire(dynarock_client):
+    # Code that hooks botocore's before-call / after-call (to send members
+    # the installed model lacks, or read raw bodies) works unchanged.
+    import json
+
+    ddb = dynarock_client
+    create_table(ddb)
+    seen = []
+
+    def add_member(params, **_):
+        body = json.loads(params["body"])
+        body["ReturnValues"] = "ALL_OLD"
+        params["body"] = json.dumps(body).encode()
+
+    def keep(http_response, parsed, **_):
+        seen.append((http_response.status_code, json.loads(http_response.content), parsed))
+
+    ddb.meta.events.register("before-call.dynamodb.PutItem", add_member)
+    ddb.meta.events.register("after-call.dynamodb.PutItem", keep)
+    ddb.put_item(TableName="tbl", Item={"pk": {"S": "e"}, "v": {"N": "1"}})
+    out = ddb.put_item(TableName="tbl", Item={"pk": {"S": "e"}})
+    assert out["Attributes"] == {"pk": {"S": "e"}, "v": {"N": "1"}}
+    assert seen[1][0] == 200
+    assert seen[1][1] == {"Attributes": {"pk": {"S": "e"}, "v": {"N": "1"}}}
+    with pytest.raises(dynarock.ClientError):
+        ddb.put_item(TableName="missing", Item={"pk": {"S": "e"}})
+    assert seen[2][0] == 400 and seen[2][2]["Error"]["Code"] == "ResourceNotFoundException"
