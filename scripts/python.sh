@@ -19,10 +19,10 @@
 # CMAKE_ARGS (extra cmake -D flags).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT=$PWD
 
 MODE="${1:-}"
-PYTHON="$(command -v "${PYTHON:-python3}")"
+# The interpreter itself, not a launcher (pyenv's shims are scripts).
+PYTHON="$("$(command -v "${PYTHON:-python3}")" -c 'import sys; print(sys.executable)')"
 BUILD_DIR="${BUILD_DIR:-build-py}"
 JOBS="${JOBS:-2}"
 
@@ -30,8 +30,10 @@ scripts/setup.sh --python
 
 # The engine and api libraries are compiled as position-independent code in
 # this tree only (DYNAROCK_BUILD_PYTHON), which is why it is not build/.
+# -U '_Python3_*': FindPython caches what it found; forget it, so that a
+# tree built for one interpreter is reconfigured for another.
 # shellcheck disable=SC2086
-cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -U '_Python3_*' \
   -DDYNAROCK_BUILD_TESTS=OFF -DDYNAROCK_BUILD_BENCHMARKS=OFF \
   -DDYNAROCK_BUILD_PYTHON=ON -DPython3_EXECUTABLE="$PYTHON" ${CMAKE_ARGS:-} >/dev/null
 cmake --build "$BUILD_DIR" -j "$JOBS" --target _dynarock
@@ -42,7 +44,8 @@ rm -rf "$PKG"
 mkdir -p "$PKG/dynarock"
 cp python/dynarock/*.py "$PKG/dynarock/"
 cp "$BUILD_DIR"/python/dynarock/_dynarock*.so "$PKG/dynarock/"
-echo "python: package assembled in $ROOT/$PKG (PYTHONPATH=$ROOT/$PKG)"
+PKG=$(cd "$PKG" && pwd)
+echo "python: package assembled in $PKG (PYTHONPATH=$PKG)"
 if [[ "$MODE" == "--no-install" ]]; then
   exit 0
 fi

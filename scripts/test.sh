@@ -11,6 +11,12 @@
 #   3. end to end against build/dynarock: pytest + boto3 (tests/e2e), the
 #      AWS CLI (tests/e2e/test_aws_cli.py), the AWS SDK for JavaScript v3
 #      (tests/e2e/js, node --test)
+#   3b. Python (docs/python.md): scripts/python.sh --no-install builds the
+#      module in build-py/ (its own tree: the libraries as position-
+#      independent code); the package's pytest suite (tests/python); the
+#      boto3 e2e suite again against the in-process engine
+#      (DYNAROCK_E2E_INPROCESS=1, the tests that need no server process);
+#      the SimPy example in its short mode
 #   4. the libFuzzer targets (tests/fuzz) from build-asan/, JOBS at a time, each for
 #      FUZZ_SECONDS over a copy of its committed corpus; a crash, leak or
 #      sanitizer report fails the step (the input is kept in
@@ -198,6 +204,33 @@ js_log="$LOGS/js.log"
 rc=${PIPESTATUS[0]}
 read -r p f < <(node_counts "$js_log")
 record "e2e JS SDK v3 (node --test)" "$rc" "$p" "$f"
+
+# 3b. Python: the module in build-py/, used from there (PYTHONPATH), not
+# installed, so CI leaves the machine's interpreters alone.
+banner "Python module (scripts/python.sh --no-install: build-py/)"
+run "$LOGS/python-build.log" env PYTHON=/usr/bin/python3 JOBS="$JOBS" \
+  scripts/python.sh --no-install
+py_rc=$?
+record "python module build" "$py_rc" 0 0
+if ((py_rc == 0)); then
+  export PYTHONPATH="$PWD/build-py/python-pkg${PYTHONPATH:+:$PYTHONPATH}"
+  pytest_step "python package (pytest)" tests/python
+  # The e2e tests whose clients all come from ddb / ddb_resource /
+  # server.client(): in process, each is the server's twin engine. The
+  # rest need the server process itself (docs/python.md lists them).
+  DYNAROCK_E2E_INPROCESS=1 pytest_step "e2e in process (pytest)" \
+    $(grep -vE '^(#|$)' tests/python/e2e_inprocess.txt)
+  banner "example: examples/python/write_sharding.py --short"
+  run "$LOGS/example.log" /usr/bin/python3 examples/python/write_sharding.py --short
+  rc=$?
+  if ((rc == 0)) && grep -q '^simulated N (random' "$LOGS/example.log"; then
+    record "example write_sharding --short" 0 1 0
+  else
+    record "example write_sharding --short" "$rc" 0 1
+    FAILURES+=("example: examples/python/write_sharding.py --short")
+  fi
+  unset PYTHONPATH
+fi
 
 # 4. Fuzzers, from the sanitizer tree: each runs for FUZZ_SECONDS over a copy
 # of its committed corpus, JOBS of them at a time (each fuzzer is one
