@@ -8,6 +8,7 @@
 #include "engine/index/index_writer.h"
 #include "engine/index/secondary_indexes.h"
 #include "engine/keys/key_codec.h"
+#include "engine/schema/arns.h"
 #include "engine/schema/schema.h"
 #include "engine/util/uuid.h"
 #include "engine/value/encoded_item.h"
@@ -80,7 +81,7 @@ Result<TableInfo> TableRestorer::Definition(const Scope& scope, const std::strin
   info.ns = scope.ns;
   TableDescription& d = info.desc;
   d.table_name = target;
-  d.table_arn = TableLifecycle::TableArnOf(scope, target);
+  d.table_arn = TableArn(scope, target);
   d.table_id = NewUuid();
   d.key_schema = source.key_schema;
   d.attribute_definitions = source.attribute_definitions;
@@ -155,7 +156,7 @@ Result<TableInfo> TableRestorer::Definition(const Scope& scope, const std::strin
     }
     GlobalSecondaryIndexDescription desc;
     desc.def = g;
-    desc.index_arn = d.table_arn + "/index/" + g.index_name;
+    desc.index_arn = IndexArn(d.table_arn, g.index_name);
     desc.provisioned_throughput = ThroughputOf(g.provisioned_throughput);
     for (const auto& src : source.global_secondary_indexes) {
       if (keeps_maxima && src.def.index_name == g.index_name) {
@@ -178,7 +179,7 @@ Result<TableInfo> TableRestorer::Definition(const Scope& scope, const std::strin
     DR_RETURN_IF_ERROR(CheckDefined(l.key_schema, d.attribute_definitions));
     LocalSecondaryIndexDescription desc;
     desc.def = l;
-    desc.index_arn = d.table_arn + "/index/" + l.index_name;
+    desc.index_arn = IndexArn(d.table_arn, l.index_name);
     d.local_secondary_indexes.push_back(std::move(desc));
   }
   info.key = ResolveKeyDef(d.key_schema, d.attribute_definitions);

@@ -7,6 +7,7 @@
 #include "engine/capacity/partition_map.h"
 #include "engine/capacity/throttle_messages.h"
 #include "engine/capacity/token_bucket.h"
+#include "engine/schema/arns.h"
 
 namespace dynarock {
 
@@ -250,10 +251,6 @@ void UpdateResource(ResourceState& r, const ResourceConfig& c, const Env& env) {
                   std::max(r.floor_write, WarmWrite(c, o)), c.max_read,
                   c.max_write, /*fresh=*/false, env);
   }
-}
-
-std::string IndexArn(const std::string& table_arn, const std::string& name) {
-  return table_arn + "/index/" + name;
 }
 
 // Split for heat: between the recently charged hashes, at their median, if

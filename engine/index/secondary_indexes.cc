@@ -9,6 +9,7 @@
 #include "engine/clock.h"
 #include "engine/index/index_entry.h"
 #include "engine/keys/key_codec.h"
+#include "engine/schema/arns.h"
 #include "engine/schema/schema.h"
 #include "engine/value/item_codec.h"
 #include "engine/value/item_size.h"
@@ -499,7 +500,7 @@ Status SecondaryIndexes::PlanGsiUpdates(const UpdateTableRequest& req,
                   });
         GlobalSecondaryIndexDescription g;
         g.def = def;
-        g.index_arn = d.table_arn + "/index/" + def.index_name;
+        g.index_arn = IndexArn(d.table_arn, def.index_name);
         g.index_status =
             TableStatus::kActive;  // CREATING comes from the backfill
         g.provisioned_throughput = ToDescription(def.provisioned_throughput);

@@ -10,6 +10,7 @@
 #include "engine/capacity/throughput_settings.h"
 #include "engine/clock.h"
 #include "engine/keys/key_codec.h"
+#include "engine/schema/arns.h"
 #include "engine/schema/schema.h"
 #include "engine/stream/table_streams.h"
 #include "engine/table/table_tags.h"
@@ -28,11 +29,6 @@ Status InUse(std::string_view what, std::string_view name) {
   return Status::ResourceInUse(
       "Attempt to change a resource which is still in use: Table is being " +
       std::string(what) + ": " + std::string(name));
-}
-
-std::string TableArn(const Scope& scope, std::string_view name) {
-  return "arn:aws:dynamodb:" + scope.region + ":" + scope.account +
-         ":table/" + std::string(name);
 }
 
 ProvisionedThroughputDescription ToDescription(
@@ -279,7 +275,7 @@ Result<TableInfo> TableLifecycle::Define(const CreateTableRequest& req) const {
   for (const auto& gsi : req.global_secondary_indexes) {
     GlobalSecondaryIndexDescription g;
     g.def = gsi;
-    g.index_arn = d.table_arn + "/index/" + gsi.index_name;
+    g.index_arn = IndexArn(d.table_arn, gsi.index_name);
     g.index_status = TableStatus::kActive;
     g.provisioned_throughput = ToDescription(gsi.provisioned_throughput);
     DR_ASSIGN_OR_RETURN(
@@ -292,7 +288,7 @@ Result<TableInfo> TableLifecycle::Define(const CreateTableRequest& req) const {
   for (const auto& lsi : req.local_secondary_indexes) {
     LocalSecondaryIndexDescription l;
     l.def = lsi;
-    l.index_arn = d.table_arn + "/index/" + lsi.index_name;
+    l.index_arn = IndexArn(d.table_arn, lsi.index_name);
     d.local_secondary_indexes.push_back(std::move(l));
   }
   return info;
@@ -324,10 +320,6 @@ Result<TableDescription> TableLifecycle::Create(const CreateTableRequest& req) {
     created = next;
   }
   return DescriptionOf(*created, StatusOf(*created, now));
-}
-
-std::string TableLifecycle::TableArnOf(const Scope& scope, std::string_view name) {
-  return TableArn(scope, name);
 }
 
 Result<TableDescription> TableLifecycle::PublishRestored(TableInfo info) {

@@ -74,8 +74,6 @@ class TableLifecycle {
   Result<TableDescription> PublishRestored(TableInfo info);
   // How long a new table stays CREATING after its creation time.
   int64_t create_delay_micros() const { return options_.create_delay_micros; }
-  // The ARN DescribeTable reports for table `name` of `scope`.
-  static std::string TableArnOf(const Scope& scope, std::string_view name);
 
   // --- Lookups ---
   // The table named `name` with its status now; nullptr when absent. A

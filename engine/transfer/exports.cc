@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/clock.h"
+#include "engine/schema/arns.h"
 #include "engine/transfer/job_page.h"
 #include "engine/util/coding.h"
 #include "engine/util/uuid.h"
@@ -206,7 +207,7 @@ Result<ExportDescription> Exports::Export(const ExportTableToPointInTimeRequest&
   std::shared_ptr<const TableInfo> table =
       name.empty() ? nullptr : tables_->Find(req.scope, name, &status);
   if (!table || status == TableStatus::kDeleting ||
-      TableLifecycle::TableArnOf(req.scope, name) != req.table_arn) {
+      TableArn(req.scope, name) != req.table_arn) {
     return TableNotFound(req.table_arn);
   }
   const std::string fingerprint = Fingerprint(req);
