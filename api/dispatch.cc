@@ -1,7 +1,11 @@
 #include "api/dispatch.h"
 
+#include <algorithm>
+#include <cassert>
 #include <array>
+#include <span>
 #include <utility>
+#include <vector>
 
 #include "api/ops/ops.h"
 
@@ -9,77 +13,49 @@ namespace dynarock::api {
 
 namespace {
 
-struct Operation {
-  std::string_view name;
-  Handler handler;
-};
+// Every handler file's rows, joined and sorted by name once.
+const std::vector<Operation>& Operations() {
+  static const std::vector<Operation>* table = [] {
+    auto* rows = new std::vector<Operation>();
+    for (std::span<const Operation> family : {
+             ops::kBackupOperations,
+             ops::kBatchOperations,
+             ops::kCapacityOperations,
+             ops::kExportOperations,
+             ops::kImportOperations,
+             ops::kIndexOperations,
+             ops::kInsightsOperations,
+             ops::kItemOperations,
+             ops::kPartiqlOperations,
+             ops::kQueryOperations,
+             ops::kSnapshotOperations,
+             ops::kStreamOperations,
+             ops::kTableOperations,
+             ops::kTagOperations,
+             ops::kTransactOperations,
+             ops::kTtlOperations,
+         }) {
+      rows->insert(rows->end(), family.begin(), family.end());
+    }
+    std::sort(rows->begin(), rows->end(),
+              [](const Operation& a, const Operation& b) { return a.name < b.name; });
+    // A name in two files would answer with whichever sorted first.
+    assert(std::adjacent_find(rows->begin(), rows->end(),
+                              [](const Operation& a, const Operation& b) {
+                                return a.name == b.name;
+                              }) == rows->end());
+    return rows;
+  }();
+  return *table;
+}
 
-constexpr std::array kOperations = {
-    Operation{"BatchExecuteStatement", &ops::BatchExecuteStatement},
-    Operation{"BatchGetItem", &ops::BatchGetItem},
-    Operation{"BatchWriteItem", &ops::BatchWriteItem},
-    Operation{"CreateBackup", &ops::CreateBackup},
-    Operation{"CreateTable", &ops::CreateTable},
-    Operation{"DeleteBackup", &ops::DeleteBackup},
-    Operation{"DeleteItem", &ops::DeleteItem},
-    Operation{"DeleteTable", &ops::DeleteTable},
-    Operation{"DescribeBackup", &ops::DescribeBackup},
-    Operation{"DescribeContinuousBackups", &ops::DescribeContinuousBackups},
-    Operation{"DescribeContributorInsights", &ops::DescribeContributorInsights},
-    Operation{"DescribeEndpoints", &ops::DescribeEndpoints},
-    Operation{"DescribeExport", &ops::DescribeExport},
-    Operation{"DescribeImport", &ops::DescribeImport},
-    Operation{"DescribeLimits", &ops::DescribeLimits},
-    Operation{"DescribeTable", &ops::DescribeTable},
-    Operation{"DescribeTimeToLive", &ops::DescribeTimeToLive},
-    Operation{"ExecuteStatement", &ops::ExecuteStatement},
-    Operation{"ExecuteTransaction", &ops::ExecuteTransaction},
-    Operation{"ExportTableToPointInTime", &ops::ExportTableToPointInTime},
-    Operation{"GetItem", &ops::GetItem},
-    Operation{"ImportTable", &ops::ImportTable},
-    Operation{"ListBackups", &ops::ListBackups},
-    Operation{"ListContributorInsights", &ops::ListContributorInsights},
-    Operation{"ListExports", &ops::ListExports},
-    Operation{"ListImports", &ops::ListImports},
-    Operation{"ListTables", &ops::ListTables},
-    Operation{"ListTagsOfResource", &ops::ListTagsOfResource},
-    Operation{"PutItem", &ops::PutItem},
-    Operation{"Query", &ops::Query},
-    Operation{"RestoreTableFromBackup", &ops::RestoreTableFromBackup},
-    Operation{"RestoreTableToPointInTime", &ops::RestoreTableToPointInTime},
-    Operation{"Scan", &ops::Scan},
-    Operation{"TagResource", &ops::TagResource},
-    Operation{"UntagResource", &ops::UntagResource},
-    Operation{"TransactGetItems", &ops::TransactGetItems},
-    Operation{"TransactWriteItems", &ops::TransactWriteItems},
-    Operation{"UpdateContinuousBackups", &ops::UpdateContinuousBackups},
-    Operation{"UpdateContributorInsights", &ops::UpdateContributorInsights},
-    Operation{"UpdateItem", &ops::UpdateItem},
-    Operation{"UpdateTable", &ops::UpdateTable},
-    // DynamoDB Streams: the streams client's target prefix, kept whole
-    // (api/ops/stream_ops.cc).
-    Operation{"DynamoDBStreams_20120810.DescribeStream", &ops::DescribeStream},
-    Operation{"DynamoDBStreams_20120810.GetRecords", &ops::GetRecords},
-    Operation{"DynamoDBStreams_20120810.GetShardIterator", &ops::GetShardIterator},
-    Operation{"DynamoDBStreams_20120810.ListStreams", &ops::ListStreams},
-    Operation{"UpdateTimeToLive", &ops::UpdateTimeToLive},
-    // Extensions: their names carry their own target prefix, so that no
-    // DynamoDB SDK reaches them by accident (api/ops/index_ops.cc,
-    // api/ops/capacity_ops.cc, api/ops/ttl_ops.cc).
-    Operation{"DynamoRock_20251121.CreateSnapshot", &ops::CreateSnapshot},
-    Operation{"DynamoRock_20251121.DeleteSnapshot", &ops::DeleteSnapshot},
-    Operation{"DynamoRock_20251121.DescribeCapacity", &ops::DescribeCapacity},
-    Operation{"DynamoRock_20251121.DescribeStreamStats", &ops::DescribeStreamStats},
-    Operation{"DynamoRock_20251121.DescribeIndexPropagation",
-              &ops::DescribeIndexPropagation},
-    Operation{"DynamoRock_20251121.ListSnapshots", &ops::ListSnapshots},
-    Operation{"DynamoRock_20251121.RestoreSnapshot", &ops::RestoreSnapshot},
-    Operation{"DynamoRock_20251121.RunTimeToLiveSweep", &ops::RunTimeToLiveSweep},
-    Operation{"DynamoRock_20251121.SetIndexLag", &ops::SetIndexLag},
-    Operation{"DynamoRock_20251121.SetThrottling", &ops::SetThrottling},
-    Operation{"DynamoRock_20251121.VerifyIndexes", &ops::VerifyIndexes},
-    Operation{"DynamoRock_20251121.WaitForIndexes", &ops::WaitForIndexes},
-};
+const Operation* FindOperation(std::string_view name) {
+  const std::vector<Operation>& rows = Operations();
+  auto it = std::lower_bound(rows.begin(), rows.end(), name,
+                             [](const Operation& op, std::string_view n) { return op.name < n; });
+  if (it == rows.end() || it->name != name) return nullptr;
+  return &*it;
+}
 
 // The operations of DynamoDB's current API model that dynarock does not serve
 // (global tables, Kinesis streaming destinations, resource policies, replica
@@ -122,16 +98,13 @@ Status UnknownOperation(std::string_view operation) {
 }  // namespace
 
 TextHandler FindTextHandler(std::string_view operation) {
-  if (operation == "GetItem") return &ops::GetItemText;
-  if (operation == "PutItem") return &ops::PutItemText;
-  return nullptr;
+  const Operation* op = FindOperation(operation);
+  return op ? op->text_handler : nullptr;
 }
 
 Handler FindHandler(std::string_view operation) {
-  for (const Operation& op : kOperations) {
-    if (op.name == operation) return op.handler;
-  }
-  return nullptr;
+  const Operation* op = FindOperation(operation);
+  return op ? op->handler : nullptr;
 }
 
 Result<Json> Dispatch(const RequestContext& ctx, std::string_view operation,

@@ -2,7 +2,9 @@
 //
 // The table of DynamoDB operations: operation name -> handler. A handler
 // decodes a request body (already parsed to a JSON object) into an engine
-// request, calls the engine and encodes the result; api/ops/ holds them.
+// request, calls the engine and encodes the result. Each api/ops/*_ops.cc
+// holds its handlers and their rows (Operation below); the table is their
+// rows joined (api/ops/ops.h).
 //
 // The table is immutable; thread-safe.
 
@@ -37,9 +39,20 @@ using Handler = Result<Json> (*)(const RequestContext& ctx, const Json& request)
 
 // A handler of the body text, for the operations that have one: the
 // response body, or the error; nullopt when it leaves this body to the
-// operation's Handler (api/ops/ops.h, GetItemText).
+// operation's Handler (GetItemText in api/ops/item_ops.cc).
 using TextHandler = std::optional<Result<std::string>> (*)(
     const RequestContext& ctx, std::string_view body);
+
+// One row of the operation table.
+struct Operation {
+  // The X-Amz-Target operation: "PutItem", or with its own prefix for the
+  // streams API ("DynamoDBStreams_20120810.GetRecords") and dynarock's
+  // extensions ("DynamoRock_20251121.WaitForIndexes").
+  std::string_view name;
+  Handler handler;
+  // The one-pass reader of the body text, where there is one.
+  TextHandler text_handler = nullptr;
+};
 
 // The text handler for `operation` ("GetItem", "PutItem"), or null.
 TextHandler FindTextHandler(std::string_view operation);

@@ -356,4 +356,17 @@ Result<Json> RestoreTableToPointInTime(const RequestContext& ctx, const Json& re
                                {"RestoreInProgress", false}});
 }
 
+// This file's rows of the operation table (api/dispatch.h).
+constexpr Operation kBackupOperationsRows[] = {
+    Operation{"CreateBackup", &CreateBackup},
+    Operation{"DeleteBackup", &DeleteBackup},
+    Operation{"DescribeBackup", &DescribeBackup},
+    Operation{"DescribeContinuousBackups", &DescribeContinuousBackups},
+    Operation{"ListBackups", &ListBackups},
+    Operation{"RestoreTableFromBackup", &RestoreTableFromBackup},
+    Operation{"RestoreTableToPointInTime", &RestoreTableToPointInTime},
+    Operation{"UpdateContinuousBackups", &UpdateContinuousBackups},
+};
+const std::span<const Operation> kBackupOperations = kBackupOperationsRows;
+
 }  // namespace dynarock::api::ops

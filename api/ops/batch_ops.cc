@@ -190,4 +190,11 @@ Result<Json> BatchWriteItem(const RequestContext& ctx, const Json& request) {
   return out;
 }
 
+// This file's rows of the operation table (api/dispatch.h).
+constexpr Operation kBatchOperationsRows[] = {
+    Operation{"BatchGetItem", &BatchGetItem},
+    Operation{"BatchWriteItem", &BatchWriteItem},
+};
+const std::span<const Operation> kBatchOperations = kBatchOperationsRows;
+
 }  // namespace dynarock::api::ops

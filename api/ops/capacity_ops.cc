@@ -178,4 +178,13 @@ Result<Json> SetThrottling(const RequestContext& ctx, const Json& request) {
   return Json{{"Enabled", ctx.engine->throttling()}};
 }
 
+// This file's rows of the operation table (api/dispatch.h).
+constexpr Operation kCapacityOperationsRows[] = {
+    Operation{"DescribeEndpoints", &DescribeEndpoints},
+    Operation{"DescribeLimits", &DescribeLimits},
+    Operation{"DynamoRock_20251121.DescribeCapacity", &DescribeCapacity},
+    Operation{"DynamoRock_20251121.SetThrottling", &SetThrottling},
+};
+const std::span<const Operation> kCapacityOperations = kCapacityOperationsRows;
+
 }  // namespace dynarock::api::ops

@@ -160,4 +160,12 @@ Result<Json> ListExports(const RequestContext& ctx, const Json& request) {
   return out;
 }
 
+// This file's rows of the operation table (api/dispatch.h).
+constexpr Operation kExportOperationsRows[] = {
+    Operation{"DescribeExport", &DescribeExport},
+    Operation{"ExportTableToPointInTime", &ExportTableToPointInTime},
+    Operation{"ListExports", &ListExports},
+};
+const std::span<const Operation> kExportOperations = kExportOperationsRows;
+
 }  // namespace dynarock::api::ops

@@ -205,4 +205,12 @@ Result<Json> ListImports(const RequestContext& ctx, const Json& request) {
   return out;
 }
 
+// This file's rows of the operation table (api/dispatch.h).
+constexpr Operation kImportOperationsRows[] = {
+    Operation{"DescribeImport", &DescribeImport},
+    Operation{"ImportTable", &ImportTable},
+    Operation{"ListImports", &ListImports},
+};
+const std::span<const Operation> kImportOperations = kImportOperationsRows;
+
 }  // namespace dynarock::api::ops

@@ -88,4 +88,13 @@ Result<Json> DescribeIndexPropagation(const RequestContext& ctx,
               {"Samples", s.samples}};
 }
 
+// This file's rows of the operation table (api/dispatch.h).
+constexpr Operation kIndexOperationsRows[] = {
+    Operation{"DynamoRock_20251121.DescribeIndexPropagation", &DescribeIndexPropagation},
+    Operation{"DynamoRock_20251121.SetIndexLag", &SetIndexLag},
+    Operation{"DynamoRock_20251121.VerifyIndexes", &VerifyIndexes},
+    Operation{"DynamoRock_20251121.WaitForIndexes", &WaitForIndexes},
+};
+const std::span<const Operation> kIndexOperations = kIndexOperationsRows;
+
 }  // namespace dynarock::api::ops

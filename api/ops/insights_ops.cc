@@ -128,4 +128,12 @@ Result<Json> ListContributorInsights(const RequestContext& ctx, const Json& requ
   return out;
 }
 
+// This file's rows of the operation table (api/dispatch.h).
+constexpr Operation kInsightsOperationsRows[] = {
+    Operation{"DescribeContributorInsights", &DescribeContributorInsights},
+    Operation{"ListContributorInsights", &ListContributorInsights},
+    Operation{"UpdateContributorInsights", &UpdateContributorInsights},
+};
+const std::span<const Operation> kInsightsOperations = kInsightsOperationsRows;
+
 }  // namespace dynarock::api::ops

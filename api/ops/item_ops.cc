@@ -348,4 +348,13 @@ Result<Json> DeleteItem(const RequestContext& ctx, const Json& request) {
   return out;
 }
 
+// This file's rows of the operation table (api/dispatch.h).
+constexpr Operation kItemOperationsRows[] = {
+    Operation{"DeleteItem", &DeleteItem},
+    Operation{"GetItem", &GetItem, &GetItemText},
+    Operation{"PutItem", &PutItem, &PutItemText},
+    Operation{"UpdateItem", &UpdateItem},
+};
+const std::span<const Operation> kItemOperations = kItemOperationsRows;
+
 }  // namespace dynarock::api::ops

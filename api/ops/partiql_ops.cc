@@ -3,7 +3,7 @@
 // Only the JSON mapping lives here: the request's shape (api/validate),
 // Parameters decoded as AttributeValues, NextToken <-> the engine's
 // exclusive start key, and the responses. Parsing, planning and running
-// the statements is the engine's (engine/partiql_runner.h).
+// the statements is the engine's (engine/partiql/statement_runner.h).
 
 #include <optional>
 #include <string>
@@ -244,5 +244,13 @@ Result<Json> ExecuteTransaction(const RequestContext& ctx, const Json& request) 
   AddConsumedCapacity(request, result.consumed_capacity, &out);
   return out;
 }
+
+// This file's rows of the operation table (api/dispatch.h).
+constexpr Operation kPartiqlOperationsRows[] = {
+    Operation{"BatchExecuteStatement", &BatchExecuteStatement},
+    Operation{"ExecuteStatement", &ExecuteStatement},
+    Operation{"ExecuteTransaction", &ExecuteTransaction},
+};
+const std::span<const Operation> kPartiqlOperations = kPartiqlOperationsRows;
 
 }  // namespace dynarock::api::ops

@@ -251,4 +251,11 @@ Result<Json> Scan(const RequestContext& ctx, const Json& request) {
   return Respond(ctx, request, result);
 }
 
+// This file's rows of the operation table (api/dispatch.h).
+constexpr Operation kQueryOperationsRows[] = {
+    Operation{"Query", &Query},
+    Operation{"Scan", &Scan},
+};
+const std::span<const Operation> kQueryOperations = kQueryOperationsRows;
+
 }  // namespace dynarock::api::ops

@@ -66,4 +66,13 @@ Result<Json> DeleteSnapshot(const RequestContext& ctx, const Json& request) {
   return Json::object();
 }
 
+// This file's rows of the operation table (api/dispatch.h).
+constexpr Operation kSnapshotOperationsRows[] = {
+    Operation{"DynamoRock_20251121.CreateSnapshot", &CreateSnapshot},
+    Operation{"DynamoRock_20251121.DeleteSnapshot", &DeleteSnapshot},
+    Operation{"DynamoRock_20251121.ListSnapshots", &ListSnapshots},
+    Operation{"DynamoRock_20251121.RestoreSnapshot", &RestoreSnapshot},
+};
+const std::span<const Operation> kSnapshotOperations = kSnapshotOperationsRows;
+
 }  // namespace dynarock::api::ops

@@ -253,4 +253,14 @@ Result<Json> DescribeStreamStats(const RequestContext& ctx, const Json& request)
   return Json{{"StorageBytes", stats.storage_bytes}, {"Streams", std::move(streams)}};
 }
 
+// This file's rows of the operation table (api/dispatch.h).
+constexpr Operation kStreamOperationsRows[] = {
+    Operation{"DynamoDBStreams_20120810.DescribeStream", &DescribeStream},
+    Operation{"DynamoDBStreams_20120810.GetRecords", &GetRecords},
+    Operation{"DynamoDBStreams_20120810.GetShardIterator", &GetShardIterator},
+    Operation{"DynamoDBStreams_20120810.ListStreams", &ListStreams},
+    Operation{"DynamoRock_20251121.DescribeStreamStats", &DescribeStreamStats},
+};
+const std::span<const Operation> kStreamOperations = kStreamOperationsRows;
+
 }  // namespace dynarock::api::ops

@@ -704,4 +704,14 @@ Json KeySchemaJson(const std::vector<KeySchemaElement>& schema) {
 Json ProjectionJson(const Projection& p) { return EncodeProjection(p); }
 Json SecondsJson(int64_t micros) { return Seconds(micros); }
 
+// This file's rows of the operation table (api/dispatch.h).
+constexpr Operation kTableOperationsRows[] = {
+    Operation{"CreateTable", &CreateTable},
+    Operation{"DeleteTable", &DeleteTable},
+    Operation{"DescribeTable", &DescribeTable},
+    Operation{"ListTables", &ListTables},
+    Operation{"UpdateTable", &UpdateTable},
+};
+const std::span<const Operation> kTableOperations = kTableOperationsRows;
+
 }  // namespace dynarock::api::ops

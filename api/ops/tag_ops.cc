@@ -106,4 +106,12 @@ Result<Json> ListTagsOfResource(const RequestContext& ctx, const Json& request) 
   return out;
 }
 
+// This file's rows of the operation table (api/dispatch.h).
+constexpr Operation kTagOperationsRows[] = {
+    Operation{"ListTagsOfResource", &ListTagsOfResource},
+    Operation{"TagResource", &TagResource},
+    Operation{"UntagResource", &UntagResource},
+};
+const std::span<const Operation> kTagOperations = kTagOperationsRows;
+
 }  // namespace dynarock::api::ops

@@ -212,4 +212,11 @@ Result<Json> TransactGetItems(const RequestContext& ctx, const Json& request) {
   return out;
 }
 
+// This file's rows of the operation table (api/dispatch.h).
+constexpr Operation kTransactOperationsRows[] = {
+    Operation{"TransactGetItems", &TransactGetItems},
+    Operation{"TransactWriteItems", &TransactWriteItems},
+};
+const std::span<const Operation> kTransactOperations = kTransactOperationsRows;
+
 }  // namespace dynarock::api::ops

@@ -83,4 +83,12 @@ Result<Json> RunTimeToLiveSweep(const RequestContext& ctx, const Json& request) 
   return Json{{"ScannedItems", r.scanned_items}, {"DeletedItems", r.deleted_items}};
 }
 
+// This file's rows of the operation table (api/dispatch.h).
+constexpr Operation kTtlOperationsRows[] = {
+    Operation{"DescribeTimeToLive", &DescribeTimeToLive},
+    Operation{"DynamoRock_20251121.RunTimeToLiveSweep", &RunTimeToLiveSweep},
+    Operation{"UpdateTimeToLive", &UpdateTimeToLive},
+};
+const std::span<const Operation> kTtlOperations = kTtlOperationsRows;
+
 }  // namespace dynarock::api::ops
