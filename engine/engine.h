@@ -9,6 +9,12 @@
 // reports failure as a Status carrying DynamoDB's error type and message.
 //
 // Thread-safe: any number of threads may call any operation concurrently.
+//
+// Engine is one class with one implementation (engine/facade/): every
+// operation passes one gate there (a database-snapshot restore excludes the
+// calls; the background work due on the clock runs first) and is written
+// once, in the file of its concern. docs/ARCHITECTURE.md, "Adding an
+// operation", lists the four files a new operation touches.
 
 #ifndef DYNAROCK_ENGINE_ENGINE_H_
 #define DYNAROCK_ENGINE_ENGINE_H_
@@ -23,28 +29,28 @@
 
 namespace dynarock {
 
-class Engine {
+class Engine final {
  public:
   // Opens (or creates) the database described by `options`.
   // Errors: kIOError / kCorruption when RocksDB cannot open it.
   static Result<std::unique_ptr<Engine>> Open(const EngineOptions& options);
 
-  virtual ~Engine() = default;
+  ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
   // --- Tables ---
   // Errors: kValidation (bad definition), kResourceInUse (name taken).
-  virtual Result<TableDescription> CreateTable(const CreateTableRequest& req) = 0;
+  Result<TableDescription> CreateTable(const CreateTableRequest& req);
   // Errors: kResourceNotFound.
-  virtual Result<TableDescription> DescribeTable(const DescribeTableRequest& req) = 0;
+  Result<TableDescription> DescribeTable(const DescribeTableRequest& req);
   // Table names of the request's scope in ascending byte order.
-  virtual Result<ListTablesResult> ListTables(const ListTablesRequest& req) = 0;
+  Result<ListTablesResult> ListTables(const ListTablesRequest& req);
   // Errors: kValidation, kResourceNotFound, kResourceInUse (not ACTIVE).
-  virtual Result<TableDescription> UpdateTable(const UpdateTableRequest& req) = 0;
+  Result<TableDescription> UpdateTable(const UpdateTableRequest& req);
   // Removes the table's items at once; the table shows DELETING until the
   // configured delay passes. Errors: kResourceNotFound, kResourceInUse.
-  virtual Result<TableDescription> DeleteTable(const DeleteTableRequest& req) = 0;
+  Result<TableDescription> DeleteTable(const DeleteTableRequest& req);
 
   // --- Items ---
   // Expressions arrive as text with their ExpressionAttributeNames/Values;
@@ -57,13 +63,13 @@ class Engine {
   // the item, key, expressions and legacy parameters), kResourceNotFound.
   // Writes with a condition also: kConditionalCheckFailed, nothing written
   // (Status::item() is the old item when the request asked for ALL_OLD).
-  virtual Result<PutItemResult> PutItem(const PutItemRequest& req) = 0;
+  Result<PutItemResult> PutItem(const PutItemRequest& req);
   // ProjectionExpression / AttributesToGet select what Item holds.
-  virtual Result<GetItemResult> GetItem(const GetItemRequest& req) = 0;
-  virtual Result<DeleteItemResult> DeleteItem(const DeleteItemRequest& req) = 0;
+  Result<GetItemResult> GetItem(const GetItemRequest& req);
+  Result<DeleteItemResult> DeleteItem(const DeleteItemRequest& req);
   // Creates the item from its key when missing (upsert). Key attributes
   // cannot be updated; the new item is validated whole (400 KB, nesting).
-  virtual Result<UpdateItemResult> UpdateItem(const UpdateItemRequest& req) = 0;
+  Result<UpdateItemResult> UpdateItem(const UpdateItemRequest& req);
 
   // --- Reads of many items ---
   // One page of an item collection (Query) or of the table in hash order
@@ -74,8 +80,8 @@ class Engine {
   // DynamoDB's message, a GSI still backfilling is refused.
   // Errors: kValidation, kResourceNotFound, and with throttling on
   // kProvisionedThroughputExceeded / kRequestLimitExceeded (ThrottlingReasons).
-  virtual Result<QueryResult> Query(const QueryRequest& req) = 0;
-  virtual Result<ScanResult> Scan(const ScanRequest& req) = 0;
+  Result<QueryResult> Query(const QueryRequest& req);
+  Result<ScanResult> Scan(const ScanRequest& req);
 
   // --- Batches ---
   // Up to 100 keys over several tables; every table and key is checked
@@ -83,16 +89,16 @@ class Engine {
   // throttling on the keys whose partition is throttled, come back as
   // UnprocessedKeys; a throttle is an error only when no key could be read.
   // Errors: kValidation, kResourceNotFound, throttles.
-  virtual Result<BatchGetItemResult> BatchGetItem(
-      const BatchGetItemRequest& req) = 0;
+  Result<BatchGetItemResult> BatchGetItem(
+      const BatchGetItemRequest& req);
   // Up to 25 puts and deletes over several tables, applied all together in
   // one WriteBatch after every request is checked: a bad request writes
   // nothing. With throttling on, requests are admitted in request order and
   // the throttled ones come back as UnprocessedItems (the rest applied
   // together); a throttle is an error only when nothing could be admitted.
   // Errors: kValidation, kResourceNotFound, throttles.
-  virtual Result<BatchWriteItemResult> BatchWriteItem(
-      const BatchWriteItemRequest& req) = 0;
+  Result<BatchWriteItemResult> BatchWriteItem(
+      const BatchWriteItemRequest& req);
 
   // --- DynamoDB Streams (the DynamoDBStreams_20120810 operations) ---
   // A table's stream is enabled by StreamSpecification in CreateTable or
@@ -109,43 +115,43 @@ class Engine {
   //
   // Streams of the request's scope, in ARN order. Errors: kValidation,
   // kLimitExceeded.
-  virtual Result<ListStreamsResult> ListStreams(const ListStreamsRequest& req) = 0;
+  Result<ListStreamsResult> ListStreams(const ListStreamsRequest& req);
   // Errors: kValidation (malformed ARN), kResourceNotFound, kLimitExceeded.
-  virtual Result<StreamDescription> DescribeStream(
-      const DescribeStreamRequest& req) = 0;
+  Result<StreamDescription> DescribeStream(
+      const DescribeStreamRequest& req);
   // Errors: kValidation, kResourceNotFound, kTrimmedDataAccess.
-  virtual Result<std::string> GetShardIterator(
-      const GetShardIteratorRequest& req) = 0;
+  Result<std::string> GetShardIterator(
+      const GetShardIteratorRequest& req);
   // Errors: kValidation, kExpiredIterator (15 minutes), kTrimmedDataAccess,
   // kResourceNotFound, kLimitExceeded.
-  virtual Result<GetRecordsResult> GetRecords(const GetRecordsRequest& req) = 0;
+  Result<GetRecordsResult> GetRecords(const GetRecordsRequest& req);
   // The streams of `table_name` (every table of the scope when empty): per
   // shard its retained records and bytes, its reads and its lag behind the
   // furthest reader (ShardStats), and the bytes all streams occupy. Reads
   // every retained record of those streams (a diagnostic, for `dynarock
   // stats`). Errors: kCorruption, kIOError.
-  virtual Result<StreamStorageStats> DescribeStreamStats(
-      const Scope& scope, const std::string& table_name) = 0;
+  Result<StreamStorageStats> DescribeStreamStats(
+      const Scope& scope, const std::string& table_name);
   // --- Tags ---
   // The table is named by its ARN. Errors: kValidation (not a table ARN:
   // "Invalid TableArn: ..."; no tags; over 50 tags; a reserved "aws:" key),
   // kResourceNotFound ("Requested resource not found: ResourceArn: <arn> not
   // found"). Tags are persisted and deleted with the table.
-  virtual Status TagResource(const TagResourceRequest& req) = 0;
-  virtual Status UntagResource(const UntagResourceRequest& req) = 0;
-  virtual Result<ListTagsOfResourceResult> ListTagsOfResource(
-      const ListTagsOfResourceRequest& req) = 0;
+  Status TagResource(const TagResourceRequest& req);
+  Status UntagResource(const UntagResourceRequest& req);
+  Result<ListTagsOfResourceResult> ListTagsOfResource(
+      const ListTagsOfResourceRequest& req);
 
   // --- Contributor insights (engine/table/contributor_insights.h) ---
   // The on/off setting per table and GSI, persisted with the table. The
   // hot-key data itself is DescribeCapacity's. Errors: kResourceNotFound.
-  virtual Result<ContributorInsightsDescription> UpdateContributorInsights(
-      const UpdateContributorInsightsRequest& req) = 0;
-  virtual Result<ContributorInsightsDescription> DescribeContributorInsights(
+  Result<ContributorInsightsDescription> UpdateContributorInsights(
+      const UpdateContributorInsightsRequest& req);
+  Result<ContributorInsightsDescription> DescribeContributorInsights(
       const Scope& scope, const std::string& table_name,
-      const std::string& index_name) = 0;
-  virtual Result<ListContributorInsightsResult> ListContributorInsights(
-      const ListContributorInsightsRequest& req) = 0;
+      const std::string& index_name);
+  Result<ListContributorInsightsResult> ListContributorInsights(
+      const ListContributorInsightsRequest& req);
 
   // --- Transactions (engine/table/transactions.h) ---
   // All actions or none: every condition is evaluated against the items as
@@ -156,49 +162,49 @@ class Engine {
   // Errors: kValidation (request shape, expressions, two actions on one
   // item, limits), kResourceNotFound, kTransactionCanceled,
   // kIdempotentParameterMismatch, kTransactionInProgress.
-  virtual Result<TransactWriteItemsResult> TransactWriteItems(
-      const TransactWriteItemsRequest& req) = 0;
+  Result<TransactWriteItemsResult> TransactWriteItems(
+      const TransactWriteItemsRequest& req);
   // Reads every item at one snapshot. Errors: kValidation,
   // kResourceNotFound, kTransactionCanceled (an item a transaction is
   // writing: TransactionConflict; a throttled item).
-  virtual Result<TransactGetItemsResult> TransactGetItems(
-      const TransactGetItemsRequest& req) = 0;
+  Result<TransactGetItemsResult> TransactGetItems(
+      const TransactGetItemsRequest& req);
 
-  // --- PartiQL (engine/partiql_runner.h) ---
+  // --- PartiQL (engine/partiql/statement_runner.h) ---
   // A statement is parsed and planned into the request it stands for
   // (GetItem, Query, Scan, PutItem, UpdateItem, DeleteItem) and runs as
   // that request: same checks, capacity and errors. INSERT of an existing
   // key: kDuplicateItem. Syntax errors: kValidation ("Statement wasn't well
   // formed, can't be processed: ...").
-  virtual Result<ExecuteStatementResult> ExecuteStatement(
-      const ExecuteStatementRequest& req) = 0;
+  Result<ExecuteStatementResult> ExecuteStatement(
+      const ExecuteStatementRequest& req);
   // Up to 25 statements, all reads (full-key SELECTs) or all writes, each
   // run on its own; a statement's failure is its response's error.
-  virtual Result<BatchExecuteStatementResult> BatchExecuteStatement(
-      const BatchExecuteStatementRequest& req) = 0;
+  Result<BatchExecuteStatementResult> BatchExecuteStatement(
+      const BatchExecuteStatementRequest& req);
   // Up to 100 statements run as one TransactWriteItems (INSERT, UPDATE,
   // DELETE, EXISTS) or TransactGetItems (full-key SELECTs). A cancelled
   // INSERT on an existing key has the reason DuplicateItem.
-  virtual Result<ExecuteTransactionResult> ExecuteTransaction(
-      const ExecuteTransactionRequest& req) = 0;
+  Result<ExecuteTransactionResult> ExecuteTransaction(
+      const ExecuteTransactionRequest& req);
 
   // --- Time to Live ---
   // Enables or disables TTL on a table (persisted); answers the
   // specification. Errors: kResourceNotFound, kValidation (DynamoDB's
   // messages: already enabled / disabled, a different attribute, changed
   // too often when EngineOptions::ttl_change_cooldown_micros is set).
-  virtual Result<TimeToLiveSpecification> UpdateTimeToLive(
-      const UpdateTimeToLiveRequest& req) = 0;
+  Result<TimeToLiveSpecification> UpdateTimeToLive(
+      const UpdateTimeToLiveRequest& req);
   // Errors: kResourceNotFound.
-  virtual Result<TimeToLiveDescription> DescribeTimeToLive(
-      const DescribeTimeToLiveRequest& req) = 0;
+  Result<TimeToLiveDescription> DescribeTimeToLive(
+      const DescribeTimeToLiveRequest& req);
   // Expired items (a Number of epoch seconds before now, not more than five
   // years before) are deleted in the background on the engine's clock
   // (EngineOptions::ttl_*), without consuming capacity; until then they
   // are read like any other. This extension sweeps now: the named table, or
   // every TTL table of the scope. Errors: kResourceNotFound, storage errors.
-  virtual Result<TimeToLiveSweepResult> RunTimeToLiveSweep(
-      const TimeToLiveSweepRequest& req) = 0;
+  Result<TimeToLiveSweepResult> RunTimeToLiveSweep(
+      const TimeToLiveSweepRequest& req);
 
   // --- Backups (engine/backup/backups.h, docs/backups.md) ---
   // On-demand backups: the table's items at one snapshot, in their own SST
@@ -207,12 +213,12 @@ class Engine {
   // as DynamoDB restores them (no stream, TTL, tags), with the overrides.
   // Errors: kTableNotFound, kTableInUse, kBackupNotFound, kBackupInUse,
   // kTableAlreadyExists, kValidation, storage errors.
-  virtual Result<BackupDescription> CreateBackup(const CreateBackupRequest& req) = 0;
-  virtual Result<BackupDescription> DescribeBackup(const DescribeBackupRequest& req) = 0;
-  virtual Result<ListBackupsResult> ListBackups(const ListBackupsRequest& req) = 0;
-  virtual Result<BackupDescription> DeleteBackup(const DeleteBackupRequest& req) = 0;
-  virtual Result<TableDescription> RestoreTableFromBackup(
-      const RestoreTableFromBackupRequest& req) = 0;
+  Result<BackupDescription> CreateBackup(const CreateBackupRequest& req);
+  Result<BackupDescription> DescribeBackup(const DescribeBackupRequest& req);
+  Result<ListBackupsResult> ListBackups(const ListBackupsRequest& req);
+  Result<BackupDescription> DeleteBackup(const DeleteBackupRequest& req);
+  Result<TableDescription> RestoreTableFromBackup(
+      const RestoreTableFromBackupRequest& req);
 
   // --- Point-in-time recovery (engine/backup/continuous_backups.h) ---
   // A base image when turned on, then every item change logged in its own
@@ -220,12 +226,12 @@ class Engine {
   // new table from the image and the log. Errors: kTableNotFound,
   // kSourceTableNotFound, kPointInTimeRecoveryUnavailable,
   // kInvalidRestoreTime, kTableAlreadyExists, kTableInUse, kValidation.
-  virtual Result<ContinuousBackupsDescription> UpdateContinuousBackups(
-      const UpdateContinuousBackupsRequest& req) = 0;
-  virtual Result<ContinuousBackupsDescription> DescribeContinuousBackups(
-      const DescribeContinuousBackupsRequest& req) = 0;
-  virtual Result<TableDescription> RestoreTableToPointInTime(
-      const RestoreTableToPointInTimeRequest& req) = 0;
+  Result<ContinuousBackupsDescription> UpdateContinuousBackups(
+      const UpdateContinuousBackupsRequest& req);
+  Result<ContinuousBackupsDescription> DescribeContinuousBackups(
+      const DescribeContinuousBackupsRequest& req);
+  Result<TableDescription> RestoreTableToPointInTime(
+      const RestoreTableToPointInTimeRequest& req);
 
   // --- Export to S3 (engine/transfer/exports.h, docs/export.md) ---
   // ExportTableToPointInTime starts an export of the table as it was at
@@ -234,22 +240,22 @@ class Engine {
   // (EngineOptions::transfer_files) and the export ends COMPLETED or
   // FAILED. Errors: kTableNotFound, kPointInTimeRecoveryUnavailable,
   // kInvalidExportTime, kExportConflict, kExportNotFound, kValidation.
-  virtual Result<ExportDescription> ExportTableToPointInTime(
-      const ExportTableToPointInTimeRequest& req) = 0;
-  virtual Result<ExportDescription> DescribeExport(const DescribeExportRequest& req) = 0;
-  virtual Result<ListExportsResult> ListExports(const ListExportsRequest& req) = 0;
+  Result<ExportDescription> ExportTableToPointInTime(
+      const ExportTableToPointInTimeRequest& req);
+  Result<ExportDescription> DescribeExport(const DescribeExportRequest& req);
+  Result<ListExportsResult> ListExports(const ListExportsRequest& req);
   // --- Import from S3 (engine/transfer/imports.h, docs/export.md) ---
   // ImportTable checks the new table's definition (CreateTable's rules)
   // and answers at once, IN_PROGRESS; the files are read on the transfer
   // thread, items that fail a PutItem's checks counted in ErrorCount, and
   // the table appears when the import is COMPLETED. Errors: kValidation,
   // kResourceInUse, kImportConflict, kImportNotFound.
-  virtual Result<ImportTableDescription> ImportTable(const ImportTableRequest& req) = 0;
-  virtual Result<ImportTableDescription> DescribeImport(const DescribeImportRequest& req) = 0;
-  virtual Result<ListImportsResult> ListImports(const ListImportsRequest& req) = 0;
+  Result<ImportTableDescription> ImportTable(const ImportTableRequest& req);
+  Result<ImportTableDescription> DescribeImport(const DescribeImportRequest& req);
+  Result<ListImportsResult> ListImports(const ListImportsRequest& req);
   // Returns once every export (and import) started before the call has
   // ended: for tests and tools that want the result without polling.
-  virtual void WaitUntilTransfersDone() = 0;
+  void WaitUntilTransfersDone();
 
   // --- Database snapshots (dynarock extension, docs/backups.md) ---
   // For test suites: CreateSnapshot copies the whole database (every
@@ -261,11 +267,11 @@ class Engine {
   // are. Names: 1..255 of [a-zA-Z0-9_.-] (checked by the api).
   // Errors: kResourceInUse ("Snapshot already exists: <name>"),
   // kResourceNotFound ("Snapshot not found: <name>"), storage errors.
-  virtual Result<SnapshotInfo> CreateSnapshot(const std::string& name) = 0;
-  virtual Status RestoreSnapshot(const std::string& name) = 0;
+  Result<SnapshotInfo> CreateSnapshot(const std::string& name);
+  Status RestoreSnapshot(const std::string& name);
   // In name order.
-  virtual Result<std::vector<SnapshotInfo>> ListSnapshots() = 0;
-  virtual Status DeleteSnapshot(const std::string& name) = 0;
+  Result<std::vector<SnapshotInfo>> ListSnapshots();
+  Status DeleteSnapshot(const std::string& name);
 
   // --- Secondary indexes (dynarock extensions, no DynamoDB operation) ---
   // GSIs are updated asynchronously, after a lag (EngineOptions), as in
@@ -274,21 +280,21 @@ class Engine {
   // Applies every GSI change committed before the call, ignoring lags, and
   // finishes every GSI backfill: afterwards a GSI read sees every earlier
   // write. Errors: the sticky propagation error (kIOError, kCorruption).
-  virtual Status WaitUntilIndexesCaughtUp() = 0;
+  Status WaitUntilIndexesCaughtUp();
   // Applies the GSI changes due at the clock's current time (and runs one
   // step of each backfill): what kDeterministic propagation does at the
   // start of every call. Errors: the sticky propagation error.
-  virtual Status PropagateIndexes() = 0;
+  Status PropagateIndexes();
   // Runs the background work that is due on the clock, as every call does
   // first: deterministic GSI propagation steps, a step of the Time to Live
   // sweep, stream maintenance (rollover, trimming). `dynarock serve` calls
   // it on a timer so that an idle server still expires items and trims
   // streams. Thread-safe.
-  virtual void RunDueWork() = 0;
+  void RunDueWork();
   // Sets one GSI's lag. Errors: kResourceNotFound (table or index),
   // kValidation (an LSI: always synchronous).
-  virtual Status SetIndexLag(const SetIndexLagRequest& req) = 0;
-  virtual IndexPropagationStats GetIndexPropagationStats() = 0;
+  Status SetIndexLag(const SetIndexLagRequest& req);
+  IndexPropagationStats GetIndexPropagationStats();
   // The consistency checker: rebuilds every index of the table from its
   // items and compares the result with the stored entries, and recounts the
   // table's items and their bytes (DynamoDB item sizes) against its counters
@@ -297,7 +303,7 @@ class Engine {
   // count as differences (call WaitUntilIndexesCaughtUp first), and so do
   // writes running during the check: call it on a quiet table.
   // Errors also: kResourceNotFound.
-  virtual Status VerifyIndexes(const Scope& scope, const std::string& table_name) = 0;
+  Status VerifyIndexes(const Scope& scope, const std::string& table_name);
 
   // --- Capacity (dynarock extensions) ---
   // Every data operation is metered (ConsumedCapacity, CapacityCharge) and
@@ -310,16 +316,29 @@ class Engine {
   // windows, partitions (ranges, items, bytes) and up to `hot_keys` hottest
   // partition keys, for the table and each GSI.
   // Errors: kResourceNotFound (DescribeTable's message).
-  virtual Result<TableThroughputStats> DescribeCapacity(
+  Result<TableThroughputStats> DescribeCapacity(
       const Scope& scope, const std::string& table_name,
-      size_t hot_keys = 10) = 0;
+      size_t hot_keys = 10);
   // Turns refusing requests beyond capacity on or off at runtime; metering
   // and statistics go on either way.
-  virtual void SetThrottling(bool on) = 0;
-  virtual bool throttling() const = 0;
+  void SetThrottling(bool on);
+  bool throttling() const;
 
- protected:
-  Engine() = default;
+ private:
+  // What an open engine holds (engine/facade/engine_state.h): its options,
+  // the store, the throttling switch, the gate's lock and the parts it
+  // replaces on a snapshot restore.
+  struct State;
+  class Gate;
+  explicit Engine(std::unique_ptr<State> state);
+  // Runs `op(EngineParts&)` inside the gate, after the due background work
+  // / without it (engine/facade/engine_state.h defines both).
+  template <typename Op>
+  auto Run(Op&& op);
+  template <typename Op>
+  auto RunWithoutDueWork(Op&& op);
+
+  std::unique_ptr<State> state_;
 };
 
 }  // namespace dynarock

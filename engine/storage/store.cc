@@ -113,7 +113,7 @@ class IteratorImpl final : public StoreIterator {
 // deletion starting at a record key would reuse a point entry's hint in the
 // wrong list (an assertion in InlineSkipList::Insert, or worse). The GSI
 // log's range deletions start at an index's 4-byte prefix
-// (SecondaryIndexes' index deletion) or at "" (SnapshotEngine's reset); see
+// (SecondaryIndexes' index deletion) or at "" (the Engine's snapshot reset); see
 // WriteBatch::DeleteRange.
 class GsiLogInsertHint : public rocksdb::SliceTransform {
  public:

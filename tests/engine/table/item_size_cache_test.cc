@@ -130,7 +130,9 @@ TEST(ItemSizeCacheTest, ConcurrentWritersOfDifferentItemsEachReadTheirOwn) {
           const std::string key = KeyOf(t * 1000 + i);
           cache.Remember(key, {true, round * 1000 + i}, 0);
           std::optional<Known> k = cache.Find(key, 0);
-          if (k) EXPECT_EQ(*k, (Known{true, round * 1000 + i}));
+          if (k) {
+            EXPECT_EQ(*k, (Known{true, round * 1000 + i}));
+          }
         }
       }
     });

@@ -1,9 +1,9 @@
-// The database-snapshot extension (engine/snapshot_engine.cc): a snapshot
+// The database-snapshot extension (engine/facade/engine_snapshots.cc): a snapshot
 // holds every table, item, index and setting at one point; restoring it
 // resets the whole database (tables created later vanish, deleted ones come
 // back), in memory and on disk, keeps on-demand backups as they are, and a
 // snapshot can be restored again and again.
-#include "engine/snapshot_engine.h"
+#include "engine/engine.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// engine/partiql_runner.h
+// engine/partiql/statement_runner.h
 //
 // Runs PartiQL requests on an Engine: each statement is parsed
 // (engine/partiql/statement_parser.h) and planned
@@ -14,8 +14,8 @@
 //
 // Thread-safe (as the Engine is).
 
-#ifndef DYNAROCK_ENGINE_PARTIQL_RUNNER_H_
-#define DYNAROCK_ENGINE_PARTIQL_RUNNER_H_
+#ifndef DYNAROCK_ENGINE_PARTIQL_STATEMENT_RUNNER_H_
+#define DYNAROCK_ENGINE_PARTIQL_STATEMENT_RUNNER_H_
 
 #include "engine/engine.h"
 #include "engine/partiql/plan_cache.h"
@@ -43,4 +43,4 @@ Result<ExecuteTransactionResult> RunExecuteTransaction(
 
 }  // namespace dynarock
 
-#endif  // DYNAROCK_ENGINE_PARTIQL_RUNNER_H_
+#endif  // DYNAROCK_ENGINE_PARTIQL_STATEMENT_RUNNER_H_

@@ -1,4 +1,4 @@
-#include "engine/partiql_runner.h"
+#include "engine/partiql/statement_runner.h"
 
 #include <optional>
 #include <string>
@@ -179,7 +179,7 @@ Status InStatementWords(Status status) {
 }
 
 // Query's refusal of a consistent read of a GSI (engine/table/
-// query_requests.cc); partiql_runner_test fails should the two drift.
+// query_requests.cc); statement_runner_test fails should the two drift.
 constexpr std::string_view kQueryGsiConsistentRead =
     "Consistent reads are not supported on global secondary indexes";
 

@@ -2,7 +2,7 @@
 // plan cache and must answer exactly as a first run of the same text would,
 // also after the table behind them changed.
 
-#include "engine/partiql_runner.h"
+#include "engine/partiql/statement_runner.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,108 @@
+// engine/facade/engine_parts.h
+//
+// EngineParts is everything an open engine is made of on one Store: the
+// catalog, the secondary indexes and their propagator, the stream log, the
+// capacity model, the read and write paths, the control-plane modules and
+// the background transfers. It is plain data with a lifetime: Engine
+// (engine/facade/engine_state.h) runs every operation on one, and replaces it
+// whole when a database snapshot is restored. It has no operations of its
+// own beyond construction, the due background work and an orderly shutdown.
+//
+// Not thread-safe by itself: its members are (each says how); Engine's
+// gate keeps a reset from running beside any call.
+
+#ifndef DYNAROCK_ENGINE_FACADE_ENGINE_PARTS_H_
+#define DYNAROCK_ENGINE_FACADE_ENGINE_PARTS_H_
+
+#include <atomic>
+#include <memory>
+
+#include "engine/backup/backups.h"
+#include "engine/backup/continuous_backups.h"
+#include "engine/backup/table_restore.h"
+#include "engine/capacity/throughput_controller.h"
+#include "engine/clock.h"
+#include "engine/index/secondary_indexes.h"
+#include "engine/options.h"
+#include "engine/partiql/plan_cache.h"
+#include "engine/status.h"
+#include "engine/storage/catalog.h"
+#include "engine/storage/store.h"
+#include "engine/stream/stream_log.h"
+#include "engine/stream/stream_reads.h"
+#include "engine/table/contributor_insights.h"
+#include "engine/table/item_locks.h"
+#include "engine/table/read_path.h"
+#include "engine/table/table_lifecycle.h"
+#include "engine/table/table_tags.h"
+#include "engine/table/transactions.h"
+#include "engine/table/write_path.h"
+#include "engine/transfer/exports.h"
+#include "engine/transfer/imports.h"
+#include "engine/ttl/ttl_settings.h"
+#include "engine/ttl/ttl_sweeper.h"
+
+namespace dynarock {
+
+struct EngineParts {
+  // Opens the parts on `store` (which they share with the caller): loads
+  // the catalog, the index and stream state, the backups and PITR state,
+  // and starts the background threads the options ask for. `throttling` is
+  // the engine's switch, read by the paths on every request; it outlives
+  // the parts. Errors: kIOError / kCorruption from the stored state.
+  static Result<std::unique_ptr<EngineParts>> Open(const EngineOptions& options,
+                                                   std::shared_ptr<Store> store,
+                                                   const std::atomic<bool>* throttling);
+
+  // Stops the transfer and propagation threads, then flushes an on-disk
+  // database so that a reopen need not replay the WAL.
+  ~EngineParts();
+  EngineParts(const EngineParts&) = delete;
+  EngineParts& operator=(const EngineParts&) = delete;
+
+  // The background work that is due on the clock, run at the start of
+  // every operation: with deterministic propagation, GSI changes and
+  // backfill steps move with the calls (with the propagation thread,
+  // nothing); a step of the Time to Live sweep when one is due; stream and
+  // PITR maintenance (rollover, retention), whose failures are not the
+  // caller's.
+  void RunDueWork();
+
+  const EngineOptions options;
+  Clock* const clock;
+  std::shared_ptr<Store> store;
+  std::unique_ptr<Catalog> catalog;
+  std::unique_ptr<SecondaryIndexes> indexes;
+  std::unique_ptr<StreamLog> streams;
+  StreamReads stream_reads;
+  ThroughputController throughput;
+  ItemLocks locks;
+  WritePath write_path;
+  ReadPath read_path;
+  TableLifecycle tables;
+  TableTags tags;
+  ContributorInsights insights;
+  TransactionCoordinator transactions;
+  TtlSettings ttl;
+  TtlSweeper ttl_sweeper;
+  PitrLog pitr_log;
+  TableRestorer restorer;
+  std::unique_ptr<Backups> backups;
+  std::unique_ptr<ContinuousBackups> continuous_backups;
+  std::unique_ptr<Exports> exports;
+  std::unique_ptr<Imports> imports;
+  // Plans of repeated PartiQL SELECT texts.
+  partiql::PlanCache plan_cache;
+
+ private:
+  EngineParts(const EngineOptions& options, Clock* clock, std::shared_ptr<Store> store,
+              std::unique_ptr<Catalog> catalog, std::unique_ptr<SecondaryIndexes> indexes,
+              std::unique_ptr<StreamLog> streams, const std::atomic<bool>* throttling);
+  // Loads the backups, PITR state and transfers (after the constructor:
+  // loading can fail).
+  Status OpenBackups();
+};
+
+}  // namespace dynarock
+
+#endif  // DYNAROCK_ENGINE_FACADE_ENGINE_PARTS_H_

@@ -1,0 +1,116 @@
+// Engine's control plane: tables, tags, contributor insights, Time to
+// Live settings and sweeps, and the DynamoDB Streams reads.
+
+#include "engine/facade/engine_state.h"
+#include "engine/stream/stream_reader.h"
+
+namespace dynarock {
+
+Result<TableDescription> Engine::CreateTable(const CreateTableRequest& req) {
+  return Run([&](EngineParts& p) { return p.tables.Create(req); });
+}
+
+Result<TableDescription> Engine::DescribeTable(const DescribeTableRequest& req) {
+  return Run([&](EngineParts& p) { return p.tables.Describe(req); });
+}
+
+Result<ListTablesResult> Engine::ListTables(const ListTablesRequest& req) {
+  return Run([&](EngineParts& p) { return p.tables.List(req); });
+}
+
+Result<TableDescription> Engine::UpdateTable(const UpdateTableRequest& req) {
+  return Run([&](EngineParts& p) { return p.tables.Update(req); });
+}
+
+Result<TableDescription> Engine::DeleteTable(const DeleteTableRequest& req) {
+  return Run([&](EngineParts& p) {
+    std::shared_ptr<const TableInfo> table = p.catalog->Find(req.scope.ns, req.table_name);
+    Result<TableDescription> deleted = p.tables.Delete(req);
+    // Point-in-time recovery ends with the table.
+    if (deleted.ok() && table) p.continuous_backups->TableDeleted(table->id);
+    return deleted;
+  });
+}
+
+Status Engine::TagResource(const TagResourceRequest& req) {
+  return Run([&](EngineParts& p) { return p.tags.Tag(req); });
+}
+
+Status Engine::UntagResource(const UntagResourceRequest& req) {
+  return Run([&](EngineParts& p) { return p.tags.Untag(req); });
+}
+
+Result<ListTagsOfResourceResult> Engine::ListTagsOfResource(
+    const ListTagsOfResourceRequest& req) {
+  return Run([&](EngineParts& p) { return p.tags.List(req); });
+}
+
+Result<ContributorInsightsDescription> Engine::UpdateContributorInsights(
+    const UpdateContributorInsightsRequest& req) {
+  return Run([&](EngineParts& p) { return p.insights.Update(req); });
+}
+
+Result<ContributorInsightsDescription> Engine::DescribeContributorInsights(
+    const Scope& scope, const std::string& table_name, const std::string& index_name) {
+  return Run([&](EngineParts& p) { return p.insights.Describe(scope, table_name, index_name); });
+}
+
+Result<ListContributorInsightsResult> Engine::ListContributorInsights(
+    const ListContributorInsightsRequest& req) {
+  return Run([&](EngineParts& p) { return p.insights.List(req); });
+}
+
+Result<TimeToLiveSpecification> Engine::UpdateTimeToLive(
+    const UpdateTimeToLiveRequest& req) {
+  return Run([&](EngineParts& p) { return p.ttl.Update(req); });
+}
+
+Result<TimeToLiveDescription> Engine::DescribeTimeToLive(
+    const DescribeTimeToLiveRequest& req) {
+  return Run([&](EngineParts& p) { return p.ttl.Describe(req); });
+}
+
+Result<TimeToLiveSweepResult> Engine::RunTimeToLiveSweep(
+    const TimeToLiveSweepRequest& req) {
+  return Run([&](EngineParts& p) -> Result<TimeToLiveSweepResult> {
+    std::vector<std::shared_ptr<const TableInfo>> tables;
+    if (req.table_name) {
+      DR_ASSIGN_OR_RETURN(auto table, p.tables.FindOrNotFound(req.scope, *req.table_name));
+      tables.push_back(std::move(table));
+    } else {
+      tables = p.catalog->List(req.scope.ns);
+    }
+    return p.ttl_sweeper.SweepNow(tables);
+  });
+}
+
+Result<ListStreamsResult> Engine::ListStreams(const ListStreamsRequest& req) {
+  return Run([&](EngineParts& p) {
+    return dynarock::ListStreams(*p.streams, &p.stream_reads, throttling(), req);
+  });
+}
+
+Result<StreamDescription> Engine::DescribeStream(const DescribeStreamRequest& req) {
+  return Run([&](EngineParts& p) {
+    return dynarock::DescribeStream(*p.streams, &p.stream_reads, throttling(), req);
+  });
+}
+
+Result<std::string> Engine::GetShardIterator(const GetShardIteratorRequest& req) {
+  return Run([&](EngineParts& p) { return dynarock::GetShardIterator(*p.streams, req); });
+}
+
+Result<GetRecordsResult> Engine::GetRecords(const GetRecordsRequest& req) {
+  return Run([&](EngineParts& p) {
+    return dynarock::GetRecords(*p.streams, &p.stream_reads, throttling(), req);
+  });
+}
+
+Result<StreamStorageStats> Engine::DescribeStreamStats(const Scope& scope,
+                                                           const std::string& table_name) {
+  return Run([&](EngineParts& p) {
+    return dynarock::DescribeStreamStats(*p.streams, p.stream_reads, scope.ns, table_name);
+  });
+}
+
+}  // namespace dynarock
