@@ -34,6 +34,7 @@
 #include <utility>
 
 #include "api/client.h"
+#include "api/transfer/s3_directory.h"
 #include "engine/clock.h"
 #include "engine/engine.h"
 #include "engine/options.h"
@@ -112,6 +113,9 @@ struct Options {
   int64_t partition_split_bytes = int64_t{10} << 30;
   int64_t memtable_bytes = 0;
   double due_work_interval = 1.0;  // real clock only; <= 0: no timer
+  // The directory that stands for Amazon S3 in exports and imports (bucket
+  // B is its subdirectory B), as `dynarock serve --s3-dir`.
+  std::string s3_dir = "dynarock-s3";
 };
 
 class PyEngine {
@@ -119,6 +123,8 @@ class PyEngine {
   explicit PyEngine(const Options& o) : options_(o) {
     EngineOptions eo;
     eo.path = o.path;
+    s3_ = std::make_unique<api::S3Directory>(o.s3_dir);
+    eo.transfer_files = s3_.get();
     eo.in_memory = o.in_memory;
     if (o.simulated_clock) {
       clock_ = std::make_unique<SimulatedClock>(SecondsToMicros(o.start, "start"));
@@ -275,6 +281,7 @@ class PyEngine {
 
   const Options options_;
   std::unique_ptr<SimulatedClock> clock_;  // outlives engine_
+  std::unique_ptr<api::S3Directory> s3_;   // outlives engine_
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<api::Client> client_;
   std::unique_ptr<DueWorkTimer> timer_;
@@ -322,7 +329,8 @@ PYBIND11_MODULE(_dynarock, m) {
       .def_readwrite("stream_retention", &Options::stream_retention)
       .def_readwrite("partition_split_bytes", &Options::partition_split_bytes)
       .def_readwrite("memtable_bytes", &Options::memtable_bytes)
-      .def_readwrite("due_work_interval", &Options::due_work_interval);
+      .def_readwrite("due_work_interval", &Options::due_work_interval)
+      .def_readwrite("s3_dir", &Options::s3_dir);
 
   py::class_<PyEngine>(m, "Engine")
       .def(py::init<const Options&>())

@@ -87,6 +87,10 @@ class Engine:
         stream_retention: seconds, as `dynarock serve`'s flags.
       partition_split_bytes, memtable_bytes, sync_writes, gsi_propagation
         ("auto", "background", "deterministic"): EngineOptions' fields.
+      s3_dir: the directory that stands for Amazon S3 in
+        ExportTableToPointInTime and ImportTable (bucket B is its
+        subdirectory B), as `dynarock serve --s3-dir` (default
+        "dynarock-s3").
 
     Thread-safe. close() (also on leaving a `with` block) waits for calls in
     flight, then closes the database; every later call raises
@@ -99,7 +103,7 @@ class Engine:
                  ttl_sweep_interval=1.0, ttl_deletion_spread=0.0,
                  ttl_status_delay=0.0, stream_retention=24 * 3600.0,
                  partition_split_bytes=10 << 30, memtable_bytes=0,
-                 sync_writes=False):
+                 sync_writes=False, s3_dir="dynarock-s3"):
         if clock not in _CLOCKS:
             raise ValueError(f"clock must be one of {_CLOCKS}, not {clock!r}")
         o = _dynarock.Options()
@@ -125,6 +129,7 @@ class Engine:
         o.stream_retention = float(stream_retention)
         o.partition_split_bytes = int(partition_split_bytes)
         o.memtable_bytes = int(memtable_bytes)
+        o.s3_dir = str(s3_dir)
         self._native = _dynarock.Engine(o)
         self.path = path
         self.clock = Clock(self._native)

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 
 import pytest
 
@@ -146,3 +147,67 @@ def test_close_while_threads_call_never_crashes(tmp_path):
                           env=env, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "survived 6 rounds" in proc.stdout
+
+
+def test_export_then_import_through_the_s3_directory(tmp_path):
+    # Exports and imports read and write the s3_dir as `dynarock serve
+    # --s3-dir` does: bucket B is its subdirectory B.
+    (tmp_path / "s3" / "bucket").mkdir(parents=True)
+    with dynarock.Engine(s3_dir=tmp_path / "s3") as eng:
+        ddb = eng.client()
+        create_table(ddb, "src")
+        ddb.update_continuous_backups(
+            TableName="src",
+            PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+        for i in range(20):
+            ddb.put_item(TableName="src", Item={"pk": {"S": f"k{i}"}, "n": {"N": str(i)}})
+        arn = ddb.describe_table(TableName="src")["Table"]["TableArn"]
+        export = ddb.export_table_to_point_in_time(
+            TableArn=arn, S3Bucket="bucket", S3Prefix="x")["ExportDescription"]
+        for _ in range(2000):
+            export = ddb.describe_export(ExportArn=export["ExportArn"])["ExportDescription"]
+            if export["ExportStatus"] != "IN_PROGRESS":
+                break
+            time.sleep(0.01)
+        assert export["ExportStatus"] == "COMPLETED", export
+        export_id = export["ExportArn"].rsplit("/", 1)[1]
+        assert list((tmp_path / "s3" / "bucket" / "x" / "AWSDynamoDB" / export_id).iterdir())
+        started = ddb.import_table(
+            S3BucketSource={"S3Bucket": "bucket",
+                            "S3KeyPrefix": f"x/AWSDynamoDB/{export_id}/data/"},
+            InputFormat="DYNAMODB_JSON", InputCompressionType="GZIP",
+            TableCreationParameters={
+                "TableName": "dst", "BillingMode": "PAY_PER_REQUEST",
+                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+                "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]},
+        )["ImportTableDescription"]
+        for _ in range(2000):
+            done = ddb.describe_import(ImportArn=started["ImportArn"])["ImportTableDescription"]
+            if done["ImportStatus"] != "IN_PROGRESS":
+                break
+            time.sleep(0.01)
+        assert done["ImportStatus"] == "COMPLETED", done
+        assert done["ImportedItemCount"] == 20
+        ddb.get_waiter("table_exists").wait(TableName="dst",
+                                            WaiterConfig={"Delay": 0.01, "MaxAttempts": 500})
+        items = ddb.scan(TableName="dst")["Items"]
+        assert sorted(int(i["n"]["N"]) for i in items) == list(range(20))
+
+
+def test_export_to_a_missing_bucket_fails_as_serve_does(tmp_path):
+    with dynarock.Engine(s3_dir=tmp_path / "no-such-root") as eng:
+        ddb = eng.client()
+        create_table(ddb, "src")
+        ddb.update_continuous_backups(
+            TableName="src",
+            PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+        arn = ddb.describe_table(TableName="src")["Table"]["TableArn"]
+        export = ddb.export_table_to_point_in_time(
+            TableArn=arn, S3Bucket="bucket", S3Prefix="x")["ExportDescription"]
+        for _ in range(2000):
+            export = ddb.describe_export(ExportArn=export["ExportArn"])["ExportDescription"]
+            if export["ExportStatus"] != "IN_PROGRESS":
+                break
+            time.sleep(0.01)
+        assert export["ExportStatus"] == "FAILED"
+        assert export["FailureCode"] == "S3NoSuchBucket"
