@@ -113,6 +113,12 @@ struct EngineOptions {
   // whole table. Engine::RunTimeToLiveSweep sweeps at once.
   int64_t ttl_sweep_interval_micros = 1'000'000;
   int64_t ttl_sweep_chunk_items = 1000;
+  // When > 0, a thread of the engine's runs the due work (Engine::RunDueWork)
+  // this often, in wall time, so that an idle engine still expires items and
+  // trims streams: what `dynarock serve` and the Python package use on the
+  // real clock. 0: only calls run it (a simulation on a SimulatedClock moves
+  // the work with its calls and clock).
+  int64_t due_work_interval_micros = 0;
   // DynamoDB deletes expired items "within a few days". Each expired item is
   // deleted once its expiry plus a delay of its own (a hash of its key, in
   // [0, spread)) has passed: 0 deletes at the first sweep after expiry; two

@@ -20,9 +20,7 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -30,7 +28,6 @@
 #include <shared_mutex>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <utility>
 
 #include "api/client.h"
@@ -58,38 +55,6 @@ int64_t SecondsToMicros(double seconds, const char* what) {
   }
   return std::llround(seconds * 1e6);
 }
-
-// Calls Engine::RunDueWork every `period` until destroyed, so that an engine
-// on the real clock sweeps expired items and trims streams while Python is
-// idle, as `dynarock serve`'s timer does (calls do it too). Not used on a
-// simulated clock, where time only moves in advance().
-class DueWorkTimer {
- public:
-  DueWorkTimer(Engine* engine, std::chrono::milliseconds period)
-      : thread_([this, engine, period] {
-          std::unique_lock lock(mu_);
-          while (!stop_) {
-            if (cv_.wait_for(lock, period, [this] { return stop_; })) break;
-            lock.unlock();
-            engine->RunDueWork();
-            lock.lock();
-          }
-        }) {}
-  ~DueWorkTimer() {
-    {
-      std::lock_guard lock(mu_);
-      stop_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stop_ = false;   // guarded by mu_
-  std::thread thread_;  // last: starts after the members it uses
-};
 
 // The options Python passes; every field maps onto EngineOptions (or the
 // api::ClientOptions) one to one. Negative values mean "the engine's
@@ -129,6 +94,12 @@ class PyEngine {
     if (o.simulated_clock) {
       clock_ = std::make_unique<SimulatedClock>(SecondsToMicros(o.start, "start"));
       eo.clock = clock_.get();
+    } else if (o.due_work_interval > 0) {
+      // As `dynarock serve`: an idle engine still expires items and trims
+      // streams. On a simulated clock time moves only in advance().
+      eo.due_work_interval_micros =
+          std::max<int64_t>(1000, SecondsToMicros(o.due_work_interval,
+                                                  "due_work_interval"));
     }
     if (o.table_create_delay >= 0) {
       eo.table_create_delay_micros =
@@ -178,12 +149,6 @@ class PyEngine {
     api::ClientOptions co;
     co.shared_db = o.shared_db;
     client_ = std::make_unique<api::Client>(engine_.get(), co);
-    if (!o.simulated_clock && o.due_work_interval > 0) {
-      timer_ = std::make_unique<DueWorkTimer>(
-          engine_.get(), std::chrono::milliseconds(std::max<int64_t>(
-                             1, SecondsToMicros(o.due_work_interval,
-                                                "due_work_interval") / 1000)));
-    }
   }
 
   ~PyEngine() { Close(); }
@@ -263,7 +228,6 @@ class PyEngine {
     }
     std::optional<py::gil_scoped_release> release;
     if (PyGILState_Check()) release.emplace();
-    timer_.reset();  // no due work runs after this
     std::unique_lock lock(mu_);
     client_.reset();
     engine_.reset();  // closes RocksDB; before the clock it reads
@@ -284,7 +248,6 @@ class PyEngine {
   std::unique_ptr<api::S3Directory> s3_;   // outlives engine_
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<api::Client> client_;
-  std::unique_ptr<DueWorkTimer> timer_;
   std::atomic<bool> closing_{false};
   // Shared by every call, exclusive in Close: the engine is destroyed only
   // when no call holds it.

@@ -7,12 +7,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <fstream>
 #include <memory>
-#include <mutex>
-#include <thread>
 #include <sstream>
 
 #include "api/client.h"
@@ -41,35 +38,6 @@ std::string Url(const std::string& host, int port) {
          std::to_string(port);
 }
 
-// Calls Engine::RunDueWork every `period` until destroyed, so that an idle
-// server sweeps expired items and trims streams (requests do it too).
-class DueWorkTimer {
- public:
-  DueWorkTimer(Engine* engine, std::chrono::milliseconds period)
-      : thread_([this, engine, period] {
-          std::unique_lock lock(mu_);
-          while (!stop_) {
-            if (cv_.wait_for(lock, period, [this] { return stop_; })) break;
-            lock.unlock();
-            engine->RunDueWork();
-            lock.lock();
-          }
-        }) {}
-  ~DueWorkTimer() {
-    {
-      std::lock_guard lock(mu_);
-      stop_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stop_ = false;  // guarded by mu_
-  std::thread thread_;  // last: starts after the members it uses
-};
 // The credentials of strict mode, or null when none were asked for.
 Result<std::shared_ptr<const api::http::SigV4Secrets>> LoadSecrets(
     const ServeOptions& options) {
@@ -130,6 +98,10 @@ int RunServe(const ServeOptions& options) {
   engine_options.ttl_deletion_spread_micros =
       options.ttl_deletion_spread_s * 1'000'000;
   engine_options.ttl_status_delay_micros = options.ttl_status_delay_ms * 1000;
+  // An idle server still expires items and trims streams: the due work at
+  // the TTL sweep interval, at least once a second (stream maintenance).
+  engine_options.due_work_interval_micros =
+      std::clamp<int64_t>(options.ttl_sweep_interval_ms, 1, 1000) * 1000;
   // Declared before the engine, which uses it until it closes.
   api::S3Directory s3(options.s3_dir);
   engine_options.transfer_files = &s3;
@@ -139,11 +111,6 @@ int RunServe(const ServeOptions& options) {
                  options.db_path.c_str(), engine.status().ToString().c_str());
     return 1;
   }
-
-  // At the TTL sweep interval, at least once a second (stream maintenance).
-  auto timer = std::make_unique<DueWorkTimer>(
-      engine->get(), std::chrono::milliseconds(std::clamp<int64_t>(
-                         options.ttl_sweep_interval_ms, 1, 1000)));
 
   api::ClientOptions client_options;
   client_options.shared_db = options.shared_db;
@@ -192,7 +159,6 @@ int RunServe(const ServeOptions& options) {
                signal_number == SIGINT ? "SIGINT" : "SIGTERM");
 
   (*server)->Shutdown();  // no request runs after this
-  timer.reset();           // nor any due work
   server = Status::Internal("stopped");
   engine = Status::Internal("closed");  // closes the Engine
   std::fprintf(stderr, "dynarock: stopped\n");

@@ -24,12 +24,19 @@ Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
   auto state = std::make_unique<State>(options, std::shared_ptr<Store>(std::move(store)));
   DR_ASSIGN_OR_RETURN(state->parts,
                       EngineParts::Open(options, state->store, &state->throttling));
-  return std::unique_ptr<Engine>(new Engine(std::move(state)));
+  std::unique_ptr<Engine> engine(new Engine(std::move(state)));
+  if (options.due_work_interval_micros > 0) {
+    engine->state_->due_work_timer = std::make_unique<DueWorkTimer>(
+        engine.get(), std::chrono::microseconds(options.due_work_interval_micros));
+  }
+  return engine;
 }
 
 Engine::Engine(std::unique_ptr<State> state) : state_(std::move(state)) {}
 
 Engine::~Engine() {
+  // The timer first: its RunDueWork passes the gate this takes exclusively.
+  state_->due_work_timer.reset();
   // The parts (their threads, their final flush) before the store.
   std::unique_lock lock(state_->reset_mu);
   state_->parts.reset();

@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "engine/engine.h"
+#include "engine/facade/due_work_timer.h"
 #include "engine/facade/engine_parts.h"
 
 namespace dynarock {
@@ -40,6 +41,9 @@ struct Engine::State {
   // Serializes snapshot creation and deletion (a restore, holding the gate
   // exclusively, excludes every call).
   std::mutex snapshot_mu;
+  // Runs the due work while the engine is idle
+  // (EngineOptions::due_work_interval_micros); null when not asked for.
+  std::unique_ptr<DueWorkTimer> due_work_timer;
 };
 
 class Engine::Gate {
