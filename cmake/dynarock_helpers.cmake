@@ -52,7 +52,11 @@ endif()
 function(dynarock_library name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
   add_library(${name} STATIC ${ARG_SOURCES})
-  target_include_directories(${name} PUBLIC ${CMAKE_SOURCE_DIR})
+  # Headers include each other rooted at the repository ("engine/status.h");
+  # installed, the same tree sits under include/dynarock
+  # (cmake/dynarock_install.cmake). The headers need C++20.
+  target_include_directories(${name} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>)
+  target_compile_features(${name} PUBLIC cxx_std_20)
   target_compile_options(${name} PRIVATE ${DYNAROCK_WARNINGS})
   target_link_libraries(${name} PUBLIC ${ARG_DEPS})
 endfunction()
