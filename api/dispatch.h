@@ -17,7 +17,7 @@
 
 #include "api/json_codec.h"
 #include "engine/engine.h"
-#include "engine/requests.h"
+#include "engine/requests/scope.h"
 #include "engine/status.h"
 
 namespace dynarock::api {

@@ -1,7 +1,5 @@
 #include "engine/types.h"
 
-#include "engine/requests.h"
-
 #include <algorithm>
 #include <string_view>
 #include <utility>
@@ -109,83 +107,6 @@ std::optional<StreamViewType> StreamViewTypeFromName(std::string_view name) {
     if (StreamViewTypeName(t) == name) return t;
   }
   return std::nullopt;
-}
-
-std::string_view BackupStatusName(BackupStatus status) {
-  switch (status) {
-    case BackupStatus::kCreating:
-      return "CREATING";
-    case BackupStatus::kDeleted:
-      return "DELETED";
-    case BackupStatus::kAvailable:
-      return "AVAILABLE";
-  }
-  return "";
-}
-
-std::string_view ExportStatusName(ExportStatus status) {
-  switch (status) {
-    case ExportStatus::kInProgress:
-      return "IN_PROGRESS";
-    case ExportStatus::kCompleted:
-      return "COMPLETED";
-    case ExportStatus::kFailed:
-      return "FAILED";
-  }
-  return "";
-}
-
-std::string_view ExportFormatName(ExportFormat format) {
-  return format == ExportFormat::kIon ? "ION" : "DYNAMODB_JSON";
-}
-
-std::string_view ExportTypeName(ExportType type) {
-  return type == ExportType::kIncrementalExport ? "INCREMENTAL_EXPORT" : "FULL_EXPORT";
-}
-
-std::string ExportDescription::ExportId() const {
-  const size_t slash = export_arn.rfind('/');
-  return slash == std::string::npos ? export_arn : export_arn.substr(slash + 1);
-}
-
-std::string_view ImportStatusName(ImportStatus status) {
-  switch (status) {
-    case ImportStatus::kInProgress:
-      return "IN_PROGRESS";
-    case ImportStatus::kCompleted:
-      return "COMPLETED";
-    case ImportStatus::kCancelling:
-      return "CANCELLING";
-    case ImportStatus::kCancelled:
-      return "CANCELLED";
-    case ImportStatus::kFailed:
-      return "FAILED";
-  }
-  return "";
-}
-
-std::string_view InputFormatName(InputFormat format) {
-  switch (format) {
-    case InputFormat::kDynamoDbJson:
-      return "DYNAMODB_JSON";
-    case InputFormat::kIon:
-      return "ION";
-    case InputFormat::kCsv:
-      return "CSV";
-  }
-  return "";
-}
-
-std::string_view InputCompressionName(InputCompression compression) {
-  switch (compression) {
-    case InputCompression::kNone:
-      return "NONE";
-    case InputCompression::kGzip:
-      return "GZIP";
-    case InputCompression::kZstd:
-      return "ZSTD";
-  }
-  return "";
 }
 
 std::string_view TableClassName(TableClass table_class) {

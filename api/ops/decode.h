@@ -18,7 +18,9 @@
 
 #include "api/json_codec.h"
 #include "api/validate.h"
-#include "engine/requests.h"
+#include "engine/requests/expression_parameters.h"
+#include "engine/requests/legacy_parameters.h"
+#include "engine/requests/query_scan_requests.h"
 #include "engine/status.h"
 
 namespace dynarock::api::ops {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "api/json_codec.h"
-#include "engine/requests.h"
+#include "engine/requests/write_returns.h"
 
 namespace dynarock::api::ops {
 

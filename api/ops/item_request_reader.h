@@ -29,7 +29,7 @@
 #include <optional>
 #include <string_view>
 
-#include "engine/requests.h"
+#include "engine/requests/item_requests.h"
 
 namespace dynarock::api::ops {
 

@@ -14,7 +14,7 @@
 
 #include "api/json_codec.h"
 #include "api/validate.h"
-#include "engine/requests.h"
+#include "engine/requests/table_requests.h"
 #include "engine/status.h"
 #include "engine/types.h"
 

@@ -30,7 +30,8 @@
 #include <utility>
 
 #include "engine/backup/table_restore.h"
-#include "engine/requests.h"
+#include "engine/requests/backup_requests.h"
+#include "engine/requests/scope.h"
 #include "engine/status.h"
 #include "engine/storage/store.h"
 #include "engine/table/table_lifecycle.h"

@@ -32,7 +32,7 @@
 #include "engine/backup/table_restore.h"
 #include "engine/index/index_writer.h"
 #include "engine/pitr/pitr_log.h"
-#include "engine/requests.h"
+#include "engine/requests/backup_requests.h"
 #include "engine/status.h"
 #include "engine/storage/store.h"
 #include "engine/table/table_lifecycle.h"

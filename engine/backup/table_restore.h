@@ -21,7 +21,8 @@
 #include <string>
 #include <string_view>
 
-#include "engine/requests.h"
+#include "engine/requests/backup_requests.h"
+#include "engine/requests/scope.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"

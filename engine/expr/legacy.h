@@ -33,14 +33,11 @@
 
 #include "engine/expr/ast.h"
 #include "engine/expr/key_condition.h"
-#include "engine/requests.h"
+#include "engine/requests/legacy_parameters.h"
 #include "engine/status.h"
 #include "engine/types.h"
 
 namespace dynarock::expr {
-
-// "EQ", "NE", "LE", ..., "BETWEEN": DynamoDB's names.
-std::string_view ComparisonOperatorName(ComparisonOperator op);
 
 // Expected (+ ConditionalOperator) of PutItem, UpdateItem, DeleteItem.
 // Returns nullopt when there is no condition (no Expected, or an empty

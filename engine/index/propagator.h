@@ -42,7 +42,7 @@
 #include <vector>
 
 #include "engine/index/gsi_log.h"
-#include "engine/requests.h"
+#include "engine/requests/index_lag_requests.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"

@@ -37,7 +37,11 @@
 #include <string_view>
 
 #include "engine/partiql/ast.h"
-#include "engine/requests.h"
+#include "engine/requests/item_requests.h"
+#include "engine/requests/query_scan_requests.h"
+#include "engine/requests/scope.h"
+#include "engine/requests/transaction_requests.h"
+#include "engine/requests/write_returns.h"
 #include "engine/status.h"
 #include "engine/types.h"
 

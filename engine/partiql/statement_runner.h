@@ -20,7 +20,7 @@
 #include "engine/engine.h"
 #include "engine/partiql/plan_cache.h"
 #include "engine/partiql/statement_planner.h"
-#include "engine/requests.h"
+#include "engine/requests/partiql_requests.h"
 #include "engine/status.h"
 
 namespace dynarock {

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/requests.h"
+#include "engine/requests/scope.h"
 
 namespace dynarock {
 

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/requests.h"
+#include "engine/requests/table_requests.h"
 #include "engine/status.h"
 #include "engine/types.h"
 

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/requests.h"
+#include "engine/requests/stream_requests.h"
 #include "engine/status.h"
 #include "engine/stream/stream_log.h"
 #include "engine/stream/stream_reads.h"

@@ -48,32 +48,6 @@ Item KeysOf(const KeyDef& key, const Item& item) {
 
 }  // namespace
 
-std::string_view StreamEventNameOf(StreamEventName name) {
-  switch (name) {
-    case StreamEventName::kInsert:
-      return "INSERT";
-    case StreamEventName::kModify:
-      return "MODIFY";
-    case StreamEventName::kRemove:
-      return "REMOVE";
-  }
-  return "";
-}
-
-std::string_view StreamStatusName(StreamStatus status) {
-  switch (status) {
-    case StreamStatus::kEnabling:
-      return "ENABLING";
-    case StreamStatus::kEnabled:
-      return "ENABLED";
-    case StreamStatus::kDisabling:
-      return "DISABLING";
-    case StreamStatus::kDisabled:
-      return "DISABLED";
-  }
-  return "";
-}
-
 std::optional<std::string> EncodeChangeRecord(
     StreamViewType view, const KeyDef& key, const ItemImage& before,
     const ItemImage& after, int64_t now_micros,

@@ -18,7 +18,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/requests.h"
+#include "engine/requests/stream_requests.h"
 #include "engine/status.h"
 #include "engine/types.h"
 

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "engine/expr/ast.h"
-#include "engine/requests.h"
+#include "engine/requests/batch_requests.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 

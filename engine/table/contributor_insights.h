@@ -15,7 +15,8 @@
 #define DYNAROCK_ENGINE_TABLE_CONTRIBUTOR_INSIGHTS_H_
 
 #include "engine/clock.h"
-#include "engine/requests.h"
+#include "engine/requests/contributor_insights_requests.h"
+#include "engine/requests/scope.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/table/table_lifecycle.h"

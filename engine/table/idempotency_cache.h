@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "engine/clock.h"
-#include "engine/requests.h"
+#include "engine/requests/transaction_requests.h"
 #include "engine/status.h"
 #include "engine/util/mutex.h"
 

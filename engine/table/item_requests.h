@@ -22,7 +22,8 @@
 
 #include "engine/expr/ast.h"
 #include "engine/expr/request_expressions.h"
-#include "engine/requests.h"
+#include "engine/requests/item_requests.h"
+#include "engine/requests/write_returns.h"
 #include "engine/status.h"
 #include "engine/types.h"
 

@@ -29,7 +29,8 @@
 
 #include "engine/expr/ast.h"
 #include "engine/expr/key_condition.h"
-#include "engine/requests.h"
+#include "engine/requests/legacy_parameters.h"
+#include "engine/requests/query_scan_requests.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/table/query_scan.h"

@@ -25,7 +25,7 @@
 
 #include "engine/capacity/capacity_charge.h"
 #include "engine/capacity/throughput_controller.h"
-#include "engine/requests.h"
+#include "engine/requests/batch_requests.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"

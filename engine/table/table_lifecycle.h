@@ -20,7 +20,8 @@
 
 #include "engine/capacity/throughput_controller.h"
 #include "engine/index/secondary_indexes.h"
-#include "engine/requests.h"
+#include "engine/requests/scope.h"
+#include "engine/requests/table_requests.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/stream/stream_log.h"

@@ -16,7 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/requests.h"
+#include "engine/requests/scope.h"
+#include "engine/requests/tag_requests.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/table/table_lifecycle.h"

@@ -43,7 +43,7 @@
 #include "engine/capacity/throughput_controller.h"
 #include "engine/clock.h"
 #include "engine/index/index_writer.h"
-#include "engine/requests.h"
+#include "engine/requests/transaction_requests.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"

@@ -38,11 +38,11 @@
 #include <vector>
 
 #include "engine/capacity/capacity_charge.h"
-#include "engine/pitr/pitr_log.h"
 #include "engine/capacity/throughput_controller.h"
 #include "engine/index/index_writer.h"
 #include "engine/options.h"
-#include "engine/requests.h"
+#include "engine/pitr/pitr_log.h"
+#include "engine/requests/write_returns.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"

@@ -29,7 +29,7 @@
 #include <utility>
 
 #include "engine/backup/continuous_backups.h"
-#include "engine/requests.h"
+#include "engine/requests/export_requests.h"
 #include "engine/status.h"
 #include "engine/storage/store.h"
 #include "engine/table/table_lifecycle.h"

@@ -31,7 +31,7 @@
 #include <utility>
 
 #include "engine/backup/table_restore.h"
-#include "engine/requests.h"
+#include "engine/requests/import_requests.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"

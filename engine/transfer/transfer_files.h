@@ -19,7 +19,8 @@
 #include <memory>
 #include <string_view>
 
-#include "engine/requests.h"
+#include "engine/requests/export_requests.h"
+#include "engine/requests/import_requests.h"
 #include "engine/status.h"
 #include "engine/types.h"
 

@@ -80,18 +80,4 @@ Result<TimeToLiveDescription> TtlSettings::Describe(
   return d;
 }
 
-std::string_view TimeToLiveStatusName(TimeToLiveStatus status) {
-  switch (status) {
-    case TimeToLiveStatus::kEnabled:
-      return "ENABLED";
-    case TimeToLiveStatus::kEnabling:
-      return "ENABLING";
-    case TimeToLiveStatus::kDisabling:
-      return "DISABLING";
-    case TimeToLiveStatus::kDisabled:
-      break;
-  }
-  return "DISABLED";
-}
-
 }  // namespace dynarock

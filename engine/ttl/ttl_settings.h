@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-#include "engine/requests.h"
+#include "engine/requests/ttl_requests.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/table/table_lifecycle.h"

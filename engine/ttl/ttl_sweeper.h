@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/requests.h"
+#include "engine/requests/ttl_requests.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"

@@ -1,0 +1,96 @@
+// engine/requests/table_requests.h
+//
+// The table operations: CreateTable, DescribeTable, ListTables,
+// UpdateTable (with its GlobalSecondaryIndexUpdates), DeleteTable. Their
+// answer is the TableDescription (engine/types.h).
+
+#ifndef DYNAROCK_ENGINE_REQUESTS_TABLE_REQUESTS_H_
+#define DYNAROCK_ENGINE_REQUESTS_TABLE_REQUESTS_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/requests/scope.h"
+#include "engine/types.h"
+
+namespace dynarock {
+
+struct CreateTableRequest {
+  Scope scope;
+  std::string table_name;
+  std::vector<AttributeDefinition> attribute_definitions;
+  std::vector<KeySchemaElement> key_schema;
+  std::vector<LocalSecondaryIndexDef> local_secondary_indexes;
+  std::vector<GlobalSecondaryIndexDef> global_secondary_indexes;
+  // Unset means PROVISIONED, as in DynamoDB.
+  std::optional<BillingMode> billing_mode;
+  std::optional<ProvisionedThroughput> provisioned_throughput;
+  bool deletion_protection_enabled = false;
+  std::optional<StreamSpecification> stream_specification;
+  std::vector<Tag> tags;
+  std::optional<TableClass> table_class;
+  std::optional<OnDemandThroughput> on_demand_throughput;
+  std::optional<WarmThroughput> warm_throughput;
+};
+
+struct DescribeTableRequest {
+  Scope scope;
+  std::string table_name;
+};
+
+struct ListTablesRequest {
+  Scope scope;
+  std::optional<int> limit;  // 1..100; unset = 100
+  std::optional<std::string> exclusive_start_table_name;
+};
+
+struct ListTablesResult {
+  std::vector<std::string> table_names;
+  std::optional<std::string> last_evaluated_table_name;
+};
+
+// One entry of UpdateTable's GlobalSecondaryIndexUpdates. DynamoDB wants
+// exactly one action per entry; the engine reports none or several.
+struct GlobalSecondaryIndexUpdate {
+  // At least one of the three settings; the engine reports DynamoDB's
+  // message for a missing one.
+  struct UpdateAction {
+    std::string index_name;
+    std::optional<ProvisionedThroughput> provisioned_throughput;
+    std::optional<OnDemandThroughput> on_demand_throughput;
+    std::optional<WarmThroughput> warm_throughput;
+  };
+  struct DeleteAction {
+    std::string index_name;
+  };
+  std::optional<GlobalSecondaryIndexDef> create;
+  std::optional<UpdateAction> update;
+  std::optional<DeleteAction> del;
+};
+
+struct UpdateTableRequest {
+  Scope scope;
+  std::string table_name;
+  std::optional<BillingMode> billing_mode;
+  std::optional<ProvisionedThroughput> provisioned_throughput;
+  std::optional<bool> deletion_protection_enabled;
+  // AttributeDefinitions accompany an index Create: the new key attributes.
+  std::vector<AttributeDefinition> attribute_definitions;
+  // Unset when the request has no GlobalSecondaryIndexUpdates member (an
+  // empty list is an error of its own).
+  std::optional<std::vector<GlobalSecondaryIndexUpdate>> global_secondary_index_updates;
+  std::optional<StreamSpecification> stream_specification;
+  std::optional<TableClass> table_class;
+  std::optional<OnDemandThroughput> on_demand_throughput;
+  std::optional<WarmThroughput> warm_throughput;
+};
+
+struct DeleteTableRequest {
+  Scope scope;
+  std::string table_name;
+};
+
+}  // namespace dynarock
+
+#endif  // DYNAROCK_ENGINE_REQUESTS_TABLE_REQUESTS_H_
