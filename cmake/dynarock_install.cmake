@@ -86,7 +86,8 @@ foreach(h IN LISTS DYNAROCK_INSTALLED_HEADERS)
   install(FILES ${PROJECT_SOURCE_DIR}/${h}
           DESTINATION ${DYNAROCK_INSTALL_INCLUDEDIR}/${dir} COMPONENT dev)
 endforeach()
-# The list, one header a line, for the package's own check.
+# The list, one header a line, for scripts/package_check.sh, which checks
+# that the install holds exactly these and that they compile from there.
 list(JOIN DYNAROCK_INSTALLED_HEADERS "\n" _dynarock_header_lines)
 file(CONFIGURE OUTPUT ${PROJECT_BINARY_DIR}/dynarock_installed_headers.txt
      CONTENT "${_dynarock_header_lines}\n")
@@ -117,3 +118,5 @@ if(TARGET dynarock)
 endif()
 install(FILES ${PROJECT_SOURCE_DIR}/README.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT server)
+
+include(dynarock_cpack)

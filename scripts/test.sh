@@ -5,6 +5,10 @@
 #      build/ with warnings as errors (-DDYNAROCK_WERROR=ON): the server, the
 #      tools and the benchmarks, and every header compiled on its own (the
 #      check_headers target). The unit tests are not built here.
+#   1b. the package (scripts/package_check.sh, docs/embedding.md): build/
+#      installed into a temporary prefix, examples/cpp built against it with
+#      find_package(dynarock) and run (their output checked), the Debian
+#      packages made with cpack, unpacked and run; compiles only the examples
 #   2. one sanitizer tree in build-asan/, built with clang (ASan + UBSan,
 #      libFuzzer coverage, Debug -O1, asserts on): the unit, api and server
 #      tests and the fuzzers; ctest on it
@@ -161,6 +165,17 @@ if ((rc != 0)); then summary; fi
 banner "headers compile on their own (check_headers)"
 run "$LOGS/check-headers.log" cmake --build build -j "$JOBS" --target check_headers
 record "check_headers" "$?" 0 0
+
+# 1b. What another project consumes: install, examples, Debian packages.
+# Reuses build/ (about 20 s on top of it); PASS/FAIL lines are its counts.
+banner "package: install + examples + cpack (scripts/package_check.sh)"
+run "$LOGS/package.log" env JOBS="$JOBS" scripts/package_check.sh build
+rc=$?
+record "package: install+examples+cpack" "$rc" "$(grep -c '^PASS ' "$LOGS/package.log")" \
+  "$(grep -c '^FAIL ' "$LOGS/package.log")"
+while read -r t; do
+  FAILURES+=("package: ${t#FAIL }")
+done < <(grep '^FAIL ' "$LOGS/package.log")
 
 # 2. One sanitizer tree, built with clang, for the unit tests and the
 # fuzzers alike: ASan + UBSan + libFuzzer's coverage instrumentation on every
