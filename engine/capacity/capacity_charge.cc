@@ -2,15 +2,15 @@
 
 #include <unordered_map>
 
-#include "engine/expr/render.h"
 #include "engine/keys/key_codec.h"
+#include "engine/value/value_text.h"
 
 namespace dynarock {
 
 namespace {
 
 std::string Rendering(const AttributeValue& pk) {
-  std::string s = expr::RenderValue(pk);
+  std::string s = RenderValue(pk);
   if (s.size() > kMaxPartitionKeyRendering) s.resize(kMaxPartitionKeyRendering);
   return s;
 }
@@ -71,7 +71,7 @@ PartitionUnits PartOfStorageKey(uint32_t index_id, std::string_view storage_key,
     Result<AttributeValue> pk = keys::DecodeOrdered(type, &rest);
     if (!pk.ok()) return part;
     if (!rendering.empty()) rendering += " | ";
-    rendering += expr::RenderValue(*pk);
+    rendering += RenderValue(*pk);
     if (rendering.size() >= kMaxPartitionKeyRendering) break;
   }
   if (rendering.size() > kMaxPartitionKeyRendering) {

@@ -3,8 +3,6 @@
 #include <string>
 #include <utility>
 
-#include "engine/util/base64.h"
-
 namespace dynarock::expr::msg {
 
 namespace {
@@ -60,34 +58,6 @@ std::string PathForMessage(const Path& path) {
     }
   }
   out += "]";
-  return out;
-}
-
-std::string ValueForMessage(const AttributeValue& value) {
-  std::string out = "{";
-  out += AttrTypeName(value.type());
-  out += ":";
-  switch (value.type()) {
-    case AttrType::kS:
-      out += value.s();
-      break;
-    case AttrType::kN:
-      out += value.n().ToString();
-      break;
-    case AttrType::kB:
-      out += Base64Encode(value.b());
-      break;
-    case AttrType::kBool:
-      out += value.boolean() ? "true" : "false";
-      break;
-    case AttrType::kNull:
-      out += "true";
-      break;
-    default:
-      out += "...";
-      break;
-  }
-  out += "}";
   return out;
 }
 

@@ -21,6 +21,7 @@
 #include "engine/expr/ast.h"
 #include "engine/status.h"
 #include "engine/types.h"
+#include "engine/value/value_text.h"
 
 namespace dynarock::expr::msg {
 
@@ -93,8 +94,9 @@ Status KeyTypeMismatch();
 // --- Helpers shared with render.cc ---------------------------------------
 // "[a, b, [3]]": a resolved path as DynamoDB prints it in messages.
 std::string PathForMessage(const Path& path);
-// "{N:5}", "{S:dog}", "{B:<base64>}": a scalar as DynamoDB prints it.
-std::string ValueForMessage(const AttributeValue& value);
+// "{N:5}", "{S:dog}", "{B:<base64>}": a scalar as DynamoDB prints it
+// (engine/value/value_text.h).
+using ::dynarock::ValueForMessage;
 
 }  // namespace dynarock::expr::msg
 

@@ -20,6 +20,7 @@
 
 #include "engine/expr/ast.h"
 #include "engine/types.h"
+#include "engine/value/value_text.h"
 
 namespace dynarock::expr {
 
@@ -37,13 +38,10 @@ std::string RenderResolved(const ConditionExpression& condition);
 std::string RenderResolved(const UpdateExpression& update);
 std::string RenderResolved(const ProjectionExpression& projection);
 
-// A value in the compact form RenderResolved uses: {S:x}, {N:1.5},
-// {B:<base64>}, {BOOL:true}, {NULL:true}, {L:[...]}, {M:{k:...}},
-// {SS:[a, b]}, {NS:[1, 2]}, {BS:[...]}.
-std::string RenderValue(const AttributeValue& value);
-
-// An item as {name:value, ...} in name order, values as RenderValue.
-std::string RenderItem(const Item& item);
+// Values print in the compact form of engine/value/value_text.h ({S:x},
+// {N:1.5}, {L:[{N:1}]}, ...), which the expression code names as its own.
+using ::dynarock::RenderItem;
+using ::dynarock::RenderValue;
 
 }  // namespace dynarock::expr
 
