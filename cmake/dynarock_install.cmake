@@ -118,5 +118,7 @@ if(TARGET dynarock)
 endif()
 install(FILES ${PROJECT_SOURCE_DIR}/README.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT server)
+install(FILES ${PROJECT_SOURCE_DIR}/docs/embedding.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT dev)
 
 include(dynarock_cpack)
