@@ -31,7 +31,11 @@ class RealClock final : public Clock {
   static RealClock* Default();
 };
 
-// Time that only moves when Advance() or Set() is called.
+// Time that only moves when Advance() or Set() is called: a simulator's
+// clock, owned by the program. Move it forward only. Engines read it in each
+// call; the background work that falls due (GSI lag, TTL sweeps, stream
+// upkeep) runs in the next engine call or Engine::RunDueWork, not when the
+// clock moves. docs/embedding.md has the rules of a simulation on it.
 class SimulatedClock final : public Clock {
  public:
   explicit SimulatedClock(int64_t start_micros = 1'700'000'000'000'000)
