@@ -16,6 +16,12 @@
 
 namespace dynarock {
 
+// What Engine::DescribeClock answers.
+struct ClockState {
+  bool simulated = false;
+  int64_t now_micros = 0;  // since the Unix epoch
+};
+
 class Clock {
  public:
   virtual ~Clock() = default;

@@ -22,6 +22,8 @@
 #include <memory>
 
 #include "engine/capacity/capacity_stats.h"
+#include "engine/clock.h"
+#include "engine/fault/fault_rule.h"
 #include "engine/options.h"
 #include "engine/requests/backup_requests.h"
 #include "engine/requests/batch_requests.h"
@@ -338,6 +340,39 @@ class Engine final {
   // and statistics go on either way.
   void SetThrottling(bool on);
   bool throttling() const;
+
+  // --- Test control: the clock (dynarock extensions, docs/testing.md) ---
+  // The engine's clock: simulated (EngineOptions::clock is a SimulatedClock)
+  // or real, and its time.
+  ClockState DescribeClock() const;
+  // Moves a simulated clock forward by `micros` (> 0), then runs every
+  // effect due by the new time before returning: GSI changes past their
+  // lag, Time to Live sweeps to their end, stream and PITR maintenance;
+  // buckets refill and windows pass as time does. Returns the new time.
+  // Errors: kValidation on the real clock or for micros <= 0.
+  Result<int64_t> AdvanceClock(int64_t micros);
+  // Sets a simulated clock to `now_micros`, forward only (kValidation
+  // before the clock's time), with AdvanceClock's effects.
+  Result<int64_t> SetClock(int64_t now_micros);
+
+  // --- Test control: fault rules (engine/fault/fault_rule.h) ---
+  // DynamoDB's failures on demand. The engine keeps the rules (from
+  // EngineOptions::fault_rules, then these calls; kept over a snapshot
+  // restore) and decides; the DynamoDB API (api::Client, the HTTP server)
+  // applies the decisions before a request runs. The typed operations of
+  // this class are never faulted themselves.
+  // Errors: kValidation (the rule), kResourceNotFound (DeleteFaultRule).
+  Result<FaultRule> PutFaultRule(FaultRule rule);
+  std::vector<FaultRuleStatus> ListFaultRules() const;
+  Status DeleteFaultRule(std::string_view id);
+  void ClearFaultRules();
+  // Whether any rule is set: one atomic load, for the API's hot path.
+  bool HasFaultRules() const;
+  // The decisions of the rules that fire on `site`, counted as injected.
+  std::vector<FaultDecision> DecideFaults(const FaultSite& site);
+  // What rules injected into requests on `table_name` of `scope`.
+  std::vector<InjectedFaultCount> InjectedFaults(const Scope& scope,
+                                                 std::string_view table_name) const;
 
  private:
   // What an open engine holds (engine/facade/engine_state.h): its options,

@@ -9,8 +9,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "engine/capacity/capacity_options.h"
+#include "engine/fault/fault_rule.h"
 
 namespace dynarock {
 
@@ -154,6 +156,12 @@ struct EngineOptions {
   // The throughput model's parameters (DynamoDB's values by default); tests
   // shrink split sizes and times.
   CapacityOptions capacity;
+
+  // --- Test control (docs/testing.md) ---
+  // Fault rules in force from the start (`dynarock serve --fault-rules`);
+  // Engine::PutFaultRule and the others change them at run time. A rule
+  // that Engine::PutFaultRule would refuse makes Open fail (kValidation).
+  std::vector<FaultRule> fault_rules;
 };
 
 }  // namespace dynarock

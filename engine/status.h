@@ -128,6 +128,10 @@ enum class ErrorCode {
   kImportConflict,
   // PartiQL INSERT of an item whose primary key exists.
   kDuplicateItem,
+  // DynamoDB cannot serve the request for now (HTTP 503); SDKs retry it.
+  // Only fault injection (engine/fault/) and the HTTP server's own limits
+  // answer it.
+  kServiceUnavailable,
   // Internal failures: all become InternalServerError (HTTP 500).
   kCorruption,
   kIOError,

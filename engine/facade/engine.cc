@@ -22,6 +22,9 @@ Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
   store_options.memtable_bytes = options.memtable_bytes;
   DR_ASSIGN_OR_RETURN(std::unique_ptr<Store> store, Store::Open(store_options));
   auto state = std::make_unique<State>(options, std::shared_ptr<Store>(std::move(store)));
+  for (const FaultRule& rule : options.fault_rules) {
+    DR_RETURN_IF_ERROR(state->faults.Put(rule).status());
+  }
   DR_ASSIGN_OR_RETURN(state->parts,
                       EngineParts::Open(options, state->store, &state->throttling));
   std::unique_ptr<Engine> engine(new Engine(std::move(state)));

@@ -85,7 +85,7 @@ Result<SnapshotInfo> Engine::CreateSnapshot(const std::string& name) {
     if (!s.ok()) return fail(s);
   }
   // The info file last: a snapshot without it does not exist.
-  const int64_t now = (state_->options.clock ? state_->options.clock : RealClock::Default())->NowMicros();
+  const int64_t now = state_->clock->NowMicros();
   std::unique_ptr<SstWriter> info = store->NewSstWriter(dir + "/" + kInfoFile);
   std::string created;
   PutFixed64BE(&created, static_cast<uint64_t>(now));

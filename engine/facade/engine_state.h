@@ -21,17 +21,25 @@
 #include <shared_mutex>
 #include <utility>
 
+#include "engine/clock.h"
 #include "engine/engine.h"
 #include "engine/facade/due_work_timer.h"
 #include "engine/facade/engine_parts.h"
+#include "engine/fault/fault_injector.h"
 
 namespace dynarock {
 
 struct Engine::State {
   State(const EngineOptions& options_in, std::shared_ptr<Store> store_in)
-      : options(options_in), store(std::move(store_in)), throttling(options_in.throttling) {}
+      : options(options_in),
+        clock(options_in.clock ? options_in.clock : RealClock::Default()),
+        store(std::move(store_in)),
+        throttling(options_in.throttling),
+        faults(clock) {}
 
   const EngineOptions options;
+  // options.clock, or the real clock.
+  Clock* const clock;
   const std::shared_ptr<Store> store;
   // Read by the paths on every request; kept over a restore.
   std::atomic<bool> throttling;
@@ -44,6 +52,9 @@ struct Engine::State {
   // Runs the due work while the engine is idle
   // (EngineOptions::due_work_interval_micros); null when not asked for.
   std::unique_ptr<DueWorkTimer> due_work_timer;
+  // The fault rules: the server's, not the database's, so kept over a
+  // restore.
+  FaultInjector faults;
 };
 
 class Engine::Gate {
