@@ -1,12 +1,15 @@
 #include "api/client.h"
 
+#include <chrono>
 #include <exception>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "api/dispatch.h"
 #include "api/error.h"
+#include "api/fault/fault_injection.h"
 #include "api/json_codec.h"
 
 namespace dynarock::api {
@@ -37,10 +40,50 @@ Response Ok(const Json& body) {
   return r;
 }
 
+// Runs the operation's handler on a parsed, non-empty body.
+Response Run(Handler handler, const RequestContext& ctx, const Json& request) {
+  Result<Json> response = handler(ctx, request);
+  if (!response.ok()) return FormatError(response.status());
+  if (!ctx.body_text->empty()) {
+    Response r;
+    r.http_status = 200;
+    r.body = std::move(*ctx.body_text);
+    return r;
+  }
+  return Ok(*response);
+}
+
+// Runs the operation under the fault rules (api/fault/fault_injection.h).
+Response RunWithFaults(Handler handler, const RequestContext& ctx, std::string_view operation,
+                       Json request) {
+  InjectedFaults faults = InjectFaults(ctx.engine, ctx.scope, operation, &request);
+  Response r;
+  if (faults.error) {
+    r = FormatError(*faults.error);
+  } else if (faults.nothing_left) {
+    r = Ok(UnprocessedOnlyResponse(operation, faults));
+  } else if (faults.unprocessed.is_null()) {
+    r = Run(handler, ctx, request);
+  } else {
+    // The batch's own answer, with the entries taken out added back as
+    // unprocessed: its body is Json (batches have no text answer).
+    Result<Json> response = handler(ctx, request);
+    if (!response.ok()) {
+      r = FormatError(response.status());
+    } else {
+      AddUnprocessed(operation, faults, &*response);
+      r = Ok(*response);
+    }
+  }
+  r.delay_micros = faults.latency_micros;
+  return r;
+}
+
 Response Handle(Engine* engine, const ClientOptions& options,
                 std::string_view operation, std::string_view request_json,
                 const CallerIdentity& caller) {
-  if (options.one_pass_item_requests) {
+  const bool faults = engine != nullptr && engine->HasFaultRules();
+  if (options.one_pass_item_requests && !faults) {
     if (TextHandler text = FindTextHandler(operation)) {
       RequestContext ctx{engine, ScopeFor(caller, options), nullptr};
       std::optional<Result<std::string>> answer = text(ctx, request_json);
@@ -69,15 +112,8 @@ Response Handle(Engine* engine, const ClientOptions& options,
   if (empty_body) return FormatError(ParseRequestBody(request_json).status());
   std::string body_text;
   RequestContext ctx{engine, ScopeFor(caller, options), &body_text};
-  Result<Json> response = handler(ctx, *request);
-  if (!response.ok()) return FormatError(response.status());
-  if (!body_text.empty()) {
-    Response r;
-    r.http_status = 200;
-    r.body = std::move(body_text);
-    return r;
-  }
-  return Ok(*response);
+  if (faults) return RunWithFaults(handler, ctx, operation, std::move(*request));
+  return Run(handler, ctx, *request);
 }
 
 }  // namespace
@@ -88,7 +124,12 @@ Client::Client(Engine* engine, ClientOptions options)
 Response Client::Call(std::string_view operation, std::string_view request_json,
                       const CallerIdentity& caller) const {
   try {
-    return Handle(engine_, options_, operation, request_json, caller);
+    Response r = Handle(engine_, options_, operation, request_json, caller);
+    if (r.delay_micros > 0 && options_.wait_injected_latency) {
+      std::this_thread::sleep_for(std::chrono::microseconds(r.delay_micros));
+      r.delay_micros = 0;
+    }
+    return r;
   } catch (const std::exception& e) {
     return FormatError(Status::Internal(e.what()));
   } catch (...) {

@@ -10,6 +10,7 @@
 #ifndef DYNAROCK_API_CLIENT_H_
 #define DYNAROCK_API_CLIENT_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -24,6 +25,10 @@ struct Response {
   // The JSON body: the operation's result, or for errors
   // {"__type":"com.amazonaws.dynamodb.v20120810#<Type>","message":"..."}.
   std::string body;
+  // Latency a fault rule added (api/fault/fault_injection.h) that the
+  // caller is to wait before delivering the answer; 0 when
+  // ClientOptions::wait_injected_latency had Call wait itself.
+  int64_t delay_micros = 0;
   bool ok() const { return http_status == 200; }
 };
 
@@ -42,6 +47,10 @@ struct ClientOptions {
   // same answers, byte for byte. false: always the JSON tree (the
   // differential test compares the two).
   bool one_pass_item_requests = true;
+  // Call waits out the latency a fault rule adds before it returns. The
+  // HTTP server turns it off and waits on a timer instead, so that a delayed
+  // answer holds no thread (Response::delay_micros).
+  bool wait_injected_latency = true;
 };
 
 class Client {

@@ -47,7 +47,10 @@ std::string ErrorType(ErrorCode code) {
   return out;
 }
 
-int ErrorHttpStatus(ErrorCode code) { return IsInternal(code) ? 500 : 400; }
+int ErrorHttpStatus(ErrorCode code) {
+  if (code == ErrorCode::kServiceUnavailable) return 503;
+  return IsInternal(code) ? 500 : 400;
+}
 
 Response FormatError(const Status& status) {
   const ErrorCode code = status.code();

@@ -2,8 +2,8 @@
 //
 // The one formatter of errors for the wire: a non-OK Status becomes
 // DynamoDB's error body {"__type": "<namespace>#<Type>", "message": "..."}
-// and HTTP status (400, or 500 for InternalServerError). Every error a client
-// sees passes through FormatError.
+// and HTTP status (400; 500 for InternalServerError, 503 for
+// ServiceUnavailable). Every error a client sees passes through FormatError.
 //
 // Stateless; thread-safe.
 
@@ -24,7 +24,8 @@ namespace dynarock::api {
 // read the part after '#'.
 std::string ErrorType(ErrorCode code);
 
-// 500 for the internal codes (InternalServerError), else 400.
+// 500 for the internal codes (InternalServerError), 503 for ServiceUnavailable,
+// else 400.
 int ErrorHttpStatus(ErrorCode code);
 
 // The response for a failed request. The message member is "message", except

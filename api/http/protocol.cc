@@ -191,6 +191,7 @@ HttpResponse CallOperation(const HttpRequest& request, const Handler& handler,
   response.status = result.http_status;
   response.headers.emplace_back("Content-Type", ResponseMediaType(media_type));
   response.body = std::move(result.body);
+  response.delay_micros = result.delay_micros;
   return response;
 }
 

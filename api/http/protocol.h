@@ -71,6 +71,9 @@ struct HttpResponse {
   // Every header but Content-Length and Connection, which the server sets.
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
+  // Wait this long before sending it (a fault rule's latency, from
+  // api::Response::delay_micros); the server waits on a timer.
+  int64_t delay_micros = 0;
 
   // The value of header `name` (exact case), or nullopt.
   std::optional<std::string_view> Header(std::string_view name) const;

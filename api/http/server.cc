@@ -138,6 +138,7 @@ class Session : public std::enable_shared_from_this<Session> {
   // A rejecting session (`reject`) answers 503 and closes.
   Session(tcp::socket socket, Shared* shared, bool reject)
       : stream_(std::move(socket)),
+        delay_timer_(stream_.get_executor()),
         buffer_(shared->options.max_header_bytes + 64 * 1024),
         shared_(shared),
         reject_(reject) {}
@@ -164,6 +165,7 @@ class Session : public std::enable_shared_from_this<Session> {
   // now; a busy one closes after its current response.
   void Stop() {
     stopping_ = true;
+    delay_timer_.cancel();
     if ((idle_ && buffer_.size() == 0) || draining_) stream_.cancel();
   }
 
@@ -279,7 +281,21 @@ class Session : public std::enable_shared_from_this<Session> {
     // The request's bytes are no longer needed.
     parser_.reset();
     ReleaseReservation();
+    if (response.delay_micros > 0) return RespondLater(std::move(response), keep_alive);
     Respond(std::move(response), keep_alive, /*drain=*/false);
+  }
+
+  // A fault rule's latency (api/fault/fault_injection.h): the answer waits
+  // on a timer of the session's own io_context, holding no thread; Stop()
+  // cuts the wait short, so a shutdown never waits for it.
+  void RespondLater(HttpResponse response, bool keep_alive) {
+    idle_ = false;
+    const auto delay = std::chrono::microseconds(response.delay_micros);
+    delayed_ = std::move(response);
+    delay_timer_.expires_after(delay);
+    delay_timer_.async_wait([self = shared_from_this(), keep_alive](beast::error_code) {
+      self->Respond(std::move(self->delayed_), keep_alive, /*drain=*/false);
+    });
   }
 
   void OnReadError(beast::error_code ec) {
@@ -374,6 +390,8 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   beast::tcp_stream stream_;
+  net::steady_timer delay_timer_;
+  HttpResponse delayed_;  // the answer RespondLater holds
   beast::flat_buffer buffer_;
   std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
   std::string head_;  // the response being written: status line, headers

@@ -10,7 +10,9 @@
 //   DescribeCapacity  {TableName, HotKeys?} -> the table's throughput
 //                     statistics (Engine::DescribeCapacity): rates, bucket
 //                     balances, usage windows, partitions and hot keys of
-//                     the table and of each GSI. `dynarock stats` shows it.
+//                     the table and of each GSI, and InjectedFaults: what
+//                     fault rules injected, by error name. `dynarock stats`
+//                     shows it.
 //   SetThrottling     {Enabled} -> {Enabled}: turns refusing requests beyond
 //                     capacity on or off at runtime (metering goes on).
 
@@ -169,6 +171,15 @@ Result<Json> DescribeCapacity(const RequestContext& ctx, const Json& request) {
                                    : "PROVISIONED"},
                {"Table", std::move(out)},
                {"GlobalSecondaryIndexes", std::move(indexes)}};
+  // Failures fault rules injected (docs/testing.md), apart from the
+  // model's own throttles above: by error name, "UnprocessedItems" /
+  // "UnprocessedKeys" for batch entries cut, "Latency" for delayed answers.
+  Json injected = Json::object();
+  for (const InjectedFaultCount& c :
+       ctx.engine->InjectedFaults(ctx.scope, StringOr(request, "TableName"))) {
+    injected[c.name] = c.count;
+  }
+  body["InjectedFaults"] = std::move(injected);
   return body;
 }
 
