@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "tools/clock.h"
 #include "tools/load.h"
 #include "tools/serve.h"
 #include "tools/simulate.h"
@@ -141,6 +142,16 @@ CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {
                     "credential (alone or beside --auth-file)");
   serve->add_option("--secret-key", opts->secret_key,
                     "The secret access key of --access-key");
+  serve
+      ->add_option("--clock", opts->clock,
+                   "real, or simulated[=EPOCH_SECONDS]: time then moves only "
+                   "when a test says so (dynarock clock advance, the "
+                   "DynamoRock_20251121.AdvanceClock extension; docs/testing.md)")
+      ->capture_default_str();
+  serve->add_option("--fault-rules", opts->fault_rules_file,
+                    "JSON file of fault rules in force from the start "
+                    "(docs/testing.md; DynamoRock_20251121.PutFaultRule adds more)")
+      ->check(CLI::ExistingFile);
   return serve;
 }
 
@@ -200,6 +211,22 @@ CLI::App* AddStats(CLI::App& app, dynarock::tools::StatsOptions* opts) {
   return stats;
 }
 
+CLI::App* AddClock(CLI::App& app, dynarock::tools::ClockOptions* opts) {
+  CLI::App* clock = app.add_subcommand(
+      "clock",
+      "Show or move the clock of a running dynarock serve --clock simulated "
+      "(advance SECONDS, set EPOCH_SECONDS)");
+  clock->add_option("action", opts->action, "describe | advance | set")
+      ->check(CLI::IsMember({"describe", "advance", "set"}))
+      ->capture_default_str();
+  clock->add_option("seconds", opts->seconds,
+                    "advance: seconds to move forward; set: the new time in "
+                    "seconds since the epoch");
+  clock->add_option("--endpoint", opts->endpoint, "dynarock serve endpoint")
+      ->capture_default_str();
+  return clock;
+}
+
 CLI::App* AddSnapshot(CLI::App& app, dynarock::tools::SnapshotOptions* opts) {
   CLI::App* snapshot = app.add_subcommand(
       "snapshot",
@@ -230,6 +257,9 @@ int main(int argc, char** argv) {
   dynarock::tools::StatsOptions stats_options;
   CLI::App* stats = AddStats(app, &stats_options);
 
+  dynarock::tools::ClockOptions clock_options;
+  CLI::App* clock = AddClock(app, &clock_options);
+
   dynarock::tools::SnapshotOptions snapshot_options;
   CLI::App* snapshot = AddSnapshot(app, &snapshot_options);
 
@@ -241,6 +271,7 @@ int main(int argc, char** argv) {
   if (serve->parsed()) return dynarock::tools::RunServe(serve_options);
   if (load->parsed()) return dynarock::tools::RunLoad(load_options);
   if (stats->parsed()) return dynarock::tools::RunStats(stats_options);
+  if (clock->parsed()) return dynarock::tools::RunClock(clock_options);
   if (snapshot->parsed()) return dynarock::tools::RunSnapshot(snapshot_options);
   if (simulate->parsed()) return dynarock::tools::RunSimulate(simulate_options);
   return 0;

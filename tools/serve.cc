@@ -7,15 +7,21 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <string_view>
+#include <vector>
 
 #include "api/client.h"
+#include "api/fault/fault_rule_json.h"
 #include "api/http/server.h"
 #include "api/http/sigv4.h"
 #include "api/transfer/s3_directory.h"
+#include "engine/clock.h"
 #include "engine/engine.h"
 #include "engine/options.h"
 
@@ -38,6 +44,15 @@ std::string Url(const std::string& host, int port) {
          std::to_string(port);
 }
 
+// The text of `path`, or why it cannot be read.
+Result<std::string> ReadFile(const std::string& path, std::string_view what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status(ErrorCode::kValidation, "cannot read the " + std::string(what) + " " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 // The credentials of strict mode, or null when none were asked for.
 Result<std::shared_ptr<const api::http::SigV4Secrets>> LoadSecrets(
     const ServeOptions& options) {
@@ -51,20 +66,34 @@ Result<std::shared_ptr<const api::http::SigV4Secrets>> LoadSecrets(
   }
   api::http::SigV4Secrets secrets;
   if (!options.auth_file.empty()) {
-    std::ifstream in(options.auth_file, std::ios::binary);
-    if (!in) {
-      return Status(ErrorCode::kValidation,
-                    "cannot read the auth file " + options.auth_file);
-    }
-    std::stringstream text;
-    text << in.rdbuf();
-    Result<api::http::SigV4Secrets> parsed =
-        api::http::ParseSigV4Secrets(text.str());
+    DR_ASSIGN_OR_RETURN(std::string text, ReadFile(options.auth_file, "auth file"));
+    Result<api::http::SigV4Secrets> parsed = api::http::ParseSigV4Secrets(text);
     if (!parsed.ok()) return parsed.status();
     secrets = *std::move(parsed);
   }
   if (!options.access_key.empty()) secrets[options.access_key] = options.secret_key;
   return std::make_shared<const api::http::SigV4Secrets>(std::move(secrets));
+}
+
+// --clock real | simulated | simulated=EPOCH_SECONDS: the simulated clock
+// to run on (starting now, or at EPOCH_SECONDS), or null for the real one.
+Result<std::unique_ptr<SimulatedClock>> ClockFor(const std::string& spec) {
+  if (spec == "real") return std::unique_ptr<SimulatedClock>();
+  if (spec == "simulated") {
+    return std::make_unique<SimulatedClock>(RealClock::Default()->NowMicros());
+  }
+  constexpr std::string_view kPrefix = "simulated=";
+  if (spec.compare(0, kPrefix.size(), kPrefix) == 0) {
+    char* end = nullptr;
+    const std::string number = spec.substr(kPrefix.size());
+    const double seconds = std::strtod(number.c_str(), &end);
+    if (!number.empty() && end == number.c_str() + number.size() && seconds > 0 &&
+        seconds < 9.2e12) {
+      return std::make_unique<SimulatedClock>(static_cast<int64_t>(std::llround(seconds * 1e6)));
+    }
+  }
+  return Status(ErrorCode::kValidation,
+                "--clock must be real, simulated or simulated=EPOCH_SECONDS, not " + spec);
 }
 
 }  // namespace
@@ -86,7 +115,23 @@ int RunServe(const ServeOptions& options) {
     return 1;
   }
 
+  Result<std::unique_ptr<SimulatedClock>> clock = ClockFor(options.clock);
+  if (!clock.ok()) {
+    std::fprintf(stderr, "dynarock: %s\n", clock.status().message().c_str());
+    return 1;
+  }
   EngineOptions engine_options;
+  if (!options.fault_rules_file.empty()) {
+    Result<std::string> text = ReadFile(options.fault_rules_file, "fault-rules file");
+    Result<std::vector<FaultRule>> rules =
+        text.ok() ? api::ParseFaultRules(*text) : Result<std::vector<FaultRule>>(text.status());
+    if (!rules.ok()) {
+      std::fprintf(stderr, "dynarock: %s: %s\n", options.fault_rules_file.c_str(),
+                   rules.status().message().c_str());
+      return 1;
+    }
+    engine_options.fault_rules = std::move(rules).value();
+  }
   engine_options.path = options.db_path;
   engine_options.in_memory = options.in_memory;
   engine_options.gsi_lag_micros = options.gsi_lag_ms * 1000;
@@ -98,10 +143,18 @@ int RunServe(const ServeOptions& options) {
   engine_options.ttl_deletion_spread_micros =
       options.ttl_deletion_spread_s * 1'000'000;
   engine_options.ttl_status_delay_micros = options.ttl_status_delay_ms * 1000;
-  // An idle server still expires items and trims streams: the due work at
-  // the TTL sweep interval, at least once a second (stream maintenance).
-  engine_options.due_work_interval_micros =
-      std::clamp<int64_t>(options.ttl_sweep_interval_ms, 1, 1000) * 1000;
+  if (*clock != nullptr) {
+    // Nothing moves by itself on a simulated clock: no timer, and tables
+    // are ACTIVE (or gone) at once, as no time passes until a test says so.
+    engine_options.clock = clock->get();
+    engine_options.table_create_delay_micros = 0;
+    engine_options.table_delete_delay_micros = 0;
+  } else {
+    // An idle server still expires items and trims streams: the due work at
+    // the TTL sweep interval, at least once a second (stream maintenance).
+    engine_options.due_work_interval_micros =
+        std::clamp<int64_t>(options.ttl_sweep_interval_ms, 1, 1000) * 1000;
+  }
   // Declared before the engine, which uses it until it closes.
   api::S3Directory s3(options.s3_dir);
   engine_options.transfer_files = &s3;
@@ -114,6 +167,8 @@ int RunServe(const ServeOptions& options) {
 
   api::ClientOptions client_options;
   client_options.shared_db = options.shared_db;
+  // The server waits out a fault rule's latency on a timer instead.
+  client_options.wait_injected_latency = false;
   api::Client client(engine->get(), client_options);
 
   api::http::ServerOptions server_options;
@@ -145,6 +200,11 @@ int RunServe(const ServeOptions& options) {
   if (options.shared_db) db += ", shared-db";
   if (!options.throttling) db += ", throttling off";
   if (options.sync_writes) db += ", sync-writes";
+  if (*clock != nullptr) db += ", simulated clock";
+  if (!engine_options.fault_rules.empty()) {
+    db += ", " + std::to_string(engine_options.fault_rules.size()) + " fault rule" +
+          (engine_options.fault_rules.size() == 1 ? "" : "s");
+  }
   if (*secrets != nullptr) {
     db += ", auth: " + std::to_string((*secrets)->size()) + " key" +
           ((*secrets)->size() == 1 ? "" : "s");

@@ -66,6 +66,14 @@ struct ServeOptions {
   std::string auth_file;
   std::string access_key;
   std::string secret_key;
+  // The engine's clock: "real", or "simulated" / "simulated=EPOCH_SECONDS"
+  // (docs/testing.md): time then moves only through the
+  // DynamoRock_20251121.AdvanceClock / SetClock extensions (`dynarock
+  // clock`); tables are ACTIVE at once unless the delays are set.
+  std::string clock = "real";
+  // A JSON file of fault rules in force from the start
+  // (api/fault/fault_rule_json.h); empty: none.
+  std::string fault_rules_file;
 };
 
 // Runs the server until a signal stops it; returns the process exit code
@@ -74,8 +82,9 @@ struct ServeOptions {
 //   dynarock listening on http://127.0.0.1:8000 (db: ./dynarock-data)
 // (with ", throttling off" inside the parentheses when it is off, and
 // ", sync-writes" with --sync-writes, ", auth: N keys" in strict mode).
-// An unreadable or malformed auth file, or only one of access_key and
-// secret_key, is reported on stderr with exit code 1.
+// An unreadable or malformed auth file or fault-rules file, a malformed
+// --clock, or only one of access_key and secret_key, is reported on stderr
+// with exit code 1.
 // REQUIRES: called from main() before any other thread is started (it sets
 // the process's signal mask).
 int RunServe(const ServeOptions& options);

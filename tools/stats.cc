@@ -25,21 +25,6 @@ std::string FromEnv(std::initializer_list<const char*> names,
   return fallback;
 }
 
-// "ResourceNotFoundException: Requested resource not found: ..." from an
-// error body {"__type": "com.amazonaws...#X", "message": "..."}.
-std::string DescribeError(const api::Response& r) {
-  api::Json body = api::Json::parse(r.body, nullptr, /*allow_exceptions=*/false);
-  if (!body.is_object()) return "HTTP " + std::to_string(r.http_status) + ": " + r.body;
-  std::string type = body.value("__type", std::string());
-  type = type.substr(type.find('#') + 1);  // npos + 1 == 0: whole string
-  std::string message = body.contains("message") && body["message"].is_string()
-                            ? body["message"].get<std::string>()
-                        : body.contains("Message") && body["Message"].is_string()
-                            ? body["Message"].get<std::string>()
-                            : std::string();
-  return message.empty() ? type : type + ": " + message;
-}
-
 }  // namespace
 
 int RunStats(const StatsOptions& options) {
@@ -69,7 +54,7 @@ int RunStats(const StatsOptions& options) {
     return 1;
   }
   if (r.http_status != 200) {
-    std::fprintf(stderr, "dynarock stats: %s\n", DescribeError(r).c_str());
+    std::fprintf(stderr, "dynarock stats: %s\n", http::DescribeErrorResponse(r).c_str());
     return 1;
   }
   api::Json stats = api::Json::parse(r.body, nullptr, /*allow_exceptions=*/false);

@@ -10,6 +10,8 @@
 #include <charconv>
 #include <ctime>
 
+#include "api/json_codec.h"
+
 namespace dynarock::tools::http {
 namespace {
 
@@ -188,6 +190,19 @@ api::Response DynamoDbHttpClient::Call(std::string_view operation,
     if (!reused) return TransportError("HTTP request", ec);
   }
   return api::Response{0, "HTTP request: the server closed the connection"};
+}
+
+std::string DescribeErrorResponse(const api::Response& r) {
+  api::Json body = api::Json::parse(r.body, nullptr, /*allow_exceptions=*/false);
+  if (!body.is_object()) return "HTTP " + std::to_string(r.http_status) + ": " + r.body;
+  std::string type = body.value("__type", std::string());
+  type = type.substr(type.find('#') + 1);  // npos + 1 == 0: whole string
+  std::string message = body.contains("message") && body["message"].is_string()
+                            ? body["message"].get<std::string>()
+                        : body.contains("Message") && body["Message"].is_string()
+                            ? body["Message"].get<std::string>()
+                            : std::string();
+  return message.empty() ? type : type + ": " + message;
 }
 
 }  // namespace dynarock::tools::http

@@ -54,6 +54,11 @@ class DynamoDbHttpClient {
   std::unique_ptr<Impl> impl_;
 };
 
+// "ResourceNotFoundException: Requested resource not found" from an error
+// response {"__type": "com.amazonaws...#X", "message": "..."}; "HTTP <status>:
+// <body>" when the body is not such an object. For the tools' error lines.
+std::string DescribeErrorResponse(const api::Response& r);
+
 // "AWS4-HMAC-SHA256 Credential=<key>/<yyyymmdd>/<region>/dynamodb/
 // aws4_request, SignedHeaders=..., Signature=<64 zeros>" for `amz_date`
 // ("20250101T000000Z").

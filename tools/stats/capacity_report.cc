@@ -144,6 +144,16 @@ std::string FormatCapacityReport(const Json& describe_capacity) {
           Str(describe_capacity, "BillingMode").c_str(),
           Str(table, "Arn").c_str());
   AppendResource(&out, table);
+  // Fault rules' failures (docs/testing.md), apart from the model's own.
+  const Json& injected = Member(describe_capacity, "InjectedFaults");
+  if (injected.is_object() && !injected.empty()) {
+    out += "  injected by fault rules:";
+    for (auto it = injected.begin(); it != injected.end(); ++it) {
+      Appendf(&out, " %s %lld", it.key().c_str(),
+              static_cast<long long>(it.value().is_number_integer() ? it.value().get<int64_t>() : 0));
+    }
+    out += "\n";
+  }
   for (const Json& gsi : List(describe_capacity, "GlobalSecondaryIndexes")) {
     Appendf(&out, "\nIndex %s of %s  %s\n", Str(gsi, "IndexName").c_str(),
             table_name.c_str(), Str(gsi, "Arn").c_str());

@@ -111,6 +111,17 @@ TEST(CapacityReportTest, MissingOrMistypedMembersRenderAsZeros) {
   EXPECT_NE(FormatCapacityReport(Json::array()).find("Table "), std::string::npos);
 }
 
+TEST(CapacityReportTest, InjectedFaultsApartFromThrottles) {
+  const std::string report = FormatCapacityReport(
+      Json{{"Table", {{"TableName", "T"}}},
+           {"InjectedFaults", {{"ThrottlingException", 3}, {"UnprocessedItems", 2}}}});
+  EXPECT_NE(report.find("  injected by fault rules: ThrottlingException 3 UnprocessedItems 2\n"),
+            std::string::npos)
+      << report;
+  EXPECT_EQ(FormatCapacityReport(Json{{"InjectedFaults", Json::object()}}).find("injected"),
+            std::string::npos);
+}
+
 TEST(CapacityReportTest, HumanBytesAndHashRanges) {
   EXPECT_EQ(HumanBytes(0), "0 B");
   EXPECT_EQ(HumanBytes(1023), "1023 B");
