@@ -192,23 +192,22 @@ class PyEngine {
     return clock_ ? clock_->NowMicros() : RealClock::Default()->NowMicros();
   }
 
-  // Moves the simulated clock forward, then runs the work that became due,
-  // so that after advance() returns, what the new time implies (expired TTL
-  // items swept, GSI changes past their lag applied, stream records
-  // trimmed) has happened, as the next call would see it anyway.
+  // Moves the simulated clock forward, then runs the work that became due
+  // (Engine::AdvanceClock), so that after advance() returns, what the new
+  // time implies (expired TTL items deleted, GSI changes past their lag
+  // applied, stream records trimmed) has happened.
   void AdvanceMicros(int64_t micros) {
-    SimulatedClock* clock = Simulated();
+    Simulated();
     if (micros < 0) throw py::value_error("the clock cannot go back: advance by >= 0");
-    clock->Advance(micros);
-    RunDueWork();
+    if (micros == 0) return RunDueWork();
+    MoveClock([&] { return engine_->AdvanceClock(micros); });
   }
   void SetMicros(int64_t micros) {
     SimulatedClock* clock = Simulated();
     if (micros < clock->NowMicros()) {
       throw py::value_error("the clock cannot go back: set to >= now()");
     }
-    clock->Set(micros);
-    RunDueWork();
+    MoveClock([&] { return engine_->SetClock(micros); });
   }
 
   bool simulated() const { return clock_ != nullptr; }
@@ -234,6 +233,21 @@ class PyEngine {
   }
 
  private:
+  // Runs `move` (an Engine clock call) as every call runs: GIL released,
+  // the engine held open. Its errors (a clock moved back by a race) raise.
+  template <typename Move>
+  void MoveClock(Move move) {
+    Result<int64_t> moved = [&] {
+      py::gil_scoped_release release;
+      std::shared_lock lock(mu_);
+      if (closing_.load(std::memory_order_acquire) || engine_ == nullptr) {
+        throw EngineClosed();
+      }
+      return move();
+    }();
+    if (!moved.ok()) throw py::value_error(moved.status().message());
+  }
+
   SimulatedClock* Simulated() {
     if (clock_ == nullptr) {
       throw std::logic_error(

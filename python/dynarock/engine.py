@@ -189,6 +189,24 @@ class Engine:
         """Applies every pending GSI change now, whatever its lag."""
         return self.extension("WaitForIndexes", **params)
 
+    # Fault rules (docs/testing.md): DynamoDB's failures on demand for the
+    # requests of every client of this engine.
+
+    def put_fault_rule(self, rule):
+        """Adds a rule (or replaces the rule with its "Id"); returns it with
+        its Id. ClientError ValidationException for a malformed rule."""
+        return self.extension("PutFaultRule", Rule=rule)["Rule"]
+
+    def list_fault_rules(self):
+        """The rules, each with MatchedCount and FiredCount."""
+        return self.extension("ListFaultRules")["Rules"]
+
+    def delete_fault_rule(self, rule_id):
+        self.extension("DeleteFaultRule", Id=rule_id)
+
+    def clear_fault_rules(self):
+        self.extension("ClearFaultRules")
+
     def run_due_work(self):
         """Runs what is due on the clock (each call does it first anyway)."""
         self._native.run_due_work()
