@@ -15,7 +15,9 @@ restarts and crashes) still talks to the process and sees other tables;
 docs/python.md lists those tests.
 """
 
+import http.client
 import itertools
+import json
 import os
 import re
 import select
@@ -24,6 +26,7 @@ import subprocess
 import time
 import uuid
 from pathlib import Path
+from urllib.parse import urlparse
 
 import boto3
 import pytest
@@ -192,6 +195,22 @@ def start_server():
     for s in started:
         err = s.stop()
         assert s.returncode == 0, f"dynarock exited with {s.returncode}:\n{err}"
+
+
+def extension(url, operation, body=None, key="AKIDE2E"):
+    """Calls a DynamoRock_20251121 extension over HTTP (no SDK sends its
+    target); returns (HTTP status, decoded body)."""
+    u = urlparse(url)
+    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=60)
+    conn.request("POST", "/", body=json.dumps(body or {}), headers={
+        "Content-Type": "application/x-amz-json-1.0",
+        "X-Amz-Target": "DynamoRock_20251121." + operation,
+        "Authorization": f"AWS4-HMAC-SHA256 Credential={key}/20251121/us-east-1/"
+                         "dynamodb/aws4_request, SignedHeaders=host, Signature=0"})
+    response = conn.getresponse()
+    data = json.loads(response.read() or b"{}")
+    conn.close()
+    return response.status, data
 
 
 _counter = itertools.count()

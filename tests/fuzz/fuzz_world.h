@@ -49,8 +49,11 @@ class FuzzWorld {
  public:
   // `create_table` is the CreateTable body of the target's table; the
   // engine is replaced after `runs_per_engine` runs.
-  FuzzWorld(const char* create_table, int runs_per_engine)
-      : create_table_(create_table), runs_per_engine_(runs_per_engine) {
+  FuzzWorld(const char* create_table, int runs_per_engine,
+            api::ClientOptions client_options = {})
+      : create_table_(create_table),
+        runs_per_engine_(runs_per_engine),
+        client_options_(client_options) {
     Open();
   }
 
@@ -72,13 +75,14 @@ class FuzzWorld {
     auto opened = Engine::Open(options);
     if (!opened.ok()) std::abort();
     engine_ = std::move(opened).value();
-    client_ = std::make_unique<api::Client>(engine_.get());
+    client_ = std::make_unique<api::Client>(engine_.get(), client_options_);
     if (!client_->Call("CreateTable", create_table_).ok()) std::abort();
     runs_ = 0;
   }
 
   const char* create_table_;
   int runs_per_engine_;
+  api::ClientOptions client_options_;
   int runs_ = 0;
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<api::Client> client_;
