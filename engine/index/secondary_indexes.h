@@ -22,6 +22,7 @@
 #include <string>
 
 #include "engine/capacity/capacity_options.h"
+#include "engine/index/gsi_update_plan.h"
 #include "engine/index/index_writer.h"
 #include "engine/index/propagator.h"
 #include "engine/requests/index_lag_requests.h"
@@ -41,14 +42,6 @@ struct SecondaryIndexOptions {
   bool deterministic = false;
   int64_t backfill_chunk_items = 1000;
   int64_t item_collection_size_limit_bytes = int64_t{10} << 30;
-};
-
-// What an UpdateTable does to the table's GSIs (at most one Create or one
-// Delete; Updates only change the definition).
-struct GsiChanges {
-  std::optional<std::string> created;  // index name
-  std::optional<IndexInfo> deleted;
-  bool changes_index_set() const { return created || deleted; }
 };
 
 // Adds to `batch` the entries of `item` in every index of `table` (GSIs
@@ -91,11 +84,8 @@ class SecondaryIndexes {
   // ("Cannot read from backfilling global secondary index").
   Status CheckReadable(const TableInfo& table, const IndexInfo* index) const;
 
-  // UpdateTable: checks `req`'s GlobalSecondaryIndexUpdates (and what a
-  // billing-mode switch requires of the GSIs) against `current` with
-  // DynamoDB's messages, and applies them to `*next`, which already holds
-  // the table-level changes: provisioned throughput, OnDemandThroughput and
-  // WarmThroughput of each GSI (against `capacity`'s defaults and quotas).
+  // UpdateTable: the pure plan of engine/index/gsi_update_plan.h, run with
+  // whether a GSI of `current` is backfilling and the catalog's next id.
   // Errors: kValidation, kResourceNotFound, kLimitExceeded.
   Status PlanGsiUpdates(const UpdateTableRequest& req, const TableInfo& current,
                         int64_t now, const CapacityOptions& capacity,

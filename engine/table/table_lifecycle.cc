@@ -9,6 +9,7 @@
 #include "engine/capacity/table_capacity.h"
 #include "engine/capacity/throughput_settings.h"
 #include "engine/clock.h"
+#include "engine/index/index_descriptions.h"
 #include "engine/keys/key_codec.h"
 #include "engine/schema/arns.h"
 #include "engine/schema/schema.h"
@@ -29,16 +30,6 @@ Status InUse(std::string_view what, std::string_view name) {
   return Status::ResourceInUse(
       "Attempt to change a resource which is still in use: Table is being " +
       std::string(what) + ": " + std::string(name));
-}
-
-ProvisionedThroughputDescription ToDescription(
-    const std::optional<ProvisionedThroughput>& t) {
-  ProvisionedThroughputDescription d;
-  if (t) {
-    d.read_capacity_units = t->read_capacity_units;
-    d.write_capacity_units = t->write_capacity_units;
-  }
-  return d;
 }
 
 // "Friday, October 9, 2026 at 12:21:34 AM Coordinated Universal Time", as
@@ -263,7 +254,7 @@ Result<TableInfo> TableLifecycle::Define(const CreateTableRequest& req) const {
   if (billing == BillingMode::kPayPerRequest) {
     d.last_update_to_pay_per_request_micros = now;
   }
-  d.provisioned_throughput = ToDescription(req.provisioned_throughput);
+  d.provisioned_throughput = ThroughputDescriptionOf(req.provisioned_throughput);
   d.deletion_protection_enabled = req.deletion_protection_enabled;
   if (req.table_class) d.table_class_summary = TableClassSummary{*req.table_class, {}};
   const CapacityOptions& capacity = throughput_->options();
@@ -273,23 +264,13 @@ Result<TableInfo> TableLifecycle::Define(const CreateTableRequest& req) const {
                             req.on_demand_throughput, req.warm_throughput,
                             capacity, req.scope.region));
   for (const auto& gsi : req.global_secondary_indexes) {
-    GlobalSecondaryIndexDescription g;
-    g.def = gsi;
-    g.index_arn = IndexArn(d.table_arn, gsi.index_name);
-    g.index_status = TableStatus::kActive;
-    g.provisioned_throughput = ToDescription(gsi.provisioned_throughput);
-    DR_ASSIGN_OR_RETURN(
-        g.settings,
-        NewThroughputSettings(gsi.index_name, billing, gsi.provisioned_throughput,
-                              gsi.on_demand_throughput, gsi.warm_throughput,
-                              capacity, req.scope.region));
+    DR_ASSIGN_OR_RETURN(GlobalSecondaryIndexDescription g,
+                        NewGsiDescription(d.table_arn, gsi, billing, capacity,
+                                          req.scope.region));
     d.global_secondary_indexes.push_back(std::move(g));
   }
   for (const auto& lsi : req.local_secondary_indexes) {
-    LocalSecondaryIndexDescription l;
-    l.def = lsi;
-    l.index_arn = IndexArn(d.table_arn, lsi.index_name);
-    d.local_secondary_indexes.push_back(std::move(l));
+    d.local_secondary_indexes.push_back(NewLsiDescription(d.table_arn, lsi));
   }
   return info;
 }
