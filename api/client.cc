@@ -82,7 +82,7 @@ Response RunWithFaults(Handler handler, const RequestContext& ctx, std::string_v
 Response Handle(Engine* engine, const ClientOptions& options,
                 std::string_view operation, std::string_view request_json,
                 const CallerIdentity& caller) {
-  const bool faults = engine != nullptr && engine->HasFaultRules();
+  const bool faults = engine != nullptr && engine->FaultRulesMayMatch(operation);
   if (options.one_pass_item_requests && !faults) {
     if (TextHandler text = FindTextHandler(operation)) {
       RequestContext ctx{engine, ScopeFor(caller, options), nullptr};

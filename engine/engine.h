@@ -366,8 +366,12 @@ class Engine final {
   std::vector<FaultRuleStatus> ListFaultRules() const;
   Status DeleteFaultRule(std::string_view id);
   void ClearFaultRules();
-  // Whether any rule is set: one atomic load, for the API's hot path.
+  // Whether any rule is set: one atomic load.
   bool HasFaultRules() const;
+  // Whether a rule could match a request of `operation` (it lists it or
+  // names none): the API shows only those requests to the rules. One
+  // atomic load when there is no rule.
+  bool FaultRulesMayMatch(std::string_view operation) const;
   // The decisions of the rules that fire on `site`, counted as injected.
   std::vector<FaultDecision> DecideFaults(const FaultSite& site);
   // What rules injected into requests on `table_name` of `scope`.

@@ -40,8 +40,8 @@ struct InjectedFaults {
 };
 
 // Decides the faults for `operation` on `request` (a parsed body), taking
-// unprocessed entries out of *request. REQUIRES: engine->HasFaultRules()
-// is worth checking first; this does the work.
+// unprocessed entries out of *request. Check engine->FaultRulesMayMatch
+// first: this parses the request for the rules.
 InjectedFaults InjectFaults(Engine* engine, const Scope& scope, std::string_view operation,
                             Json* request);
 

@@ -6,8 +6,12 @@
 // run (the databases of bench/common/bench_world.h), and through a Client
 // that parses every body to a JSON tree first (ClientOptions::
 // one_pass_item_requests = false: the path before the one-pass reader of
-// api/ops/item_request_reader.h). After the run it prints client / engine
-// (the cost of the JSON protocol), client / raw and one-pass / tree ratios.
+// api/ops/item_request_reader.h), and with a fault rule in force that
+// matches none of the requests (docs/testing.md: every request is then
+// parsed and shown to the rules) or only other operations (faulted-query:
+// the requests are not). After the run it prints client / engine (the
+// cost of the JSON protocol), client / raw, one-pass / tree and
+// faulted / client ratios.
 //
 //   build-bench/bench/client_bench                          # mem and disk
 //   build-bench/bench/client_bench --benchmark_filter=mem
@@ -20,6 +24,7 @@
 #include <vector>
 
 #include "api/client.h"
+#include "engine/engine.h"
 #include "bench/common/bench_main.h"
 #include "bench/common/bench_world.h"
 #include "bench/common/ratio_reporter.h"
@@ -100,6 +105,38 @@ void PutItems(benchmark::State& state, const api::Client& client) {
   state.SetItemsProcessed(state.iterations());
 }
 
+// Runs `body` on the world's client with a fault rule in force that
+// matches no request of the benchmark: one on another table (each request
+// is parsed and shown to it), or with `other_operation`, one for another
+// operation (the requests are not shown to it).
+template <typename Body>
+void WithIdleFaultRule(benchmark::State& state, bool in_memory, bool other_operation,
+                       Body body) {
+  api::Client& client = ClientFor(in_memory);
+  Engine& engine = WorldFor(in_memory).engine();
+  FaultRule rule;
+  rule.id = "bench-idle";
+  if (other_operation) {
+    rule.match.operations = {"Query"};
+  } else {
+    rule.match.table_name = "no-such-table";
+  }
+  rule.effect.error = ErrorCode::kThrottling;
+  if (!engine.PutFaultRule(rule).ok()) Die("PutFaultRule");
+  body(state, client);
+  engine.ClearFaultRules();
+}
+
+void FaultedGetItem(benchmark::State& state, bool in_memory) {
+  WithIdleFaultRule(state, in_memory, false, GetItems);
+}
+void FaultedPutItem(benchmark::State& state, bool in_memory) {
+  WithIdleFaultRule(state, in_memory, false, PutItems);
+}
+void OtherOpFaultedGetItem(benchmark::State& state, bool in_memory) {
+  WithIdleFaultRule(state, in_memory, true, GetItems);
+}
+
 void ClientGetItem(benchmark::State& state, bool in_memory) {
   GetItems(state, ClientFor(in_memory));
 }
@@ -121,7 +158,10 @@ void Register() {
                      {"engine/PutItem/", &EnginePutItem},
                      {"raw/Put/", &RawPut},
                      {"tree/GetItem/", &TreeGetItem},
-                     {"tree/PutItem/", &TreePutItem}});
+                     {"tree/PutItem/", &TreePutItem},
+                     {"faulted/GetItem/", &FaultedGetItem},
+                     {"faulted/PutItem/", &FaultedPutItem},
+                     {"faulted-query/GetItem/", &OtherOpFaultedGetItem}});
 }
 
 }  // namespace
@@ -142,7 +182,10 @@ int main(int argc, char** argv) {
        {"one-pass/tree GetItem", "client/GetItem/", "tree/GetItem/"},
        {"one-pass/tree PutItem", "client/PutItem/", "tree/PutItem/"},
        {"tree/engine GetItem", "tree/GetItem/", "engine/GetItem/"},
-       {"tree/engine PutItem", "tree/PutItem/", "engine/PutItem/"}});
+       {"tree/engine PutItem", "tree/PutItem/", "engine/PutItem/"},
+       {"faulted/client GetItem", "faulted/GetItem/", "client/GetItem/"},
+       {"faulted/client PutItem", "faulted/PutItem/", "client/PutItem/"},
+       {"faulted-query/client GetItem", "faulted-query/GetItem/", "client/GetItem/"}});
   ReleaseWorlds();
   return 0;
 }

@@ -60,6 +60,10 @@ void Engine::ClearFaultRules() { state_->faults.Clear(); }
 
 bool Engine::HasFaultRules() const { return !state_->faults.empty(); }
 
+bool Engine::FaultRulesMayMatch(std::string_view operation) const {
+  return state_->faults.MayMatch(operation);
+}
+
 std::vector<FaultDecision> Engine::DecideFaults(const FaultSite& site) {
   return state_->faults.Decide(site);
 }

@@ -346,6 +346,16 @@ void FaultInjector::Clear() {
   count_.store(0, std::memory_order_release);
 }
 
+bool FaultInjector::MayMatch(std::string_view operation) const {
+  if (empty()) return false;
+  MutexLock lock(&mu_);
+  for (const Entry& e : rules_) {
+    const std::vector<std::string>& ops = e.status.rule.match.operations;
+    if (ops.empty() || std::find(ops.begin(), ops.end(), operation) != ops.end()) return true;
+  }
+  return false;
+}
+
 std::vector<FaultRuleStatus> FaultInjector::List() const {
   MutexLock lock(&mu_);
   std::vector<FaultRuleStatus> out;

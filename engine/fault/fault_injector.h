@@ -55,6 +55,10 @@ class FaultInjector {
   // The rules in the order they are tried (the order they were first put).
   std::vector<FaultRuleStatus> List() const;
   bool empty() const { return count_.load(std::memory_order_acquire) == 0; }
+  // Whether any rule could match a request of `operation` (one that lists
+  // it, or names no operation), so that the API parses only those
+  // requests for the rules. One atomic load when there is no rule.
+  bool MayMatch(std::string_view operation) const;
 
   // The decisions of every rule that fires on `site`, in rule order; the
   // first error ends the list (a failed request is failed once).

@@ -54,6 +54,17 @@ TEST_F(FaultInjectorTest, NoRuleDecidesNothing) {
   EXPECT_TRUE(faults_.Decide(Site("PutItem")).empty());
 }
 
+TEST_F(FaultInjectorTest, MayMatchNamesTheOperationsRulesCanFault) {
+  EXPECT_FALSE(faults_.MayMatch("PutItem"));
+  ASSERT_OK(faults_.Put(Throttle("PutItem")).status());
+  EXPECT_TRUE(faults_.MayMatch("PutItem"));
+  EXPECT_FALSE(faults_.MayMatch("GetItem"));
+  FaultRule any;
+  any.effect.error = ErrorCode::kThrottling;
+  ASSERT_OK(faults_.Put(any).status());
+  EXPECT_TRUE(faults_.MayMatch("GetItem"));
+}
+
 TEST_F(FaultInjectorTest, AThrottleCarriesDynamoDbsMessageAndReason) {
   ASSERT_OK(faults_.Put(Throttle()).status());
   std::vector<FaultDecision> d = faults_.Decide(Site("PutItem"));
