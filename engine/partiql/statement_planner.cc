@@ -10,143 +10,12 @@
 
 #include "engine/expr/messages.h"
 #include "engine/keys/key_codec.h"
+#include "engine/partiql/expression_writer.h"
 #include "engine/partiql/statement_parser.h"
 
 namespace dynarock::partiql {
 
 namespace {
-
-// Writes expression text with #placeholders for names and :placeholders
-// for values, collecting both maps.
-class Renderer {
- public:
-  std::string Name(const std::string& name) {
-    auto it = name_refs_.find(name);
-    if (it != name_refs_.end()) return it->second;
-    std::string ref = "#n" + std::to_string(name_refs_.size());
-    name_refs_.emplace(name, ref);
-    names_[ref] = name;
-    return ref;
-  }
-  std::string Value(const AttributeValue& v) {
-    std::string ref = ":v" + std::to_string(values_.size());
-    values_[ref] = v;
-    return ref;
-  }
-  std::string PathText(const Path& path) {
-    std::string out;
-    for (const PathElement& e : path) {
-      if (e.index) {
-        out += "[" + std::to_string(*e.index) + "]";
-      } else {
-        if (!out.empty()) out += ".";
-        out += Name(e.name);
-      }
-    }
-    return out;
-  }
-  std::string OperandText(const Operand& o) {
-    switch (o.kind) {
-      case Operand::Kind::kPath:
-        return PathText(o.path);
-      case Operand::Kind::kSize:
-        return "size(" + PathText(o.path) + ")";
-      case Operand::Kind::kValue:
-        break;
-    }
-    return Value(o.value);
-  }
-  // Recursion is bounded by the parser's nesting limit.
-  std::string ConditionText(const Condition& c) {
-    switch (c.kind) {
-      case Condition::Kind::kAnd:
-      case Condition::Kind::kOr: {
-        std::string out;
-        for (const auto& child : c.children) {
-          if (!out.empty()) out += c.kind == Condition::Kind::kAnd ? " AND " : " OR ";
-          out += "(" + ConditionText(*child) + ")";
-        }
-        return out;
-      }
-      case Condition::Kind::kNot:
-        return "NOT (" + ConditionText(*c.children[0]) + ")";
-      case Condition::Kind::kCompare: {
-        std::string out = OperandText(c.operands[0]);
-        out += " " + c.op + " ";
-        out += OperandText(c.operands[1]);
-        return out;
-      }
-      case Condition::Kind::kBetween: {
-        std::string out = OperandText(c.operands[0]);
-        out += " BETWEEN ";
-        out += OperandText(c.operands[1]);
-        out += " AND ";
-        out += OperandText(c.operands[2]);
-        return out;
-      }
-      case Condition::Kind::kIn: {
-        std::string out = OperandText(c.operands[0]) + " IN (";
-        for (size_t i = 1; i < c.operands.size(); ++i) {
-          if (i > 1) out += ", ";
-          out += OperandText(c.operands[i]);
-        }
-        return out + ")";
-      }
-      case Condition::Kind::kFunction: {
-        std::string out = c.op + "(";
-        out += OperandText(c.operands[0]);
-        out += ", ";
-        out += OperandText(c.operands[1]);
-        return out + ")";
-      }
-      case Condition::Kind::kIsMissing:
-        return "attribute_not_exists(" + PathText(c.operands[0].path) + ")";
-      case Condition::Kind::kIsNotMissing:
-        return "attribute_exists(" + PathText(c.operands[0].path) + ")";
-      case Condition::Kind::kIsNull:
-      case Condition::Kind::kIsNotNull: {
-        // An attribute of type NULL; a missing attribute is not NULL (that
-        // is IS MISSING), so IS NOT NULL holds for it.
-        std::string out = c.kind == Condition::Kind::kIsNull ? "" : "NOT ";
-        out += "attribute_type(" + PathText(c.operands[0].path) + ", ";
-        return out + Value(AttributeValue::S("NULL")) + ")";
-      }
-    }
-    return {};
-  }
-  // "((a) AND (b)) OR ((c))" over `branches`, each a conjunction.
-  std::string Disjunction(const std::vector<std::vector<const Condition*>>& branches) {
-    std::string out;
-    for (const auto& branch : branches) {
-      if (!out.empty()) out += " OR ";
-      out += "(" + Conjunction(branch) + ")";
-    }
-    return out;
-  }
-  // "(a) AND (b) ..." over `parts`; empty for none.
-  std::string Conjunction(const std::vector<const Condition*>& parts) {
-    std::string out;
-    for (const Condition* c : parts) {
-      if (!out.empty()) out += " AND ";
-      out += parts.size() == 1 ? ConditionText(*c) : "(" + ConditionText(*c) + ")";
-    }
-    return out;
-  }
-
-  std::optional<ExpressionAttributeNames> names() const {
-    if (names_.empty()) return std::nullopt;
-    return names_;
-  }
-  std::optional<ExpressionAttributeValues> values() const {
-    if (values_.empty()) return std::nullopt;
-    return values_;
-  }
-
- private:
-  std::map<std::string, std::string> name_refs_;
-  ExpressionAttributeNames names_;
-  ExpressionAttributeValues values_;
-};
 
 // The top-level conjuncts of a WHERE clause (one for a non-AND condition).
 std::vector<const Condition*> Conjuncts(const Condition* where) {
@@ -222,16 +91,6 @@ Result<KeyedWhere> FullKey(const Condition* where, const KeyDef& key) {
   }
   out.key[key.hash_name] = *EqualityOn(*hash, key.hash_name);
   if (range != nullptr) out.key[*key.range_name] = *EqualityOn(*range, *key.range_name);
-  return out;
-}
-
-std::optional<std::string> ProjectionText(const Statement& s, Renderer* r) {
-  if (s.projection.empty()) return std::nullopt;
-  std::string out;
-  for (const Path& p : s.projection) {
-    if (!out.empty()) out += ", ";
-    out += r->PathText(p);
-  }
   return out;
 }
 
@@ -352,7 +211,7 @@ QueryRequest PartitionQuery(const Statement& s, const KeyDef& key,
                             const AttributeValue& value,
                             const std::vector<std::vector<const Condition*>>& branches,
                             bool descending) {
-  Renderer r;
+  ExpressionWriter r;
   QueryRequest q;
   q.table_name = s.table_name;
   std::string kc = r.Name(key.hash_name) + " = " + r.Value(value);
@@ -377,7 +236,7 @@ QueryRequest PartitionQuery(const Statement& s, const KeyDef& key,
   q.filter_may_name_key_attributes = true;
   q.read.index_name = s.index_name;
   if (!filter.empty()) q.read.filter_expression = std::move(filter);
-  q.read.projection_expression = ProjectionText(s, &r);
+  q.read.projection_expression = r.ProjectionText(s);
   q.read.expression_attribute_names = r.names();
   q.read.expression_attribute_values = r.values();
   return q;
@@ -433,11 +292,11 @@ Result<Plan> PlanMultiQuery(const Statement& s, const KeyDef& key,
 // The rest of a Query or Scan plan's read (`read`, in `plan`): the index,
 // the conjuncts left out of the key condition as the filter, the
 // projection, the placeholders `r` rendered, and the request's options.
-void FinishRead(const Statement& s, const std::vector<const Condition*>& rest, Renderer* r,
+void FinishRead(const Statement& s, const std::vector<const Condition*>& rest, ExpressionWriter* r,
                 ReadPageParameters* read, const PlanOptions& o, Plan* plan) {
   read->index_name = s.index_name;
   if (!rest.empty()) read->filter_expression = r->Conjunction(rest);
-  read->projection_expression = ProjectionText(s, r);
+  read->projection_expression = r->ProjectionText(s);
   read->expression_attribute_names = r->names();
   read->expression_attribute_values = r->values();
   ApplyReadOptions(o, plan);
@@ -524,7 +383,7 @@ Result<Plan> PlanMultiAttributeRead(const Statement& s, const KeyDef& key,
   }
   Plan plan;
   plan.table_name = s.table_name;
-  Renderer r;
+  ExpressionWriter r;
   std::vector<const Condition*> rest;
   ReadPageParameters* read = nullptr;
   if (keyed) {
@@ -557,7 +416,7 @@ Result<Plan> PlanRead(const Statement& s, const KeyDef& key, const PlanOptions& 
   if (key.multi_attribute()) return PlanMultiAttributeRead(s, key, o);
   Plan plan;
   plan.table_name = s.table_name;
-  Renderer r;
+  ExpressionWriter r;
   std::vector<const Condition*> rest;
   const Condition* hash = nullptr;
   const Condition* range = nullptr;
@@ -585,7 +444,7 @@ Result<Plan> PlanRead(const Statement& s, const KeyDef& key, const PlanOptions& 
     g.table_name = s.table_name;
     g.key[key.hash_name] = *EqualityOn(*hash, key.hash_name);
     if (range != nullptr) g.key[*key.range_name] = *EqualityOn(*range, *key.range_name);
-    g.projection_expression = ProjectionText(s, &r);
+    g.projection_expression = r.ProjectionText(s);
     g.expression_attribute_names = r.names();
     ApplyReadOptions(o, &plan);
     return plan;
@@ -658,66 +517,10 @@ Result<Plan> PlanSelect(const Statement& s, const KeyLookup& keys,
   return plan;
 }
 
-std::string UpdateText(const Statement& s, Renderer* r) {
-  std::string set;
-  std::string remove;
-  std::string add;
-  std::string del;
-  auto append = [](std::string* clause, const std::string& text) {
-    if (!clause->empty()) *clause += ", ";
-    *clause += text;
-  };
-  for (const UpdateAction& a : s.actions) {
-    const std::string path = r->PathText(a.path);
-    // One operand rendered per statement: placeholders number in order.
-    std::string first;
-    std::string text;
-    switch (a.kind) {
-      case UpdateAction::Kind::kSet:
-        append(&set, path + " = " + r->OperandText(a.operands[0]));
-        break;
-      case UpdateAction::Kind::kSetPlus:
-      case UpdateAction::Kind::kSetMinus:
-        first = r->OperandText(a.operands[0]);
-        text = path + " = " + first +
-               (a.kind == UpdateAction::Kind::kSetPlus ? " + " : " - ");
-        text += r->OperandText(a.operands[1]);
-        append(&set, text);
-        break;
-      case UpdateAction::Kind::kListAppend:
-        first = r->OperandText(a.operands[0]);
-        text = path + " = list_append(" + first + ", ";
-        text += r->OperandText(a.operands[1]);
-        append(&set, text + ")");
-        break;
-      case UpdateAction::Kind::kSetAdd:
-        append(&add, path + " " + r->OperandText(a.operands[1]));
-        break;
-      case UpdateAction::Kind::kSetDelete:
-        append(&del, path + " " + r->OperandText(a.operands[1]));
-        break;
-      case UpdateAction::Kind::kRemove:
-        append(&remove, path);
-        break;
-    }
-  }
-  std::string out;
-  auto clause = [&out](std::string_view word, const std::string& body) {
-    if (body.empty()) return;
-    if (!out.empty()) out += " ";
-    out += std::string(word) + " " + body;
-  };
-  clause("SET", set);
-  clause("REMOVE", remove);
-  clause("ADD", add);
-  clause("DELETE", del);
-  return out;
-}
-
 // attribute_exists(pk) AND the rest: the item must exist and match.
 std::string ExistingItemCondition(const KeyDef& key,
                                   const std::vector<const Condition*>& rest,
-                                  Renderer* r) {
+                                  ExpressionWriter* r) {
   std::string out = "attribute_exists(" + r->Name(key.hash_name) + ")";
   if (!rest.empty()) out += " AND (" + r->Conjunction(rest) + ")";
   return out;
@@ -808,7 +611,7 @@ Result<Plan> PlanStatement(const Statement& s, const KeyLookup& keys,
   DR_ASSIGN_OR_RETURN(KeyDef key, keys(s.table_name, std::nullopt));
   Plan plan;
   plan.table_name = s.table_name;
-  Renderer r;
+  ExpressionWriter r;
   WriteCondition condition;
   condition.return_values_on_condition_check_failure =
       o.return_values_on_condition_check_failure;
@@ -847,7 +650,7 @@ Result<Plan> PlanStatement(const Statement& s, const KeyLookup& keys,
       u.scope = o.scope;
       u.table_name = s.table_name;
       u.key = std::move(w.key);
-      u.update_expression = UpdateText(s, &r);
+      u.update_expression = r.UpdateText(s);
       condition.condition_expression = ExistingItemCondition(key, w.rest, &r);
       u.condition = condition;
       u.return_values = ReturnValuesOf(s.returning);
