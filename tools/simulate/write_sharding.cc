@@ -5,13 +5,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <thread>
 #include <utility>
 
@@ -19,27 +17,14 @@
 #include "engine/engine.h"
 #include "engine/value/item_size.h"
 #include "tools/simulate/sim_support.h"
+#include "tools/simulate/write_sharding_reads.h"
+#include "tools/simulate/write_sharding_tables.h"
 
 namespace dynarock::tools::simulate {
 namespace {
 
-constexpr int kMaxGsisPerTable = 20;
 constexpr int kBatchSize = 25;
-constexpr int64_t kMicros = 1'000'000;
-
-// One GSI of the sweep.
-struct IndexSpec {
-  ShardingKind kind = ShardingKind::kUnsharded;
-  int shards = 1;
-  std::string index_name;
-  std::string key_attribute;  // the GSI's partition key attribute
-};
-
-struct TableSpec {
-  std::string name;
-  bool first = false;  // holds the OrderItems (--with-order-items)
-  std::vector<IndexSpec> indexes;
-};
+constexpr int64_t kMicros = kMicrosPerSecond;
 
 // What the loader and the reader need to know about order `id`.
 struct OrderFacts {
@@ -74,45 +59,6 @@ std::string OrderKey(int64_t id) {
   char buf[24];
   std::snprintf(buf, sizeof buf, "O#%08lld", static_cast<long long>(id));
   return buf;
-}
-
-std::vector<TableSpec> PlanTables(const WriteShardingOptions& o) {
-  std::vector<IndexSpec> all;
-  if (o.unsharded) {
-    all.push_back({ShardingKind::kUnsharded, 1, "GSI2_unsharded", "Status"});
-  }
-  std::set<int> ns(o.shards.begin(), o.shards.end());
-  ns.insert(o.hash_shards.begin(), o.hash_shards.end());
-  auto has = [](const std::vector<int>& v, int n) {
-    return std::find(v.begin(), v.end(), n) != v.end();
-  };
-  for (int n : ns) {
-    if (o.random && has(o.shards, n)) {
-      all.push_back({ShardingKind::kRandom, n, "GSI2_rand_" + std::to_string(n),
-                     "R" + std::to_string(n)});
-    }
-    if (o.hash && has(o.hash_shards, n)) {
-      all.push_back({ShardingKind::kHash, n, "GSI2_hash_" + std::to_string(n),
-                     "H" + std::to_string(n)});
-    }
-  }
-  // At most 20 GSIs a table; as many tables as threads when there are
-  // enough GSIs, so that every thread has a table (an engine) of its own.
-  const size_t total = all.size();
-  size_t tables = std::max<size_t>(1, (total + kMaxGsisPerTable - 1) / kMaxGsisPerTable);
-  const size_t threads = static_cast<size_t>(std::max(1, o.threads));
-  if (total >= threads) tables = (tables + threads - 1) / threads * threads;
-  tables = std::min(tables, std::max<size_t>(1, total));
-  std::vector<TableSpec> out;
-  size_t next = 0;
-  for (size_t t = 0; t < tables; ++t) {
-    const size_t count = total / tables + (t < total % tables ? 1 : 0);
-    TableSpec spec{tables == 1 ? "Orders" : "Orders" + std::to_string(t + 1),
-                   t == 0, {}};
-    for (size_t i = 0; i < count; ++i) spec.indexes.push_back(all[next++]);
-    out.push_back(std::move(spec));
-  }
-  return out;
 }
 
 CreateTableRequest CreateRequest(const TableSpec& t, const CapacityMode& mode) {
@@ -409,355 +355,6 @@ Status LoadTable(Engine& engine, SimulatedClock& clock, const TableSpec& t,
   return Status::OK();
 }
 
-// The GSI's partition ranges now, in ring order.
-Result<std::vector<std::pair<uint64_t, uint64_t>>> GsiRanges(
-    Engine& engine, const std::string& table, const std::string& index) {
-  Result<TableThroughputStats> stats = engine.DescribeCapacity(Scope{}, table, 0);
-  if (!stats.ok()) return stats.status();
-  std::vector<std::pair<uint64_t, uint64_t>> out;
-  for (const ResourceStats& gsi : stats.value().global_secondary_indexes) {
-    if (gsi.name != index) continue;
-    for (const PartitionStats& p : gsi.partitions) out.emplace_back(p.begin, p.end);
-  }
-  return out;
-}
-
-// Fills run->index_partitions (the GSI's now) and partitions_touched (those
-// holding one of run->key_hashes).
-Status CountPartitions(Engine& engine, ReadRun* run) {
-  Result<TableThroughputStats> stats =
-      engine.DescribeCapacity(Scope{}, run->table_name, 0);
-  if (!stats.ok()) return stats.status();
-  for (const ResourceStats& gsi : stats.value().global_secondary_indexes) {
-    if (gsi.name != run->index_name) continue;
-    run->index_partitions = static_cast<int>(gsi.partitions.size());
-    std::set<uint32_t> touched;
-    for (uint64_t h : run->key_hashes) {
-      for (const PartitionStats& p : gsi.partitions) {
-        if (h >= p.begin && (p.end == 0 || h < p.end)) touched.insert(p.id);
-      }
-    }
-    run->partitions_touched = static_cast<int>(touched.size());
-  }
-  return Status::OK();
-}
-
-// The Query of each shard key of a GSI variant: one worker per key
-// (unsharded: the one key "OPEN"), "#p = :p AND #s BETWEEN :a AND :b" over
-// the date range.
-struct ShardQueries {
-  ShardQueries(const TableSpec& table, const IndexSpec& index, int from_day,
-               int to_day, bool count_pages) {
-    const bool unsharded = index.kind == ShardingKind::kUnsharded;
-    if (unsharded) {
-      pks.push_back(AttributeValue::S("OPEN"));
-    } else {
-      for (int k = 0; k < index.shards; ++k) {
-        pks.push_back(AttributeValue::N(IntNumber(k)));
-      }
-    }
-    const std::string from = DateOf(from_day), to = DateOf(to_day);
-    base.table_name = table.name;
-    base.read.index_name = index.index_name;
-    // Counted (WriteShardingOptions::count_pages), or the items as stored
-    // (the engine's encoded_items): what the page read, without building an
-    // Item per entry. The units are the same.
-    if (count_pages) {
-      base.read.select = Select::kCount;
-    } else {
-      base.read.encoded_items = true;
-    }
-    base.key_condition_expression = "#p = :p AND #s BETWEEN :a AND :b";
-    base.read.expression_attribute_names = ExpressionAttributeNames{
-        {"#p", index.key_attribute}, {"#s", unsharded ? "OrderDate" : "GSI2SK"}};
-    lo = AttributeValue::S(unsharded ? from : "OPEN#" + from);
-    hi = AttributeValue::S(unsharded ? to : "OPEN#" + to);
-  }
-  QueryRequest For(size_t worker, const std::optional<Item>& start_key) const {
-    QueryRequest q = base;
-    q.read.expression_attribute_values =
-        ExpressionAttributeValues{{":p", pks[worker]}, {":a", lo}, {":b", hi}};
-    q.read.exclusive_start_key = start_key;
-    return q;
-  }
-
-  std::vector<AttributeValue> pks;
-  QueryRequest base;
-  AttributeValue lo, hi;
-};
-
-Result<ReadRun> ReadAllOpen(Engine& engine, SimulatedClock& clock,
-                            const TableSpec& table, const IndexSpec& index,
-                            const WriteShardingOptions& o, int from_day,
-                            int to_day) {
-  ReadRun run;
-  run.kind = index.kind;
-  run.shards = index.shards;
-  run.table_name = table.name;
-  run.index_name = index.index_name;
-  // Each run has its own backoff stream, so a run's result does not depend
-  // on which runs came before it.
-  ExponentialBackoff backoff(
-      o.backoff, Mix64(o.seed ^ Fnv1a64(index.index_name)));
-
-  const ShardQueries queries(table, index, from_day, to_day, o.count_pages);
-  struct Worker {
-    std::optional<Item> start_key;
-    int attempt = 0;
-  };
-  std::vector<Worker> workers(queries.pks.size());
-
-  Result<std::vector<std::pair<uint64_t, uint64_t>>> ranges =
-      GsiRanges(engine, table.name, index.index_name);
-  if (!ranges.ok()) return ranges.status();
-  run.start_ranges = std::move(ranges).value();
-  std::set<uint64_t> hashes;
-  Status failure;
-  const int64_t run_start = clock.NowMicros();
-  int64_t run_end = run_start;
-  EventLoop loop(&clock);
-  for (size_t w = 0; w < workers.size(); ++w) {
-    loop.Schedule(run_start, static_cast<int>(w));
-  }
-  loop.Run([&](int w) {
-    Worker& worker = workers[w];
-    const int64_t now = clock.NowMicros();
-    Result<QueryResult> r = engine.Query(queries.For(w, worker.start_key));
-    ++run.requests;
-    if (!r.ok()) {
-      if (!IsThrottle(r.status())) {
-        if (failure.ok()) failure = r.status();
-        return;
-      }
-      ++run.throttled;
-      const int64_t delay = backoff.DelayMicros(worker.attempt++);
-      run.max_attempts = std::max(run.max_attempts, worker.attempt + 1);
-      loop.Schedule(now + o.service.base_micros + delay, w);
-      return;
-    }
-    worker.attempt = 0;
-    const QueryResult& page = r.value();
-    const double units = page.consumed_capacity.Total().read_units;
-    run.read_units += units;
-    run.items += page.scanned_count;
-    for (const CapacityCharge& charge : page.capacity_charges) {
-      for (const PartitionUnits& part : charge.parts) {
-        if (part.index_id != 0) hashes.insert(part.hash);
-      }
-    }
-    // Eventually consistent: a unit is 8 KB read.
-    const int64_t kb = static_cast<int64_t>(units * 8);
-    const int64_t done =
-        now + o.service.base_micros + o.service.micros_per_kb * kb;
-    if (page.last_evaluated_key) {
-      worker.start_key = page.last_evaluated_key;
-      loop.Schedule(done, w);
-    } else {
-      run_end = std::max(run_end, done);
-    }
-  });
-  if (!failure.ok()) return failure;
-  clock.Set(std::max(clock.NowMicros(), run_end));
-  run.read_micros = run_end - run_start;
-  run.max_attempts = std::max(run.max_attempts, 1);
-  run.key_hashes.assign(hashes.begin(), hashes.end());
-  if (Status s = CountPartitions(engine, &run); !s.ok()) return s;
-  return run;
-}
-
-// A GSI's partitions now: ranges and ids, in ring order.
-struct PartitionRange {
-  uint64_t begin = 0;
-  uint64_t end = 0;
-  uint32_t id = 0;
-  bool Contains(uint64_t h) const { return h >= begin && (end == 0 || h < end); }
-};
-
-Result<std::vector<PartitionRange>> GsiPartitions(Engine& engine,
-                                                  const std::string& table,
-                                                  const std::string& index) {
-  Result<TableThroughputStats> stats = engine.DescribeCapacity(Scope{}, table, 0);
-  if (!stats.ok()) return stats.status();
-  std::vector<PartitionRange> out;
-  for (const ResourceStats& gsi : stats.value().global_secondary_indexes) {
-    if (gsi.name != index) continue;
-    for (const PartitionStats& p : gsi.partitions) out.push_back({p.begin, p.end, p.id});
-  }
-  return out;
-}
-
-// The sustained read: each worker (shard key) reads its shard's pages over
-// and over, paced to rate / workers items per second: after a page of k
-// items its next page is due k / (its rate) later, issued when the page
-// has arrived and it is due; a throttled page is retried after its backoff,
-// and a worker further behind than max_lag forgets the rest of its backlog.
-// Every simulated second is sampled.
-Result<ReadRun> ReadSustained(Engine& engine, SimulatedClock& clock,
-                              const TableSpec& table, const IndexSpec& index,
-                              const WriteShardingOptions& o, int from_day,
-                              int to_day) {
-  ReadRun run;
-  run.kind = index.kind;
-  run.shards = index.shards;
-  run.table_name = table.name;
-  run.index_name = index.index_name;
-  ExponentialBackoff backoff(
-      o.backoff, Mix64(o.seed ^ Fnv1a64(index.index_name)));
-  const ShardQueries queries(table, index, from_day, to_day, o.count_pages);
-  const size_t n = queries.pks.size();
-  // Each worker's share of the rate, as micros per item.
-  const double micros_per_item = static_cast<double>(kMicros) *
-                                 static_cast<double>(n) /
-                                 static_cast<double>(o.required_items_per_second);
-  struct Worker {
-    std::optional<Item> start_key;
-    int attempt = 0;
-    double due = 0;  // when its next page is due, clock micros
-    uint64_t hash = 0;
-    bool hash_known = false;
-  };
-  std::vector<Worker> workers(n);
-
-  Result<std::vector<PartitionRange>> start =
-      GsiPartitions(engine, table.name, index.index_name);
-  if (!start.ok()) return start.status();
-  for (const PartitionRange& p : start.value()) run.start_ranges.emplace_back(p.begin, p.end);
-
-  const int seconds = o.duration_seconds;
-  const int64_t run_start = clock.NowMicros();
-  const int64_t run_end = run_start + seconds * kMicros;
-  run.seconds.assign(static_cast<size_t>(seconds), SecondSample{});
-  // Units charged per second and worker, and the partitions at each
-  // second's end.
-  std::vector<std::vector<double>> units(static_cast<size_t>(seconds),
-                                         std::vector<double>(n, 0.0));
-  std::vector<std::vector<PartitionRange>> ranges_at(static_cast<size_t>(seconds));
-  int sampled = 0;
-  Status failure;
-  auto sample_until = [&](int64_t now) {
-    while (sampled < seconds && now >= run_start + (sampled + 1) * kMicros) {
-      Result<std::vector<PartitionRange>> parts =
-          GsiPartitions(engine, table.name, index.index_name);
-      if (!parts.ok()) {
-        if (failure.ok()) failure = parts.status();
-        return;
-      }
-      ranges_at[sampled] = std::move(parts).value();
-      ++sampled;
-    }
-  };
-  auto second_of = [&](int64_t t) { return static_cast<size_t>((t - run_start) / kMicros); };
-
-  EventLoop loop(&clock);
-  for (size_t w = 0; w < n; ++w) {
-    workers[w].due = static_cast<double>(run_start);
-    loop.Schedule(run_start, static_cast<int>(w));
-  }
-  loop.Run([&](int w) {
-    const int64_t now = clock.NowMicros();
-    sample_until(now);
-    if (!failure.ok()) return;
-    Worker& worker = workers[w];
-    Result<QueryResult> r = engine.Query(queries.For(w, worker.start_key));
-    ++run.requests;
-    SecondSample& sec = run.seconds[second_of(now)];
-    ++sec.requests;
-    auto schedule = [&](int64_t at) {
-      if (at < run_end) loop.Schedule(at, w);
-    };
-    if (!r.ok()) {
-      if (!IsThrottle(r.status())) {
-        if (failure.ok()) failure = r.status();
-        return;
-      }
-      ++run.throttled;
-      ++sec.throttled;
-      const int64_t delay = backoff.DelayMicros(worker.attempt++);
-      run.max_attempts = std::max(run.max_attempts, worker.attempt + 1);
-      schedule(now + o.service.base_micros + delay);
-      return;
-    }
-    worker.attempt = 0;
-    const QueryResult& page = r.value();
-    const double page_units = page.consumed_capacity.Total().read_units;
-    run.read_units += page_units;
-    sec.read_units += page_units;
-    run.max_page_units = std::max(run.max_page_units, page_units);
-    units[second_of(now)][w] += page_units;
-    for (const CapacityCharge& charge : page.capacity_charges) {
-      for (const PartitionUnits& part : charge.parts) {
-        if (part.index_id != 0 && !worker.hash_known) {
-          worker.hash = part.hash;
-          worker.hash_known = true;
-        }
-      }
-    }
-    // Eventually consistent: a unit is 8 KB read.
-    const int64_t kb = static_cast<int64_t>(page_units * 8);
-    const int64_t done = now + o.service.base_micros + o.service.micros_per_kb * kb;
-    if (done < run_end) {
-      run.items += page.scanned_count;
-      run.seconds[second_of(done)].items += page.scanned_count;
-    }
-    // The next page, or the shard again from its start.
-    worker.start_key = page.last_evaluated_key;
-    worker.due += static_cast<double>(page.scanned_count) * micros_per_item;
-    const double floor = static_cast<double>(done - o.max_lag_micros);
-    if (worker.due < floor) worker.due = floor;
-    schedule(std::max(done, static_cast<int64_t>(std::ceil(worker.due))));
-  });
-  if (!failure.ok()) return failure;
-  clock.Set(std::max(clock.NowMicros(), run_end));
-  sample_until(run_end);
-  if (!failure.ok()) return failure;
-  run.read_micros = run_end - run_start;
-  run.max_attempts = std::max(run.max_attempts, 1);
-  std::set<uint64_t> hashes;
-  for (const Worker& worker : workers) {
-    if (worker.hash_known) hashes.insert(worker.hash);
-  }
-  run.key_hashes.assign(hashes.begin(), hashes.end());
-
-  // Per second: the hottest partition's units, the partition count, splits;
-  // and every partition's running total against its ceiling's allowance.
-  const double ceiling = static_cast<double>(
-      o.engine_capacity.partition_ceilings.read_units_per_second);
-  std::map<uint32_t, std::pair<int, double>> totals;  // id -> first second, units
-  run.max_ceiling_excess = -ceiling;
-  double hottest_sum = 0;
-  for (int sidx = 0; sidx < seconds; ++sidx) {
-    SecondSample& sec = run.seconds[sidx];
-    const std::vector<PartitionRange>& parts = ranges_at[sidx];
-    sec.partitions = static_cast<int>(parts.size());
-    if (sidx > 0 && sec.partitions > run.seconds[sidx - 1].partitions) {
-      run.split_seconds.push_back(sidx);
-    } else if (sidx == 0 && sec.partitions > static_cast<int>(run.start_ranges.size())) {
-      run.split_seconds.push_back(0);
-    }
-    for (const PartitionRange& p : parts) {
-      double on_p = 0;
-      for (size_t w = 0; w < n; ++w) {
-        if (workers[w].hash_known && p.Contains(workers[w].hash)) on_p += units[sidx][w];
-      }
-      sec.hottest_partition_units = std::max(sec.hottest_partition_units, on_p);
-      auto [it, fresh] = totals.try_emplace(p.id, sidx, 0.0);
-      it->second.second += on_p;
-      const double allowance = ceiling * (sidx - it->second.first + 1) + ceiling;
-      run.max_ceiling_excess =
-          std::max(run.max_ceiling_excess, it->second.second - allowance);
-    }
-    run.hottest_partition_peak =
-        std::max(run.hottest_partition_peak, sec.hottest_partition_units);
-    hottest_sum += sec.hottest_partition_units;
-  }
-  if (seconds > 0) {
-    run.hottest_partition_mean = hottest_sum / seconds;
-    run.achieved_items_per_second = static_cast<double>(run.items) / seconds;
-  }
-  if (Status s = CountPartitions(engine, &run); !s.ok()) return s;
-  return run;
-}
-
 // Loads one table into an engine of its own and reads every GSI of it.
 TableOutcome RunTable(const TableSpec& t, const WriteShardingOptions& o,
                       int from_day, int to_day, int64_t open_orders,
@@ -805,29 +402,28 @@ TableOutcome RunTable(const TableSpec& t, const WriteShardingOptions& o,
   return out;
 }
 
-}  // namespace
-
-Result<WriteShardingReport> RunWriteSharding(WriteShardingOptions o) {
-  if (o.shards.empty() && o.hash_shards.empty()) {
-    const bool sustained = o.mode == ReadMode::kSustained;
-    o.shards = sustained ? DefaultSustainedShards() : DefaultShards();
-    o.hash_shards = sustained ? DefaultSustainedHashShards() : DefaultHashShards();
-  } else if (o.hash_shards.empty()) {
-    o.hash_shards = o.shards;
-  } else if (o.shards.empty()) {
-    o.shards = o.hash_shards;
+// Fills in the shard lists `o` leaves empty (the mode's defaults, or the
+// other list), sorted and without repeats.
+void FillShardLists(WriteShardingOptions* o) {
+  if (o->shards.empty() && o->hash_shards.empty()) {
+    const bool sustained = o->mode == ReadMode::kSustained;
+    o->shards = sustained ? DefaultSustainedShards() : DefaultShards();
+    o->hash_shards = sustained ? DefaultSustainedHashShards() : DefaultHashShards();
+  } else if (o->hash_shards.empty()) {
+    o->hash_shards = o->shards;
+  } else if (o->shards.empty()) {
+    o->shards = o->hash_shards;
   }
-  for (std::vector<int>* list : {&o.shards, &o.hash_shards}) {
+  for (std::vector<int>* list : {&o->shards, &o->hash_shards}) {
     std::sort(list->begin(), list->end());
     list->erase(std::unique(list->begin(), list->end()), list->end());
   }
-  if (Status s = ValidateOptions(o); !s.ok()) return s;
-  const int from_day = o.from_day < 0 ? 0 : std::min(o.from_day, o.days - 1);
-  const int to_day = o.to_day < 0 ? o.days - 1 : std::min(o.to_day, o.days - 1);
-  const auto wall_start = std::chrono::steady_clock::now();
+}
 
-  WriteShardingReport report;
-  const std::vector<TableSpec> tables = PlanTables(o);
+// Counts the open orders (in the date range too) into `report`; returns the
+// sum of every order's size.
+double CountOrders(const WriteShardingOptions& o, int from_day, int to_day,
+                   WriteShardingReport* report) {
   double order_bytes_sum = 0;
   // An Order's size depends on its status and its key's length only (the
   // date and customer are fixed-width): one ItemSize per kind, not 3M.
@@ -840,9 +436,137 @@ Result<WriteShardingReport> RunWriteSharding(WriteShardingOptions o) {
     if (fresh) it->second = ItemSize(OrderItem(id, f, o.order_bytes));
     order_bytes_sum += static_cast<double>(it->second);
     if (!f.open) continue;
-    ++report.open_orders;
-    if (f.day >= from_day && f.day <= to_day) ++report.open_orders_in_range;
+    ++report->open_orders;
+    if (f.day >= from_day && f.day <= to_day) ++report->open_orders_in_range;
   }
+  return order_bytes_sum;
+}
+
+// One engine per table; tables run on up to `threads` threads. Each table
+// has its own clock, so results do not depend on the thread count.
+std::vector<TableOutcome> RunTables(const std::vector<TableSpec>& tables,
+                                    const WriteShardingOptions& o, int from_day,
+                                    int to_day, int64_t open_orders,
+                                    Progress& progress) {
+  std::vector<TableOutcome> outcomes(tables.size());
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i = next++; i < tables.size(); i = next++) {
+      outcomes[i] = RunTable(tables[i], o, from_day, to_day, open_orders, progress);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int i = 1; i < std::min<int>(o.threads, static_cast<int>(tables.size())); ++i) {
+    threads.emplace_back(worker);
+  }
+  worker();
+  for (std::thread& t : threads) t.join();
+  return outcomes;
+}
+
+// The runs of every table into `report`: unsharded first, then by N:
+// random, hash.
+Status GatherRuns(std::vector<TableOutcome>& outcomes, WriteShardingReport* report) {
+  for (TableOutcome& out : outcomes) {
+    if (!out.status.ok()) return out.status;
+    report->order_items_loaded += out.order_items_loaded;
+    report->load_simulated_seconds =
+        std::max(report->load_simulated_seconds, out.load_simulated_seconds);
+    report->load_wall_seconds = std::max(report->load_wall_seconds, out.load_wall_seconds);
+    report->read_wall_seconds = std::max(report->read_wall_seconds, out.read_wall_seconds);
+    for (ReadRun& run : out.runs) report->runs.push_back(std::move(run));
+  }
+  std::stable_sort(report->runs.begin(), report->runs.end(),
+                   [](const ReadRun& a, const ReadRun& b) {
+                     return std::pair(a.shards, a.kind) < std::pair(b.shards, b.kind);
+                   });
+  return Status::OK();
+}
+
+// The seed's formula and its adjustments, and each run's balls-into-bins
+// spread over the GSI's partitions at the start.
+void ComputeFormulas(const WriteShardingOptions& o, WriteShardingReport* report) {
+  // The entity as the seed sizes it: the order and its OrderItems, loaded
+  // or not.
+  report->avg_entity_bytes =
+      report->avg_order_bytes +
+      static_cast<double>(o.items_per_order) *
+          static_cast<double>(ItemSize(LineItem(0, 0, o.order_item_bytes)));
+  report->seed_formula =
+      ComputeShardFormula(report->open_orders_in_range, report->avg_entity_bytes);
+  report->adjusted_formula = ComputeShardFormula(
+      report->open_orders_in_range, report->avg_order_bytes,
+      /*eventually_consistent=*/true,
+      o.engine_capacity.partition_ceilings.read_units_per_second);
+  report->rate_formula = ComputeShardFormula(
+      o.required_items_per_second, report->avg_order_bytes,
+      /*eventually_consistent=*/true,
+      o.engine_capacity.partition_ceilings.read_units_per_second);
+  const double items_per_rcu =
+      static_cast<double>(report->rate_formula.items_per_rcu);
+  const double ceiling = static_cast<double>(
+      o.engine_capacity.partition_ceilings.read_units_per_second);
+  for (ReadRun& run : report->runs) {
+    if (run.start_ranges.empty()) continue;
+    run.spread = AnalyzeShardSpread(
+        run.shards, run.key_hashes, run.start_ranges,
+        static_cast<double>(o.required_items_per_second), items_per_rcu);
+    report->index_partitions_at_start =
+        std::max(report->index_partitions_at_start, run.spread.partitions);
+  }
+  if (report->index_partitions_at_start > 0) {
+    report->balls_into_bins_n = SmallestSufficientShards(
+        report->index_partitions_at_start,
+        static_cast<double>(o.required_items_per_second), items_per_rcu,
+        ceiling, 200);
+  }
+}
+
+// Per sharding kind, the N the simulation found sufficient (where the read
+// time plateaus, or the first N to sustain the rate) and the first N from
+// which no read was throttled.
+void FindSimulatedShards(const WriteShardingOptions& o, WriteShardingReport* report) {
+  for (ShardingKind kind : {ShardingKind::kRandom, ShardingKind::kHash}) {
+    std::vector<int> xs;
+    std::vector<double> ys;
+    std::vector<int64_t> throttles;
+    for (const ReadRun& run : report->runs) {
+      if (run.kind != kind) continue;
+      xs.push_back(run.shards);
+      ys.push_back(static_cast<double>(run.read_micros));
+      throttles.push_back(run.throttled);
+    }
+    if (xs.empty()) continue;
+    const std::string name(ShardingKindName(kind));
+    if (o.mode == ReadMode::kSingleRead) {
+      report->simulated_n[name] = PlateauStart(xs, ys, o.plateau_fraction);
+    } else {
+      for (const ReadRun& run : report->runs) {
+        if (run.kind == kind &&
+            run.achieved_items_per_second >=
+                o.sustained_fraction * static_cast<double>(o.required_items_per_second)) {
+          report->simulated_n[name] = run.shards;
+          break;
+        }
+      }
+    }
+    const int from = ZeroFrom(xs, throttles);
+    if (from > 0) report->unthrottled_n[name] = from;
+  }
+}
+
+}  // namespace
+
+Result<WriteShardingReport> RunWriteSharding(WriteShardingOptions o) {
+  FillShardLists(&o);
+  if (Status s = ValidateOptions(o); !s.ok()) return s;
+  const int from_day = o.from_day < 0 ? 0 : std::min(o.from_day, o.days - 1);
+  const int to_day = o.to_day < 0 ? o.days - 1 : std::min(o.to_day, o.days - 1);
+  const auto wall_start = std::chrono::steady_clock::now();
+
+  WriteShardingReport report;
+  const std::vector<TableSpec> tables = PlanTables(o);
+  const double order_bytes_sum = CountOrders(o, from_day, to_day, &report);
   const int64_t loaded_per_table =
       o.with_closed_orders ? o.orders : report.open_orders;
   int64_t read_total = 0;
@@ -863,103 +587,13 @@ Result<WriteShardingReport> RunWriteSharding(WriteShardingOptions o) {
     }
   }
   Progress progress(o, load_total, read_total);
-
-  // One engine per table; tables run on up to `threads` threads. Each table
-  // has its own clock, so results do not depend on the thread count.
-  std::vector<TableOutcome> outcomes(tables.size());
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    for (size_t i = next++; i < tables.size(); i = next++) {
-      outcomes[i] =
-          RunTable(tables[i], o, from_day, to_day, report.open_orders, progress);
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int i = 1; i < std::min<int>(o.threads, static_cast<int>(tables.size())); ++i) {
-    threads.emplace_back(worker);
-  }
-  worker();
-  for (std::thread& t : threads) t.join();
-
-  for (TableOutcome& out : outcomes) {
-    if (!out.status.ok()) return out.status;
-    report.order_items_loaded += out.order_items_loaded;
-    report.load_simulated_seconds =
-        std::max(report.load_simulated_seconds, out.load_simulated_seconds);
-    report.load_wall_seconds = std::max(report.load_wall_seconds, out.load_wall_seconds);
-    report.read_wall_seconds = std::max(report.read_wall_seconds, out.read_wall_seconds);
-    for (ReadRun& run : out.runs) report.runs.push_back(std::move(run));
-  }
-  // Unsharded first, then by N: random, hash.
-  std::stable_sort(report.runs.begin(), report.runs.end(),
-                   [](const ReadRun& a, const ReadRun& b) {
-                     return std::pair(a.shards, a.kind) < std::pair(b.shards, b.kind);
-                   });
+  std::vector<TableOutcome> outcomes =
+      RunTables(tables, o, from_day, to_day, report.open_orders, progress);
+  if (Status s = GatherRuns(outcomes, &report); !s.ok()) return s;
   report.orders_loaded = loaded_per_table;
   report.avg_order_bytes = order_bytes_sum / static_cast<double>(o.orders);
-  // The entity as the seed sizes it: the order and its OrderItems, loaded
-  // or not.
-  report.avg_entity_bytes =
-      report.avg_order_bytes +
-      static_cast<double>(o.items_per_order) *
-          static_cast<double>(ItemSize(LineItem(0, 0, o.order_item_bytes)));
-  report.seed_formula =
-      ComputeShardFormula(report.open_orders_in_range, report.avg_entity_bytes);
-  report.adjusted_formula = ComputeShardFormula(
-      report.open_orders_in_range, report.avg_order_bytes,
-      /*eventually_consistent=*/true,
-      o.engine_capacity.partition_ceilings.read_units_per_second);
-  report.rate_formula = ComputeShardFormula(
-      o.required_items_per_second, report.avg_order_bytes,
-      /*eventually_consistent=*/true,
-      o.engine_capacity.partition_ceilings.read_units_per_second);
-  const double items_per_rcu =
-      static_cast<double>(report.rate_formula.items_per_rcu);
-  const double ceiling = static_cast<double>(
-      o.engine_capacity.partition_ceilings.read_units_per_second);
-  for (ReadRun& run : report.runs) {
-    if (run.start_ranges.empty()) continue;
-    run.spread = AnalyzeShardSpread(
-        run.shards, run.key_hashes, run.start_ranges,
-        static_cast<double>(o.required_items_per_second), items_per_rcu);
-    report.index_partitions_at_start =
-        std::max(report.index_partitions_at_start, run.spread.partitions);
-  }
-  if (report.index_partitions_at_start > 0) {
-    report.balls_into_bins_n = SmallestSufficientShards(
-        report.index_partitions_at_start,
-        static_cast<double>(o.required_items_per_second), items_per_rcu,
-        ceiling, 200);
-  }
-  for (ShardingKind kind : {ShardingKind::kRandom, ShardingKind::kHash}) {
-    std::vector<int> xs;
-    std::vector<double> ys;
-    std::vector<int64_t> throttles;
-    for (const ReadRun& run : report.runs) {
-      if (run.kind != kind) continue;
-      xs.push_back(run.shards);
-      ys.push_back(static_cast<double>(run.read_micros));
-      throttles.push_back(run.throttled);
-    }
-    if (!xs.empty()) {
-      const std::string name(ShardingKindName(kind));
-      if (o.mode == ReadMode::kSingleRead) {
-        report.simulated_n[name] = PlateauStart(xs, ys, o.plateau_fraction);
-      } else {
-        for (const ReadRun& run : report.runs) {
-          if (run.kind == kind &&
-              run.achieved_items_per_second >=
-                  o.sustained_fraction *
-                      static_cast<double>(o.required_items_per_second)) {
-            report.simulated_n[name] = run.shards;
-            break;
-          }
-        }
-      }
-      const int from = ZeroFrom(xs, throttles);
-      if (from > 0) report.unthrottled_n[name] = from;
-    }
-  }
+  ComputeFormulas(o, &report);
+  FindSimulatedShards(o, &report);
   report.total_wall_seconds = std::chrono::duration<double>(
                                   std::chrono::steady_clock::now() - wall_start)
                                   .count();
