@@ -4,6 +4,7 @@
 #include <array>
 #include <string>
 
+#include "engine/expr/key_range.h"
 #include "engine/keys/key_codec.h"
 #include "engine/schema/schema.h"
 #include "engine/util/coding.h"
@@ -57,21 +58,6 @@ Status CheckIndexKeyValue(const IndexInfo& index, const std::string& name,
 void AddIfPresent(const Item& item, const std::string& name, Item* out) {
   auto it = item.find(name);
   if (it != item.end()) (*out)[name] = it->second;
-}
-
-// First key after every key that starts with `key` (see PrefixSuccessor); the
-// index layout appends the table key after the sort key, so an inclusive
-// bound on the sort key must cover every such suffix.
-std::string PastPrefix(const std::string& key) {
-  std::string next = PrefixSuccessor(key);
-  // Only empty for all-0xff keys, which an index id prefix never is.
-  return next;
-}
-
-std::string WithSortKey(const std::string& prefix, const AttributeValue& sk) {
-  std::string key = prefix;
-  keys::AppendOrdered(sk, &key);
-  return key;
 }
 
 }  // namespace
@@ -203,33 +189,7 @@ KeyRange IndexQueryRange(uint32_t index_id,
                          const expr::KeyConditionTerm* sort) {
   std::string prefix = keys::PartitionPrefix(index_id, partition);
   for (const AttributeValue* v : sort_equal) keys::AppendOrdered(*v, &prefix);
-  KeyRange all{prefix, PastPrefix(prefix)};
-  if (sort == nullptr) return all;
-  const AttributeValue& v = sort->values[0];
-  switch (sort->op) {
-    case expr::KeyOp::kEq: {
-      std::string key = WithSortKey(prefix, v);
-      return {key, PastPrefix(key)};
-    }
-    case expr::KeyOp::kLt:
-      return {all.lower, WithSortKey(prefix, v)};
-    case expr::KeyOp::kLe:
-      return {all.lower, PastPrefix(WithSortKey(prefix, v))};
-    case expr::KeyOp::kGt:
-      return {PastPrefix(WithSortKey(prefix, v)), all.upper};
-    case expr::KeyOp::kGe:
-      return {WithSortKey(prefix, v), all.upper};
-    case expr::KeyOp::kBetween:
-      return {WithSortKey(prefix, v),
-              PastPrefix(WithSortKey(prefix, sort->values[1]))};
-    case expr::KeyOp::kBeginsWith: {
-      std::string begin = WithSortKey(prefix, v);
-      begin.resize(begin.size() - 2);  // drop the 00 01 terminator of S / B
-      std::string end = PrefixSuccessor(begin);
-      return {std::move(begin), end.empty() ? all.upper : std::move(end)};
-    }
-  }
-  return all;
+  return expr::SortKeyRange(prefix, sort, expr::AfterSortKey::kTableKey);
 }
 
 }  // namespace dynarock

@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "engine/expr/evaluate.h"
+#include "engine/expr/key_range.h"
 #include "engine/keys/key_codec.h"
 #include "engine/value/encoded_item.h"
 #include "engine/value/item_codec.h"
@@ -24,51 +25,12 @@ std::string JustAfter(std::string key) {
   return key;
 }
 
-std::string WithSortKey(const std::string& prefix, const AttributeValue& sk) {
-  std::string key = prefix;
-  keys::AppendOrdered(sk, &key);
-  return key;
-}
-
-// The encoded prefix shared by every sort key that begins with `v`: the
-// escaped bytes without the terminator.
-std::string BeginsWithPrefix(const std::string& prefix, const AttributeValue& v) {
-  std::string key = WithSortKey(prefix, v);
-  key.resize(key.size() - 2);  // drop the 00 01 terminator of S / B
-  return key;
-}
-
 }  // namespace
 
 KeyRange QueryRange(uint32_t table_id, const AttributeValue& pk,
                     const expr::KeyConditionTerm* sort) {
-  const std::string prefix = PartitionPrefix(table_id, pk);
-  KeyRange all{prefix, PrefixSuccessor(prefix)};
-  if (sort == nullptr) return all;
-  const AttributeValue& v = sort->values[0];
-  switch (sort->op) {
-    case expr::KeyOp::kEq: {
-      std::string key = WithSortKey(prefix, v);
-      return {key, JustAfter(key)};
-    }
-    case expr::KeyOp::kLt:
-      return {all.lower, WithSortKey(prefix, v)};
-    case expr::KeyOp::kLe:
-      return {all.lower, JustAfter(WithSortKey(prefix, v))};
-    case expr::KeyOp::kGt:
-      return {JustAfter(WithSortKey(prefix, v)), all.upper};
-    case expr::KeyOp::kGe:
-      return {WithSortKey(prefix, v), all.upper};
-    case expr::KeyOp::kBetween:
-      return {WithSortKey(prefix, v),
-              JustAfter(WithSortKey(prefix, sort->values[1]))};
-    case expr::KeyOp::kBeginsWith: {
-      std::string begin = BeginsWithPrefix(prefix, v);
-      std::string end = PrefixSuccessor(begin);
-      return {std::move(begin), end.empty() ? all.upper : std::move(end)};
-    }
-  }
-  return all;
+  return expr::SortKeyRange(PartitionPrefix(table_id, pk), sort,
+                            expr::AfterSortKey::kNothing);
 }
 
 KeyRange SegmentRange(uint32_t table_id, int64_t segment,
