@@ -33,17 +33,19 @@ std::string BackupsDir(const Store& store) { return store.path() + "/backups"; }
 
 std::string EncodeBackup(const std::string& ns, const std::string& file_name,
                          const BackupDescription& d, const TableInfo& source) {
-  std::string out(1, static_cast<char>(kBackupRecordVersion));
-  PutLengthPrefixed(&out, ns);
-  PutLengthPrefixed(&out, d.backup_arn);
-  PutLengthPrefixed(&out, d.backup_name);
-  PutSignedVarint64(&out, d.creation_micros);
-  PutSignedVarint64(&out, d.backup_size_bytes);
-  PutSignedVarint64(&out, d.source.item_count);
-  out.push_back(d.ttl_enabled ? 1 : 0);
-  PutLengthPrefixed(&out, d.ttl_attribute_name);
-  PutLengthPrefixed(&out, file_name);
-  PutLengthPrefixed(&out, EncodeTableRecord(source));
+  std::string out;
+  RecordWriter w(&out);
+  w.Byte(kBackupRecordVersion);
+  w.String(ns);
+  w.String(d.backup_arn);
+  w.String(d.backup_name);
+  w.Signed(d.creation_micros);
+  w.Signed(d.backup_size_bytes);
+  w.Signed(d.source.item_count);
+  w.Bool(d.ttl_enabled);
+  w.String(d.ttl_attribute_name);
+  w.String(file_name);
+  w.String(EncodeTableRecord(source));
   return out;
 }
 

@@ -67,10 +67,12 @@ Result<std::unique_ptr<ContinuousBackups>> ContinuousBackups::Open(
 std::string ContinuousBackups::Dir() const { return store_->path() + "/pitr"; }
 
 Status ContinuousBackups::Persist(uint32_t table_id, const State& state) {
-  std::string value(1, static_cast<char>(kStateVersion));
-  PutSignedVarint64(&value, state.recovery_days);
-  PutSignedVarint64(&value, state.base_micros);
-  PutLengthPrefixed(&value, state.base_file);
+  std::string value;
+  RecordWriter w(&value);
+  w.Byte(kStateVersion);
+  w.Signed(state.recovery_days);
+  w.Signed(state.base_micros);
+  w.String(state.base_file);
   WriteBatch batch;
   batch.Put(Cf::kMeta, StateKey(table_id), value);
   return store_->Write(&batch);

@@ -36,21 +36,22 @@ Status ParseGsiLogKey(std::string_view key, uint32_t* index_id, uint64_t* seq) {
 }
 
 void EncodeGsiLogRecord(const GsiLogRecord& record, std::string* out) {
-  out->push_back(static_cast<char>(kRecordVersion));
-  PutSignedVarint64(out, record.time_micros);
+  RecordWriter w(out);
+  w.Byte(kRecordVersion);
+  w.Signed(record.time_micros);
   uint8_t flags = 0;
   if (record.delete_key) flags |= kHasDelete;
   if (record.put_key) flags |= kHasPut;
   if (record.sizes_known) flags |= kHasSizes;
-  out->push_back(static_cast<char>(flags));
-  if (record.delete_key) PutLengthPrefixed(out, *record.delete_key);
+  w.Byte(flags);
+  if (record.delete_key) w.String(*record.delete_key);
   if (record.put_key) {
-    PutLengthPrefixed(out, *record.put_key);
-    PutLengthPrefixed(out, record.put_value);
+    w.String(*record.put_key);
+    w.String(record.put_value);
   }
   if (record.sizes_known) {
-    if (record.delete_key) PutVarint64(out, static_cast<uint64_t>(record.deleted_size));
-    if (record.put_key) PutSignedVarint64(out, record.overwritten_size);
+    if (record.delete_key) w.Varint(static_cast<uint64_t>(record.deleted_size));
+    if (record.put_key) w.Signed(record.overwritten_size);
   }
 }
 

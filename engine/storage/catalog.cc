@@ -61,124 +61,123 @@ std::string CounterKey(uint32_t id, char which) {
 
 // --- record encoding (on disk; append fields only at the end) ---------
 
-void PutKeySchema(std::string* out, const std::vector<KeySchemaElement>& ks) {
-  PutVarint64(out, ks.size());
+void PutKeySchema(RecordWriter& w, const std::vector<KeySchemaElement>& ks) {
+  w.Varint(ks.size());
   for (const auto& e : ks) {
-    PutLengthPrefixed(out, e.attribute_name);
-    out->push_back(static_cast<char>(e.key_type));
+    w.String(e.attribute_name);
+    w.Byte(e.key_type);
   }
 }
 
-void PutProjection(std::string* out, const Projection& p) {
-  out->push_back(static_cast<char>(p.type));
-  PutVarint64(out, p.non_key_attributes.size());
-  for (const auto& a : p.non_key_attributes) PutLengthPrefixed(out, a);
+void PutProjection(RecordWriter& w, const Projection& p) {
+  w.Byte(p.type);
+  w.Varint(p.non_key_attributes.size());
+  for (const auto& a : p.non_key_attributes) w.String(a);
 }
 
-void PutThroughput(std::string* out, const ProvisionedThroughputDescription& t) {
-  PutSignedVarint64(out, t.read_capacity_units);
-  PutSignedVarint64(out, t.write_capacity_units);
-  PutSignedVarint64(out, t.number_of_decreases_today);
-  PutOptionalSigned(out, t.last_increase_micros);
-  PutOptionalSigned(out, t.last_decrease_micros);
+void PutThroughput(RecordWriter& w, const ProvisionedThroughputDescription& t) {
+  w.Signed(t.read_capacity_units);
+  w.Signed(t.write_capacity_units);
+  w.Signed(t.number_of_decreases_today);
+  w.OptionalSigned(t.last_increase_micros);
+  w.OptionalSigned(t.last_decrease_micros);
 }
 
-void PutSettings(std::string* out, const ThroughputSettings& s) {
-  PutSignedVarint64(out, s.max_read_request_units);
-  PutSignedVarint64(out, s.max_write_request_units);
-  PutSignedVarint64(out, s.warm_read_units_per_second);
-  PutSignedVarint64(out, s.warm_write_units_per_second);
+void PutSettings(RecordWriter& w, const ThroughputSettings& s) {
+  w.Signed(s.max_read_request_units);
+  w.Signed(s.max_write_request_units);
+  w.Signed(s.warm_read_units_per_second);
+  w.Signed(s.warm_write_units_per_second);
 }
 
 std::string EncodeTableImpl(const TableInfo& t) {
   const TableDescription& d = t.desc;
   std::string out;
-  out.push_back(static_cast<char>(HasMultiAttributeKey(d)
-                                      ? kRecordVersion
-                                      : kSingleAttributeKeysVersion));
-  PutVarint64(&out, t.id);
-  PutLengthPrefixed(&out, t.ns);
-  PutLengthPrefixed(&out, d.table_name);
-  PutLengthPrefixed(&out, d.table_arn);
-  PutLengthPrefixed(&out, d.table_id);
-  PutSignedVarint64(&out, d.creation_date_time_micros);
-  out.push_back(static_cast<char>(d.billing_mode));
-  PutOptionalSigned(&out, d.last_update_to_pay_per_request_micros);
-  PutThroughput(&out, d.provisioned_throughput);
-  PutKeySchema(&out, d.key_schema);
-  PutVarint64(&out, d.attribute_definitions.size());
+  RecordWriter w(&out);
+  w.Byte(HasMultiAttributeKey(d) ? kRecordVersion : kSingleAttributeKeysVersion);
+  w.Varint(t.id);
+  w.String(t.ns);
+  w.String(d.table_name);
+  w.String(d.table_arn);
+  w.String(d.table_id);
+  w.Signed(d.creation_date_time_micros);
+  w.Byte(d.billing_mode);
+  w.OptionalSigned(d.last_update_to_pay_per_request_micros);
+  PutThroughput(w, d.provisioned_throughput);
+  PutKeySchema(w, d.key_schema);
+  w.Varint(d.attribute_definitions.size());
   for (const auto& a : d.attribute_definitions) {
-    PutLengthPrefixed(&out, a.attribute_name);
-    out.push_back(static_cast<char>(a.attribute_type));
+    w.String(a.attribute_name);
+    w.Byte(a.attribute_type);
   }
-  PutVarint64(&out, d.global_secondary_indexes.size());
+  w.Varint(d.global_secondary_indexes.size());
   for (const auto& g : d.global_secondary_indexes) {
-    PutLengthPrefixed(&out, g.def.index_name);
-    PutKeySchema(&out, g.def.key_schema);
-    PutProjection(&out, g.def.projection);
-    out.push_back(g.def.provisioned_throughput ? 1 : 0);
+    w.String(g.def.index_name);
+    PutKeySchema(w, g.def.key_schema);
+    PutProjection(w, g.def.projection);
+    w.Bool(g.def.provisioned_throughput.has_value());
     if (g.def.provisioned_throughput) {
-      PutSignedVarint64(&out, g.def.provisioned_throughput->read_capacity_units);
-      PutSignedVarint64(&out, g.def.provisioned_throughput->write_capacity_units);
+      w.Signed(g.def.provisioned_throughput->read_capacity_units);
+      w.Signed(g.def.provisioned_throughput->write_capacity_units);
     }
-    PutLengthPrefixed(&out, g.index_arn);
-    out.push_back(static_cast<char>(g.index_status));
-    out.push_back(g.backfilling ? 1 : 0);
-    PutThroughput(&out, g.provisioned_throughput);
+    w.String(g.index_arn);
+    w.Byte(g.index_status);
+    w.Bool(g.backfilling);
+    PutThroughput(w, g.provisioned_throughput);
   }
-  PutVarint64(&out, d.local_secondary_indexes.size());
+  w.Varint(d.local_secondary_indexes.size());
   for (const auto& l : d.local_secondary_indexes) {
-    PutLengthPrefixed(&out, l.def.index_name);
-    PutKeySchema(&out, l.def.key_schema);
-    PutProjection(&out, l.def.projection);
-    PutLengthPrefixed(&out, l.index_arn);
+    w.String(l.def.index_name);
+    PutKeySchema(w, l.def.key_schema);
+    PutProjection(w, l.def.projection);
+    w.String(l.index_arn);
   }
-  out.push_back(d.deletion_protection_enabled ? 1 : 0);
-  PutOptionalSigned(&out, t.updating_since_micros);
-  PutOptionalSigned(&out, t.deleting_since_micros);
+  w.Bool(d.deletion_protection_enabled);
+  w.OptionalSigned(t.updating_since_micros);
+  w.OptionalSigned(t.deleting_since_micros);
   // Version 2.
-  PutVarint64(&out, t.index_ids.size());
+  w.Varint(t.index_ids.size());
   for (const auto& [name, id] : t.index_ids) {
-    PutLengthPrefixed(&out, name);
-    PutVarint64(&out, id);
+    w.String(name);
+    w.Varint(id);
   }
   // Version 3.
-  out.push_back(t.ttl.enabled ? 1 : 0);
-  PutLengthPrefixed(&out, t.ttl.attribute_name);
-  PutOptionalSigned(&out, t.ttl.last_change_micros);
+  w.Bool(t.ttl.enabled);
+  w.String(t.ttl.attribute_name);
+  w.OptionalSigned(t.ttl.last_change_micros);
   // Version 4.
-  PutVarint64(&out, t.tags.size());
+  w.Varint(t.tags.size());
   for (const auto& [key, value] : t.tags) {
-    PutLengthPrefixed(&out, key);
-    PutLengthPrefixed(&out, value);
+    w.String(key);
+    w.String(value);
   }
   // Version 5.
-  out.push_back(d.stream_specification ? 1 : 0);
+  w.Bool(d.stream_specification.has_value());
   if (d.stream_specification) {
-    out.push_back(d.stream_specification->stream_enabled ? 1 : 0);
-    out.push_back(static_cast<char>(
+    w.Bool(d.stream_specification->stream_enabled);
+    w.Byte(
         d.stream_specification->stream_view_type
             ? static_cast<uint8_t>(*d.stream_specification->stream_view_type)
-            : 0));
+            : 0);
   }
-  PutLengthPrefixed(&out, d.latest_stream_arn);
-  PutLengthPrefixed(&out, d.latest_stream_label);
+  w.String(d.latest_stream_arn);
+  w.String(d.latest_stream_label);
   // Version 6.
-  PutVarint64(&out, t.contributor_insights.size());
+  w.Varint(t.contributor_insights.size());
   for (const auto& [resource, setting] : t.contributor_insights) {
-    PutLengthPrefixed(&out, resource);
+    w.String(resource);
     const bool throttled_only = setting.mode == ContributorInsightsMode::kThrottledKeys;
-    out.push_back(static_cast<char>((setting.enabled ? 1 : 0) | (throttled_only ? 2 : 0)));
-    PutSignedVarint64(&out, setting.last_change_micros);
+    w.Byte((setting.enabled ? 1 : 0) | (throttled_only ? 2 : 0));
+    w.Signed(setting.last_change_micros);
   }
   // Version 7.
-  out.push_back(d.table_class_summary ? 1 : 0);
+  w.Bool(d.table_class_summary.has_value());
   if (d.table_class_summary) {
-    out.push_back(static_cast<char>(d.table_class_summary->table_class));
-    PutOptionalSigned(&out, d.table_class_summary->last_update_micros);
+    w.Byte(d.table_class_summary->table_class);
+    w.OptionalSigned(d.table_class_summary->last_update_micros);
   }
-  PutSettings(&out, d.settings);
-  for (const auto& g : d.global_secondary_indexes) PutSettings(&out, g.settings);
+  PutSettings(w, d.settings);
+  for (const auto& g : d.global_secondary_indexes) PutSettings(w, g.settings);
   return out;
 }
 

@@ -64,25 +64,26 @@ std::string StreamLabelAt(int64_t micros) {
 
 std::string EncodeStreamDescriptor(const StreamInfo& s) {
   std::string out;
-  out.push_back(static_cast<char>(kDescriptorVersion));
-  PutVarint64(&out, s.stream_id);
-  PutVarint64(&out, s.table_id);
-  PutLengthPrefixed(&out, s.ns);
-  PutLengthPrefixed(&out, s.table_name);
-  PutLengthPrefixed(&out, s.arn);
-  PutLengthPrefixed(&out, s.label);
-  PutLengthPrefixed(&out, s.region);
-  out.push_back(static_cast<char>(s.view_type));
-  PutVarint64(&out, s.key_schema.size());
+  RecordWriter w(&out);
+  w.Byte(kDescriptorVersion);
+  w.Varint(s.stream_id);
+  w.Varint(s.table_id);
+  w.String(s.ns);
+  w.String(s.table_name);
+  w.String(s.arn);
+  w.String(s.label);
+  w.String(s.region);
+  w.Byte(s.view_type);
+  w.Varint(s.key_schema.size());
   for (const auto& e : s.key_schema) {
-    PutLengthPrefixed(&out, e.attribute_name);
-    out.push_back(static_cast<char>(e.key_type));
+    w.String(e.attribute_name);
+    w.Byte(e.key_type);
   }
-  PutLengthPrefixed(&out, s.key.hash_name);
-  PutOptionalString(&out, s.key.range_name);
-  PutSignedVarint64(&out, s.created_micros);
-  PutOptionalSigned(&out, s.disabled_micros);
-  PutVarint64(&out, s.next_shard_index);
+  w.String(s.key.hash_name);
+  w.OptionalString(s.key.range_name);
+  w.Signed(s.created_micros);
+  w.OptionalSigned(s.disabled_micros);
+  w.Varint(s.next_shard_index);
   return out;
 }
 
@@ -118,18 +119,19 @@ Result<StreamInfo> DecodeStreamDescriptor(std::string_view bytes) {
 
 std::string EncodeShardDescriptor(const ShardInfo& shard) {
   std::string out;
-  out.push_back(static_cast<char>(kDescriptorVersion));
-  PutVarint64(&out, shard.index);
-  PutLengthPrefixed(&out, shard.shard_id);
-  PutLengthPrefixed(&out, shard.parent_shard_id);
-  PutVarint64(&out, shard.begin);
-  PutVarint64(&out, shard.end);
-  PutVarint64(&out, shard.starting_seq);
-  out.push_back(shard.ending_seq ? 1 : 0);
-  if (shard.ending_seq) PutVarint64(&out, *shard.ending_seq);
-  PutSignedVarint64(&out, shard.created_micros);
-  PutSignedVarint64(&out, shard.closed_micros);
-  PutVarint64(&out, shard.trim_seq);
+  RecordWriter w(&out);
+  w.Byte(kDescriptorVersion);
+  w.Varint(shard.index);
+  w.String(shard.shard_id);
+  w.String(shard.parent_shard_id);
+  w.Varint(shard.begin);
+  w.Varint(shard.end);
+  w.Varint(shard.starting_seq);
+  w.Bool(shard.ending_seq.has_value());
+  if (shard.ending_seq) w.Varint(*shard.ending_seq);
+  w.Signed(shard.created_micros);
+  w.Signed(shard.closed_micros);
+  w.Varint(shard.trim_seq);
   return out;
 }
 

@@ -21,10 +21,10 @@ constexpr uint8_t kHasNew = 1;
 constexpr uint8_t kHasOld = 2;
 constexpr uint8_t kHasIdentity = 4;
 
-void PutItem(std::string* out, const Item& item) {
+void PutItem(RecordWriter& w, const Item& item) {
   std::string bytes;
   EncodeItem(item, &bytes);
-  PutLengthPrefixed(out, bytes);
+  w.String(bytes);
 }
 
 Result<Item> GetItem(std::string_view* in) {
@@ -78,6 +78,7 @@ std::optional<std::string> EncodeChangeRecord(
   if (with_new) size += after.size;
   if (with_old) size += before.size;
   std::string out;
+  RecordWriter w(&out);
   // Header (at most 23 bytes), three length prefixes (at most 5 each), the
   // images, the identity: one allocation.
   out.reserve(48 + keys.size() + (with_new ? after.encoded.size() : 0) +
@@ -85,37 +86,38 @@ std::optional<std::string> EncodeChangeRecord(
               (user_identity ? user_identity->type.size() +
                                    user_identity->principal_id.size()
                              : 0));
-  out.push_back(static_cast<char>(kRecordVersion));
-  out.push_back(static_cast<char>(event));
-  PutSignedVarint64(&out, now_micros);
-  PutVarint64(&out, static_cast<uint64_t>(size));
-  out.push_back(static_cast<char>((with_new ? kHasNew : 0) |
-                                  (with_old ? kHasOld : 0) |
-                                  (user_identity ? kHasIdentity : 0)));
-  PutLengthPrefixed(&out, keys);
-  if (with_new) PutLengthPrefixed(&out, after.encoded);
-  if (with_old) PutLengthPrefixed(&out, before.encoded);
+  w.Byte(kRecordVersion);
+  w.Byte(event);
+  w.Signed(now_micros);
+  w.Varint(static_cast<uint64_t>(size));
+  w.Byte((with_new ? kHasNew : 0) |
+         (with_old ? kHasOld : 0) |
+         (user_identity ? kHasIdentity : 0));
+  w.String(keys);
+  if (with_new) w.String(after.encoded);
+  if (with_old) w.String(before.encoded);
   if (user_identity) {
-    PutLengthPrefixed(&out, user_identity->type);
-    PutLengthPrefixed(&out, user_identity->principal_id);
+    w.String(user_identity->type);
+    w.String(user_identity->principal_id);
   }
   return out;
 }
 
 void EncodeStreamRecord(const StoredStreamRecord& r, std::string* out) {
-  out->push_back(static_cast<char>(kRecordVersion));
-  out->push_back(static_cast<char>(r.event_name));
-  PutSignedVarint64(out, r.created_micros);
-  PutVarint64(out, static_cast<uint64_t>(r.size_bytes));
-  out->push_back(static_cast<char>((r.new_image ? kHasNew : 0) |
-                                   (r.old_image ? kHasOld : 0) |
-                                   (r.user_identity ? kHasIdentity : 0)));
-  PutItem(out, r.keys);
-  if (r.new_image) PutItem(out, *r.new_image);
-  if (r.old_image) PutItem(out, *r.old_image);
+  RecordWriter w(out);
+  w.Byte(kRecordVersion);
+  w.Byte(r.event_name);
+  w.Signed(r.created_micros);
+  w.Varint(static_cast<uint64_t>(r.size_bytes));
+  w.Byte((r.new_image ? kHasNew : 0) |
+         (r.old_image ? kHasOld : 0) |
+         (r.user_identity ? kHasIdentity : 0));
+  PutItem(w, r.keys);
+  if (r.new_image) PutItem(w, *r.new_image);
+  if (r.old_image) PutItem(w, *r.old_image);
   if (r.user_identity) {
-    PutLengthPrefixed(out, r.user_identity->type);
-    PutLengthPrefixed(out, r.user_identity->principal_id);
+    w.String(r.user_identity->type);
+    w.String(r.user_identity->principal_id);
   }
 }
 

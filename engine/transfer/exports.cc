@@ -32,33 +32,35 @@ std::string RecordKey(const std::string& ns, const std::string& arn) {
 
 std::string Encode(const std::string& ns, uint32_t table_id, const std::string& fingerprint,
                    const ExportDescription& d) {
-  std::string out(1, static_cast<char>(kRecordVersion));
-  PutLengthPrefixed(&out, ns);
-  PutVarint64(&out, table_id);
-  PutLengthPrefixed(&out, fingerprint);
-  PutLengthPrefixed(&out, d.export_arn);
-  out.push_back(static_cast<char>(d.export_status));
-  PutSignedVarint64(&out, d.start_micros);
-  PutOptionalSigned(&out, d.end_micros);
-  PutLengthPrefixed(&out, d.export_manifest);
-  PutLengthPrefixed(&out, d.table_arn);
-  PutLengthPrefixed(&out, d.table_id);
-  PutSignedVarint64(&out, d.export_micros);
-  PutLengthPrefixed(&out, d.client_token);
-  PutLengthPrefixed(&out, d.s3_bucket);
-  PutOptionalString(&out, d.s3_bucket_owner);
-  PutOptionalString(&out, d.s3_prefix);
-  PutLengthPrefixed(&out, d.s3_sse_algorithm);
-  PutOptionalString(&out, d.s3_sse_kms_key_id);
-  PutOptionalString(&out, d.failure_code);
-  PutOptionalString(&out, d.failure_message);
-  out.push_back(static_cast<char>(d.export_format));
-  PutSignedVarint64(&out, d.billed_size_bytes);
-  PutSignedVarint64(&out, d.item_count);
-  out.push_back(static_cast<char>(d.export_type));
-  PutOptionalSigned(&out, d.incremental_from_micros);
-  PutOptionalSigned(&out, d.incremental_to_micros);
-  out.push_back(d.incremental_old_images ? 1 : 0);
+  std::string out;
+  RecordWriter w(&out);
+  w.Byte(kRecordVersion);
+  w.String(ns);
+  w.Varint(table_id);
+  w.String(fingerprint);
+  w.String(d.export_arn);
+  w.Byte(d.export_status);
+  w.Signed(d.start_micros);
+  w.OptionalSigned(d.end_micros);
+  w.String(d.export_manifest);
+  w.String(d.table_arn);
+  w.String(d.table_id);
+  w.Signed(d.export_micros);
+  w.String(d.client_token);
+  w.String(d.s3_bucket);
+  w.OptionalString(d.s3_bucket_owner);
+  w.OptionalString(d.s3_prefix);
+  w.String(d.s3_sse_algorithm);
+  w.OptionalString(d.s3_sse_kms_key_id);
+  w.OptionalString(d.failure_code);
+  w.OptionalString(d.failure_message);
+  w.Byte(d.export_format);
+  w.Signed(d.billed_size_bytes);
+  w.Signed(d.item_count);
+  w.Byte(d.export_type);
+  w.OptionalSigned(d.incremental_from_micros);
+  w.OptionalSigned(d.incremental_to_micros);
+  w.Bool(d.incremental_old_images);
   return out;
 }
 
@@ -112,18 +114,19 @@ Result<Decoded> Decode(std::string_view value) {
 // What makes two requests with one ClientToken the same request.
 std::string Fingerprint(const ExportTableToPointInTimeRequest& req) {
   std::string f;
-  PutLengthPrefixed(&f, req.table_arn);
-  PutOptionalSigned(&f, req.export_micros);
-  PutLengthPrefixed(&f, req.s3_bucket);
-  PutOptionalString(&f, req.s3_bucket_owner);
-  PutOptionalString(&f, req.s3_prefix);
-  PutOptionalString(&f, req.s3_sse_algorithm);
-  PutOptionalString(&f, req.s3_sse_kms_key_id);
-  f.push_back(static_cast<char>(req.export_format));
-  f.push_back(static_cast<char>(req.export_type));
-  PutOptionalSigned(&f, req.incremental_from_micros);
-  PutOptionalSigned(&f, req.incremental_to_micros);
-  f.push_back(req.incremental_old_images ? 1 : 0);
+  RecordWriter w(&f);
+  w.String(req.table_arn);
+  w.OptionalSigned(req.export_micros);
+  w.String(req.s3_bucket);
+  w.OptionalString(req.s3_bucket_owner);
+  w.OptionalString(req.s3_prefix);
+  w.OptionalString(req.s3_sse_algorithm);
+  w.OptionalString(req.s3_sse_kms_key_id);
+  w.Byte(req.export_format);
+  w.Byte(req.export_type);
+  w.OptionalSigned(req.incremental_from_micros);
+  w.OptionalSigned(req.incremental_to_micros);
+  w.Bool(req.incremental_old_images);
   return f;
 }
 

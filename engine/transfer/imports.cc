@@ -34,42 +34,44 @@ std::string RecordKey(const std::string& ns, const std::string& arn) {
   return key;
 }
 
-void PutSource(std::string* out, const S3BucketSource& s) {
-  PutLengthPrefixed(out, s.s3_bucket);
-  PutOptionalString(out, s.s3_bucket_owner);
-  PutOptionalString(out, s.s3_key_prefix);
+void PutSource(RecordWriter& w, const S3BucketSource& s) {
+  w.String(s.s3_bucket);
+  w.OptionalString(s.s3_bucket_owner);
+  w.OptionalString(s.s3_key_prefix);
 }
 
-void PutCsv(std::string* out, const CsvOptions& csv) {
-  PutOptionalString(out, csv.delimiter);
-  out->push_back(csv.header_list ? 1 : 0);
+void PutCsv(RecordWriter& w, const CsvOptions& csv) {
+  w.OptionalString(csv.delimiter);
+  w.Bool(csv.header_list.has_value());
   if (csv.header_list) {
-    PutVarint64(out, csv.header_list->size());
-    for (const std::string& h : *csv.header_list) PutLengthPrefixed(out, h);
+    w.Varint(csv.header_list->size());
+    for (const std::string& h : *csv.header_list) w.String(h);
   }
 }
 
 std::string Encode(const std::string& ns, const std::string& fingerprint, const TableInfo& def,
                    const ImportTableDescription& d) {
-  std::string out(1, static_cast<char>(kRecordVersion));
-  PutLengthPrefixed(&out, ns);
-  PutLengthPrefixed(&out, fingerprint);
-  PutLengthPrefixed(&out, EncodeTableRecord(def));
-  PutLengthPrefixed(&out, d.import_arn);
-  out.push_back(static_cast<char>(d.import_status));
-  PutLengthPrefixed(&out, d.client_token);
-  PutSource(&out, d.source);
-  PutSignedVarint64(&out, d.error_count);
-  out.push_back(static_cast<char>(d.input_format));
-  PutCsv(&out, d.csv);
-  out.push_back(static_cast<char>(d.compression));
-  PutSignedVarint64(&out, d.start_micros);
-  PutOptionalSigned(&out, d.end_micros);
-  PutSignedVarint64(&out, d.processed_size_bytes);
-  PutSignedVarint64(&out, d.processed_item_count);
-  PutSignedVarint64(&out, d.imported_item_count);
-  PutOptionalString(&out, d.failure_code);
-  PutOptionalString(&out, d.failure_message);
+  std::string out;
+  RecordWriter w(&out);
+  w.Byte(kRecordVersion);
+  w.String(ns);
+  w.String(fingerprint);
+  w.String(EncodeTableRecord(def));
+  w.String(d.import_arn);
+  w.Byte(d.import_status);
+  w.String(d.client_token);
+  PutSource(w, d.source);
+  w.Signed(d.error_count);
+  w.Byte(d.input_format);
+  PutCsv(w, d.csv);
+  w.Byte(d.compression);
+  w.Signed(d.start_micros);
+  w.OptionalSigned(d.end_micros);
+  w.Signed(d.processed_size_bytes);
+  w.Signed(d.processed_item_count);
+  w.Signed(d.imported_item_count);
+  w.OptionalString(d.failure_code);
+  w.OptionalString(d.failure_message);
   return out;
 }
 
@@ -127,15 +129,16 @@ Result<Decoded> Decode(std::string_view value) {
 // The request's parameters but the token, for ClientToken idempotency.
 std::string Fingerprint(const ImportTableRequest& req, const TableInfo& def) {
   std::string f;
-  PutSource(&f, req.source);
-  f.push_back(static_cast<char>(req.input_format));
-  PutCsv(&f, req.csv);
-  f.push_back(static_cast<char>(req.compression));
+  RecordWriter w(&f);
+  PutSource(w, req.source);
+  w.Byte(req.input_format);
+  PutCsv(w, req.csv);
+  w.Byte(req.compression);
   TableInfo normalized = def;  // without what differs between two calls
   normalized.desc.table_id.clear();
   normalized.desc.creation_date_time_micros = 0;
   normalized.desc.last_update_to_pay_per_request_micros = 0;
-  PutLengthPrefixed(&f, EncodeTableRecord(normalized));
+  w.String(EncodeTableRecord(normalized));
   return f;
 }
 

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace dynarock {
 
@@ -103,6 +104,31 @@ struct RecordReader {
 
   std::string_view in;
   bool ok = true;
+};
+
+// The writer of what RecordReader reads: appends the Put* primitives to a
+// string, so an encoder names each field's kind once, as its decoder does.
+// A record starts with its version byte (Byte(kVersion)); fields are only
+// ever appended.
+class RecordWriter {
+ public:
+  explicit RecordWriter(std::string* out) : out_(out) {}
+
+  void Varint(uint64_t v) { PutVarint64(out_, v); }
+  void Signed(int64_t v) { PutSignedVarint64(out_, v); }
+  void String(std::string_view s) { PutLengthPrefixed(out_, s); }
+  // One byte: a version, a flag set or a persisted enum's number.
+  template <typename T>
+    requires(std::is_enum_v<T> || std::is_integral_v<T>)
+  void Byte(T v) {
+    out_->push_back(static_cast<char>(v));
+  }
+  void Bool(bool b) { out_->push_back(b ? 1 : 0); }
+  void OptionalString(const std::optional<std::string>& s) { PutOptionalString(out_, s); }
+  void OptionalSigned(const std::optional<int64_t>& v) { PutOptionalSigned(out_, v); }
+
+ private:
+  std::string* out_;
 };
 
 uint32_t DecodeFixed32BE(const char* p);

@@ -82,5 +82,40 @@ TEST(CodingTest, OptionalsRoundTripThroughRecordReader) {
   EXPECT_FALSE(cut.ok);
 }
 
+TEST(CodingTest, RecordWriterWritesWhatRecordReaderReads) {
+  enum class Kind : uint8_t { kA = 1, kB = 7 };
+  std::string buf;
+  RecordWriter w(&buf);
+  w.Byte(uint8_t{3});  // a version
+  w.Varint(300);
+  w.Signed(-42);
+  w.String("key");
+  w.Byte(Kind::kB);
+  w.Bool(true);
+  w.OptionalString(std::nullopt);
+  w.OptionalSigned(int64_t{9});
+  // The same bytes as the primitives.
+  std::string want(1, '\x03');
+  PutVarint64(&want, 300);
+  PutSignedVarint64(&want, -42);
+  PutLengthPrefixed(&want, "key");
+  want.push_back(7);
+  want.push_back(1);
+  PutOptionalString(&want, std::nullopt);
+  PutOptionalSigned(&want, int64_t{9});
+  EXPECT_EQ(buf, want);
+  RecordReader r(buf);
+  EXPECT_EQ(r.Byte(), 3);
+  EXPECT_EQ(r.Varint(), 300u);
+  EXPECT_EQ(r.Signed(), -42);
+  EXPECT_EQ(r.String(), "key");
+  EXPECT_EQ(r.Byte(), static_cast<uint8_t>(Kind::kB));
+  EXPECT_EQ(r.Byte(), 1);
+  EXPECT_EQ(r.OptionalString(), std::nullopt);
+  EXPECT_EQ(r.OptionalSigned(), std::optional<int64_t>(9));
+  EXPECT_TRUE(r.ok);
+  EXPECT_TRUE(r.in.empty());
+}
+
 }  // namespace
 }  // namespace dynarock
