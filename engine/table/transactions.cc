@@ -299,11 +299,17 @@ std::string TransactWriteFingerprint(const TransactWriteItemsRequest& req) {
   return std::string(hex, 32);
 }
 
-Result<TransactWriteItemsResult> TransactionCoordinator::Write(
-    const TransactWriteItemsRequest& req, const TableLookup& lookup) {
+namespace {
+
+using TableLookup = TransactionCoordinator::TableLookup;
+
+// Step 1 of TransactWriteItems: the request checked whole before anything
+// is read (each action's members, the total size, the tables, each key,
+// one action per item); a key that fails cancels the transaction.
+Result<std::vector<PreparedAction>> PrepareWrite(const TransactWriteItemsRequest& req,
+                                                 const TableLookup& lookup) {
   const size_t n = req.actions.size();
   if (n == 0 || n > kMaxTransactionActions) return ActionCountError(n);
-  // 1. The request, checked whole before anything is read.
   std::vector<PreparedAction> prepared(n);
   int64_t bytes = 0;
   for (size_t i = 0; i < n; ++i) {
@@ -335,7 +341,105 @@ Result<TransactWriteItemsResult> TransactionCoordinator::Write(
     }
     return Status::TransactionCanceled(std::move(reasons));
   }
+  return prepared;
+}
 
+// ReturnItemCollectionMetrics SIZE: per table with LSIs, each collection
+// written, once, after the write.
+Status AddCollectionMetrics(const TransactWriteItemsRequest& req,
+                            const std::vector<PreparedAction>& prepared,
+                            const IndexWriter& indexes, TransactWriteItemsResult* out) {
+  std::map<std::string, size_t> slot;
+  std::set<std::pair<uint32_t, std::string>> collections;
+  for (size_t i = 0; i < prepared.size(); ++i) {
+    const TableInfo& table = *prepared[i].table;
+    const std::string& name = req.actions[i].table_name;
+    if (req.actions[i].kind == Kind::kConditionCheck) continue;
+    if (!collections.emplace(table.id, keys::ItemKey(table.id, *prepared[i].pk, nullptr))
+             .second) {
+      continue;
+    }
+    DR_ASSIGN_OR_RETURN(std::optional<ItemCollectionMetrics> m,
+                        CollectionMetrics(indexes, table,
+                                          ReturnItemCollectionMetrics::kSize,
+                                          *prepared[i].pk));
+    if (!m) continue;
+    auto [it, added] = slot.emplace(name, out->item_collection_metrics.size());
+    if (added) out->item_collection_metrics.emplace_back(name, std::vector<ItemCollectionMetrics>());
+    out->item_collection_metrics[it->second].second.push_back(std::move(*m));
+  }
+  return Status::OK();
+}
+
+// Steps 3 and 4: the items marked for the transaction's duration, every
+// condition evaluated and every change staged in one batch; a failed
+// condition or a marked item cancels the transaction.
+Result<TransactWriteItemsResult> ApplyPrepared(const TransactWriteItemsRequest& req,
+                                               const std::vector<PreparedAction>& prepared,
+                                               ItemLocks* locks, WritePath* writes,
+                                               const IndexWriter& indexes) {
+  const size_t n = prepared.size();
+  std::vector<std::string> item_keys;
+  item_keys.reserve(n);
+  for (const PreparedAction& p : prepared) item_keys.push_back(p.item_key);
+  std::vector<size_t> held = locks->TryMark(item_keys);
+  if (!held.empty()) {
+    std::vector<CancellationReason> reasons(n);
+    for (size_t i : held) reasons[i] = ConflictReason();
+    return Status::TransactionCanceled(std::move(reasons));
+  }
+  struct Unmark {
+    ItemLocks* locks;
+    const std::vector<std::string>& keys;
+    ~Unmark() { locks->Unmark(keys); }
+  } unmark{locks, item_keys};
+
+  std::vector<WritePath::ItemWrite> item_writes;
+  item_writes.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    item_writes.push_back({prepared[i].table.get(), prepared[i].item_key,
+                           MutationOf(req.actions[i], prepared[i].write)});
+  }
+  std::vector<Metering> metering;
+  std::vector<Status> statuses;
+  ApplyManyOptions options;
+  options.transactional = true;
+  options.unit_factor = kTransactionUnitFactor;
+  options.statuses = &statuses;
+  Result<std::vector<std::optional<Item>>> applied =
+      writes->ApplyMany(item_writes, &metering, nullptr, options);
+  if (!applied.ok()) {
+    std::vector<CancellationReason> reasons(n);
+    bool any = false;
+    for (size_t i = 0; i < statuses.size(); ++i) {
+      std::optional<CancellationReason> r = ReasonFor(statuses[i]);
+      if (!r) return statuses[i];  // a storage error, not a cancellation
+      any = any || !statuses[i].ok();
+      reasons[i] = std::move(*r);
+    }
+    if (!any) return applied.status();
+    return Status::TransactionCanceled(std::move(reasons));
+  }
+
+  TransactWriteItemsResult out;
+  std::vector<const TableInfo*> tables;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < n; ++i) {
+    tables.push_back(prepared[i].table.get());
+    names.push_back(req.actions[i].table_name);
+  }
+  SumPerTable(tables, names, metering, &out.consumed_capacity, &out.capacity_charges);
+  if (req.return_item_collection_metrics == ReturnItemCollectionMetrics::kSize) {
+    DR_RETURN_IF_ERROR(AddCollectionMetrics(req, prepared, indexes, &out));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<TransactWriteItemsResult> TransactionCoordinator::Write(
+    const TransactWriteItemsRequest& req, const TableLookup& lookup) {
+  DR_ASSIGN_OR_RETURN(std::vector<PreparedAction> prepared, PrepareWrite(req, lookup));
   // 2. Idempotency.
   const bool has_token = req.client_request_token.has_value();
   if (has_token) {
@@ -346,87 +450,13 @@ Result<TransactWriteItemsResult> TransactionCoordinator::Write(
                                           &replayed));
     if (replayed) return Replay(std::move(replay), lookup);
   }
-  Result<TransactWriteItemsResult> result = [&]() -> Result<TransactWriteItemsResult> {
-    // 3. The items, marked for the transaction's duration.
-    std::vector<std::string> item_keys;
-    item_keys.reserve(n);
-    for (const PreparedAction& p : prepared) item_keys.push_back(p.item_key);
-    std::vector<size_t> held = locks_->TryMark(item_keys);
-    if (!held.empty()) {
-      std::vector<CancellationReason> reasons(n);
-      for (size_t i : held) reasons[i] = ConflictReason();
-      return Status::TransactionCanceled(std::move(reasons));
-    }
-    struct Unmark {
-      ItemLocks* locks;
-      const std::vector<std::string>& keys;
-      ~Unmark() { locks->Unmark(keys); }
-    } unmark{locks_, item_keys};
-
-    // 4. Every condition evaluated, every change staged in one batch.
-    std::vector<WritePath::ItemWrite> writes;
-    writes.reserve(n);
-    for (size_t i = 0; i < n; ++i) {
-      writes.push_back({prepared[i].table.get(), prepared[i].item_key,
-                        MutationOf(req.actions[i], prepared[i].write)});
-    }
-    std::vector<Metering> metering;
-    std::vector<Status> statuses;
-    ApplyManyOptions options;
-    options.transactional = true;
-    options.unit_factor = kTransactionUnitFactor;
-    options.statuses = &statuses;
-    Result<std::vector<std::optional<Item>>> applied =
-        writes_->ApplyMany(writes, &metering, nullptr, options);
-    if (!applied.ok()) {
-      std::vector<CancellationReason> reasons(n);
-      bool any = false;
-      for (size_t i = 0; i < statuses.size(); ++i) {
-        std::optional<CancellationReason> r = ReasonFor(statuses[i]);
-        if (!r) return statuses[i];  // a storage error, not a cancellation
-        any = any || !statuses[i].ok();
-        reasons[i] = std::move(*r);
-      }
-      if (!any) return applied.status();
-      return Status::TransactionCanceled(std::move(reasons));
-    }
-
-    TransactWriteItemsResult out;
-    std::vector<const TableInfo*> tables;
-    std::vector<std::string> names;
-    for (size_t i = 0; i < n; ++i) {
-      tables.push_back(prepared[i].table.get());
-      names.push_back(req.actions[i].table_name);
-    }
-    SumPerTable(tables, names, metering, &out.consumed_capacity,
-                &out.capacity_charges);
-    if (req.return_item_collection_metrics == ReturnItemCollectionMetrics::kSize) {
-      std::map<std::string, size_t> slot;
-      std::set<std::pair<uint32_t, std::string>> collections;
-      for (size_t i = 0; i < n; ++i) {
-        const TableInfo& table = *prepared[i].table;
-        if (req.actions[i].kind == Kind::kConditionCheck) continue;
-        if (!collections.emplace(table.id, keys::ItemKey(table.id, *prepared[i].pk, nullptr))
-                 .second) {
-          continue;
-        }
-        DR_ASSIGN_OR_RETURN(std::optional<ItemCollectionMetrics> m,
-                            CollectionMetrics(*indexes_, table,
-                                              ReturnItemCollectionMetrics::kSize,
-                                              *prepared[i].pk));
-        if (!m) continue;
-        auto [it, added] = slot.emplace(names[i], out.item_collection_metrics.size());
-        if (added) out.item_collection_metrics.emplace_back(names[i], std::vector<ItemCollectionMetrics>());
-        out.item_collection_metrics[it->second].second.push_back(std::move(*m));
-      }
-    }
-    return out;
-  }();
+  Result<TransactWriteItemsResult> result =
+      ApplyPrepared(req, prepared, locks_, writes_, *indexes_);
   if (has_token) {
     if (result.ok()) {
       IdempotencyCache::Completed completed;
       completed.result = *result;
-      for (size_t i = 0; i < n; ++i) {
+      for (size_t i = 0; i < prepared.size(); ++i) {
         completed.items.emplace_back(req.actions[i].table_name, prepared[i].item_key);
       }
       idempotency_.Finish(req.scope.ns, *req.client_request_token,
