@@ -196,15 +196,8 @@ int RunItemSize(SimulateOptions& opts) {
              : 1;
 }
 
-}  // namespace
-
-CLI::App* AddSimulate(CLI::App& app, SimulateOptions* opts) {
-  CLI::App* sim = app.add_subcommand(
-      "simulate",
-      "Run the seed documents' capacity experiments on an in-memory engine "
-      "with a simulated clock (docs/simulate.md)");
-  sim->require_subcommand(1);
-
+// `simulate write-sharding`: GSI2 write sharding (seeds 000/003).
+void AddWriteSharding(CLI::App* sim, SimulateOptions* opts) {
   simulate::WriteShardingOptions& w = opts->write_sharding;
   CLI::App* ws = sim->add_subcommand(
       "write-sharding",
@@ -287,7 +280,10 @@ CLI::App* AddSimulate(CLI::App& app, SimulateOptions* opts) {
       ->capture_default_str();
   AddCommonOutputs(ws, opts, true);
   opts->write_sharding_app = ws;
+}
 
+// `simulate hot-partition`: one partition key vs K suffixed keys.
+void AddHotPartition(CLI::App* sim, SimulateOptions* opts) {
   simulate::HotPartitionOptions& h = opts->hot_partition;
   CLI::App* hp = sim->add_subcommand(
       "hot-partition",
@@ -306,7 +302,10 @@ CLI::App* AddSimulate(CLI::App& app, SimulateOptions* opts) {
   hp->add_option("--seed", h.seed, "Random seed")->capture_default_str();
   AddCommonOutputs(hp, opts, true);
   opts->hot_partition_app = hp;
+}
 
+// `simulate item-size`: the item best practices (seed 002).
+void AddItemSize(CLI::App* sim, SimulateOptions* opts) {
   simulate::ItemPracticesOptions& i = opts->item_size;
   CLI::App* is = sim->add_subcommand(
       "item-size",
@@ -322,6 +321,20 @@ CLI::App* AddSimulate(CLI::App& app, SimulateOptions* opts) {
   is->add_option("--csv", opts->csv, "Write the table as CSV to this file");
   is->add_option("--json", opts->json, "Write the report as JSON to this file");
   opts->item_size_app = is;
+}
+
+}  // namespace
+
+CLI::App* AddSimulate(CLI::App& app, SimulateOptions* opts) {
+  CLI::App* sim = app.add_subcommand(
+      "simulate",
+      "Run the seed documents' capacity experiments on an in-memory engine "
+      "with a simulated clock (docs/simulate.md)");
+  sim->require_subcommand(1);
+
+  AddWriteSharding(sim, opts);
+  AddHotPartition(sim, opts);
+  AddItemSize(sim, opts);
   return sim;
 }
 

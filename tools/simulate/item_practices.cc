@@ -79,6 +79,168 @@ Result<std::string> Inflate(const std::string& data, size_t original_size) {
   return out;
 }
 
+namespace {
+
+void AddStep(ItemPracticesReport* report, std::string practice, std::string operation,
+             int64_t bytes, const Capacity& c, std::string note) {
+  report->steps.push_back(PracticeStep{std::move(practice), std::move(operation), bytes,
+                                       c.read_units, c.write_units, std::move(note)});
+}
+
+// 1. Vertical partitioning: price and availability updated in the whole
+// catalog item vs in an item of their own.
+Status AddVerticalPartitioning(Engine& engine, const ItemPracticesOptions& o,
+                               ItemPracticesReport* report) {
+  const std::string p = "vertical partitioning";
+  Item whole = Padded(Item{{"Id", AttributeValue::S("21")},
+                           {"Price", AttributeValue::S("5.00 USD")},
+                           {"QuantityOnHand", AttributeValue::N(IntNumber(3750))}},
+                      "Description", o.catalog_item_bytes);
+  Item hot = Padded(Item{{"Id", AttributeValue::S("21")},
+                         {"Price", AttributeValue::S("5.00 USD")},
+                         {"QuantityOnHand", AttributeValue::N(IntNumber(3750))}},
+                    "Pad", o.hot_part_bytes);
+  for (auto& [table, item] : {std::pair<std::string, Item*>{"ProductCatalog", &whole},
+                              std::pair<std::string, Item*>{"ProductAvailability", &hot}}) {
+    PutItemRequest put;
+    put.table_name = table;
+    put.item = *item;
+    if (auto r = engine.PutItem(put); !r.ok()) return r.status();
+    UpdateItemRequest up;
+    up.table_name = table;
+    up.key = Item{{"Id", AttributeValue::S("21")}};
+    up.update_expression = "SET QuantityOnHand = QuantityOnHand - :one";
+    up.expression_attribute_values =
+        ExpressionAttributeValues{{":one", AttributeValue::N(IntNumber(1))}};
+    Result<UpdateItemResult> r = engine.UpdateItem(up);
+    if (!r.ok()) return r.status();
+    AddStep(report, p, "UpdateItem " + table + " (QuantityOnHand - 1)", ItemSize(*item),
+        r.value().consumed_capacity.Total(),
+        table == "ProductCatalog" ? "the whole item is rewritten"
+                                  : "only the hot attributes' item");
+  }
+  return Status::OK();
+}
+
+// 2. Compressing a large attribute: the message as a String vs zlib in a
+// Binary attribute.
+Status AddCompression(Engine& engine, const ItemPracticesOptions& o,
+                      ItemPracticesReport* report) {
+  const std::string p = "compression (zlib -> B)";
+  const std::string text = MessageText(o.message_bytes, o.seed);
+  Result<std::string> packed = Deflate(text);
+  if (!packed.ok()) return packed.status();
+  report->compressed_bytes = static_cast<int64_t>(packed.value().size());
+  struct Variant {
+    std::string id;
+    AttributeValue value;
+    std::string what;
+  };
+  for (const Variant& v :
+       {Variant{"plain", AttributeValue::S(text), "String"},
+        Variant{"zlib", AttributeValue::B(packed.value()), "Binary (zlib)"}}) {
+    PutItemRequest put;
+    put.table_name = "Reply";
+    put.item = Item{{"Id", AttributeValue::S("DynamoDB#Thread1#" + v.id)},
+                    {"Message", v.value}};
+    Result<PutItemResult> w = engine.PutItem(put);
+    if (!w.ok()) return w.status();
+    const int64_t size = ItemSize(put.item);
+    AddStep(report, p, "PutItem Reply, message as " + v.what, size,
+        w.value().consumed_capacity.Total(), "");
+    GetItemRequest get;
+    get.table_name = "Reply";
+    get.key = Item{{"Id", put.item.at("Id")}};
+    get.consistent_read = true;
+    Result<GetItemResult> r = engine.GetItem(get);
+    if (!r.ok()) return r.status();
+    std::string note;
+    if (v.id == "zlib" && r.value().item) {
+      Result<std::string> back =
+          Inflate(r.value().item->at("Message").b(), text.size());
+      if (!back.ok()) return back.status();
+      note = back.value() == text ? "inflated back to the same text"
+                                  : "inflated text DIFFERS";
+    }
+    AddStep(report, p, "GetItem Reply (strongly consistent), " + v.what, size,
+        r.value().consumed_capacity.Total(), note);
+  }
+  return Status::OK();
+}
+
+// 3. A value above 400 KB: refused as one item; stored as chunk items
+// with BatchWriteItem and read back with BatchGetItem.
+Status AddChunking(Engine& engine, const ItemPracticesOptions& o,
+                   ItemPracticesReport* report) {
+  const std::string p = "chunking (BatchWriteItem / BatchGetItem)";
+  const std::string value(static_cast<size_t>(o.large_value_bytes), 'v');
+  PutItemRequest whole;
+  whole.table_name = "Reply";
+  whole.item = Item{{"Id", AttributeValue::S("DynamoDB#Thread1#big")},
+                    {"Message", AttributeValue::S(value)}};
+  Result<PutItemResult> refused = engine.PutItem(whole);
+  AddStep(report, p, "PutItem Reply, the whole value in one item", ItemSize(whole.item),
+      refused.ok() ? refused.value().consumed_capacity.Total() : Capacity{},
+      refused.ok() ? "accepted (under 400 KB)"
+                   : "refused: " + refused.status().message());
+  std::vector<WriteRequest> writes;
+  std::vector<Item> keys;
+  int64_t total_bytes = 0;
+  for (int64_t off = 0; off < o.large_value_bytes; off += o.chunk_bytes) {
+    const int seq = static_cast<int>(off / o.chunk_bytes) + 1;
+    Item chunk{{"Id", AttributeValue::S("DynamoDB#Thread1#2012-03-15T20:42:54.023Z#1#" +
+                                       std::to_string(seq))},
+               {"Message", AttributeValue::S(value.substr(
+                               static_cast<size_t>(off),
+                               static_cast<size_t>(o.chunk_bytes)))}};
+    total_bytes += ItemSize(chunk);
+    keys.push_back(Item{{"Id", chunk.at("Id")}});
+    writes.push_back(WriteRequest{std::move(chunk), std::nullopt});
+  }
+  report->chunks = static_cast<int>(writes.size());
+  Capacity written, read;
+  for (size_t i = 0; i < writes.size(); i += 25) {
+    BatchWriteItemRequest req;
+    req.request_items.emplace_back(
+        "ReplyChunks",
+        std::vector<WriteRequest>(writes.begin() + static_cast<std::ptrdiff_t>(i),
+                                  writes.begin() + static_cast<std::ptrdiff_t>(
+                                                       std::min(i + 25, writes.size()))));
+    Result<BatchWriteItemResult> r = engine.BatchWriteItem(req);
+    if (!r.ok()) return r.status();
+    for (const ConsumedCapacity& c : r.value().consumed_capacity) written += c.Total();
+  }
+  AddStep(report, p, "BatchWriteItem ReplyChunks, " + std::to_string(report->chunks) +
+             " chunks of " + std::to_string(o.chunk_bytes) + " B",
+      total_bytes, written, "each chunk rounded up to 1 KB on its own");
+  for (bool consistent : {true, false}) {
+    Capacity c;
+    for (size_t i = 0; i < keys.size(); i += 100) {
+      BatchGetItemRequest req;
+      KeysAndAttributes ka;
+      ka.keys.assign(keys.begin() + static_cast<std::ptrdiff_t>(i),
+                     keys.begin() + static_cast<std::ptrdiff_t>(
+                                        std::min(i + 100, keys.size())));
+      ka.consistent_read = consistent;
+      req.request_items.emplace_back("ReplyChunks", std::move(ka));
+      while (!req.request_items.empty()) {
+        Result<BatchGetItemResult> r = engine.BatchGetItem(req);
+        if (!r.ok()) return r.status();
+        for (const ConsumedCapacity& cc : r.value().consumed_capacity) c += cc.Total();
+        req.request_items = std::move(r.value().unprocessed_keys);
+      }
+    }
+    read = c;
+    AddStep(report, p,
+        std::string("BatchGetItem ReplyChunks, ") +
+            (consistent ? "strongly consistent" : "eventually consistent"),
+        total_bytes, read, "each chunk rounded up to 4 KB on its own");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Result<ItemPracticesReport> RunItemPractices(const ItemPracticesOptions& o) {
   if (o.catalog_item_bytes < 1 || o.catalog_item_bytes > 400 * 1024 ||
       o.hot_part_bytes < 1 || o.hot_part_bytes > 400 * 1024 ||
@@ -98,158 +260,9 @@ Result<ItemPracticesReport> RunItemPractices(const ItemPracticesOptions& o) {
   }
   ItemPracticesReport report;
   report.options = o;
-  auto add = [&](std::string practice, std::string operation, int64_t bytes,
-                 const Capacity& c, std::string note) {
-    report.steps.push_back(PracticeStep{std::move(practice), std::move(operation),
-                                        bytes, c.read_units, c.write_units,
-                                        std::move(note)});
-  };
-
-  // 1. Vertical partitioning: price and availability updated in the whole
-  // catalog item vs in an item of their own.
-  {
-    const std::string p = "vertical partitioning";
-    Item whole = Padded(Item{{"Id", AttributeValue::S("21")},
-                             {"Price", AttributeValue::S("5.00 USD")},
-                             {"QuantityOnHand", AttributeValue::N(IntNumber(3750))}},
-                        "Description", o.catalog_item_bytes);
-    Item hot = Padded(Item{{"Id", AttributeValue::S("21")},
-                           {"Price", AttributeValue::S("5.00 USD")},
-                           {"QuantityOnHand", AttributeValue::N(IntNumber(3750))}},
-                      "Pad", o.hot_part_bytes);
-    for (auto& [table, item] : {std::pair<std::string, Item*>{"ProductCatalog", &whole},
-                                std::pair<std::string, Item*>{"ProductAvailability", &hot}}) {
-      PutItemRequest put;
-      put.table_name = table;
-      put.item = *item;
-      if (auto r = engine.PutItem(put); !r.ok()) return r.status();
-      UpdateItemRequest up;
-      up.table_name = table;
-      up.key = Item{{"Id", AttributeValue::S("21")}};
-      up.update_expression = "SET QuantityOnHand = QuantityOnHand - :one";
-      up.expression_attribute_values =
-          ExpressionAttributeValues{{":one", AttributeValue::N(IntNumber(1))}};
-      Result<UpdateItemResult> r = engine.UpdateItem(up);
-      if (!r.ok()) return r.status();
-      add(p, "UpdateItem " + table + " (QuantityOnHand - 1)", ItemSize(*item),
-          r.value().consumed_capacity.Total(),
-          table == "ProductCatalog" ? "the whole item is rewritten"
-                                    : "only the hot attributes' item");
-    }
-  }
-
-  // 2. Compressing a large attribute: the message as a String vs zlib in a
-  // Binary attribute.
-  {
-    const std::string p = "compression (zlib -> B)";
-    const std::string text = MessageText(o.message_bytes, o.seed);
-    Result<std::string> packed = Deflate(text);
-    if (!packed.ok()) return packed.status();
-    report.compressed_bytes = static_cast<int64_t>(packed.value().size());
-    struct Variant {
-      std::string id;
-      AttributeValue value;
-      std::string what;
-    };
-    for (const Variant& v :
-         {Variant{"plain", AttributeValue::S(text), "String"},
-          Variant{"zlib", AttributeValue::B(packed.value()), "Binary (zlib)"}}) {
-      PutItemRequest put;
-      put.table_name = "Reply";
-      put.item = Item{{"Id", AttributeValue::S("DynamoDB#Thread1#" + v.id)},
-                      {"Message", v.value}};
-      Result<PutItemResult> w = engine.PutItem(put);
-      if (!w.ok()) return w.status();
-      const int64_t size = ItemSize(put.item);
-      add(p, "PutItem Reply, message as " + v.what, size,
-          w.value().consumed_capacity.Total(), "");
-      GetItemRequest get;
-      get.table_name = "Reply";
-      get.key = Item{{"Id", put.item.at("Id")}};
-      get.consistent_read = true;
-      Result<GetItemResult> r = engine.GetItem(get);
-      if (!r.ok()) return r.status();
-      std::string note;
-      if (v.id == "zlib" && r.value().item) {
-        Result<std::string> back =
-            Inflate(r.value().item->at("Message").b(), text.size());
-        if (!back.ok()) return back.status();
-        note = back.value() == text ? "inflated back to the same text"
-                                    : "inflated text DIFFERS";
-      }
-      add(p, "GetItem Reply (strongly consistent), " + v.what, size,
-          r.value().consumed_capacity.Total(), note);
-    }
-  }
-
-  // 3. A value above 400 KB: refused as one item; stored as chunk items
-  // with BatchWriteItem and read back with BatchGetItem.
-  {
-    const std::string p = "chunking (BatchWriteItem / BatchGetItem)";
-    const std::string value(static_cast<size_t>(o.large_value_bytes), 'v');
-    PutItemRequest whole;
-    whole.table_name = "Reply";
-    whole.item = Item{{"Id", AttributeValue::S("DynamoDB#Thread1#big")},
-                      {"Message", AttributeValue::S(value)}};
-    Result<PutItemResult> refused = engine.PutItem(whole);
-    add(p, "PutItem Reply, the whole value in one item", ItemSize(whole.item),
-        refused.ok() ? refused.value().consumed_capacity.Total() : Capacity{},
-        refused.ok() ? "accepted (under 400 KB)"
-                     : "refused: " + refused.status().message());
-    std::vector<WriteRequest> writes;
-    std::vector<Item> keys;
-    int64_t total_bytes = 0;
-    for (int64_t off = 0; off < o.large_value_bytes; off += o.chunk_bytes) {
-      const int seq = static_cast<int>(off / o.chunk_bytes) + 1;
-      Item chunk{{"Id", AttributeValue::S("DynamoDB#Thread1#2012-03-15T20:42:54.023Z#1#" +
-                                         std::to_string(seq))},
-                 {"Message", AttributeValue::S(value.substr(
-                                 static_cast<size_t>(off),
-                                 static_cast<size_t>(o.chunk_bytes)))}};
-      total_bytes += ItemSize(chunk);
-      keys.push_back(Item{{"Id", chunk.at("Id")}});
-      writes.push_back(WriteRequest{std::move(chunk), std::nullopt});
-    }
-    report.chunks = static_cast<int>(writes.size());
-    Capacity written, read;
-    for (size_t i = 0; i < writes.size(); i += 25) {
-      BatchWriteItemRequest req;
-      req.request_items.emplace_back(
-          "ReplyChunks",
-          std::vector<WriteRequest>(writes.begin() + static_cast<std::ptrdiff_t>(i),
-                                    writes.begin() + static_cast<std::ptrdiff_t>(
-                                                         std::min(i + 25, writes.size()))));
-      Result<BatchWriteItemResult> r = engine.BatchWriteItem(req);
-      if (!r.ok()) return r.status();
-      for (const ConsumedCapacity& c : r.value().consumed_capacity) written += c.Total();
-    }
-    add(p, "BatchWriteItem ReplyChunks, " + std::to_string(report.chunks) +
-               " chunks of " + std::to_string(o.chunk_bytes) + " B",
-        total_bytes, written, "each chunk rounded up to 1 KB on its own");
-    for (bool consistent : {true, false}) {
-      Capacity c;
-      for (size_t i = 0; i < keys.size(); i += 100) {
-        BatchGetItemRequest req;
-        KeysAndAttributes ka;
-        ka.keys.assign(keys.begin() + static_cast<std::ptrdiff_t>(i),
-                       keys.begin() + static_cast<std::ptrdiff_t>(
-                                          std::min(i + 100, keys.size())));
-        ka.consistent_read = consistent;
-        req.request_items.emplace_back("ReplyChunks", std::move(ka));
-        while (!req.request_items.empty()) {
-          Result<BatchGetItemResult> r = engine.BatchGetItem(req);
-          if (!r.ok()) return r.status();
-          for (const ConsumedCapacity& cc : r.value().consumed_capacity) c += cc.Total();
-          req.request_items = std::move(r.value().unprocessed_keys);
-        }
-      }
-      read = c;
-      add(p,
-          std::string("BatchGetItem ReplyChunks, ") +
-              (consistent ? "strongly consistent" : "eventually consistent"),
-          total_bytes, read, "each chunk rounded up to 4 KB on its own");
-    }
-  }
+  if (Status s = AddVerticalPartitioning(engine, o, &report); !s.ok()) return s;
+  if (Status s = AddCompression(engine, o, &report); !s.ok()) return s;
+  if (Status s = AddChunking(engine, o, &report); !s.ok()) return s;
   return report;
 }
 

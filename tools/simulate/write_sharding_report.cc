@@ -113,10 +113,11 @@ TextTable WriteShardingSeries(const WriteShardingReport& report) {
   return t;
 }
 
-std::string WriteShardingText(const WriteShardingReport& report) {
+namespace {
+
+// What ran: the mode, the orders, the tables, the wall and simulated times.
+std::string RunText(const WriteShardingReport& report) {
   const WriteShardingOptions& o = report.options;
-  const ShardFormula& f = report.seed_formula;
-  const ShardFormula& a = report.adjusted_formula;
   std::string out;
   out += "write sharding of GSI2 (seed 000/003, access pattern 5)\n";
   out += "capacity mode: " + o.capacity.Describe() + "\n";
@@ -150,7 +151,13 @@ std::string WriteShardingText(const WriteShardingReport& report) {
          std::to_string(report.load_simulated_seconds) +
          " s simulated (throttling off); read: " +
          Fixed(report.read_wall_seconds, 1) + " s wall (throttling on)\n\n";
-  out += WriteShardingTable(report).Render();
+  return out;
+}
+
+// Sustained mode: each run's achieved items/s per window of seconds.
+std::string SustainedSeriesText(const WriteShardingReport& report) {
+  const WriteShardingOptions& o = report.options;
+  std::string out;
   if (o.mode == ReadMode::kSustained) {
     out += "\nachieved items/s over time (thousands; the mean of each " +
            std::to_string(kWindow) + " simulated seconds, from second 0):\n";
@@ -169,6 +176,15 @@ std::string WriteShardingText(const WriteShardingReport& report) {
       out += line + "\n";
     }
   }
+  return out;
+}
+
+// The seed's formula, with the simulation's inputs, at the required rate,
+// and the balls-into-bins N.
+std::string FormulaText(const WriteShardingReport& report) {
+  const ShardFormula& f = report.seed_formula;
+  const ShardFormula& a = report.adjusted_formula;
+  std::string out;
   out += "\nseed formula: ItemsPerRCU = 4 KB / " + Fixed(f.avg_item_bytes, 0) +
          " B = " + std::to_string(f.items_per_rcu) +
          "; PartitionMaxReadRate = 3000 * " + std::to_string(f.items_per_rcu) +
@@ -206,8 +222,15 @@ std::string WriteShardingText(const WriteShardingReport& report) {
                "ceiling over " +
                    std::to_string(report.index_partitions_at_start) +
                    " partitions\n";
-  // The seed's N to the simulation's, step by step: the formula's inputs,
-  // then the hashing of the keys onto the partitions.
+  return out;
+}
+
+// The seed's N to the simulation's, step by step: the formula's inputs,
+// then the hashing of the keys onto the partitions.
+std::string SeedToSimulationText(const WriteShardingReport& report) {
+  const ShardFormula& f = report.seed_formula;
+  const ShardFormula& rf = report.rate_formula;
+  std::string out;
   std::set<int> fit, overflow;
   for (const ReadRun& r : report.runs) {
     if (r.kind == ShardingKind::kUnsharded || r.spread.partitions == 0) continue;
@@ -240,6 +263,13 @@ std::string WriteShardingText(const WriteShardingReport& report) {
          std::to_string(partitions) +
          " here), so past that N adds client parallelism and collisions "
          "(docs/simulate.md)\n";
+  return out;
+}
+
+// Per variant, the N the simulation found and where throttling stopped.
+std::string SimulatedNText(const WriteShardingReport& report) {
+  const WriteShardingOptions& o = report.options;
+  std::string out;
   const bool sustained = o.mode == ReadMode::kSustained;
   for (const char* variant : {"hash", "random"}) {
     const std::vector<int>& swept =
@@ -270,6 +300,18 @@ std::string WriteShardingText(const WriteShardingReport& report) {
                ? "; throttled up to the largest N\n"
                : "; no throttle from N = " + std::to_string(it->second) + " on\n";
   }
+  return out;
+}
+
+}  // namespace
+
+std::string WriteShardingText(const WriteShardingReport& report) {
+  std::string out = RunText(report);
+  out += WriteShardingTable(report).Render();
+  out += SustainedSeriesText(report);
+  out += FormulaText(report);
+  out += SeedToSimulationText(report);
+  out += SimulatedNText(report);
   return out;
 }
 
