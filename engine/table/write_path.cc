@@ -43,6 +43,53 @@ Result<std::optional<Item>> ReadItem(const Store& store,
   return std::optional<Item>(std::move(item));
 }
 
+Result<WritePath::Before> WritePath::ReadBefore(const TableInfo& table,
+                                                const std::string& item_key,
+                                                IndexWriter::Txn* txn,
+                                                bool mutation_reads_old) {
+  Before before;
+  if (streams_ != nullptr && table.desc.stream_specification &&
+      table.desc.stream_specification->stream_enabled) {
+    before.stream_view = streams_->ActiveViewType(table.id);
+  }
+  // Only the old item's existence and size matter (billing, counters)
+  // unless the mutation, the stream record or the index changes read it.
+  // Items of tables whose writes always read the old item are not
+  // remembered (what was is forgotten), which saves the memory.
+  before.rememberable =
+      !before.stream_view.has_value() &&
+      !(indexes_ != nullptr && indexes_->HasIndexes(*txn, table.id));
+  const bool size_only = before.rememberable && !mutation_reads_old;
+  // Read before the item is, so that a bulk change after it shows.
+  before.generation = store_->ItemsBulkGeneration();
+  std::optional<ItemSizeCache::Known> known;
+  if (size_only) known = known_.Find(item_key, before.generation);
+  if (known) {
+    before.size = known->size;
+    before.exists = known->exists;
+    return before;
+  }
+  DR_ASSIGN_OR_RETURN(before.bytes, store_->Get(Cf::kItems, item_key));
+  if (before.bytes) {
+    // Decoding is most of what reading the old item costs beyond the Get:
+    // skipped when only its size and existence matter.
+    if (!size_only) {
+      DR_ASSIGN_OR_RETURN(Item decoded, DecodeItem(*before.bytes));
+      before.item = std::move(decoded);
+      before.size = ItemSize(*before.item);
+    } else {
+      DR_ASSIGN_OR_RETURN(before.size, EncodedItemSize(*before.bytes));
+    }
+  }
+  // Under the item's lock, what was read is the item's state until this
+  // write (or the next) commits.
+  if (before.rememberable) {
+    known_.Remember(item_key, {before.bytes.has_value(), before.size}, before.generation);
+  }
+  before.exists = before.bytes.has_value();
+  return before;
+}
+
 Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
                                              const std::string& item_key,
                                              const ItemMutation& mutation,
@@ -53,49 +100,7 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
                                              std::vector<PendingStreamRecord>* records,
                                              const std::optional<StreamUserIdentity>& user_identity,
                                              bool mutation_reads_old) {
-  std::optional<StreamViewType> stream_view;
-  if (streams_ != nullptr && table.desc.stream_specification &&
-      table.desc.stream_specification->stream_enabled) {
-    stream_view = streams_->ActiveViewType(table.id);
-  }
-  // Only the old item's existence and size matter (billing, counters)
-  // unless the mutation, the stream record or the index changes read it.
-  // Items of tables whose writes always read the old item are not
-  // remembered (what was is forgotten), which saves the memory.
-  const bool rememberable =
-      !stream_view.has_value() &&
-      !(indexes_ != nullptr && indexes_->HasIndexes(*txn, table.id));
-  const bool size_only = rememberable && !mutation_reads_old;
-  // Read before the item is, so that a bulk change after it shows.
-  const uint64_t generation = store_->ItemsBulkGeneration();
-  std::optional<ItemSizeCache::Known> known;
-  if (size_only) known = known_.Find(item_key, generation);
-  // The stored bytes are kept: a stream record copies them as its old image.
-  std::optional<std::string> old_bytes;
-  std::optional<Item> old_item;
-  int64_t old_size = 0;
-  if (known) {
-    old_size = known->size;
-  } else {
-    DR_ASSIGN_OR_RETURN(old_bytes, store_->Get(Cf::kItems, item_key));
-    if (old_bytes) {
-      // Decoding is most of what reading the old item costs beyond the Get:
-      // skipped when only its size and existence matter.
-      if (!size_only) {
-        DR_ASSIGN_OR_RETURN(Item decoded, DecodeItem(*old_bytes));
-        old_item = std::move(decoded);
-        old_size = ItemSize(*old_item);
-      } else {
-        DR_ASSIGN_OR_RETURN(old_size, EncodedItemSize(*old_bytes));
-      }
-    }
-    // Under the item's lock, what was read is the item's state until this
-    // write (or the next) commits.
-    if (rememberable) {
-      known_.Remember(item_key, {old_bytes.has_value(), old_size}, generation);
-    }
-  }
-  const bool old_exists = known ? known->exists : old_bytes.has_value();
+  DR_ASSIGN_OR_RETURN(Before before, ReadBefore(table, item_key, txn, mutation_reads_old));
   // The base table's part comes first; the index parts follow it.
   Metering m;
   m.consumed.table_name = table.desc.table_name;
@@ -105,32 +110,44 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
     m.charge.parts.push_back(PartOfStorageKey(0, item_key, table.key.hash_type,
                                               0, m.consumed.table.write_units));
   };
-  Result<ItemChange> changed = mutation(old_item);
+  Result<ItemChange> changed = mutation(before.item);
   if (!changed.ok()) {
     // DynamoDB charges a refused conditional write the item it read.
     if (changed.status().code() == ErrorCode::kConditionalCheckFailed) {
-      meter_base(old_size);
+      meter_base(before.size);
       *metering = std::move(m);
     }
     return changed.status();
   }
   const ItemChange change = std::move(changed).value();
   const Item* new_item = change.NewItem();
-  if (change.unchanged || (new_item == nullptr && !old_exists)) {
+  if (change.unchanged || (new_item == nullptr && !before.exists)) {
     // Nothing to write (or nothing to delete): still one read item's worth.
-    meter_base(old_size);
+    meter_base(before.size);
     *metering = std::move(m);
-    return old_item;
+    return std::move(before.item);
   }
 
   const int64_t new_size = new_item != nullptr ? ItemSize(*new_item) : 0;
-  meter_base(std::max(old_size, new_size));
+  meter_base(std::max(before.size, new_size));
   std::vector<PartitionSizeDelta> gsi_sizes;
   if (indexes_ != nullptr) {
-    DR_RETURN_IF_ERROR(indexes_->Stage(txn, table.id, old_item, new_item,
-                                       old_size, new_size, batch, &m,
+    DR_RETURN_IF_ERROR(indexes_->Stage(txn, table.id, before.item, new_item,
+                                       before.size, new_size, batch, &m,
                                        &gsi_sizes));
   }
+  StageAfter(table, item_key, before, new_item, new_size, std::move(gsi_sizes), m, batch,
+             stats, records, user_identity);
+  *metering = std::move(m);
+  return std::move(before.item);
+}
+
+void WritePath::StageAfter(const TableInfo& table, const std::string& item_key,
+                           const Before& before, const Item* new_item, int64_t new_size,
+                           std::vector<PartitionSizeDelta> gsi_sizes, const Metering& m,
+                           WriteBatch* batch, std::vector<StatsDelta>* stats,
+                           std::vector<PendingStreamRecord>* records,
+                           const std::optional<StreamUserIdentity>& user_identity) {
   std::string value;
   if (new_item != nullptr) {
     EncodeItem(*new_item, &value);
@@ -142,26 +159,26 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
   if (pitr_ != nullptr) {
     pitr_->Stage(table.id, item_key, new_item != nullptr ? &value : nullptr, batch);
   }
-  if (stream_view) {
-    const ItemImage before{old_item ? &*old_item : nullptr,
-                           old_bytes ? std::string_view(*old_bytes) : std::string_view(),
-                           old_size};
-    const ItemImage after{new_item, value, new_size};
+  if (before.stream_view) {
+    const ItemImage old_image{before.item ? &*before.item : nullptr,
+                              before.bytes ? std::string_view(*before.bytes)
+                                           : std::string_view(),
+                              before.size};
+    const ItemImage new_image{new_item, value, new_size};
     std::optional<std::string> record =
-        EncodeChangeRecord(*stream_view, table.key, before, after,
+        EncodeChangeRecord(*before.stream_view, table.key, old_image, new_image,
                            streams_->clock()->NowMicros(), user_identity);
     if (record) {
       records->push_back({table.id, m.charge.parts.front().hash, std::move(*record)});
     }
   }
-  const int64_t item_delta = (new_item != nullptr ? 1 : 0) - (old_exists ? 1 : 0);
-  Catalog::AddStats(table.id, item_delta, new_size - old_size, batch);
+  const int64_t item_delta = (new_item != nullptr ? 1 : 0) - (before.exists ? 1 : 0);
+  Catalog::AddStats(table.id, item_delta, new_size - before.size, batch);
   // The base part (first) carries the item's partition hash.
-  stats->push_back({&table, item_delta, new_size - old_size,
+  stats->push_back({&table, item_delta, new_size - before.size,
                     m.charge.parts.front().hash, std::move(gsi_sizes), item_key,
-                    {new_item != nullptr, new_size}, generation, rememberable});
-  *metering = std::move(m);
-  return old_item;
+                    {new_item != nullptr, new_size}, before.generation,
+                    before.rememberable});
 }
 
 Status WritePath::Commit(WriteBatch* batch,

@@ -217,6 +217,27 @@ class WritePath {
                                     std::vector<PendingStreamRecord>* records,
                                     const std::optional<StreamUserIdentity>& user_identity,
                                     bool mutation_reads_old = true);
+  // The item before a staged write: read from the store, or only its size
+  // and existence when that is all the write needs and it is remembered.
+  struct Before {
+    std::optional<StreamViewType> stream_view;  // set when the change has a record
+    bool rememberable = false;  // the table's items are remembered (StatsDelta)
+    uint64_t generation = 0;    // the store's ItemsBulkGeneration before the read
+    std::optional<std::string> bytes;  // kept: a stream record's old image
+    std::optional<Item> item;          // decoded unless only the size matters
+    int64_t size = 0;
+    bool exists = false;
+  };
+  Result<Before> ReadBefore(const TableInfo& table, const std::string& item_key,
+                            IndexWriter::Txn* txn, bool mutation_reads_old);
+  // Stage's second half: the new item (or its deletion), its PITR and
+  // stream records and its counters, added to `batch` and `stats`.
+  void StageAfter(const TableInfo& table, const std::string& item_key,
+                  const Before& before, const Item* new_item, int64_t new_size,
+                  std::vector<PartitionSizeDelta> gsi_sizes, const Metering& m,
+                  WriteBatch* batch, std::vector<StatsDelta>* stats,
+                  std::vector<PendingStreamRecord>* records,
+                  const std::optional<StreamUserIdentity>& user_identity);
   // Store::Write, through the stream log when there are stream records.
   Status Commit(WriteBatch* batch, const std::vector<PendingStreamRecord>& records);
   // Apply, charged (a client's write) or not (ApplyAsService).
