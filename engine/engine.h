@@ -126,14 +126,15 @@ class Engine final {
   // stream_retention_micros, all on the engine clock.
   //
   // With throttling on, reads are limited as DynamoDB Streams limits them
-  // (kLimitExceeded "Rate exceeded"): GetRecords 5 calls per second per
-  // shard, DescribeStream 10 and ListStreams 5 per second per namespace
-  // (EngineOptions::stream_*_per_second), on the engine clock.
+  // ("Rate exceeded"): GetRecords 10 calls per second per shard
+  // (kLimitExceeded), DescribeStream 10 and ListStreams 5 per second per
+  // namespace (kThrottling, which SDKs retry), on the engine clock
+  // (EngineOptions::stream_*_per_second).
   //
   // Streams of the request's scope, in ARN order. Errors: kValidation,
-  // kLimitExceeded.
+  // kThrottling.
   Result<ListStreamsResult> ListStreams(const ListStreamsRequest& req);
-  // Errors: kValidation (malformed ARN), kResourceNotFound, kLimitExceeded.
+  // Errors: kValidation (malformed ARN), kResourceNotFound, kThrottling.
   Result<StreamDescription> DescribeStream(
       const DescribeStreamRequest& req);
   // Errors: kValidation, kResourceNotFound, kTrimmedDataAccess.

@@ -100,7 +100,7 @@ struct EngineOptions {
   // DynamoDB Streams' read limits (engine/stream/stream_reads.h), enforced
   // while throttling is on: GetRecords calls per second per shard,
   // DescribeStream and ListStreams calls per second per namespace.
-  int64_t stream_get_records_per_shard_per_second = 5;
+  int64_t stream_get_records_per_shard_per_second = 10;
   int64_t stream_describe_stream_per_second = 10;
   int64_t stream_list_streams_per_second = 5;
   // --- Tags ---

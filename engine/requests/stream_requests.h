@@ -124,7 +124,7 @@ struct ShardStats {
   uint64_t records = 0;  // retained records
   uint64_t bytes = 0;    // their stored size (keys and values)
   uint64_t get_records_calls = 0;
-  uint64_t throttled_calls = 0;  // refused: over 5 calls per second
+  uint64_t throttled_calls = 0;  // refused: over 10 calls per second
   uint64_t records_read = 0;
   // Retained records at or after the read position, and the age on the
   // engine clock of the oldest of them (0 when none).

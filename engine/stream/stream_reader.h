@@ -31,10 +31,10 @@ inline constexpr int kMaxGetRecordsLimit = 1000;
 inline constexpr int64_t kMaxGetRecordsBytes = int64_t{1} << 20;
 
 // Errors: kValidation (TableName of a missing table is not an error: no
-// streams), kLimitExceeded.
+// streams), kThrottling.
 Result<ListStreamsResult> ListStreams(const StreamLog& log, StreamReads* reads,
                                       bool enforce, const ListStreamsRequest& req);
-// Errors: kValidation (malformed ARN), kResourceNotFound, kLimitExceeded.
+// Errors: kValidation (malformed ARN), kResourceNotFound, kThrottling.
 Result<StreamDescription> DescribeStream(const StreamLog& log, StreamReads* reads,
                                          bool enforce,
                                          const DescribeStreamRequest& req);
@@ -45,7 +45,7 @@ Result<std::string> GetShardIterator(const StreamLog& log,
 // Up to Limit records (1,000) and 1 MB from the iterator's position.
 // Errors: kValidation (malformed iterator), kExpiredIterator,
 // kTrimmedDataAccess, kResourceNotFound (stream or shard gone),
-// kLimitExceeded (the shard's 5 calls per second), kCorruption.
+// kLimitExceeded (the shard's 10 calls per second), kCorruption.
 Result<GetRecordsResult> GetRecords(const StreamLog& log, StreamReads* reads,
                                     bool enforce, const GetRecordsRequest& req);
 

@@ -6,6 +6,10 @@ Status StreamRateExceeded() {
   return Status(ErrorCode::kLimitExceeded, "Rate exceeded");
 }
 
+Status StreamControlRateExceeded() {
+  return Status(ErrorCode::kThrottling, "Rate exceeded");
+}
+
 Status StreamReads::AdmitGetRecords(uint32_t stream_id, uint32_t shard, bool enforce) {
   const int64_t now = clock_->NowMicros();
   std::lock_guard lock(mu_);
@@ -36,7 +40,7 @@ Status StreamReads::Admit(std::map<std::string, TokenBucket>* buckets,
   const int64_t now = clock_->NowMicros();
   auto [it, inserted] = buckets->try_emplace(key);
   if (inserted) it->second = TokenBucket(rate, rate, now);
-  if (enforce && it->second.Balance(now) < 1) return StreamRateExceeded();
+  if (enforce && it->second.Balance(now) < 1) return StreamControlRateExceeded();
   it->second.Charge(1, now);
   return Status::OK();
 }

@@ -2,15 +2,20 @@
 //
 // StreamReads meters and limits the reads of DynamoDB Streams, on the
 // engine clock, as DynamoDB documents them:
-//   - GetRecords: at most 5 calls per second per shard (DynamoDB Streams
-//     throttles a shard read by more than two processes; the rate is the
-//     one Kinesis documents and DynamoDB Streams applies);
+//   - GetRecords: at most 10 calls per second per shard (DynamoDB documents
+//     no rate, only that a shard be read by at most two processes; two
+//     Lambda consumers poll it 4 times a second each, so DynamoDB serves
+//     8; Kinesis's 5 per second is not DynamoDB's: docs/streams.md);
 //   - DescribeStream: at most 10 calls per second (API reference), and
 //     ListStreams at most 5 per second, per account (here: per namespace).
 // Each limit is a token bucket holding one second of calls (a burst of 5 or
-// 10 is admitted, then the rate); a call needs a whole call's worth. A call over its limit is refused with
-// LimitExceededException "Rate exceeded" (what DynamoDB Streams answers)
-// and consumes nothing.
+// 10 is admitted, then the rate); a call needs a whole call's worth, and a
+// call over its limit consumes nothing. GetRecords is refused with
+// LimitExceededException "Rate exceeded" (its only throttling error in the
+// API reference); DescribeStream and ListStreams with ThrottlingException
+// "Rate exceeded", as users report DynamoDB Streams' control calls throttled
+// (docs/streams.md; ../shared/design/capacity-evidence.md section 5), which
+// every SDK retries, boto3's default legacy mode included.
 //
 // It also keeps, per shard, what was read: GetRecords calls, records and
 // bytes returned, refused calls, and the read position (the sequence
@@ -37,7 +42,7 @@
 namespace dynarock {
 
 struct StreamReadLimits {
-  int64_t get_records_per_shard_per_second = 5;
+  int64_t get_records_per_shard_per_second = 10;
   int64_t describe_stream_per_second = 10;
   int64_t list_streams_per_second = 5;
 };
@@ -63,7 +68,7 @@ class StreamReads {
   // sequence number its NextShardIterator starts at.
   void RecordRead(uint32_t stream_id, uint32_t shard, uint64_t records,
                   uint64_t bytes, uint64_t next_seq);
-  // DescribeStream / ListStreams of a namespace. Errors: kLimitExceeded.
+  // DescribeStream / ListStreams of a namespace. Errors: kThrottling.
   Status AdmitDescribeStream(const std::string& ns, bool enforce);
   Status AdmitListStreams(const std::string& ns, bool enforce);
 
@@ -88,8 +93,11 @@ class StreamReads {
 };
 
 // LimitExceededException "Rate exceeded", as DynamoDB Streams answers a
-// call over its rate.
+// GetRecords over its rate.
 Status StreamRateExceeded();
+// ThrottlingException "Rate exceeded": DescribeStream / ListStreams over
+// their rates.
+Status StreamControlRateExceeded();
 
 }  // namespace dynarock
 

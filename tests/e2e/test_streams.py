@@ -19,7 +19,7 @@ from conftest import REGION, DynarockServer, dynarock_bin, unique_name
 @pytest.fixture(scope="module")
 def server():
     """This module's own server, throttling off: the readers here page
-    through shards faster than DynamoDB Streams allows (5 GetRecords per
+    through shards faster than DynamoDB Streams allows (10 GetRecords per
     second per shard); test_read_limits starts one with throttling on."""
     s = DynarockServer("--in-memory", "--throttling", "off")
     yield s
@@ -318,8 +318,8 @@ def test_kill_9_keeps_a_record_per_acknowledged_write(start_server, tmp_path):
     assert set(seen) <= set(attempted)
 
 
-def refused_within(call, attempts, calls_per_second):
-    """Calls `call` until it is refused with LimitExceededException or
+def refused_within(call, attempts, calls_per_second, code="LimitExceededException"):
+    """Calls `call` until it is refused with `code` "Rate exceeded" or
     `attempts` calls are made. Returns (refused, calls, seconds). A limit of
     `calls_per_second` with a one-second burst admits at most
     calls_per_second * (1 + seconds) calls, whatever the machine's speed."""
@@ -328,7 +328,7 @@ def refused_within(call, attempts, calls_per_second):
         try:
             call()
         except ClientError as e:
-            assert e.response["Error"]["Code"] == "LimitExceededException", e.response
+            assert e.response["Error"]["Code"] == code, e.response
             assert e.response["Error"]["Message"] == "Rate exceeded"
             return True, n, time.monotonic() - start
     return False, attempts, time.monotonic() - start
@@ -344,11 +344,13 @@ def test_read_limits(start_server):
     it = streams.get_shard_iterator(StreamArn=arn, ShardId=shard,
                                     ShardIteratorType="LATEST")["ShardIterator"]
     refused, calls, seconds = refused_within(
-        lambda: streams.get_records(ShardIterator=it), 200, 5)
+        lambda: streams.get_records(ShardIterator=it), 200, 10)
     # Not refused only if the calls were too slow to exceed the rate.
-    assert refused or calls <= 5 * (1 + seconds), (calls, seconds)
+    assert refused or calls <= 10 * (1 + seconds), (calls, seconds)
+    # DescribeStream and ListStreams are throttled with ThrottlingException,
+    # which every SDK retries (docs/streams.md).
     refused, calls, seconds = refused_within(
-        lambda: streams.describe_stream(StreamArn=arn), 200, 10)
+        lambda: streams.describe_stream(StreamArn=arn), 200, 10, "ThrottlingException")
     assert refused or calls <= 10 * (1 + seconds), (calls, seconds)
 
 

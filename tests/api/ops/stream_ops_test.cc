@@ -145,7 +145,7 @@ TEST_F(StreamOpsTest, GetRecordsOverTheShardRateIsLimitExceeded) {
                           {"ShardId", desc.body["StreamDescription"]["Shards"][0]["ShardId"]},
                           {"ShardIteratorType", "LATEST"}});
   const json get = {{"ShardIterator", it.body["ShardIterator"]}};
-  for (int i = 0; i < 5; ++i) ASSERT_EQ(Streams("GetRecords", get).http_status, 200);
+  for (int i = 0; i < 10; ++i) ASSERT_EQ(Streams("GetRecords", get).http_status, 200);
   Reply refused = Streams("GetRecords", get);
   EXPECT_EQ(refused.http_status, 400);
   EXPECT_EQ(refused.body, json::parse(R"({"__type":

@@ -1,4 +1,4 @@
-// StreamReads: DynamoDB Streams' read limits on the simulated clock (5
+// StreamReads: DynamoDB Streams' read limits on the simulated clock (10
 // GetRecords per second per shard, DescribeStream 10 and ListStreams 5 per
 // second), enforced only with throttling on; and the per-shard read
 // statistics and lag that Engine::DescribeStreamStats reports, with the
@@ -20,16 +20,16 @@ using ::testing::SizeIs;
 constexpr int64_t kSecond = 1'000'000;
 constexpr int64_t kHour = int64_t{3600} * kSecond;
 
-TEST(StreamReadsTest, GetRecordsFiveCallsPerSecondPerShard) {
+TEST(StreamReadsTest, GetRecordsTenCallsPerSecondPerShard) {
   SimulatedClock clock;
   StreamReads reads(&clock, StreamReadLimits{});
-  for (int i = 0; i < 5; ++i) ASSERT_OK(reads.AdmitGetRecords(1, 0, true));
+  for (int i = 0; i < 10; ++i) ASSERT_OK(reads.AdmitGetRecords(1, 0, true));
   EXPECT_THAT(reads.AdmitGetRecords(1, 0, true),
               StatusIs(ErrorCode::kLimitExceeded, "Rate exceeded"));
   // Another shard has its own limit.
   ASSERT_OK(reads.AdmitGetRecords(1, 1, true));
-  // One call's worth comes back after a fifth of a second.
-  clock.Advance(kSecond / 5 - 1);
+  // One call's worth comes back after a tenth of a second.
+  clock.Advance(kSecond / 10 - 1);
   EXPECT_FALSE(reads.AdmitGetRecords(1, 0, true).ok());
   clock.Advance(1);
   ASSERT_OK(reads.AdmitGetRecords(1, 0, true));
@@ -37,7 +37,7 @@ TEST(StreamReadsTest, GetRecordsFiveCallsPerSecondPerShard) {
   // Not enforced: admitted (and counted) whatever the rate.
   ASSERT_OK(reads.AdmitGetRecords(1, 0, false));
   ShardReadStats stats = reads.Stats(1, 0);
-  EXPECT_EQ(stats.get_records_calls, 7u);
+  EXPECT_EQ(stats.get_records_calls, 12u);
   EXPECT_EQ(stats.throttled_calls, 3u);
 }
 
@@ -45,8 +45,9 @@ TEST(StreamReadsTest, DescribeStreamTenAndListStreamsFivePerSecondPerNamespace) 
   SimulatedClock clock;
   StreamReads reads(&clock, StreamReadLimits{});
   for (int i = 0; i < 10; ++i) ASSERT_OK(reads.AdmitDescribeStream("a", true));
+  // ThrottlingException, which SDKs retry, unlike GetRecords' LimitExceeded.
   EXPECT_THAT(reads.AdmitDescribeStream("a", true),
-              StatusIs(ErrorCode::kLimitExceeded, "Rate exceeded"));
+              StatusIs(ErrorCode::kThrottling, "Rate exceeded"));
   ASSERT_OK(reads.AdmitDescribeStream("b", true));
   for (int i = 0; i < 5; ++i) ASSERT_OK(reads.AdmitListStreams("a", true));
   EXPECT_FALSE(reads.AdmitListStreams("a", true).ok());
@@ -115,17 +116,17 @@ struct StreamFixture {
   std::string arn;
 };
 
-TEST(StreamReadsTest, EngineRefusesTheSixthGetRecordsOfASecondWithThrottlingOn) {
+TEST(StreamReadsTest, EngineRefusesTheEleventhGetRecordsOfASecondWithThrottlingOn) {
   EngineOptions options = TestEngine::Options();
   options.throttling = true;
   StreamFixture f(options);
   const std::string shard = f.Describe().shards.at(0).shard_id;
   GetRecordsRequest req;
   req.shard_iterator = f.Iterator(shard);
-  for (int i = 0; i < 5; ++i) ASSERT_OK(f.db->GetRecords(req).status());
+  for (int i = 0; i < 10; ++i) ASSERT_OK(f.db->GetRecords(req).status());
   EXPECT_THAT(f.db->GetRecords(req).status(),
               StatusIs(ErrorCode::kLimitExceeded, "Rate exceeded"));
-  f.db.clock.Advance(kSecond / 5);
+  f.db.clock.Advance(kSecond / 10);
   ASSERT_OK(f.db->GetRecords(req).status());
   // Off at runtime: nothing is refused.
   f.db->SetThrottling(false);
@@ -137,11 +138,11 @@ TEST(StreamReadsTest, EngineRefusesTheSixthGetRecordsOfASecondWithThrottlingOn) 
   DescribeStreamRequest d;
   d.stream_arn = f.arn;
   EXPECT_THAT(f.db->DescribeStream(d).status(),
-              StatusIs(ErrorCode::kLimitExceeded, "Rate exceeded"));
+              StatusIs(ErrorCode::kThrottling, "Rate exceeded"));
   ListStreamsRequest l;
   for (int i = 0; i < 5; ++i) ASSERT_OK(f.db->ListStreams(l).status());
   EXPECT_THAT(f.db->ListStreams(l).status(),
-              StatusIs(ErrorCode::kLimitExceeded, "Rate exceeded"));
+              StatusIs(ErrorCode::kThrottling, "Rate exceeded"));
 }
 
 TEST(StreamReadsTest, AnIteratorOfAShardThatIsGoneIsInvalidShardId) {
