@@ -19,11 +19,8 @@
 
 namespace {
 
-CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {
-  CLI::App* serve = app.add_subcommand(
-      "serve",
-      "Serve the DynamoDB API over HTTP, like DynamoDB Local "
-      "(stop with Ctrl-C or SIGTERM)");
+// `serve`: The network side: where it listens and what a client may hold.
+void AddServeNetworkFlags(CLI::App* serve, dynarock::tools::ServeOptions* opts) {
   serve->add_option("--host", opts->host, "Address to listen on")
       ->capture_default_str();
   serve
@@ -31,57 +28,11 @@ CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {
                    "Port to listen on; 0 picks a free one (printed)")
       ->capture_default_str()
       ->check(CLI::Range(0, 65535));
-  serve->add_option("--db-path", opts->db_path, "Directory of the database")
-      ->capture_default_str();
-  serve->add_flag("--in-memory", opts->in_memory,
-                  "Keep everything in memory; nothing survives the process");
-  serve->add_option("--s3-dir", opts->s3_dir,
-                    "Directory standing for S3 in ExportTableToPointInTime and "
-                    "ImportTable: bucket B is its subdirectory B (create it), "
-                    "an object key a path below that")
-      ->capture_default_str();
-  serve->add_flag("--shared-db", opts->shared_db,
-                  "One set of tables for all credentials and regions "
-                  "(otherwise each access key id + region has its own)");
   serve
       ->add_option("--threads", opts->threads,
                    "HTTP worker threads; 0 = four per core, at least 8")
       ->capture_default_str()
       ->check(CLI::Range(0, 256));
-  serve
-      ->add_option("--gsi-lag-ms", opts->gsi_lag_ms,
-                   "Milliseconds before a write reaches the global secondary "
-                   "indexes (asynchronous, as in DynamoDB); 0 = as fast as possible")
-      ->capture_default_str()
-      ->check(CLI::Range(int64_t{0}, int64_t{86'400'000}));
-  serve
-      ->add_option("--throttling", opts->throttling,
-                   "on: refuse requests beyond a table's capacity, as DynamoDB "
-                   "does (ProvisionedThroughputExceededException); off: never, "
-                   "as DynamoDB Local. Metering and `dynarock stats` work "
-                   "either way")
-      ->check(CLI::IsMember({"on", "off"}))
-      ->type_name("on|off")
-      ->default_str("on");
-  serve
-      ->add_option("--min-free-disk-mb", opts->min_free_disk_mb,
-                   "refuse writes (InternalServerError) while the database's "
-                   "filesystem has less free space than this, so that a full "
-                   "disk loses nothing and writes resume when space returns; "
-                   "0 = no floor")
-      ->capture_default_str()
-      ->check(CLI::Range(int64_t{0}, int64_t{1} << 30));
-  serve->add_flag("--sync-writes", opts->sync_writes,
-                  "fsync the write-ahead log before acknowledging each write: "
-                  "acknowledged writes survive a power loss, not only a "
-                  "process crash (slower)");
-  serve
-      ->add_option("--partition-split-bytes", opts->partition_split_bytes,
-                   "a partition splits in two when its data passes this many "
-                   "bytes (DynamoDB: 10 GB); small values let tests see splits, "
-                   "and the stream shards that follow them")
-      ->check(CLI::PositiveNumber)
-      ->default_str("10737418240");
   serve
       ->add_option("--max-connections", opts->max_connections,
                    "Connections served at once; one more is answered 503 "
@@ -112,6 +63,60 @@ CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {
                    "headers have, and its response to be read")
       ->capture_default_str()
       ->check(CLI::Range(0.01, 86'400.0));
+}
+
+// `serve`: Where the data lives and how it is kept.
+void AddServeDatabaseFlags(CLI::App* serve, dynarock::tools::ServeOptions* opts) {
+  serve->add_option("--db-path", opts->db_path, "Directory of the database")
+      ->capture_default_str();
+  serve->add_flag("--in-memory", opts->in_memory,
+                  "Keep everything in memory; nothing survives the process");
+  serve->add_option("--s3-dir", opts->s3_dir,
+                    "Directory standing for S3 in ExportTableToPointInTime and "
+                    "ImportTable: bucket B is its subdirectory B (create it), "
+                    "an object key a path below that")
+      ->capture_default_str();
+  serve->add_flag("--shared-db", opts->shared_db,
+                  "One set of tables for all credentials and regions "
+                  "(otherwise each access key id + region has its own)");
+  serve->add_flag("--sync-writes", opts->sync_writes,
+                  "fsync the write-ahead log before acknowledging each write: "
+                  "acknowledged writes survive a power loss, not only a "
+                  "process crash (slower)");
+  serve
+      ->add_option("--min-free-disk-mb", opts->min_free_disk_mb,
+                   "refuse writes (InternalServerError) while the database's "
+                   "filesystem has less free space than this, so that a full "
+                   "disk loses nothing and writes resume when space returns; "
+                   "0 = no floor")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 30));
+}
+
+// `serve`: The physical model: indexes, capacity, partitions, Time to Live, the clock and fault rules.
+void AddServeModelFlags(CLI::App* serve, dynarock::tools::ServeOptions* opts) {
+  serve
+      ->add_option("--gsi-lag-ms", opts->gsi_lag_ms,
+                   "Milliseconds before a write reaches the global secondary "
+                   "indexes (asynchronous, as in DynamoDB); 0 = as fast as possible")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{0}, int64_t{86'400'000}));
+  serve
+      ->add_option("--throttling", opts->throttling,
+                   "on: refuse requests beyond a table's capacity, as DynamoDB "
+                   "does (ProvisionedThroughputExceededException); off: never, "
+                   "as DynamoDB Local. Metering and `dynarock stats` work "
+                   "either way")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->type_name("on|off")
+      ->default_str("on");
+  serve
+      ->add_option("--partition-split-bytes", opts->partition_split_bytes,
+                   "a partition splits in two when its data passes this many "
+                   "bytes (DynamoDB: 10 GB); small values let tests see splits, "
+                   "and the stream shards that follow them")
+      ->check(CLI::PositiveNumber)
+      ->default_str("10737418240");
   serve
       ->add_option("--ttl-sweep-interval-ms", opts->ttl_sweep_interval_ms,
                    "Milliseconds between sweeps for items past their Time to "
@@ -132,16 +137,6 @@ CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {
                    "to an hour)")
       ->capture_default_str()
       ->check(CLI::Range(int64_t{0}, int64_t{86'400'000}));
-  serve->add_option("--auth-file", opts->auth_file,
-                    "Verify every request's SigV4 signature against the "
-                    "credentials in this file (an AWS credentials file, or "
-                    "lines 'ACCESS_KEY_ID SECRET_ACCESS_KEY'); off by default")
-      ->check(CLI::ExistingFile);
-  serve->add_option("--access-key", opts->access_key,
-                    "With --secret-key: verify signatures against this "
-                    "credential (alone or beside --auth-file)");
-  serve->add_option("--secret-key", opts->secret_key,
-                    "The secret access key of --access-key");
   serve
       ->add_option("--clock", opts->clock,
                    "real, or simulated[=EPOCH_SECONDS]: time then moves only "
@@ -152,6 +147,31 @@ CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {
                     "JSON file of fault rules in force from the start "
                     "(docs/testing.md; DynamoRock_20251121.PutFaultRule adds more)")
       ->check(CLI::ExistingFile);
+}
+
+// `serve`: Strict authentication.
+void AddServeAuthFlags(CLI::App* serve, dynarock::tools::ServeOptions* opts) {
+  serve->add_option("--auth-file", opts->auth_file,
+                    "Verify every request's SigV4 signature against the "
+                    "credentials in this file (an AWS credentials file, or "
+                    "lines 'ACCESS_KEY_ID SECRET_ACCESS_KEY'); off by default")
+      ->check(CLI::ExistingFile);
+  serve->add_option("--access-key", opts->access_key,
+                    "With --secret-key: verify signatures against this "
+                    "credential (alone or beside --auth-file)");
+  serve->add_option("--secret-key", opts->secret_key,
+                    "The secret access key of --access-key");
+}
+
+CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {
+  CLI::App* serve = app.add_subcommand(
+      "serve",
+      "Serve the DynamoDB API over HTTP, like DynamoDB Local "
+      "(stop with Ctrl-C or SIGTERM)");
+  AddServeNetworkFlags(serve, opts);
+  AddServeDatabaseFlags(serve, opts);
+  AddServeModelFlags(serve, opts);
+  AddServeAuthFlags(serve, opts);
   return serve;
 }
 

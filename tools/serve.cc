@@ -96,11 +96,95 @@ Result<std::unique_ptr<SimulatedClock>> ClockFor(const std::string& spec) {
                 "--clock must be real, simulated or simulated=EPOCH_SECONDS, not " + spec);
 }
 
+// The engine's options for `options`: the fault rules of --fault-rules,
+// the model's settings, and the clock's rules (`clock` null: the real one).
+// Errors: an unreadable or malformed fault-rules file.
+Result<EngineOptions> EngineOptionsFor(const ServeOptions& options, SimulatedClock* clock) {
+  EngineOptions e;
+  if (!options.fault_rules_file.empty()) {
+    Result<std::string> text = ReadFile(options.fault_rules_file, "fault-rules file");
+    Result<std::vector<FaultRule>> rules =
+        text.ok() ? api::ParseFaultRules(*text) : Result<std::vector<FaultRule>>(text.status());
+    if (!rules.ok()) {
+      return Status(ErrorCode::kValidation,
+                    options.fault_rules_file + ": " + rules.status().message());
+    }
+    e.fault_rules = std::move(rules).value();
+  }
+  e.path = options.db_path;
+  e.in_memory = options.in_memory;
+  e.gsi_lag_micros = options.gsi_lag_ms * 1000;
+  e.throttling = options.throttling;
+  e.sync_writes = options.sync_writes;
+  e.min_free_disk_bytes = options.min_free_disk_mb << 20;
+  e.capacity.split_size_bytes = options.partition_split_bytes;
+  e.ttl_sweep_interval_micros = options.ttl_sweep_interval_ms * 1000;
+  e.ttl_deletion_spread_micros = options.ttl_deletion_spread_s * 1'000'000;
+  e.ttl_status_delay_micros = options.ttl_status_delay_ms * 1000;
+  if (clock != nullptr) {
+    // Nothing moves by itself on a simulated clock: no timer, and tables
+    // are ACTIVE (or gone) at once, as no time passes until a test says so.
+    e.clock = clock;
+    e.table_create_delay_micros = 0;
+    e.table_delete_delay_micros = 0;
+  } else {
+    // An idle server still expires items and trims streams: the due work at
+    // the TTL sweep interval, at least once a second (stream maintenance).
+    e.due_work_interval_micros = std::clamp<int64_t>(options.ttl_sweep_interval_ms, 1, 1000) * 1000;
+  }
+  return e;
+}
+
+api::http::ServerOptions ServerOptionsFor(
+    const ServeOptions& options, std::shared_ptr<const api::http::SigV4Secrets> secrets) {
+  api::http::ServerOptions s;
+  s.host = options.host;
+  s.port = static_cast<uint16_t>(options.port);
+  s.threads = options.threads;
+  s.max_connections = options.max_connections;
+  s.max_inflight_bytes = static_cast<size_t>(options.max_inflight_mb) << 20;
+  auto millis = [](double seconds) {
+    return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
+  };
+  s.idle_timeout = millis(options.idle_timeout_s);
+  s.header_timeout = millis(options.header_timeout_s);
+  s.request_timeout = millis(options.request_timeout_s);
+  s.protocol.secrets = std::move(secrets);
+  return s;
+}
+
+// What the listening line says in parentheses: the database and the
+// settings that differ from DynamoDB Local's.
+std::string Describe(const ServeOptions& options, const EngineOptions& engine_options,
+                     const api::http::SigV4Secrets* secrets) {
+  auto count = [](size_t n, const char* what) {
+    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+  };
+  std::string db = options.in_memory ? "in-memory" : "db: " + options.db_path;
+  if (options.shared_db) db += ", shared-db";
+  if (!options.throttling) db += ", throttling off";
+  if (options.sync_writes) db += ", sync-writes";
+  if (engine_options.clock != nullptr) db += ", simulated clock";
+  if (!engine_options.fault_rules.empty()) {
+    db += ", " + count(engine_options.fault_rules.size(), "fault rule");
+  }
+  if (secrets != nullptr) db += ", auth: " + count(secrets->size(), "key");
+  return db;
+}
+
+// Blocks until SIGINT or SIGTERM (blocked in `signals`); says which.
+void WaitForStop(const sigset_t& signals) {
+  int signal_number = 0;
+  sigwait(&signals, &signal_number);
+  std::fprintf(stderr, "dynarock: %s received, shutting down\n",
+               signal_number == SIGINT ? "SIGINT" : "SIGTERM");
+}
+
 }  // namespace
 
 int RunServe(const ServeOptions& options) {
   // Every thread started from here on inherits this mask, so the signals
-  // are only ever taken by sigwait() below.
+  // are only ever taken by sigwait() in WaitForStop.
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGINT);
@@ -114,51 +198,20 @@ int RunServe(const ServeOptions& options) {
     std::fprintf(stderr, "dynarock: %s\n", secrets.status().message().c_str());
     return 1;
   }
-
+  // Declared before the engine, which uses them until it closes.
   Result<std::unique_ptr<SimulatedClock>> clock = ClockFor(options.clock);
   if (!clock.ok()) {
     std::fprintf(stderr, "dynarock: %s\n", clock.status().message().c_str());
     return 1;
   }
-  EngineOptions engine_options;
-  if (!options.fault_rules_file.empty()) {
-    Result<std::string> text = ReadFile(options.fault_rules_file, "fault-rules file");
-    Result<std::vector<FaultRule>> rules =
-        text.ok() ? api::ParseFaultRules(*text) : Result<std::vector<FaultRule>>(text.status());
-    if (!rules.ok()) {
-      std::fprintf(stderr, "dynarock: %s: %s\n", options.fault_rules_file.c_str(),
-                   rules.status().message().c_str());
-      return 1;
-    }
-    engine_options.fault_rules = std::move(rules).value();
+  Result<EngineOptions> engine_options = EngineOptionsFor(options, clock->get());
+  if (!engine_options.ok()) {
+    std::fprintf(stderr, "dynarock: %s\n", engine_options.status().message().c_str());
+    return 1;
   }
-  engine_options.path = options.db_path;
-  engine_options.in_memory = options.in_memory;
-  engine_options.gsi_lag_micros = options.gsi_lag_ms * 1000;
-  engine_options.throttling = options.throttling;
-  engine_options.sync_writes = options.sync_writes;
-  engine_options.min_free_disk_bytes = options.min_free_disk_mb << 20;
-  engine_options.capacity.split_size_bytes = options.partition_split_bytes;
-  engine_options.ttl_sweep_interval_micros = options.ttl_sweep_interval_ms * 1000;
-  engine_options.ttl_deletion_spread_micros =
-      options.ttl_deletion_spread_s * 1'000'000;
-  engine_options.ttl_status_delay_micros = options.ttl_status_delay_ms * 1000;
-  if (*clock != nullptr) {
-    // Nothing moves by itself on a simulated clock: no timer, and tables
-    // are ACTIVE (or gone) at once, as no time passes until a test says so.
-    engine_options.clock = clock->get();
-    engine_options.table_create_delay_micros = 0;
-    engine_options.table_delete_delay_micros = 0;
-  } else {
-    // An idle server still expires items and trims streams: the due work at
-    // the TTL sweep interval, at least once a second (stream maintenance).
-    engine_options.due_work_interval_micros =
-        std::clamp<int64_t>(options.ttl_sweep_interval_ms, 1, 1000) * 1000;
-  }
-  // Declared before the engine, which uses it until it closes.
   api::S3Directory s3(options.s3_dir);
-  engine_options.transfer_files = &s3;
-  Result<std::unique_ptr<Engine>> engine = Engine::Open(engine_options);
+  engine_options->transfer_files = &s3;
+  Result<std::unique_ptr<Engine>> engine = Engine::Open(*engine_options);
   if (!engine.ok()) {
     std::fprintf(stderr, "dynarock: cannot open the database at %s: %s\n",
                  options.db_path.c_str(), engine.status().ToString().c_str());
@@ -170,54 +223,22 @@ int RunServe(const ServeOptions& options) {
   // The server waits out a fault rule's latency on a timer instead.
   client_options.wait_injected_latency = false;
   api::Client client(engine->get(), client_options);
-
-  api::http::ServerOptions server_options;
-  server_options.host = options.host;
-  server_options.port = static_cast<uint16_t>(options.port);
-  server_options.threads = options.threads;
-  server_options.max_connections = options.max_connections;
-  server_options.max_inflight_bytes =
-      static_cast<size_t>(options.max_inflight_mb) << 20;
-  auto millis = [](double seconds) {
-    return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
-  };
-  server_options.idle_timeout = millis(options.idle_timeout_s);
-  server_options.header_timeout = millis(options.header_timeout_s);
-  server_options.request_timeout = millis(options.request_timeout_s);
-  server_options.protocol.secrets = *secrets;
   auto server = api::http::Server::Start(
       [&client](std::string_view operation, std::string_view body,
                 const api::CallerIdentity& caller) {
         return client.Call(operation, body, caller);
       },
-      server_options);
+      ServerOptionsFor(options, *secrets));
   if (!server.ok()) {
     std::fprintf(stderr, "dynarock: %s\n", server.status().message().c_str());
     return 1;
   }
-
-  std::string db = options.in_memory ? "in-memory" : "db: " + options.db_path;
-  if (options.shared_db) db += ", shared-db";
-  if (!options.throttling) db += ", throttling off";
-  if (options.sync_writes) db += ", sync-writes";
-  if (*clock != nullptr) db += ", simulated clock";
-  if (!engine_options.fault_rules.empty()) {
-    db += ", " + std::to_string(engine_options.fault_rules.size()) + " fault rule" +
-          (engine_options.fault_rules.size() == 1 ? "" : "s");
-  }
-  if (*secrets != nullptr) {
-    db += ", auth: " + std::to_string((*secrets)->size()) + " key" +
-          ((*secrets)->size() == 1 ? "" : "s");
-  }
   std::printf("dynarock listening on %s (%s)\n",
-              Url((*server)->host(), (*server)->port()).c_str(), db.c_str());
+              Url((*server)->host(), (*server)->port()).c_str(),
+              Describe(options, *engine_options, secrets->get()).c_str());
   std::fflush(stdout);
 
-  int signal_number = 0;
-  sigwait(&stop_signals, &signal_number);
-  std::fprintf(stderr, "dynarock: %s received, shutting down\n",
-               signal_number == SIGINT ? "SIGINT" : "SIGTERM");
-
+  WaitForStop(stop_signals);
   (*server)->Shutdown();  // no request runs after this
   server = Status::Internal("stopped");
   engine = Status::Internal("closed");  // closes the Engine
