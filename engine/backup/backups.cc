@@ -49,16 +49,16 @@ std::string EncodeBackup(const std::string& ns, const std::string& file_name,
   return out;
 }
 
-// The backup id of an ARN: "<13-digit ms>-<8 hex>".
-std::string NewBackupId(int64_t micros) {
-  char ms[32];
-  std::snprintf(ms, sizeof(ms), "%013lld", static_cast<long long>(micros / 1000));
-  std::string hex;
-  for (char c : NewUuid()) {
-    if (c != '-') hex.push_back(c);
-    if (hex.size() == 8) break;
-  }
-  return std::string(ms) + "-" + hex;
+// The backup id of an ARN: "<13-digit ms>-<8 hex>", DynamoDB's form. The
+// hex digits are the microsecond within the millisecond (10 bits) and
+// `sequence` (22 bits), so that backups made within one millisecond (or,
+// on a simulated clock, at one time) list in the order they were made:
+// ListBackups sorts by the millisecond, then the ARN.
+std::string NewBackupId(int64_t micros, uint32_t sequence) {
+  char id[40];
+  const uint32_t suffix = (static_cast<uint32_t>(micros % 1000) << 22) | (sequence & 0x3FFFFF);
+  std::snprintf(id, sizeof(id), "%013lld-%08x", static_cast<long long>(micros / 1000), suffix);
+  return id;
 }
 
 Status BackupInUse() {
@@ -154,6 +154,13 @@ Result<Backups::Backup> Backups::Find(const Scope& scope, const std::string& arn
   return b;
 }
 
+uint32_t Backups::RandomIdSequence() {
+  const std::string uuid = NewUuid();
+  // In the lower half of the 22 bits an id holds: two million backups of
+  // one process before the sequence wraps.
+  return static_cast<uint32_t>(std::strtoul(uuid.substr(0, 8).c_str(), nullptr, 16)) & 0x1FFFFF;
+}
+
 Result<BackupDescription> Backups::Create(const CreateBackupRequest& req) {
   TableStatus status;
   std::shared_ptr<const TableInfo> table = tables_->Find(req.scope, req.table_name, &status);
@@ -165,7 +172,8 @@ Result<BackupDescription> Backups::Create(const CreateBackupRequest& req) {
     return BackupTableNotFound(req.table_name);
   }
   const int64_t now = clock_->NowMicros();
-  const std::string id = NewBackupId(now);
+  const std::string id =
+      NewBackupId(now, id_sequence_.fetch_add(1, std::memory_order_relaxed));
   const std::string file_name = id + ".sst";
   const std::string file = BackupsDir(*store_) + "/" + file_name;
   DR_RETURN_IF_ERROR(store_->CreateDirs(BackupsDir(*store_)));

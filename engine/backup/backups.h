@@ -24,6 +24,7 @@
 #define DYNAROCK_ENGINE_BACKUP_BACKUPS_H_
 
 #include <cstdint>
+#include <atomic>
 #include <map>
 #include <memory>
 #include <string>
@@ -78,7 +79,11 @@ class Backups {
         clock_(clock),
         tables_(tables),
         restorer_(restorer),
-        creating_micros_(creating_micros) {}
+        creating_micros_(creating_micros),
+        id_sequence_(RandomIdSequence()) {}
+  // Where a process's id sequence starts: random, so that a database
+  // reopened at the same (simulated) time does not make an id again.
+  static uint32_t RandomIdSequence();
   // The backup with its status now, or kBackupNotFound.
   Result<Backup> Find(const Scope& scope, const std::string& arn) const;
   BackupDescription WithStatus(BackupDescription d, int64_t now) const;
@@ -88,6 +93,8 @@ class Backups {
   TableLifecycle* const tables_;
   TableRestorer* const restorer_;
   const int64_t creating_micros_;
+  // Orders the ids of backups created within one millisecond (NewBackupId).
+  std::atomic<uint32_t> id_sequence_;
   mutable Mutex mu_;
   std::map<Key, Backup> backups_ GUARDED_BY(mu_);
 };

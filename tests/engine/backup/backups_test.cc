@@ -221,6 +221,20 @@ TEST(BackupsTest, ListFiltersAndPages) {
   EXPECT_EQ(Arns(r), (std::vector<std::string>{arns[2]}));
 }
 
+TEST(BackupsTest, BackupsOfOneMillisecondListInTheOrderTheyWereMade) {
+  TestEngine db;
+  ASSERT_OK(db->CreateTable(SimpleTable("Tab")).status());
+  std::vector<std::string> arns;
+  for (int64_t step : {0, 0, 1, 0, 998, 1}) {  // one millisecond, then the next
+    db.clock.Advance(step);
+    ASSERT_OK_AND_ASSIGN(BackupDescription b, Create(db.engine.get(), "Tab"));
+    arns.push_back(b.backup_arn);
+  }
+  ListBackupsRequest all;
+  ASSERT_OK_AND_ASSIGN(ListBackupsResult r, db->ListBackups(all));
+  EXPECT_EQ(Arns(r), arns);
+}
+
 TEST(BackupsTest, ATableBeingDeletedAnswersAsMissing) {
   EngineOptions options = TestEngine::Options();
   options.table_delete_delay_micros = 1'000'000;
