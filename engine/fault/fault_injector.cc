@@ -417,10 +417,10 @@ std::vector<FaultDecision> FaultInjector::Decide(const FaultSite& site) {
   return out;
 }
 
+// A scope's tables are those of its namespace (its region only names them
+// in ARNs), so the counts are too.
 FaultInjector::CountKey FaultInjector::KeyOf(const Scope& scope, std::string_view table_name) {
   CountKey key = scope.ns;
-  key += '\0';
-  key += scope.region;
   key += '\0';
   key += table_name;
   return key;

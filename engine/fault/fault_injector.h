@@ -74,7 +74,7 @@ class FaultInjector {
     FaultRuleStatus status;
     uint64_t rng = 0;  // splitmix64 state
   };
-  using CountKey = std::string;  // scope ns, region, table, joined
+  using CountKey = std::string;  // scope ns and table, joined
 
   static CountKey KeyOf(const Scope& scope, std::string_view table_name);
   bool Fires(Entry* entry, int64_t now) REQUIRES(mu_);

@@ -165,6 +165,13 @@ TEST_F(FaultInjectorTest, KeyAndPrefixPickTheEntriesOfABatch) {
   EXPECT_THAT(faults_.Injected(scope_, "Orders"),
               ElementsAre(::testing::Field(&InjectedFaultCount::count, 1)));
   EXPECT_EQ(faults_.Injected(scope_, "Orders")[0].name, "UnprocessedItems");
+  // The namespace's tables, whatever region names them.
+  Scope other_region = scope_;
+  other_region.region = "eu-west-1";
+  EXPECT_EQ(faults_.Injected(other_region, "Orders").size(), 1u);
+  Scope other_ns = scope_;
+  other_ns.ns = "key_us-east-1";
+  EXPECT_TRUE(faults_.Injected(other_ns, "Orders").empty());
 }
 
 TEST_F(FaultInjectorTest, AnExactKeyMatchesNumbersByValue) {
