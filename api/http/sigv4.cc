@@ -488,19 +488,12 @@ std::string SignatureOf(std::string_view secret, std::string_view date,
              signature.size());
 }
 
-Result<CallerIdentity> VerifySigV4(const SignedRequest& request,
-                                   const SigV4Secrets& secrets,
-                                   int64_t now_unix_seconds) {
-  // Messages: DynamoDB's, as mhart/dynalite recorded them against it
-  // (index.js), the clock-skew window as DynamoDB answers today (5 min.).
-  std::optional<std::string_view> header = FindHeader(request, "Authorization");
-  if (!header || TrimSpaces(*header).substr(0, 5) != "AWS4-") {
-    return Status(ErrorCode::kMissingAuthenticationToken,
-                  "Request is missing Authentication Token");
-  }
-  const AuthEntries entries = ReadEntries(*header);
-  std::optional<std::string_view> date = FindHeader(request, "X-Amz-Date");
-  if (!date) date = FindHeader(request, "Date");
+namespace {
+
+// The parts an Authorization header and a date must have: every one that is
+// missing, in one IncompleteSignatureException.
+Status CheckPartsPresent(std::string_view header, const AuthEntries& entries,
+                         const std::optional<std::string_view>& date) {
   std::string missing;
   const std::pair<std::string_view, std::string_view> required[] = {
       {"Credential", entries.credential},
@@ -518,11 +511,12 @@ Result<CallerIdentity> VerifySigV4(const SignedRequest& request,
         "Authorization header requires existence of either a 'X-Amz-Date' or "
         "a 'Date' header. ";
   }
-  if (!missing.empty()) {
-    return Incomplete(missing + "Authorization=" + std::string(*header));
-  }
+  if (!missing.empty()) return Incomplete(missing + "Authorization=" + std::string(header));
+  return Status::OK();
+}
 
-  const std::string_view amz_date = TrimSpaces(*date);
+// The signing time `amz_date`, which must be within five minutes of now.
+Status CheckSigningTime(std::string_view amz_date, int64_t now_unix_seconds) {
   std::optional<int64_t> signed_at = ParseAmzDate(amz_date);
   if (!signed_at) {
     return Incomplete("Date must be in ISO-8601 'basic format'. Got '" +
@@ -541,7 +535,11 @@ Result<CallerIdentity> VerifySigV4(const SignedRequest& request,
                    FormatAmzDate(now_unix_seconds + kMaxClockSkewSeconds) +
                    " (" + FormatAmzDate(now_unix_seconds) + " + 5 min.)");
   }
+  return Status::OK();
+}
 
+// SignedHeaders as a list; Host must be among them.
+Result<std::vector<std::string>> SignedHeaderNames(const AuthEntries& entries) {
   std::vector<std::string> signed_headers;
   bool host_signed = false;
   for (std::string_view h : Split(entries.signed_headers, ';')) {
@@ -552,70 +550,81 @@ Result<CallerIdentity> VerifySigV4(const SignedRequest& request,
   if (!host_signed) {
     return Invalid("'Host' must be a 'SignedHeader' in the AWS Authorization.");
   }
-  if (entries.algorithm != kAlgorithm) {
-    return Incomplete("Unsupported AWS 'algorithm': '" +
-                      std::string(entries.algorithm) +
-                      "' (only AWS4-HMAC-SHA256 for now). ");
+  return signed_headers;
+}
+
+// Credential's five parts: key id, date, region, service, terminator.
+struct CredentialScope {
+  std::string_view credential;  // without trailing slashes
+  std::string_view key_id, date, region, service, terminator;
+};
+
+Result<CredentialScope> ParseCredential(const AuthEntries& entries) {
+  CredentialScope c;
+  c.credential = entries.credential;
+  while (!c.credential.empty() && c.credential.back() == '/') {
+    c.credential.remove_suffix(1);
   }
-  std::string_view credential = entries.credential;
-  while (!credential.empty() && credential.back() == '/') {
-    credential.remove_suffix(1);
-  }
-  std::vector<std::string_view> scope = Split(credential, '/');
-  if (scope.size() != 5) {
+  std::vector<std::string_view> parts = Split(c.credential, '/');
+  if (parts.size() != 5) {
     return Incomplete(
         "Credential must have exactly 5 slash-delimited elements, e.g. "
         "keyid/date/region/service/term, got '" +
         std::string(entries.credential) + "'");
   }
-  const std::string_view key_id = scope[0], scope_date = scope[1],
-                         region = scope[2], service = scope[3],
-                         terminator = scope[4];
+  c.key_id = parts[0];
+  c.date = parts[1];
+  c.region = parts[2];
+  c.service = parts[3];
+  c.terminator = parts[4];
+  return c;
+}
+
+// The scope must name a region, DynamoDB, the terminator and the signing
+// date: every one that does not, in one InvalidSignatureException.
+Status CheckScope(const CredentialScope& c, std::string_view amz_date) {
   std::string wrong_scope;
   const bool region_ok =
-      !region.empty() &&
-      std::all_of(region.begin(), region.end(), [](char c) {
-        return std::islower(static_cast<unsigned char>(c)) ||
-               std::isdigit(static_cast<unsigned char>(c)) || c == '-';
+      !c.region.empty() &&
+      std::all_of(c.region.begin(), c.region.end(), [](char ch) {
+        return std::islower(static_cast<unsigned char>(ch)) ||
+               std::isdigit(static_cast<unsigned char>(ch)) || ch == '-';
       });
   if (!region_ok) {
     wrong_scope += "Credential should be scoped to a valid region, not '" +
-                   std::string(region) + "'. ";
+                   std::string(c.region) + "'. ";
   }
-  if (service != kService) {
+  if (c.service != kService) {
     wrong_scope += "Credential should be scoped to correct service: '" +
                    std::string(kService) + "'. ";
   }
-  if (terminator != kTerminator) {
+  if (c.terminator != kTerminator) {
     wrong_scope += "Credential should be scoped with a valid terminator: '" +
                    std::string(kTerminator) + "', not '" +
-                   std::string(terminator) + "'. ";
+                   std::string(c.terminator) + "'. ";
   }
-  if (scope_date != amz_date.substr(0, 8)) {
+  if (c.date != amz_date.substr(0, 8)) {
     wrong_scope +=
         "Date in Credential scope does not match YYYYMMDD from ISO-8601 "
         "version of date from HTTP: '" +
-        std::string(scope_date) + "' != '" + std::string(amz_date.substr(0, 8)) +
+        std::string(c.date) + "' != '" + std::string(amz_date.substr(0, 8)) +
         "', from '" + std::string(amz_date) + "'.";
   }
-  if (!wrong_scope.empty()) {
-    while (wrong_scope.back() == ' ') wrong_scope.pop_back();
-    return Invalid(wrong_scope);
-  }
+  if (wrong_scope.empty()) return Status::OK();
+  while (wrong_scope.back() == ' ') wrong_scope.pop_back();
+  return Invalid(wrong_scope);
+}
 
-  auto secret = secrets.find(key_id);
-  if (secret == secrets.end()) {
-    return Status(ErrorCode::kUnrecognizedClient,
-                  "The security token included in the request is invalid.");
-  }
+// The signature the request carries against the one `secret` makes,
+// compared in constant time.
+Status CheckSignature(const SignedRequest& request, std::string_view secret,
+                      const CredentialScope& c, const std::vector<std::string>& signed_headers,
+                      std::string_view amz_date, std::string_view given) {
   const std::string canonical = CanonicalRequest(request, signed_headers);
-  std::string scope_text(credential);
-  scope_text.erase(0, key_id.size() + 1);
-  const std::string string_to_sign =
-      StringToSign(amz_date, scope_text, canonical);
-  const std::string expected =
-      SignatureOf(secret->second, scope_date, region, service, string_to_sign);
-  const std::string_view given = entries.signature;
+  std::string scope_text(c.credential);
+  scope_text.erase(0, c.key_id.size() + 1);
+  const std::string string_to_sign = StringToSign(amz_date, scope_text, canonical);
+  const std::string expected = SignatureOf(secret, c.date, c.region, c.service, string_to_sign);
   if (given.size() != expected.size() ||
       CRYPTO_memcmp(given.data(), expected.data(), expected.size()) != 0) {
     return Invalid(
@@ -626,14 +635,51 @@ Result<CallerIdentity> VerifySigV4(const SignedRequest& request,
         canonical + "'\n\nThe String-to-Sign should have been\n'" +
         string_to_sign + "'\n");
   }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<CallerIdentity> VerifySigV4(const SignedRequest& request,
+                                   const SigV4Secrets& secrets,
+                                   int64_t now_unix_seconds) {
+  // Messages: DynamoDB's, as mhart/dynalite recorded them against it
+  // (index.js), the clock-skew window as DynamoDB answers today (5 min.).
+  // The checks run in DynamoDB's order; the first that fails answers.
+  std::optional<std::string_view> header = FindHeader(request, "Authorization");
+  if (!header || TrimSpaces(*header).substr(0, 5) != "AWS4-") {
+    return Status(ErrorCode::kMissingAuthenticationToken,
+                  "Request is missing Authentication Token");
+  }
+  const AuthEntries entries = ReadEntries(*header);
+  std::optional<std::string_view> date = FindHeader(request, "X-Amz-Date");
+  if (!date) date = FindHeader(request, "Date");
+  DR_RETURN_IF_ERROR(CheckPartsPresent(*header, entries, date));
+  const std::string_view amz_date = TrimSpaces(*date);
+  DR_RETURN_IF_ERROR(CheckSigningTime(amz_date, now_unix_seconds));
+  DR_ASSIGN_OR_RETURN(std::vector<std::string> signed_headers, SignedHeaderNames(entries));
+  if (entries.algorithm != kAlgorithm) {
+    return Incomplete("Unsupported AWS 'algorithm': '" +
+                      std::string(entries.algorithm) +
+                      "' (only AWS4-HMAC-SHA256 for now). ");
+  }
+  DR_ASSIGN_OR_RETURN(CredentialScope scope, ParseCredential(entries));
+  DR_RETURN_IF_ERROR(CheckScope(scope, amz_date));
+  auto secret = secrets.find(scope.key_id);
+  if (secret == secrets.end()) {
+    return Status(ErrorCode::kUnrecognizedClient,
+                  "The security token included in the request is invalid.");
+  }
+  DR_RETURN_IF_ERROR(
+      CheckSignature(request, secret->second, scope, signed_headers, amz_date, entries.signature));
   // Temporary credentials are not supported: there is no STS to issue them.
   if (FindHeader(request, "X-Amz-Security-Token")) {
     return Status(ErrorCode::kUnrecognizedClient,
                   "The security token included in the request is invalid");
   }
   CallerIdentity caller;
-  caller.access_key_id = key_id;
-  caller.region = region;
+  caller.access_key_id = scope.key_id;
+  caller.region = scope.region;
   return caller;
 }
 
