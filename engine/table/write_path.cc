@@ -285,129 +285,186 @@ Result<std::optional<Item>> WritePath::ApplyOne(
   return old_item;
 }
 
+namespace {
+
+// The item-lock stripes of a set of writes, each locked once, in address
+// order (a total order every writer shares), unlocked in reverse.
+class LockedStripes {
+ public:
+  LockedStripes(ItemLocks* locks, const std::vector<WritePath::ItemWrite>& writes) {
+    for (const WritePath::ItemWrite& w : writes) stripes_.push_back(&locks->For(w.item_key));
+    std::sort(stripes_.begin(), stripes_.end());
+    stripes_.erase(std::unique(stripes_.begin(), stripes_.end()), stripes_.end());
+    for (std::mutex* m : stripes_) m->lock();
+  }
+  ~LockedStripes() {
+    for (auto it = stripes_.rbegin(); it != stripes_.rend(); ++it) (*it)->unlock();
+  }
+  LockedStripes(const LockedStripes&) = delete;
+  LockedStripes& operator=(const LockedStripes&) = delete;
+
+ private:
+  std::vector<std::mutex*> stripes_;
+};
+
+}  // namespace
+
+void WritePath::StagedBatch::Reset(IndexWriter* indexes) {
+  stats.clear();
+  records.clear();
+  batch.reset();
+  txn.reset();
+  txn.emplace(indexes);
+  batch.emplace();
+}
+
+Result<size_t> WritePath::SkipHeldItems(const std::vector<ItemWrite>& writes,
+                                        std::vector<bool>* throttled,
+                                        std::vector<bool>* skipped) {
+  size_t conflicts = 0;
+  for (size_t i = 0; i < writes.size(); ++i) {
+    if (!locks_->IsMarked(writes[i].item_key)) continue;
+    if (throttled == nullptr) return TransactionConflict();
+    (*skipped)[i] = true;
+    (*throttled)[i] = true;
+    ++conflicts;
+  }
+  if (conflicts == writes.size() && !writes.empty()) return TransactionConflict();
+  return conflicts;
+}
+
+Status WritePath::StageAll(const std::vector<ItemWrite>& writes,
+                           const std::vector<bool>& skipped, const ApplyManyOptions& options,
+                           bool throttle, StagedBatch* sb,
+                           std::vector<std::optional<Item>>* old_items,
+                           std::vector<Metering>* staged) {
+  staged->reserve(writes.size());
+  for (size_t i = 0; i < writes.size(); ++i) {
+    const ItemWrite& w = writes[i];
+    Metering m;
+    if (skipped[i]) {
+      staged->push_back(std::move(m));
+      continue;
+    }
+    Result<std::optional<Item>> old_item =
+        Stage(*w.table, w.item_key, w.mutation, &*sb->txn, &*sb->batch, &sb->stats, &m,
+              &sb->records, std::nullopt);
+    if (options.unit_factor != 1) m.Scale(options.unit_factor);
+    const bool charged = old_item.ok() || !m.charge.parts.empty();
+    if (charged) staged->push_back(std::move(m));
+    if (!old_item.ok()) {
+      // A failed condition is charged like Apply's (the throttle first).
+      if (charged) {
+        if (throttle) {
+          DR_RETURN_IF_ERROR(Admit(staged->back().charge));
+        } else {
+          ChargeUnthrottled(staged->back().charge);
+        }
+      }
+      return old_item.status();
+    }
+    (*old_items)[i] = std::move(old_item).value();
+  }
+  return Status::OK();
+}
+
+Result<size_t> WritePath::AdmitStaged(const std::vector<ItemWrite>& writes,
+                                      const std::vector<bool>& skipped,
+                                      const std::vector<Metering>& staged,
+                                      std::vector<bool>* throttled) {
+  Status first_throttle;
+  size_t admitted = 0;
+  for (size_t i = 0; i < writes.size(); ++i) {
+    if (skipped[i]) continue;
+    Status s = Admit(staged[i].charge);
+    if (s.ok()) {
+      ++admitted;
+      continue;
+    }
+    if (throttled == nullptr) return s;
+    (*throttled)[i] = true;
+    if (first_throttle.ok()) first_throttle = std::move(s);
+  }
+  if (admitted == 0 && !writes.empty()) {
+    return first_throttle.ok() ? TransactionConflict() : first_throttle;
+  }
+  return admitted;
+}
+
+Status WritePath::Restage(const std::vector<ItemWrite>& writes,
+                          const std::vector<bool>& throttled, StagedBatch* sb,
+                          std::vector<std::optional<Item>>* old_items) {
+  sb->Reset(indexes_);
+  for (size_t i = 0; i < writes.size(); ++i) {
+    if (throttled[i]) {
+      (*old_items)[i].reset();
+      continue;
+    }
+    const ItemWrite& w = writes[i];
+    Metering unused;
+    DR_ASSIGN_OR_RETURN((*old_items)[i],
+                        Stage(*w.table, w.item_key, w.mutation, &*sb->txn, &*sb->batch,
+                              &sb->stats, &unused, &sb->records, std::nullopt));
+  }
+  return Status::OK();
+}
+
 Result<std::vector<std::optional<Item>>> WritePath::ApplyMany(
     const std::vector<ItemWrite>& writes, std::vector<Metering>* metering,
     std::vector<bool>* throttled, const ApplyManyOptions& options) {
   if (metering != nullptr) metering->clear();
   if (throttled != nullptr) throttled->assign(writes.size(), false);
-  // Distinct stripes in address order: a total order every writer shares.
-  std::vector<std::mutex*> stripes;
-  for (const ItemWrite& w : writes) stripes.push_back(&locks_->For(w.item_key));
-  std::sort(stripes.begin(), stripes.end());
-  stripes.erase(std::unique(stripes.begin(), stripes.end()), stripes.end());
-  for (std::mutex* m : stripes) m->lock();
-  struct Unlock {
-    std::vector<std::mutex*>& stripes;
-    ~Unlock() {
-      for (auto it = stripes.rbegin(); it != stripes.rend(); ++it) (*it)->unlock();
-    }
-  } unlock{stripes};
+  LockedStripes locked(locks_, writes);
   if (options.transactional) return ApplyTransactional(writes, metering, options);
 
   // Items a transaction holds are refused before anything is read.
   std::vector<bool> skipped(writes.size(), false);
-  size_t conflicts = 0;
-  for (size_t i = 0; i < writes.size(); ++i) {
-    if (!locks_->IsMarked(writes[i].item_key)) continue;
-    if (throttled == nullptr) return TransactionConflict();
-    skipped[i] = true;
-    (*throttled)[i] = true;
-    ++conflicts;
-  }
-  if (conflicts == writes.size() && !writes.empty()) return TransactionConflict();
-
+  DR_ASSIGN_OR_RETURN(const size_t conflicts, SkipHeldItems(writes, throttled, &skipped));
   const bool throttle = throttling();
-  std::optional<IndexWriter::Txn> txn(std::in_place, indexes_);
-  std::optional<WriteBatch> batch(std::in_place);
-  std::vector<StatsDelta> stats;
-  std::vector<PendingStreamRecord> records;
+  StagedBatch sb(indexes_);
   std::vector<std::optional<Item>> old_items(writes.size());
   std::vector<Metering> staged;
-  staged.reserve(writes.size());
-  for (size_t i = 0; i < writes.size(); ++i) {
-    const ItemWrite& w = writes[i];
-    Metering m;
-    if (skipped[i]) {
-      staged.push_back(std::move(m));
-      continue;
+  // The metering is the caller's whatever happens from here.
+  struct GiveMetering {
+    std::vector<Metering>* out;
+    std::vector<Metering>* staged;
+    ~GiveMetering() {
+      if (out != nullptr) *out = std::move(*staged);
     }
-    Result<std::optional<Item>> old_item =
-        Stage(*w.table, w.item_key, w.mutation, &*txn, &*batch, &stats, &m,
-              &records, std::nullopt);
-    if (options.unit_factor != 1) m.Scale(options.unit_factor);
-    const bool charged = old_item.ok() || !m.charge.parts.empty();
-    if (charged) staged.push_back(std::move(m));
-    if (!old_item.ok()) {
-      // A failed condition is charged like Apply's (the throttle first).
-      if (charged) {
-        if (throttle) {
-          DR_RETURN_IF_ERROR(Admit(staged.back().charge));
-        } else {
-          ChargeUnthrottled(staged.back().charge);
-        }
-      }
-      if (metering != nullptr) *metering = std::move(staged);
-      return old_item.status();
-    }
-    old_items[i] = std::move(old_item).value();
-  }
+  } give{metering, &staged};
+  DR_RETURN_IF_ERROR(StageAll(writes, skipped, options, throttle, &sb, &old_items, &staged));
   // Every write is staged and metered: the admission point.
   size_t admitted = writes.size() - conflicts;
   if (throttle) {
-    Status first_throttle;
-    admitted = 0;
-    for (size_t i = 0; i < writes.size(); ++i) {
-      if (skipped[i]) continue;
-      Status s = Admit(staged[i].charge);
-      if (s.ok()) {
-        ++admitted;
-        continue;
-      }
-      if (throttled == nullptr) return s;
-      (*throttled)[i] = true;
-      if (first_throttle.ok()) first_throttle = std::move(s);
+    Result<size_t> admission = AdmitStaged(writes, skipped, staged, throttled);
+    if (!admission.ok()) {
+      // A single refusal with nowhere to report it answers alone.
+      if (throttled == nullptr) give.out = nullptr;
+      return admission.status();
     }
-    if (admitted == 0 && !writes.empty()) {
-      if (metering != nullptr) *metering = std::move(staged);
-      return first_throttle.ok() ? TransactionConflict() : first_throttle;
-    }
+    admitted = *admission;
   }
-  // A throttled write was staged: restage the admitted writes alone (the
-  // items are still locked, so they stage as before); the refused ones
-  // leave no trace. Conflicted writes were never staged.
+  // A throttled write was staged: restage the admitted writes alone.
+  // Conflicted writes were never staged.
   if (admitted + conflicts < writes.size()) {
-    stats.clear();
-    records.clear();
-    batch.reset();
-    txn.reset();
-    txn.emplace(indexes_);
-    batch.emplace();
-    for (size_t i = 0; i < writes.size(); ++i) {
-      if ((*throttled)[i]) {
-        old_items[i].reset();
-        continue;
-      }
-      const ItemWrite& w = writes[i];
-      Metering unused;
-      DR_ASSIGN_OR_RETURN(old_items[i],
-                          Stage(*w.table, w.item_key, w.mutation, &*txn, &*batch,
-                                &stats, &unused, &records, std::nullopt));
+    Status restaged = Restage(writes, *throttled, &sb, &old_items);
+    if (!restaged.ok()) {
+      give.out = nullptr;
+      return restaged;
     }
   }
-  if (!batch->empty()) {
-    Status written = Commit(&*batch, records);
+  if (!sb.batch->empty()) {
+    Status written = Commit(&*sb.batch, sb.records);
     if (!written.ok()) {
-      NotCommitted(stats);
-      if (metering != nullptr) *metering = std::move(staged);
+      NotCommitted(sb.stats);
       return written;
     }
-    txn->Committed();
-    Committed(stats);
+    sb.txn->Committed();
+    Committed(sb.stats);
   }
   if (!throttle) {
     for (const Metering& m : staged) ChargeUnthrottled(m.charge);
   }
-  if (metering != nullptr) *metering = std::move(staged);
   return old_items;
 }
 

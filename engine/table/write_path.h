@@ -265,6 +265,43 @@ class WritePath {
       const std::vector<ItemWrite>& writes, std::vector<Metering>* metering,
       const ApplyManyOptions& options);
 
+  // ApplyMany's steps (non-transactional). REQUIRES: the stripes are locked.
+  // One WriteBatch being built: the index changes, the batch, the counter
+  // deltas and the stream records of the writes staged so far.
+  struct StagedBatch {
+    explicit StagedBatch(IndexWriter* indexes)
+        : txn(std::in_place, indexes), batch(std::in_place) {}
+    // Forgets everything staged (a restage starts over).
+    void Reset(IndexWriter* indexes);
+    std::optional<IndexWriter::Txn> txn;
+    std::optional<WriteBatch> batch;  // optional: a WriteBatch is not assignable
+    std::vector<StatsDelta> stats;
+    std::vector<PendingStreamRecord> records;
+  };
+  // Marks `skipped` the writes whose items a transaction holds (each
+  // refused, as throttled, when `throttled` is given). Returns how many;
+  // kTransactionConflict when there is no `throttled` to report them in, or
+  // when every write is held.
+  Result<size_t> SkipHeldItems(const std::vector<ItemWrite>& writes,
+                               std::vector<bool>* throttled, std::vector<bool>* skipped);
+  // Stages every write not skipped, metering each into `staged` (one entry
+  // per write; skipped ones empty). A failed condition is charged as
+  // Apply's (with throttling on, a throttle is returned first) and ends
+  // the batch with its error.
+  Status StageAll(const std::vector<ItemWrite>& writes, const std::vector<bool>& skipped,
+                  const ApplyManyOptions& options, bool throttle, StagedBatch* staged_batch,
+                  std::vector<std::optional<Item>>* old_items, std::vector<Metering>* staged);
+  // With throttling on, admits the staged writes in request order, marking
+  // the refused ones in `throttled`. Returns how many were admitted; the
+  // first throttle when none was (or when `throttled` is null).
+  Result<size_t> AdmitStaged(const std::vector<ItemWrite>& writes,
+                             const std::vector<bool>& skipped,
+                             const std::vector<Metering>& staged, std::vector<bool>* throttled);
+  // Stages the writes not in `throttled` again, alone: the refused ones
+  // leave no trace. The items are still locked, so they stage as before.
+  Status Restage(const std::vector<ItemWrite>& writes, const std::vector<bool>& throttled,
+                 StagedBatch* staged_batch, std::vector<std::optional<Item>>* old_items);
+
   Store* store_;
   ItemLocks* locks_;
   IndexWriter* indexes_;
