@@ -43,6 +43,9 @@ using Handler = Result<Json> (*)(const RequestContext& ctx, const Json& request)
 using TextHandler = std::optional<Result<std::string>> (*)(
     const RequestContext& ctx, std::string_view body);
 
+// The X-Amz-Target prefix of dynarock's own operations, which no SDK sends.
+inline constexpr std::string_view kExtensionPrefix = "DynamoRock_20251121.";
+
 // One row of the operation table.
 struct Operation {
   // The X-Amz-Target operation: "PutItem", or with its own prefix for the

@@ -367,8 +367,6 @@ class Engine final {
   std::vector<FaultRuleStatus> ListFaultRules() const;
   Status DeleteFaultRule(std::string_view id);
   void ClearFaultRules();
-  // Whether any rule is set: one atomic load.
-  bool HasFaultRules() const;
   // Whether a rule could match a request of `operation` (it lists it or
   // names none): the API shows only those requests to the rules. One
   // atomic load when there is no rule.

@@ -8,11 +8,11 @@
 #include <utility>
 #include <vector>
 
+#include "api/dispatch.h"
+
 namespace dynarock::api {
 
 namespace {
-
-constexpr std::string_view kExtensionPrefix = "DynamoRock_20251121.";
 
 // The request as the rules see it, and where each target came from.
 class SiteBuilder {
@@ -24,52 +24,44 @@ class SiteBuilder {
     site_.table_name = StringMember(request, "TableName");
     site_.index_name = StringMember(request, "IndexName");
     site_.member_text = [this](std::string_view member) -> std::optional<std::string> {
-      auto it = request_.find(member);
-      if (it == request_.end() || it->is_null()) return std::nullopt;
-      if (it->is_string()) return it->get<std::string>();
-      if (it->is_boolean()) return std::string(it->get<bool>() ? "true" : "false");
-      return it->dump();
+      const Json* m = Member(request_, member);
+      if (m == nullptr) return std::nullopt;
+      if (m->is_string()) return m->get<std::string>();
+      if (m->is_boolean()) return std::string(m->get<bool>() ? "true" : "false");
+      return m->dump();
     };
-    if (operation == "BatchWriteItem") {
-      ForEachBatchEntry([&](const std::string& table, const Json& entry) {
-        const Json* put = Member(entry, "PutRequest");
-        const Json* del = Member(entry, "DeleteRequest");
-        return Add(table, put ? Member(*put, "Item") : del ? Member(*del, "Key") : nullptr);
-      });
-    } else if (operation == "BatchGetItem") {
-      ForEachBatchEntry([&](const std::string& table, const Json& key) { return Add(table, &key); });
+    if (operation == "BatchWriteItem" || operation == "BatchGetItem") {
+      AddBatchEntries(operation == "BatchGetItem");
     } else if (operation == "TransactWriteItems" || operation == "TransactGetItems") {
       const Json* actions = Member(request, "TransactItems");
-      if (actions != nullptr && actions->is_array()) {
-        for (const Json& action : *actions) {
-          const Json* body = action.is_object() && action.size() == 1 ? &action.begin().value() : nullptr;
-          const Json* item = body ? Member(*body, "Item") : nullptr;
-          if (item == nullptr && body != nullptr) item = Member(*body, "Key");
-          Add(body ? std::string(StringMember(*body, "TableName")) : std::string(), item);
-        }
+      for (size_t i = 0; actions != nullptr && actions->is_array() && i < actions->size(); ++i) {
+        const Json& action = (*actions)[i];
+        const Json* body = action.is_object() && action.size() == 1 ? &action.begin().value()
+                                                                    : nullptr;
+        const Json* item = body ? Member(*body, "Item") : nullptr;
+        if (item == nullptr && body != nullptr) item = Member(*body, "Key");
+        Add(body ? StringMember(*body, "TableName") : std::string_view(), item, i);
       }
     } else if (operation == "ExecuteTransaction") {
       // Statements name their items in PartiQL: the rules see how many
       // there are (for CancellationReasons), not which.
       const Json* statements = Member(request, "TransactStatements");
-      if (statements != nullptr && statements->is_array()) {
-        for (size_t i = 0; i < statements->size(); ++i) Add("", nullptr);
+      for (size_t i = 0; statements != nullptr && statements->is_array() &&
+                         i < statements->size(); ++i) {
+        Add({}, nullptr, i);
       }
     } else {
       const Json* item = Member(request, "Key");
       if (item == nullptr) item = Member(request, "Item");
-      if (item != nullptr) Add(std::string(site_.table_name), item);
-    }
-    for (size_t i = 0; i < items_.size(); ++i) {
-      site_.targets.push_back({tables_[i], items_[i] ? &*items_[i] : nullptr});
+      if (item != nullptr) Add(site_.table_name, item, 0);
     }
   }
   SiteBuilder(const SiteBuilder&) = delete;
   SiteBuilder& operator=(const SiteBuilder&) = delete;
 
   const FaultSite& site() const { return site_; }
-  // Where target i is: its table and its position in the table's list.
-  const std::pair<std::string, size_t>& origin(size_t i) const { return origins_[i]; }
+  // Target i's position in its table's list of the request.
+  size_t position(size_t i) const { return positions_[i]; }
 
  private:
   static const Json* Member(const Json& object, std::string_view name) {
@@ -83,43 +75,43 @@ class SiteBuilder {
                                           : std::string_view();
   }
 
-  // Calls add(table, entry) for each entry of RequestItems in order:
-  // BatchWriteItem's write requests, BatchGetItem's Keys.
-  template <typename Add>
-  void ForEachBatchEntry(Add add) {
+  // RequestItems' entries in order: BatchWriteItem's write requests (their
+  // Item or Key), BatchGetItem's Keys.
+  void AddBatchEntries(bool get) {
     const Json* tables = Member(request_, "RequestItems");
-    if (tables == nullptr || !tables->is_object()) return;
+    if (tables == nullptr) return;
     for (auto it = tables->begin(); it != tables->end(); ++it) {
-      const Json* entries = &it.value();
-      if (site_.operation == "BatchGetItem") entries = Member(it.value(), "Keys");
+      const Json* entries = get ? Member(it.value(), "Keys") : &it.value();
       if (entries == nullptr || !entries->is_array()) continue;
       for (size_t i = 0; i < entries->size(); ++i) {
-        add(it.key(), (*entries)[i]);
-        origins_.back() = {it.key(), i};
+        const Json& e = (*entries)[i];
+        const Json* item = &e;
+        if (!get) {
+          const Json* put = Member(e, "PutRequest");
+          const Json* del = Member(e, "DeleteRequest");
+          item = put ? Member(*put, "Item") : del ? Member(*del, "Key") : nullptr;
+        }
+        Add(it.key(), item, i);
       }
     }
   }
 
-  bool Add(std::string table, const Json* item) {
-    table_names_.push_back(std::move(table));
-    tables_.push_back(table_names_.back());
-    std::optional<Item> decoded;
+  // `table` views the request (or is empty); the item is decoded here, and
+  // one the rules cannot read is left to the operation's own checks.
+  void Add(std::string_view table, const Json* item, size_t position) {
+    const Item* decoded = nullptr;
     if (item != nullptr && item->is_object()) {
-      // A key the rules cannot read is left to the operation's own checks.
       Result<Item> r = DecodeItem(*item);
-      if (r.ok()) decoded = std::move(r).value();
+      if (r.ok()) decoded = &items_.emplace_back(std::move(r).value());
     }
-    items_.push_back(std::move(decoded));
-    origins_.emplace_back(table_names_.back(), origins_.size());
-    return true;
+    site_.targets.push_back({table, decoded});
+    positions_.push_back(position);
   }
 
   const Json& request_;
   FaultSite site_;
-  std::deque<std::string> table_names_;  // stable addresses for the views
-  std::vector<std::string_view> tables_;
-  std::deque<std::optional<Item>> items_;
-  std::vector<std::pair<std::string, size_t>> origins_;
+  std::deque<Item> items_;  // stable addresses for the targets
+  std::vector<size_t> positions_;
 };
 
 // Takes the entries `targets` of a batch out of *request; answers them in
@@ -127,7 +119,9 @@ class SiteBuilder {
 Json TakeOut(std::string_view operation, const SiteBuilder& site, const std::set<size_t>& targets,
              Json* request, bool* nothing_left) {
   std::map<std::string, std::set<size_t>> by_table;
-  for (size_t t : targets) by_table[site.origin(t).first].insert(site.origin(t).second);
+  for (size_t t : targets) {
+    by_table[std::string(site.site().targets[t].table_name)].insert(site.position(t));
+  }
   Json& tables = (*request)["RequestItems"];
   Json out = Json::object();
   const bool get = operation == "BatchGetItem";

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <random>
 
+#include "api/dispatch.h"
 #include "api/error.h"
 #include "api/http/sigv4.h"
 #include "api/json_codec.h"
@@ -19,7 +20,6 @@ namespace {
 constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
 // dynarock's own operations (api/ops/index_ops.cc): the operation name is
 // the whole target, so a DynamoDB target never reaches them.
-constexpr std::string_view kExtensionPrefix = "DynamoRock_20251121.";
 // The DynamoDB Streams API (its own service, served on the same endpoint);
 // kept whole too.
 constexpr std::string_view kStreamsPrefix = "DynamoDBStreams_20120810.";

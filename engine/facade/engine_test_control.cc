@@ -58,8 +58,6 @@ Status Engine::DeleteFaultRule(std::string_view id) { return state_->faults.Dele
 
 void Engine::ClearFaultRules() { state_->faults.Clear(); }
 
-bool Engine::HasFaultRules() const { return !state_->faults.empty(); }
-
 bool Engine::FaultRulesMayMatch(std::string_view operation) const {
   return state_->faults.MayMatch(operation);
 }

@@ -8,6 +8,9 @@
 
 #include "engine/capacity/throttle_messages.h"
 #include "engine/schema/arns.h"
+#include "engine/stream/stream_reads.h"
+#include "engine/table/transactions.h"
+#include "engine/table/write_path.h"
 
 namespace dynarock {
 
@@ -201,26 +204,37 @@ std::string DefaultMessage(ErrorCode code, bool index, ThrottleLimit limit) {
     case ErrorCode::kThrottling:
       return "Rate of requests exceeds the allowed throughput.";
     case ErrorCode::kLimitExceeded:
-      return "Rate exceeded";
+      return StreamRateExceeded().message();
     case ErrorCode::kServiceUnavailable:
       return "DynamoDB is currently unavailable. (This should be a temporary state.)";
     case ErrorCode::kTransactionConflict:
-      return "Transaction is ongoing for the item";
+      return TransactionConflict().message();
     default:
       return "Internal server error";
   }
 }
 
-std::string CancellationMessage(std::string_view code) {
-  if (code == "ConditionalCheckFailed") return "The conditional request failed";
-  if (code == "ItemCollectionSizeLimitExceeded") return "Collection size exceeded";
-  if (code == "TransactionConflict") return "Transaction is ongoing for the item";
-  if (code == "ProvisionedThroughputExceeded") {
-    return std::string(ThrottleMessage(false, ThrottleLimit::kKeyRange));
+// An action's cancellation reason as a real cancellation gives it: the
+// status an action fails with for `code`, through the coordinator's own
+// ReasonFor (code and message).
+CancellationReason ReasonNamed(std::string_view code) {
+  Status s;
+  if (code == "ConditionalCheckFailed") {
+    s = Status::ConditionalCheckFailed(nullptr);
+  } else if (code == "ItemCollectionSizeLimitExceeded") {
+    s = Status(ErrorCode::kItemCollectionSizeLimitExceeded, "");
+  } else if (code == "TransactionConflict") {
+    s = TransactionConflict();
+  } else if (code == "ProvisionedThroughputExceeded") {
+    s = Status(ErrorCode::kProvisionedThroughputExceeded,
+               std::string(ThrottleMessage(false, ThrottleLimit::kKeyRange)));
+  } else if (code == "ThrottlingError") {
+    s = Status(ErrorCode::kThrottling, DefaultMessage(ErrorCode::kThrottling, false,
+                                                      ThrottleLimit::kKeyRange));
+  } else if (code == "ValidationError") {
+    s = Status::Validation("One or more parameter values were invalid");
   }
-  if (code == "ThrottlingError") return "Throughput exceeds the current capacity of your table or index.";
-  if (code == "ValidationError") return "One or more parameter values were invalid";
-  return "";
+  return ReasonFor(s).value_or(CancellationReason{});
 }
 
 bool IsWrite(const FaultSite& site) {
@@ -244,18 +258,15 @@ Status InjectedError(const FaultRule& rule, const FaultSite& site,
     std::vector<CancellationReason> reasons(site.targets.size());
     if (!e.cancellation_reasons.empty()) {
       for (size_t i = 0; i < reasons.size() && i < e.cancellation_reasons.size(); ++i) {
-        reasons[i].code = e.cancellation_reasons[i];
+        reasons[i] = ReasonNamed(e.cancellation_reasons[i]);
       }
     } else if (!reasons.empty()) {
       const bool by_key = !rule.match.key.empty() || !rule.match.key_prefix_attribute.empty();
       if (by_key) {
-        for (size_t i : targets) reasons[i].code = e.cancellation_reason;
+        for (size_t i : targets) reasons[i] = ReasonNamed(e.cancellation_reason);
       } else {
-        reasons[targets.empty() ? 0 : targets.front()].code = e.cancellation_reason;
+        reasons[targets.empty() ? 0 : targets.front()] = ReasonNamed(e.cancellation_reason);
       }
-    }
-    for (CancellationReason& r : reasons) {
-      if (r.code != "None") r.message = CancellationMessage(r.code);
     }
     return Status::TransactionCanceled(std::move(reasons));
   }

@@ -269,7 +269,9 @@ def test_latency_holds_no_server_thread(start_server):
     slow = threading.Thread(target=lambda: ddb.get_item(TableName=name, Key={"pk": {"S": "a"}}))
     slow.start()
     # The one server thread answers other calls while the GetItem waits.
+    deadline = time.monotonic() + 30
     while rule_status(s, "slow")["MatchedCount"] == 0:
+        assert time.monotonic() < deadline, "the GetItem never reached the server"
         time.sleep(0.01)
     other = client(s)
     assert other.describe_table(TableName=name)["Table"]["TableName"] == name

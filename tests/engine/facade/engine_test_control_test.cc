@@ -79,7 +79,7 @@ TEST(EngineTestControlTest, FaultRulesFromTheOptions) {
   rule.effect.error = ErrorCode::kThrottling;
   options.fault_rules.push_back(rule);
   TestEngine db(options);
-  EXPECT_TRUE(db->HasFaultRules());
+  EXPECT_TRUE(db->FaultRulesMayMatch("ListTables"));
   ASSERT_EQ(db->ListFaultRules().size(), 1u);
   EXPECT_EQ(db->ListFaultRules()[0].rule.id, "start");
   Scope scope;
@@ -89,7 +89,8 @@ TEST(EngineTestControlTest, FaultRulesFromTheOptions) {
   ASSERT_EQ(db->DecideFaults(site).size(), 1u);
   EXPECT_EQ(db->InjectedFaults(scope, "")[0].name, "ThrottlingException");
   db->ClearFaultRules();
-  EXPECT_FALSE(db->HasFaultRules());
+  EXPECT_FALSE(db->FaultRulesMayMatch("ListTables"));
+  EXPECT_TRUE(db->ListFaultRules().empty());
 
   options.fault_rules[0].effect.error = ErrorCode::kValidation;
   options.clock = nullptr;
