@@ -388,6 +388,15 @@ struct ThroughputController::TableState {
     }
   }
 
+  // A write's check: OK, or its throttle, counted as such. Charges nothing.
+  Status CheckWrite(const PartitionUnits* parts, size_t n, const Env& env) {
+    Throttles throttles;
+    Check(parts, n, /*read_op=*/false, env, &throttles);
+    if (!throttles.any) return Status::OK();
+    RecordThrottle(parts, n, /*read_op=*/false, env);
+    return throttles.ToStatus();
+  }
+
   // Counts a throttled request: its units per partition, one request per
   // partition and per resource it touched.
   void RecordThrottle(const PartitionUnits* parts, size_t n, bool read_op,
@@ -560,7 +569,7 @@ Status ThroughputController::CheckRead(uint32_t table_id, uint32_t index_id,
   return throttles.ToStatus();
 }
 
-void ThroughputController::ChargeRead(const CapacityCharge& charge) {
+void ThroughputController::Charge(const CapacityCharge& charge) {
   ReaderMutexLock lock(&registry_mu_);
   auto it = tables_.find(charge.table_id);
   if (it == tables_.end()) return;
@@ -579,16 +588,20 @@ Status ThroughputController::AdmitWrite(const CapacityCharge& charge) {
   MutexLock table_lock(&t.mu);
   const Env env{options_, clock_->NowMicros(), charge.table_id,
                 split_size_fn_, split_listener_};
-  Throttles throttles;
-  t.Check(charge.parts.data(), charge.parts.size(), /*read_op=*/false, env,
-          &throttles);
-  if (throttles.any) {
-    t.RecordThrottle(charge.parts.data(), charge.parts.size(),
-                     /*read_op=*/false, env);
-    return throttles.ToStatus();
-  }
+  DR_RETURN_IF_ERROR(t.CheckWrite(charge.parts.data(), charge.parts.size(), env));
   t.Charge(charge.parts.data(), charge.parts.size(), env);
   return Status::OK();
+}
+
+Status ThroughputController::CheckWrite(const CapacityCharge& charge) {
+  ReaderMutexLock lock(&registry_mu_);
+  auto it = tables_.find(charge.table_id);
+  if (it == tables_.end()) return Status::OK();
+  TableState& t = *it->second;
+  MutexLock table_lock(&t.mu);
+  const Env env{options_, clock_->NowMicros(), charge.table_id,
+                split_size_fn_, split_listener_};
+  return t.CheckWrite(charge.parts.data(), charge.parts.size(), env);
 }
 
 void ThroughputController::RecordWrite(uint32_t table_id, uint32_t index_id,

@@ -25,7 +25,7 @@
 //   - A write is checked on every bucket its parts touch, then charged on
 //     all, or throttled and charged NOTHING; a GSI that cannot pay throttles
 //     the base-table write (Index... reasons). A read is checked before
-//     (CheckRead) and charged after (ChargeRead), possibly into debt.
+//     (CheckRead) and charged after (Charge), possibly into debt.
 //   - Partitions split at their midpoint past the split size (sizes of the
 //     halves from a callback), and between hot keys after sustained heat
 //     (not on a table with LSIs; not for a single hot key).
@@ -148,15 +148,24 @@ class ThroughputController {
   // and indexes are never throttled.
   Status CheckRead(uint32_t table_id, uint32_t index_id, uint64_t hash,
                    double expected_units = 0);
-  // After a read: charges every part's read units (and write units, if any)
-  // to its buckets, into debt if need be, and counts them. Never throttles.
-  void ChargeRead(const CapacityCharge& charge);
+  // Charges every part's read and write units to its buckets, into debt if
+  // need be, and counts them. Never throttles: after a read (whose cost is
+  // known only then), after a CheckWrite of a whole transaction, or with
+  // throttling off.
+  void Charge(const CapacityCharge& charge);
   // Before a write commits: checks every bucket any part touches (read
   // buckets too for parts with read units); if all are positive charges
   // them all and returns OK, else returns the throttle (reasons of every
   // bucket that failed, table-level first) and charges nothing. Parts of
   // unknown indexes are ignored.
   Status AdmitWrite(const CapacityCharge& charge);
+  // AdmitWrite's check alone: the throttle it would return (counted as a
+  // throttle), or OK; charges nothing either way. A request made of several
+  // writes (TransactWriteItems) is admitted as ONE request, as DynamoDB
+  // admits a request when the buckets it touches are positive and then
+  // charges its whole cost: the caller checks every write, then Charges
+  // them all, or none when any was throttled.
+  Status CheckWrite(const CapacityCharge& charge);
 
   // Keeps partition sizes: the item at `hash` of `index_id` (an LSI counts
   // in its table's partition) changed by `delta_items` / `delta_bytes`.

@@ -40,7 +40,7 @@ Result<std::optional<std::string>> ReadPath::GetItem(const TableInfo& table,
     DR_ASSIGN_OR_RETURN(size, EncodedItemSize(*item));
   }
   *metering = MeterItemRead(table, item_key, size, consistent_read);
-  throughput_->ChargeRead(metering->charge);
+  throughput_->Charge(metering->charge);
   return item;
 }
 
@@ -68,7 +68,7 @@ Result<Page> ReadPath::ReadPage(const TableInfo& table,
     DR_ASSIGN_OR_RETURN(page, dynarock::ReadPage(*store_, request));
   }
   *metering = MeterPage(table, request, page, kind, consistent_read);
-  throughput_->ChargeRead(metering->charge);
+  throughput_->Charge(metering->charge);
   return page;
 }
 
@@ -114,7 +114,7 @@ Result<BatchGetItemResult> ReadPath::BatchGet(
           // Charged key by key, so the next keys' admissions see it.
           Metering key_metering =
               MeterItemRead(table, item_key, read_bytes, t.consistent_read);
-          throughput_->ChargeRead(key_metering.charge);
+          throughput_->Charge(key_metering.charge);
           metering.Merge(key_metering);
           ++keys_read;
           if (item) {

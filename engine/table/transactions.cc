@@ -39,11 +39,11 @@ Status ActionCountError(size_t count) {
       std::to_string(kMaxTransactionActions));
 }
 
-// Wording not confirmed against DynamoDB (docs/compatibility.md).
+// Alternator's test_transact_write_items_put_5MB, run against DynamoDB,
+// matches "size cannot exceed" and says DynamoDB calls it the "transaction
+// payload"; the rest of the wording is ours (docs/compatibility.md).
 Status TransactionTooLarge() {
-  return Status::Validation(
-      "Transaction request size has exceeded the maximum allowed size of "
-      "4 MB");
+  return Status::Validation("Transaction payload size cannot exceed 4 MB");
 }
 
 Status MultipleOperationsOnOneItem() {
@@ -485,7 +485,7 @@ Result<TransactWriteItemsResult> TransactionCoordinator::Replay(
     DR_ASSIGN_OR_RETURN(std::optional<Item> item, ReadItem(*store_, item_key));
     Metering m = MeterItemRead(*table, item_key, item ? ItemSize(*item) : 0,
                                /*consistent_read=*/true);
-    throughput_->ChargeRead(m.charge);
+    throughput_->Charge(m.charge);
     tables.push_back(table.get());
     names.push_back(name);
     metering.push_back(std::move(m));
@@ -558,7 +558,7 @@ Result<TransactGetItemsResult> TransactionCoordinator::Get(
     Metering m = MeterItemRead(*tables[i], item_keys[i], item ? ItemSize(*item) : 0,
                                /*consistent_read=*/true);
     m.Scale(kTransactionUnitFactor);
-    throughput_->ChargeRead(m.charge);
+    throughput_->Charge(m.charge);
     metering.push_back(std::move(m));
     table_ptrs.push_back(tables[i].get());
     names.push_back(req.actions[i].table_name);

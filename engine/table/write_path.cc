@@ -192,7 +192,7 @@ Status WritePath::Admit(const CapacityCharge& charge) {
 }
 
 void WritePath::ChargeUnthrottled(const CapacityCharge& charge) {
-  if (throughput_ != nullptr) throughput_->ChargeRead(charge);
+  if (throughput_ != nullptr) throughput_->Charge(charge);
 }
 
 void WritePath::Committed(const std::vector<StatsDelta>& stats) {
@@ -503,15 +503,18 @@ Result<std::vector<std::optional<Item>>> WritePath::ApplyTransactional(
   if (!first_failure.ok()) return finish(first_failure);
   const bool throttle = throttling();
   if (throttle) {
-    // Each write is admitted on its own partitions: every throttled action
-    // is reported.
+    // One request: admitted when every bucket any write touches is positive,
+    // then charged whole (into debt if need be), as DynamoDB admits a 4 MB
+    // transaction on a new table (docs/compatibility.md, "Admission"). Every
+    // write is checked so that each throttled action is reported.
     for (size_t i = 0; i < writes.size(); ++i) {
-      Status s = Admit(staged[i].charge);
+      Status s = throughput_->CheckWrite(staged[i].charge);
       if (s.ok()) continue;
       statuses[i] = s;
       if (first_failure.ok()) first_failure = std::move(s);
     }
     if (!first_failure.ok()) return finish(first_failure);
+    for (const Metering& m : staged) throughput_->Charge(m.charge);
   }
   if (!batch.empty()) {
     if (Status s = Commit(&batch, records); !s.ok()) {

@@ -24,7 +24,7 @@
 // size). A throttle takes precedence over a failed condition: when the
 // buckets are exhausted the condition's failure is not reported, as
 // DynamoDB refuses a throttled request before evaluating it. With
-// throttling off the same charge goes through ChargeRead (never refused).
+// throttling off the same charge goes through Charge (never refused).
 // After the commit, every item's base-table size change and every GSI
 // entry's is recorded (RecordWrite) at its partition hash.
 
@@ -86,8 +86,9 @@ struct ApplyManyOptions {
   // throttle) fails the whole call with nothing written; `statuses` (not
   // owned, required) receives one Status per write, OK for those that
   // would have passed. The caller holds the items' marks (ItemLocks::
-  // TryMark), so marks are not conflicts here. A cancelled call charges
-  // only the writes admitted before the failure was known.
+  // TryMark), so marks are not conflicts here. The writes are admitted as
+  // one request (every bucket checked, then all charged); a cancelled call
+  // charges nothing.
   bool transactional = false;
   // Every write's units (client view and charge) are multiplied by it
   // before admission: 2 for transactions.
@@ -251,7 +252,7 @@ class WritePath {
            throttling_->load(std::memory_order_relaxed);
   }
   // Charges a staged write: AdmitWrite with throttling on (the throttle is
-  // returned), ChargeRead otherwise (after the commit).
+  // returned), Charge otherwise (after the commit).
   Status Admit(const CapacityCharge& charge);
   void ChargeUnthrottled(const CapacityCharge& charge);
   // Mirrors committed counter and partition-size changes, and remembers the

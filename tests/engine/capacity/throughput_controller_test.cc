@@ -105,12 +105,30 @@ TEST_F(ThroughputControllerTest, ReadDebtIsWaitedOut) {
   ThroughputController t(&clock_);
   t.RegisterTable(Provisioned(3000, 1));
   ASSERT_TRUE(t.CheckRead(kTable, 0, 42).ok());
-  t.ChargeRead(ReadCharge(42, 4000));  // a big Query: the partition owes 1000
+  t.Charge(ReadCharge(42, 4000));  // a big Query: the partition owes 1000
   EXPECT_EQ(t.Describe(kTable)->table.partitions[0].read_balance, -1000);
   clock_.Advance(333'333);  // 999.999 units later: still in debt
   EXPECT_FALSE(t.CheckRead(kTable, 0, 42).ok());
   clock_.Advance(1);
   EXPECT_TRUE(t.CheckRead(kTable, 0, 42).ok());
+}
+
+TEST_F(ThroughputControllerTest, CheckWriteChargesNothingAndChargeAdmitsIntoDebt) {
+  ThroughputController t(&clock_);
+  t.RegisterTable(Provisioned(1, 1000));
+  // A transaction's writes: each checked, none charged, then all charged.
+  EXPECT_TRUE(t.CheckWrite(WriteCharge(42, 700)).ok());
+  EXPECT_TRUE(t.CheckWrite(WriteCharge(42, 700)).ok());
+  EXPECT_EQ(t.Describe(kTable)->table.partitions[0].write_balance, 1000);
+  t.Charge(WriteCharge(42, 700));
+  t.Charge(WriteCharge(42, 700));
+  EXPECT_EQ(t.Describe(kTable)->table.partitions[0].write_balance, -400);
+  // In debt: refused, counted as throttled, still charged nothing.
+  Status s = t.CheckWrite(WriteCharge(42, 1));
+  EXPECT_EQ(s.code(), ErrorCode::kProvisionedThroughputExceeded);
+  const auto d = t.Describe(kTable);
+  EXPECT_EQ(d->table.partitions[0].write_balance, -400);
+  EXPECT_EQ(d->table.total.throttled_write_requests, 1);
 }
 
 TEST_F(ThroughputControllerTest, ProvisionedTableBurstsThreeHundredSecondsThenRefillsAtItsRate) {
@@ -208,7 +226,7 @@ TEST_F(ThroughputControllerTest, GsiReadsUseTheIndexBucketsAndReasons) {
   c.global_secondary_indexes.push_back({kGsi, "g", 1, 1, 0, 0});
   t.RegisterTable(c);
   ASSERT_TRUE(t.CheckRead(kGsi == 0 ? 0 : kTable, kGsi, 9).ok());
-  t.ChargeRead(ReadCharge(9, 300, kGsi));
+  t.Charge(ReadCharge(9, 300, kGsi));
   Status s = t.CheckRead(kTable, kGsi, 9, 0.5);
   EXPECT_EQ(Reasons(s), std::vector<std::string>{
                             std::string("IndexReadProvisionedThroughputExceeded ") + kGsiArn});
@@ -433,7 +451,7 @@ TEST_F(ThroughputControllerTest, HottestKeysByConsumedUnits) {
   c.table_id = kTable;
   c.parts = {{0, 1, "cold", 0, 1}, {0, 2, "hot", 0, 5}, {0, 3, "warm", 0, 2}};
   ASSERT_TRUE(t.AdmitWrite(c).ok());
-  t.ChargeRead(ReadCharge(3, 2.5));
+  t.Charge(ReadCharge(3, 2.5));
   auto d = t.Describe(kTable, 2);
   ASSERT_EQ(d->table.hot_keys.size(), 2u);
   EXPECT_EQ(d->table.hot_keys[0].key, "hot");

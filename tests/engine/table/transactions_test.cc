@@ -19,7 +19,9 @@ namespace dynarock {
 namespace {
 
 using Kind = TransactWriteAction::Kind;
+using ::testing::Each;
 using ::testing::ElementsAre;
+using ::testing::Eq;
 using ::testing::HasSubstr;
 
 Item Key(const std::string& pk, const char* sk = "1") { return SimpleKey(pk, sk); }
@@ -368,6 +370,47 @@ TEST(TransactionThrottlingTest, HotPartitionThrottlesAtHalfTheRateOfPlainWrites)
   EXPECT_LT(plain, 50000);
   const double ratio = static_cast<double>(transactional) / plain;
   EXPECT_NEAR(ratio, 0.5, 0.05) << transactional << " / " << plain;
+}
+
+// Ten ~350 KB puts into one partition key's partition: 6,840 WRU where a
+// partition holds 1,000 a second.
+std::vector<TransactWriteAction> LargePuts(int first_sort_key) {
+  std::vector<TransactWriteAction> actions;
+  for (int i = 0; i < 10; ++i) {
+    Item item = Key("big", std::to_string(first_sort_key + i).c_str());
+    item["payload"] = AttributeValue::S(std::string(350'000, 'x'));
+    actions.push_back(PutAction("Big", std::move(item)));
+  }
+  return actions;
+}
+
+// DynamoDB admits a request when the buckets it touches are positive and then
+// charges it whole; a 3.5 MB transaction succeeds on a new on-demand table
+// (conformance suite, transactionLimits "approaching 4MB").
+TEST(TransactionThrottlingTest, LargeTransactionIsAdmittedWholeAndLeavesDebt) {
+  EngineOptions options = TestEngine::Options();
+  options.throttling = true;
+  TestEngine engine(options);
+  ASSERT_OK(engine->CreateTable(SimpleTable("Big")).status());
+  TransactWriteItemsRequest req;
+  req.actions = LargePuts(0);
+  ASSERT_OK_AND_ASSIGN(auto r, engine->TransactWriteItems(req));
+  EXPECT_EQ(r.consumed_capacity.at(0).Total().write_units, 10 * 2 * 342);
+  // The partition is ~5,840 units in debt: the next transaction there is
+  // refused whole, every action reported, nothing written nor charged.
+  req.actions = LargePuts(10);
+  auto refused = engine->TransactWriteItems(req);
+  ASSERT_EQ(refused.status().code(), ErrorCode::kTransactionCanceled);
+  EXPECT_THAT(Codes(refused.status()), Each(Eq("ProvisionedThroughputExceeded")));
+  GetItemRequest get;
+  get.table_name = "Big";
+  get.key = Key("big", "10");
+  ASSERT_OK_AND_ASSIGN(auto missing, engine->GetItem(get));
+  EXPECT_FALSE(missing.item.has_value());
+  // 5.84 s of the partition's 1,000 units/s repay the debt; a refused call
+  // charged nothing, so just after that the same transaction is admitted.
+  engine.clock.Advance(5'850'000);
+  ASSERT_OK(engine->TransactWriteItems(req).status());
 }
 
 CreateTableRequest IndexedTable() {
