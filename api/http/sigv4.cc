@@ -12,6 +12,8 @@
 #include <cctype>
 #include <cstdio>
 
+#include "api/http/header_text.h"
+
 namespace dynarock::api::http {
 namespace {
 
@@ -66,17 +68,6 @@ bool ParseCredential(std::string_view credential, SigV4Authorization* auth) {
 constexpr std::string_view kAlgorithm = "AWS4-HMAC-SHA256";
 constexpr std::string_view kService = "dynamodb";
 constexpr std::string_view kTerminator = "aws4_request";
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
 
 std::string_view TrimSpaces(std::string_view s) {
   size_t b = s.find_first_not_of(" \t\r\n");
