@@ -663,6 +663,23 @@ ResourceStats Describe(ResourceState& r, const Env& env, size_t hot_keys) {
 
 }  // namespace
 
+std::vector<uint64_t> ThroughputController::PartitionBegins(
+    uint32_t table_id, uint32_t index_id) const {
+  ReaderMutexLock lock(&registry_mu_);
+  auto it = tables_.find(table_id);
+  if (it == tables_.end()) return {};
+  TableState& t = *it->second;
+  MutexLock table_lock(&t.mu);
+  const ResourceState* r = t.Resolve(index_id);
+  if (r == nullptr) return {};
+  std::vector<uint64_t> begins;
+  begins.reserve(r->partitions.size());
+  for (size_t i = 0; i < r->partitions.size(); ++i) {
+    begins.push_back(r->partitions.at(i).begin);
+  }
+  return begins;
+}
+
 std::optional<TableThroughputStats> ThroughputController::Describe(
     uint32_t table_id, size_t hot_keys) const {
   ReaderMutexLock lock(&registry_mu_);

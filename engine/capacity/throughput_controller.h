@@ -173,6 +173,12 @@ class ThroughputController {
   void RecordWrite(uint32_t table_id, uint32_t index_id, uint64_t hash,
                    int64_t delta_items, int64_t delta_bytes);
 
+  // The first hash of each partition of the table (index_id 0; an LSI is
+  // its table's) or GSI, in ring order: what a Scan page is metered over.
+  // Empty for an unknown table or index.
+  std::vector<uint64_t> PartitionBegins(uint32_t table_id,
+                                        uint32_t index_id) const;
+
   // A snapshot of a table's statistics; nullopt if it is not registered.
   // `hot_keys` caps each resource's hot-key list.
   std::optional<TableThroughputStats> Describe(uint32_t table_id,

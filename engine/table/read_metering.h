@@ -6,15 +6,18 @@
 //   - one item (GetItem, each key of BatchGetItem): its size rounded up to
 //     4 KB, at least 1 unit even when the item is missing, half when
 //     eventually consistent; the projection does not reduce it;
-//   - a Query or Scan page: the sizes of every item READ (before the filter,
-//     projection and Select) summed and rounded once, at least 1 unit. An
-//     index read is sized on the index entries, is always eventually
-//     consistent on a GSI and is listed under the index, the table part
-//     being 0; an LSI read that fetched items from the table also charges
-//     the table for the fetched items (summed and rounded once).
+//   - a Query page: the sizes of every item READ (before the filter,
+//     projection and Select) summed and rounded once, at least 1 unit;
+//   - a Scan page: the same, for each physical partition it went over
+//     (from where it started to where it stopped), each rounded on its own
+//     and at least 1 unit even when empty, then summed.
+//   An index read is sized on the index entries, is always eventually
+//   consistent on a GSI and is listed under the index, the table part being
+//   0; an LSI read that fetched items from the table also charges the table
+//   for the fetched items (summed and rounded once).
 //
-// A Query is charged at its partition key; a Scan page is split over the
-// partitions it read, in proportion to the bytes read at each.
+// A Query is charged at its partition key; a Scan page at each partition it
+// went over, split over the keys it read there in proportion to their bytes.
 //
 // Stateless functions; thread-safe.
 
@@ -22,6 +25,7 @@
 #define DYNAROCK_ENGINE_TABLE_READ_METERING_H_
 
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "engine/capacity/capacity_charge.h"
@@ -38,9 +42,12 @@ Metering MeterItemRead(const TableInfo& table, std::string_view item_key,
 // What a Query or Scan kind of read is.
 enum class PageKind { kQuery, kScan };
 
-// One page read with `request` (planned against `table`).
+// One page read with `request` (planned against `table`). A Scan page is
+// metered over `partition_begins`, the first hash of each partition of what
+// it read (ThroughputController::PartitionBegins; empty: one partition).
 Metering MeterPage(const TableInfo& table, const PageRequest& request,
-                   const Page& page, PageKind kind, bool consistent_read);
+                   const Page& page, PageKind kind, bool consistent_read,
+                   std::span<const uint64_t> partition_begins = {});
 
 }  // namespace dynarock
 

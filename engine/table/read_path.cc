@@ -67,7 +67,12 @@ Result<Page> ReadPath::ReadPage(const TableInfo& table,
   } else {
     DR_ASSIGN_OR_RETURN(page, dynarock::ReadPage(*store_, request));
   }
-  *metering = MeterPage(table, request, page, kind, consistent_read);
+  std::vector<uint64_t> partition_begins;
+  if (kind == PageKind::kScan) {
+    partition_begins = throughput_->PartitionBegins(
+        table.id, request.index != nullptr ? request.index->id : 0);
+  }
+  *metering = MeterPage(table, request, page, kind, consistent_read, partition_begins);
   throughput_->Charge(metering->charge);
   return page;
 }

@@ -116,7 +116,21 @@ def test_query_sums_the_items_read_and_rounds_once(ddb, ranged):
                                        "Table": {"CapacityUnits": 5.5}}
 
 
-def test_scan_charges_items_read_not_returned(ddb, table):
+def provisioned_table(ddb, rcu=5, wcu=5):
+    """A PROVISIONED table keyed on pk: one partition at 5 / 5."""
+    name = unique_name("prov")
+    ddb.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                     ProvisionedThroughput={"ReadCapacityUnits": rcu,
+                                            "WriteCapacityUnits": wcu})
+    ddb.get_waiter("table_exists").wait(TableName=name,
+                                        WaiterConfig={"Delay": 0.05, "MaxAttempts": 200})
+    return name
+
+
+def test_scan_charges_items_read_not_returned(ddb):
+    # One partition: the items read are summed and rounded once.
+    table = provisioned_table(ddb)
     for i in range(4):
         ddb.put_item(TableName=table, Item=sized(f"p{i}", 2048))
     out = ddb.scan(TableName=table, ConsistentRead=True, FilterExpression="d = :none",
@@ -126,6 +140,25 @@ def test_scan_charges_items_read_not_returned(ddb, table):
     assert out["ConsumedCapacity"] == {"TableName": table, "CapacityUnits": 2.0}
     out = ddb.scan(TableName=table, Limit=1, ReturnConsumedCapacity="TOTAL")
     assert out["ConsumedCapacity"]["CapacityUnits"] == 0.5
+
+
+def test_scan_reads_every_partition_of_a_new_on_demand_table(ddb, table):
+    # As DynamoDB answers (Alternator's test_scan_consumed_capacity): four
+    # partitions, each read rounded on its own, at least one unit.
+    ddb.put_item(TableName=table, Item=sized("a", 100))
+    out = ddb.scan(TableName=table, ConsistentRead=True, ReturnConsumedCapacity="TOTAL")
+    assert out["ConsumedCapacity"]["CapacityUnits"] == 4.0
+    out = ddb.scan(TableName=table, ReturnConsumedCapacity="TOTAL")
+    assert out["ConsumedCapacity"]["CapacityUnits"] == 2.0
+    out = ddb.query(TableName=table, KeyConditionExpression="pk = :p",
+                    ExpressionAttributeValues={":p": {"S": "a"}}, ConsistentRead=True,
+                    ReturnConsumedCapacity="TOTAL")
+    assert out["ConsumedCapacity"]["CapacityUnits"] == 1.0
+    # Parallel Scan: two segments of two partitions each.
+    units = [ddb.scan(TableName=table, Segment=s, TotalSegments=2, ConsistentRead=True,
+                      ReturnConsumedCapacity="TOTAL")["ConsumedCapacity"]["CapacityUnits"]
+             for s in range(2)]
+    assert units == [2.0, 2.0]
 
 
 def test_batch_get_rounds_each_item(ddb, ranged, table):
@@ -216,5 +249,6 @@ def test_index_reads_are_listed_under_the_index(ddb, indexed):
     assert out["ConsumedCapacity"] == {
         "TableName": indexed, "CapacityUnits": 0.5, "Table": {"CapacityUnits": 0.0},
         "GlobalSecondaryIndexes": {"byG": {"CapacityUnits": 0.5}}}
+    # A Scan of a new on-demand GSI reads its four partitions: 4 x 0.5.
     out = ddb.scan(TableName=indexed, IndexName="byG", ReturnConsumedCapacity="TOTAL")
-    assert out["ConsumedCapacity"] == {"TableName": indexed, "CapacityUnits": 0.5}
+    assert out["ConsumedCapacity"] == {"TableName": indexed, "CapacityUnits": 2.0}
