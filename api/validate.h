@@ -50,6 +50,15 @@ struct Member {
   bool map_keys_table_names = false;
   std::optional<int64_t> map_value_min_length;
   std::optional<int64_t> map_value_max_length;
+  // Top-level members of the table operations (CreateTable, DeleteTable,
+  // DescribeTable, UpdateTable, DescribeTimeToLive): checked before any
+  // other constraint, each failure alone in the message. Absent: "The
+  // parameter 'TableName' is required but was not present in the request".
+  bool presence_first = false;
+  // Outside min_length..max_length: "TableName must be at least 3
+  // characters long and at most 255 characters long", and the lengths are
+  // then not among the aggregated constraint violations.
+  bool length_first = false;
 };
 
 // A node of DynamoDB's input model.
@@ -99,6 +108,10 @@ Member CreateTableNameMember(std::string_view name, bool required);
 // TableName on every other operation: required, at least 1 and at most 255
 // characters, the pattern checked only when non-empty.
 Member TableNameMember();
+// TableName of DeleteTable, DescribeTable, UpdateTable and
+// DescribeTimeToLive: its presence and its 3..255 length are checked first
+// (presence_first, length_first), its pattern with the other members.
+Member TableOperationNameMember();
 // Whether `s` is non-empty and all of [a-zA-Z0-9_.-], the pattern of table
 // and index names.
 bool MatchesNamePattern(std::string_view s);
@@ -112,6 +125,20 @@ Status ValidationErrors(const std::vector<std::string>& errors);
 std::string ConstraintViolation(std::string_view rendered_value,
                                 std::string_view path,
                                 std::string_view constraint);
+// DynamoDB's newer form of a violation, naming no value and the member by
+// its wire path: "Value at '<path>' failed to satisfy constraint:
+// <constraint>" (nubo-db/dynamodb-conformance tier3 error-messages, 2025:
+// Query's Limit, BatchGetItem's Keys).
+std::string ValuelessConstraintViolation(std::string_view path,
+                                         std::string_view constraint);
+// "Member must have value greater than or equal to <n>".
+std::string ValueAtLeast(int64_t n);
+// "Member must have length less than or equal to <n>".
+std::string LengthAtMost(int64_t n);
+// "The <member> parameter is required for <operation>": BatchGetItem's and
+// BatchWriteItem's empty RequestItems (the conformance suite, 2025).
+Status ParameterRequiredFor(std::string_view member, std::string_view operation);
+
 // A parameter dynarock accepts in DynamoDB's model but does not implement
 // yet; refused rather than silently ignored. Not a DynamoDB message.
 Status UnsupportedParameter(std::string_view name);

@@ -184,6 +184,10 @@ enum class ProjectionType : uint8_t { kAll = 1, kKeysOnly = 2, kInclude = 3 };  
 struct Projection {
   ProjectionType type = ProjectionType::kAll;
   std::vector<std::string> non_key_attributes;  // kInclude only
+  // Requests only: the request named no ProjectionType (`type` is then
+  // kAll). CreateTable and UpdateTable refuse it in DynamoDB's order of
+  // checks ("Unknown ProjectionType: null"); never stored.
+  bool type_absent = false;
   bool operator==(const Projection&) const = default;
 };
 

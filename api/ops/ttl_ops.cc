@@ -37,7 +37,7 @@ const Shape kUpdateTimeToLiveInput{
     }};
 
 const Shape kDescribeTimeToLiveInput{.kind = Kind::kStructure,
-                                     .members = {TableNameMember()}};
+                                     .members = {TableOperationNameMember()}};
 
 Member OptionalTableNameMember() {
   Member m = TableNameMember();

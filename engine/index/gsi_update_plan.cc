@@ -133,12 +133,23 @@ Status CheckNoRedefinition(const TableDescription& d,
   return Status::OK();
 }
 
-// One action per update, one update per index, at most one Create or
-// Delete (and none while a GSI is backfilling).
+// At most one Create or Delete (and none while a GSI is backfilling).
 Status CheckActions(const std::vector<GlobalSecondaryIndexUpdate>& updates,
                     bool backfilling) {
-  std::set<std::string> names;
+  DR_RETURN_IF_ERROR(CheckGsiUpdateActions(updates));
   int online = 0;
+  for (const GlobalSecondaryIndexUpdate& u : updates) {
+    if (u.create || u.del) ++online;
+  }
+  if (online > 1) return OnlyOneOnlineIndex();
+  if (online == 1 && backfilling) return OnlyOneOnlineIndex();
+  return Status::OK();
+}
+
+}  // namespace
+
+Status CheckGsiUpdateActions(const std::vector<GlobalSecondaryIndexUpdate>& updates) {
+  std::set<std::string> names;
   for (const GlobalSecondaryIndexUpdate& u : updates) {
     const int actions = (u.create ? 1 : 0) + (u.update ? 1 : 0) + (u.del ? 1 : 0);
     if (actions == 0) {
@@ -159,12 +170,11 @@ Status CheckActions(const std::vector<GlobalSecondaryIndexUpdate>& updates,
           "simultaneously. Index: " +
           name);
     }
-    if (u.create || u.del) ++online;
   }
-  if (online > 1) return OnlyOneOnlineIndex();
-  if (online == 1 && backfilling) return OnlyOneOnlineIndex();
   return Status::OK();
 }
+
+namespace {
 
 // A Create goes with no table-level throughput or deletion-protection change.
 Status CheckCreatesAlone(const UpdateTableRequest& req) {

@@ -53,6 +53,11 @@ struct GsiUpdateContext {
 Status PlanGsiUpdates(const UpdateTableRequest& req, const GsiUpdateContext& context,
                       TableInfo* next, GsiChanges* changes);
 
+// The checks of GlobalSecondaryIndexUpdates that need no table, which
+// DynamoDB makes before it looks the table up: one action per update, one
+// update per index. Errors: kValidation.
+Status CheckGsiUpdateActions(const std::vector<GlobalSecondaryIndexUpdate>& updates);
+
 // The error of a request naming an index `table` does not have.
 Status GsiNotFound(const std::string& index, const std::string& table);
 

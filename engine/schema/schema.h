@@ -26,6 +26,12 @@ inline constexpr size_t kMaxSortKeyBytes = 1024;
 // Table names: 3..255 characters of [A-Za-z0-9_.-].
 bool IsValidTableName(std::string_view name);
 
+// The most units a ProvisionedThroughput may ask for.
+inline constexpr int64_t kMaxProvisionedUnits = 1000000000000;
+// Errors: kValidation "Given value N for ReadCapacityUnits is out of
+// bounds" (then WriteCapacityUnits) past kMaxProvisionedUnits.
+Status CheckThroughputBounds(const ProvisionedThroughput& t);
+
 // Checks a CreateTable request as DynamoDB does. Errors: kValidation.
 Status ValidateCreateTable(const CreateTableRequest& req);
 

@@ -9,6 +9,7 @@
 #include "engine/capacity/table_capacity.h"
 #include "engine/capacity/throughput_settings.h"
 #include "engine/clock.h"
+#include "engine/index/gsi_update_plan.h"
 #include "engine/index/index_descriptions.h"
 #include "engine/keys/key_codec.h"
 #include "engine/schema/arns.h"
@@ -343,13 +344,13 @@ Result<ListTablesResult> TableLifecycle::List(const ListTablesRequest& req) {
   }
   return result;
 }
-Result<TableDescription> TableLifecycle::Update(const UpdateTableRequest& req) {
-  TableStatus status;
-  auto table = Find(req.scope, req.table_name, &status);
-  if (!table) return TableNotFound(req.table_name);
-  if (status == TableStatus::kCreating) return InUse("created", req.table_name);
-  if (status == TableStatus::kDeleting) return InUse("deleted", req.table_name);
-  if (status == TableStatus::kUpdating) return InUse("updated", req.table_name);
+namespace {
+
+// The checks of an UpdateTable request that need no table, which DynamoDB
+// makes before it looks the table up (mhart/dynalite
+// validations/updateTable.js, test/updateTable.js): something to change,
+// PROVISIONED with its throughput, the units' bounds, the index actions.
+Status CheckUpdateRequest(const UpdateTableRequest& req) {
   if (!req.billing_mode && !req.provisioned_throughput &&
       !req.deletion_protection_enabled && !req.stream_specification &&
       !req.table_class && !req.on_demand_throughput && !req.warm_throughput &&
@@ -359,6 +360,30 @@ Result<TableDescription> TableLifecycle::Update(const UpdateTableRequest& req) {
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
         "GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
   }
+  if (req.billing_mode == BillingMode::kProvisioned && !req.provisioned_throughput) {
+    return Status::Validation(
+        "One or more parameter values were invalid: ProvisionedThroughput must "
+        "be specified when BillingMode is PROVISIONED");
+  }
+  if (req.provisioned_throughput) {
+    DR_RETURN_IF_ERROR(CheckThroughputBounds(*req.provisioned_throughput));
+  }
+  if (req.global_secondary_index_updates) {
+    DR_RETURN_IF_ERROR(CheckGsiUpdateActions(*req.global_secondary_index_updates));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<TableDescription> TableLifecycle::Update(const UpdateTableRequest& req) {
+  DR_RETURN_IF_ERROR(CheckUpdateRequest(req));
+  TableStatus status;
+  auto table = Find(req.scope, req.table_name, &status);
+  if (!table) return TableNotFound(req.table_name);
+  if (status == TableStatus::kCreating) return InUse("created", req.table_name);
+  if (status == TableStatus::kDeleting) return InUse("deleted", req.table_name);
+  if (status == TableStatus::kUpdating) return InUse("updated", req.table_name);
   DR_RETURN_IF_ERROR(CheckSettingsAlone(req));
 
   auto next = std::make_shared<TableInfo>(*table);

@@ -226,25 +226,24 @@ def test_body_that_is_not_json_wins_over_a_bad_target(server):
      "Start of structure or map found where not expected"),
     ("ListTables", {"Limit": "ten"}, "STRING_VALUE cannot be converted to Integer"),
     ("GetItem", {"TableName": "t", "Key": {"k": {"B": "!!!!"}}},
-     "'!!!!' can not be converted to a Blob: Base64 encoded length is expected a "
-     "multiple of 4 bytes but found: 4"),
+     "Invalid Base64 character: '!'"),
+    ("GetItem", {"TableName": "t", "Key": {"k": {"B": "abc"}}},
+     "Base64 encoded length is expected a multiple of 4 bytes but found: 3"),
+    ("GetItem", {"TableName": "t", "Key": {"k": {"B": True}}},
+     "only base-64-encoded strings are convertible to bytes"),
 ])
 def test_serialization_exception_messages(server, op, body, message):
     res, data = post(server, "DynamoDB_20120810." + op, json.dumps(body).encode())
     kind, text = error_of(res, data)
     assert kind == "SerializationException"
-    if "Blob" in message:
-        assert text.startswith("'!!!!' can not be converted to a Blob"), text
-    else:
-        assert text == message
+    assert text == message
 
 
 @pytest.mark.parametrize("op,body,message", [
-    ("DescribeTable", {}, "1 validation error detected: Value null at 'tableName' "
-     "failed to satisfy constraint: Member must not be null"),
-    ("BatchGetItem", {"RequestItems": {}}, "1 validation error detected: Value '{}' at "
-     "'requestItems' failed to satisfy constraint: Member must have length greater "
-     "than or equal to 1"),
+    ("DescribeTable", {}, "The parameter 'TableName' is required but was not present in "
+     "the request"),
+    ("BatchGetItem", {"RequestItems": {}}, "The requestItems parameter is required for "
+     "BatchGetItem"),
     ("Scan", {"TableName": "t", "Limit": 0}, "1 validation error detected: Value '0' at "
      "'limit' failed to satisfy constraint: Member must have value greater than or "
      "equal to 1"),

@@ -222,12 +222,15 @@ def test_create_table_validation(ddb):
     h = lambda a: {"AttributeName": a, "KeyType": "HASH"}  # noqa: E731
     r = lambda a: {"AttributeName": a, "KeyType": "RANGE"}  # noqa: E731
     assert create_error([h("a"), r("b"), h("c")]) == (
-        "ValidationException", "Invalid KeySchema: A HASH key type KeySchemaElement cannot "
-                               "follow a RANGE key type KeySchemaElement")
+        "ValidationException", "Invalid KeySchema: All HASH key type KeySchemaElements must "
+                               "precede all RANGE key type KeySchemaElements")
     assert create_error([h("a"), h("a")]) == (
-        "ValidationException", "Invalid KeySchema: Some index key attributes are duplicated: a")
+        "ValidationException",
+        "Both the Hash Key and the Range Key element in the KeySchema have the same name")
     assert create_error([h("a"), h("b"), h("zz")]) == (
-        "ValidationException", "Invalid KeySchema: Some index key attribute have no definition")
+        "ValidationException",
+        "One or more parameter values were invalid: Some index key attributes are not defined "
+        "in AttributeDefinitions. Keys: [a, b, zz], AttributeDefinitions: [pk, a, b, c, d, e]")
     assert create_error([h(a) for a in ("a", "b", "c", "d", "e")]) == (
         "ValidationException", "Invalid KeySchema: KeySchema can have at most 4 HASH key type "
                                "elements")

@@ -72,9 +72,16 @@ TEST_F(BatchOpsTest, WriteShapeErrors) {
             ValidationError("1 validation error detected: Value null at 'requestItems' "
                             "failed to satisfy constraint: Member must not be null"));
   EXPECT_EQ(Call("BatchWriteItem", R"({"RequestItems": {}})").body,
-            ValidationError("1 validation error detected: Value '{}' at 'requestItems' "
-                            "failed to satisfy constraint: Member must have length greater "
-                            "than or equal to 1"));
+            ValidationError("The requestItems parameter is required for BatchWriteItem"));
+  EXPECT_EQ(Call("BatchGetItem", R"({"RequestItems": {}})").body,
+            ValidationError("The requestItems parameter is required for BatchGetItem"));
+  // A null list is an empty one.
+  EXPECT_EQ(Call("BatchWriteItem", R"({"RequestItems": {"abc": null}})").body,
+            ValidationError("1 validation error detected: Value '{abc=null}' at "
+                            "'requestItems' failed to satisfy constraint: Map value must "
+                            "satisfy constraint: [Member must have length less than or "
+                            "equal to 25, Member must have length greater than or equal "
+                            "to 1]"));
   Reply short_name = Call("BatchWriteItem", R"({"RequestItems": {"a": []}})");
   EXPECT_EQ(short_name.body,
             ValidationError(

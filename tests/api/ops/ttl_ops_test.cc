@@ -79,8 +79,7 @@ TEST_F(TtlOpsTest, ShapeErrors) {
   EXPECT_EQ(r.body["__type"], "com.amazon.coral.service#SerializationException");
   r = Call("DescribeTimeToLive", R"({})");
   EXPECT_EQ(r.body, ValidationError(
-      "1 validation error detected: Value null at 'tableName' failed to satisfy "
-      "constraint: Member must not be null"));
+      "The parameter 'TableName' is required but was not present in the request"));
 }
 
 TEST_F(TtlOpsTest, UnknownTable) {

@@ -50,7 +50,7 @@ TEST(SchemaTest, RejectsWithDynamoDbMessages) {
       {"unused definition", [](CreateTableRequest* r) { r->attribute_definitions.push_back({"x", AttrType::kN}); },
        "One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions"},
       {"duplicate definition", [](CreateTableRequest* r) { r->attribute_definitions.push_back({"pk", AttrType::kN}); },
-       "Cannot have two attributes with the same name"},
+       "Attribute Name is duplicated: pk"},
       {"provisioned without throughput", [](CreateTableRequest* r) { r->billing_mode = BillingMode::kProvisioned; },
        "One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED"},
       {"on-demand with throughput", [](CreateTableRequest* r) { r->provisioned_throughput = ProvisionedThroughput{1, 1}; },
@@ -78,6 +78,46 @@ TEST(SchemaTest, RejectsWithDynamoDbMessages) {
          r->global_secondary_indexes.push_back({"g", {{"sk", KeyType::kHash}}, {}, std::nullopt});
        },
        "One or more parameter values were invalid: Some AttributeDefinitions are not used. AttributeDefinitions: [pk, sk, x], keys used: [pk, sk]"},
+      // DynamoDB's order (dynalite test/createTable.js): the throughput
+      // before the key schema, more keys than definitions before an
+      // undefined key, an index's projection type among its checks.
+      {"throughput before keys", [](CreateTableRequest* r) {
+         r->billing_mode = BillingMode::kProvisioned;
+         r->attribute_definitions.clear();
+       },
+       "One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED"},
+      {"read units out of bounds", [](CreateTableRequest* r) {
+         r->billing_mode = BillingMode::kProvisioned;
+         r->provisioned_throughput = ProvisionedThroughput{1000000000001, 1000000000001};
+         r->attribute_definitions.clear();
+       },
+       "Given value 1000000000001 for ReadCapacityUnits is out of bounds"},
+      {"write units out of bounds", [](CreateTableRequest* r) {
+         r->billing_mode = BillingMode::kProvisioned;
+         r->provisioned_throughput = ProvisionedThroughput{1000000000000, 1000000000001};
+       },
+       "Given value 1000000000001 for WriteCapacityUnits is out of bounds"},
+      {"one name twice, defined", [](CreateTableRequest* r) {
+         r->attribute_definitions.pop_back();
+         r->key_schema[1].attribute_name = "pk";
+       },
+       "Invalid KeySchema: Some index key attribute have no definition"},
+      {"hash-only key not defined", [](CreateTableRequest* r) {
+         r->key_schema.pop_back();
+         r->attribute_definitions = {{"sk", AttrType::kS}};
+       },
+       "One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [pk], AttributeDefinitions: [sk]"},
+      {"projection type absent before duplicate name", [](CreateTableRequest* r) {
+         Projection absent;
+         absent.type_absent = true;
+         r->global_secondary_indexes.push_back({"g", {{"sk", KeyType::kHash}}, {}, std::nullopt});
+         r->global_secondary_indexes.push_back({"g", {{"sk", KeyType::kHash}}, absent, std::nullopt});
+       },
+       "One or more parameter values were invalid: Unknown ProjectionType: null"},
+      {"lsi key not defined", [](CreateTableRequest* r) {
+         r->local_secondary_indexes.push_back({"lsi", {{"pk", KeyType::kHash}, {"x", KeyType::kRange}}, {}});
+       },
+       "One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [pk, x], AttributeDefinitions: [pk, sk]"},
   };
   for (const Case& c : cases) {
     CreateTableRequest req = Base();
@@ -127,15 +167,15 @@ TEST(SchemaMultiAttributeKeyTest, RejectsWithDynamoDbStyleMessages) {
       {"five range", {{"h1", K::kHash}, {"r1", K::kRange}, {"r2", K::kRange}, {"r3", K::kRange}, {"r4", K::kRange}, {"r5", K::kRange}},
        "Invalid KeySchema: KeySchema can have at most 4 RANGE key type elements"},
       {"interleaved", {{"h1", K::kHash}, {"r1", K::kRange}, {"h2", K::kHash}},
-       "Invalid KeySchema: A HASH key type KeySchemaElement cannot follow a RANGE key type KeySchemaElement"},
+       "Invalid KeySchema: All HASH key type KeySchemaElements must precede all RANGE key type KeySchemaElements"},
       {"range first", {{"r1", K::kRange}, {"h1", K::kHash}, {"h2", K::kHash}},
        "Invalid KeySchema: The first KeySchemaElement is not a HASH key type"},
       {"duplicate hash", {{"h1", K::kHash}, {"h1", K::kHash}},
-       "Invalid KeySchema: Some index key attributes are duplicated: h1"},
+       "Both the Hash Key and the Range Key element in the KeySchema have the same name"},
       {"duplicate across kinds", {{"h1", K::kHash}, {"r1", K::kRange}, {"h1", K::kRange}},
-       "Invalid KeySchema: Some index key attributes are duplicated: h1"},
+       "Both the Hash Key and the Range Key element in the KeySchema have the same name"},
       {"undefined", {{"h1", K::kHash}, {"nope", K::kHash}},
-       "Invalid KeySchema: Some index key attribute have no definition"},
+       "One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [h1, nope], AttributeDefinitions: [pk, sk, h1, h2, h3, h4, h5, r1, r2, r3, r4, r5]"},
   };
   for (const MultiCase& c : cases) {
     EXPECT_THAT(ValidateCreateTable(WithMultiKeyGsi(c.ks)),
