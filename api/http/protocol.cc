@@ -7,9 +7,12 @@
 #include <cctype>
 #include <chrono>
 #include <random>
+#include <variant>
 
 #include "api/dispatch.h"
 #include "api/error.h"
+#include "api/http/content_coding.h"
+#include "api/http/header_text.h"
 #include "api/http/sigv4.h"
 #include "api/json_codec.h"
 #include "engine/status.h"
@@ -23,14 +26,18 @@ constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
 // The DynamoDB Streams API (its own service, served on the same endpoint);
 // kept whole too.
 constexpr std::string_view kStreamsPrefix = "DynamoDBStreams_20120810.";
+// The media types DynamoDB takes a body in. Not application/x-amz-json-1.1:
+// DynamoDB answers a body sent as that with a 404, as for any other type
+// (dynalite's test/connection.js, recorded against DynamoDB).
 constexpr std::string_view kJson10 = "application/x-amz-json-1.0";
-constexpr std::string_view kJson11 = "application/x-amz-json-1.1";
 constexpr std::string_view kJsonPlain = "application/json";
 
-// What DynamoDB answers GET / with (a load balancer's health check), trailing
-// space included; dynarock names us-east-1's endpoint, as dynalite does.
-constexpr std::string_view kHealthyBody =
-    "healthy: dynamodb.us-east-1.amazonaws.com ";
+// DynamoDB answers GET / (a load balancer's health check) with "healthy: "
+// and the Host the client asked for, trailing space included (alternator's
+// test_health.py and dynalite's test/connection.js, both run against
+// DynamoDB, agree on it); without a Host, us-east-1's endpoint.
+constexpr std::string_view kHealthyPrefix = "healthy: ";
+constexpr std::string_view kDefaultHost = "dynamodb.us-east-1.amazonaws.com";
 
 // The CORS headers DynamoDB sends (scylladb's test_cors.py, run against
 // DynamoDB; dynalite's test/connection.js, recorded against it).
@@ -43,41 +50,26 @@ constexpr std::string_view kPreflightMaxAge = "172800";
 constexpr std::string_view kNotAnOperationBody =
     "<UnknownOperationException/>\n";
 
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
-
-std::string_view Trim(std::string_view s) {
-  size_t b = s.find_first_not_of(" \t");
-  if (b == std::string_view::npos) return {};
-  size_t e = s.find_last_not_of(" \t");
-  return s.substr(b, e - b + 1);
-}
-
 // "application/x-amz-json-1.0; charset=utf-8" -> "application/x-amz-json-1.0"
 std::string_view MediaType(std::string_view content_type) {
-  return Trim(content_type.substr(0, content_type.find(';')));
+  return TrimWhitespace(content_type.substr(0, content_type.find(';')));
 }
 
 bool IsJsonMediaType(std::string_view media_type) {
   return EqualsIgnoreCase(media_type, kJson10) ||
-         EqualsIgnoreCase(media_type, kJson11) ||
          EqualsIgnoreCase(media_type, kJsonPlain);
 }
 
-// The Content-Type of a JSON answer: the request's own JSON media type,
-// else (none given, with an empty body) application/json, as DynamoDB.
+// The Content-Type of a JSON answer: application/x-amz-json-1.0 for a
+// request sent as that, else application/json, as DynamoDB.
 std::string ResponseMediaType(std::string_view media_type) {
   if (EqualsIgnoreCase(media_type, kJson10)) return std::string(kJson10);
-  if (EqualsIgnoreCase(media_type, kJson11)) return std::string(kJson11);
   return std::string(kJsonPlain);
+}
+
+// "/?X-Amz-Date=..." -> "/": the path without its query.
+std::string_view PathOf(std::string_view target) {
+  return target.substr(0, target.find('?'));
 }
 
 // An error the protocol itself detects, formatted by api/error.
@@ -97,9 +89,11 @@ HttpResponse NotAnOperation() {
   return response;
 }
 
-HttpResponse Healthy() {
+HttpResponse Healthy(const HttpRequest& request) {
   HttpResponse response;
-  response.body = kHealthyBody;
+  response.body = kHealthyPrefix;
+  response.body += request.host.value_or(kDefaultHost);
+  response.body += ' ';
   return response;
 }
 
@@ -140,50 +134,123 @@ int64_t SystemNow() {
       .count();
 }
 
+HttpResponse ServiceUnavailable() {
+  // The error name and message of DynamoDB's developer guide (error
+  // handling, HTTP status code 5xx), in InternalServerError's namespace.
+  HttpResponse response;
+  response.status = 503;
+  response.headers.emplace_back("Content-Type", std::string(kJson10));
+  response.body =
+      "{\"__type\":\"com.amazonaws.dynamodb.v20120810#ServiceUnavailable\","
+      "\"message\":\"DynamoDB is currently unavailable. (This should be a "
+      "temporary state.)\"}";
+  return response;
+}
+
+// The body a compressed request stands for, or the answer to a request
+// whose body cannot be decoded: 500 InternalServerError for an unknown
+// coding and for data that is not of its coding (as DynamoDB: alternator's
+// test_compressed_request.py), 413 past the body limit, 503 past the
+// server's memory budget.
+std::variant<std::string, HttpResponse> DecodeRequestBody(
+    const HttpRequest& request, std::string_view media_type) {
+  const std::optional<ContentCoding> coding =
+      ParseContentEncoding(request.content_encoding);
+  if (!coding) {
+    return ErrorResponse(Status::Internal("Unsupported Content-Encoding: " +
+                                          std::string(*request.content_encoding)),
+                         media_type);
+  }
+  DecodedBody decoded = DecodeBody(*coding, request.body,
+                                   request.max_decoded_bytes,
+                                   request.reserve_decoded);
+  switch (decoded.error) {
+    case DecodeError::kNone:
+      return std::move(decoded.body);
+    case DecodeError::kCorrupt:
+      return ErrorResponse(
+          Status::Internal("The request body is not valid " +
+                           std::string(ContentCodingName(*coding)) + " data"),
+          media_type);
+    case DecodeError::kTooLarge: {
+      HttpResponse too_large;
+      too_large.status = 413;
+      too_large.chunked = true;
+      return too_large;
+    }
+    case DecodeError::kRefused:
+      break;
+  }
+  return ServiceUnavailable();
+}
+
+// The caller a request names (any credentials, as DynamoDB Local), or, with
+// options.secrets, the one its verified signature proves; or why not.
+Result<CallerIdentity> Authenticate(const HttpRequest& request,
+                                    const ProtocolOptions& options) {
+  if (options.secrets != nullptr) {
+    // The signature covers the body as sent, compressed or not.
+    SignedRequest signed_request{request.method, request.request_target,
+                                 request.all_headers, request.body};
+    return VerifySigV4(
+        signed_request, *options.secrets,
+        options.now_unix_seconds ? options.now_unix_seconds() : SystemNow());
+  }
+  if (!request.authorization) return CallerIdentity{};
+  SigV4ParseResult parsed = ParseAuthorization(*request.authorization);
+  if (!parsed.auth) {
+    return parsed.error == SigV4Error::kNotSigV4
+               ? Status(ErrorCode::kMissingAuthenticationToken,
+                        "Request is missing Authentication Token")
+               : Status(ErrorCode::kIncompleteSignature,
+                        "Authorization header requires 'Credential' "
+                        "parameter. Authorization=" +
+                            std::string(*request.authorization));
+  }
+  return CallerFromAuthorization(*parsed.auth);
+}
+
 HttpResponse CallOperation(const HttpRequest& request, const Handler& handler,
                            const ProtocolOptions& options) {
   std::string_view media_type = MediaType(request.content_type.value_or(""));
-  // A body needs a JSON Content-Type; an empty one needs none.
-  if (!IsJsonMediaType(media_type) &&
-      !(media_type.empty() && request.body.empty())) {
+  // A body needs a JSON Content-Type; an empty one needs none (whatever
+  // type it names, as DynamoDB: dynalite's index.js).
+  if (PathOf(request.path) != "/" ||
+      (!request.body.empty() && !IsJsonMediaType(media_type))) {
     return NotAnOperation();
   }
+  // A compressed body is decoded only once the target and the caller are
+  // known good (as alternator does), so that no unauthenticated request
+  // makes the server inflate anything; until then it cannot be checked for
+  // JSON, and a target or signature error comes alone.
+  const bool compressed = ParseContentEncoding(request.content_encoding) !=
+                          ContentCoding::kIdentity;
   auto error = [&](const Status& status) {
-    std::optional<Status> malformed = MalformedBody(request.body);
+    std::optional<Status> malformed =
+        compressed ? std::nullopt : MalformedBody(request.body);
     return ErrorResponse(malformed ? *malformed : status, media_type);
   };
 
   std::optional<std::string_view> operation;
   if (request.target) operation = OperationFromTarget(*request.target);
   if (!operation) return error(Status(ErrorCode::kUnknownOperation, ""));
+  Result<CallerIdentity> caller = Authenticate(request, options);
+  if (!caller.ok()) return error(caller.status());
 
-  CallerIdentity caller;
-  if (options.secrets != nullptr) {
-    SignedRequest signed_request{request.method, request.request_target,
-                                 request.all_headers, request.body};
-    Result<CallerIdentity> verified = VerifySigV4(
-        signed_request, *options.secrets,
-        options.now_unix_seconds ? options.now_unix_seconds() : SystemNow());
-    if (!verified.ok()) return error(verified.status());
-    caller = *std::move(verified);
-  } else if (request.authorization) {
-    SigV4ParseResult parsed = ParseAuthorization(*request.authorization);
-    if (!parsed.auth) {
-      return error(
-          parsed.error == SigV4Error::kNotSigV4
-              ? Status(ErrorCode::kMissingAuthenticationToken,
-                       "Request is missing Authentication Token")
-              : Status(ErrorCode::kIncompleteSignature,
-                       "Authorization header requires 'Credential' "
-                       "parameter. Authorization=" +
-                           std::string(*request.authorization)));
+  std::string decoded_body;
+  std::string_view body = request.body;
+  if (compressed) {
+    auto decoded = DecodeRequestBody(request, media_type);
+    if (auto* answer = std::get_if<HttpResponse>(&decoded)) {
+      return std::move(*answer);
     }
-    caller = CallerFromAuthorization(*parsed.auth);
+    decoded_body = std::get<std::string>(std::move(decoded));
+    body = decoded_body;
   }
 
   Response result;
   try {
-    result = handler(*operation, request.body, caller);
+    result = handler(*operation, body, *caller);
   } catch (...) {
     return ErrorResponse(Status::Internal("Internal server error"), media_type);
   }
@@ -193,6 +260,20 @@ HttpResponse CallOperation(const HttpRequest& request, const Handler& handler,
   response.body = std::move(result.body);
   response.delay_micros = result.delay_micros;
   return response;
+}
+
+// Compresses an operation's answer as the client accepts, and sends a large
+// one chunked.
+void Encode(std::string_view accept_encoding, HttpResponse* response) {
+  const size_t size = response->body.size();
+  response->chunked = size > kChunkedResponseBytes;
+  const ContentCoding coding = ChooseResponseCoding(accept_encoding, size);
+  if (coding == ContentCoding::kIdentity) return;
+  std::optional<std::string> encoded = EncodeBody(coding, response->body);
+  if (!encoded) return;
+  response->body = *std::move(encoded);
+  response->headers.emplace_back("Content-Encoding",
+                                 std::string(ContentCodingName(coding)));
 }
 
 // Adds the headers every response carries.
@@ -218,10 +299,12 @@ HttpResponse HandleRequest(const HttpRequest& request, const Handler& handler,
   HttpResponse response;
   if (request.method == "OPTIONS" && request.origin) {
     response = Preflight(request);
-  } else if (request.method == "GET" || request.method == "HEAD") {
-    response = Healthy();
+  } else if ((request.method == "GET" || request.method == "HEAD") &&
+             PathOf(request.path) == "/") {
+    response = Healthy(request);
   } else if (request.method == "POST") {
     response = CallOperation(request, handler, options);
+    if (!response.body.empty()) Encode(request.accept_encoding, &response);
   } else {
     response = NotAnOperation();
   }
@@ -236,20 +319,12 @@ HttpResponse HandleRequest(const HttpRequest& request, const Handler& handler,
 HttpResponse PayloadTooLargeResponse() {
   HttpResponse response;
   response.status = 413;
+  response.chunked = true;
   return Stamp(std::move(response));
 }
 
 HttpResponse ServiceUnavailableResponse() {
-  // The error name and message of DynamoDB's developer guide (error
-  // handling, HTTP status code 5xx), in InternalServerError's namespace.
-  HttpResponse response;
-  response.status = 503;
-  response.headers.emplace_back("Content-Type", std::string(kJson10));
-  response.body =
-      "{\"__type\":\"com.amazonaws.dynamodb.v20120810#ServiceUnavailable\","
-      "\"message\":\"DynamoDB is currently unavailable. (This should be a "
-      "temporary state.)\"}";
-  return Stamp(std::move(response));
+  return Stamp(ServiceUnavailable());
 }
 
 HttpResponse BadHttpRequestResponse() {

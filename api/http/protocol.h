@@ -7,6 +7,10 @@
 // and stamps every response with x-amzn-RequestId and x-amz-crc32 (the CRC32
 // of the body, in decimal, which botocore verifies).
 //
+// It also decodes compressed request bodies (Content-Encoding gzip or
+// deflate, content_coding.h) and compresses large responses for clients
+// that accept it (Accept-Encoding), as DynamoDB does.
+//
 // The server (server.h) owns sockets, parsing and limits; everything a
 // client can observe about a well-formed HTTP request is decided here, so it
 // is testable without a socket. Pure functions; thread-safe.
@@ -35,11 +39,18 @@ using Handler = std::function<Response(std::string_view operation,
                                        std::string_view request_json,
                                        const CallerIdentity& caller)>;
 
+// The largest request body accepted, as DynamoDB: 16 MB. For a compressed
+// body, the limit applies to the decoded body too.
+inline constexpr size_t kMaxRequestBodyBytes = 16 * 1024 * 1024;
+
+// Answers whose uncompressed body is larger are sent chunked.
+inline constexpr size_t kChunkedResponseBytes = 64 * 1024;
+
 // The parts of an HTTP request the protocol reads. Views into the caller's
 // buffers; absent headers are nullopt (present but empty is "").
 struct HttpRequest {
   std::string_view method;  // "POST", "GET", ...
-  std::string_view path;    // ignored for POST, as DynamoDB ignores it
+  std::string_view path;    // the request-target; only "/" serves
   std::optional<std::string_view> host;
   std::optional<std::string_view> content_type;
   std::optional<std::string_view> target;         // X-Amz-Target
@@ -47,7 +58,18 @@ struct HttpRequest {
   std::optional<std::string_view> origin;         // CORS
   std::optional<std::string_view> access_control_request_headers;
   std::optional<std::string_view> access_control_request_method;
+  std::optional<std::string_view> content_encoding;  // Content-Encoding
+  // Every Accept-Encoding header's value, joined with commas ("" if none).
+  std::string_view accept_encoding;
+  // The body as sent (compressed when content_encoding says so); the
+  // signature covers it as sent.
   std::string_view body;
+  // For a compressed body: called before the decoded body grows to n bytes
+  // (the server counts them against its memory budget); false refuses the
+  // request with a 503. Unset: no budget.
+  std::function<bool(size_t)> reserve_decoded;
+  // The largest decoded body accepted (the server's body limit).
+  size_t max_decoded_bytes = kMaxRequestBodyBytes;
   // For signature verification (strict mode): the request-target as sent
   // (path and query) and every header as received.
   std::string_view request_target;
@@ -68,9 +90,13 @@ struct ProtocolOptions {
 
 struct HttpResponse {
   int status = 200;
-  // Every header but Content-Length and Connection, which the server sets.
+  // Every header but Content-Length, Transfer-Encoding, Connection and
+  // Date, which the server sets.
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
+  // Send with Transfer-Encoding: chunked rather than Content-Length (to an
+  // HTTP/1.1 client): DynamoDB's 413, and large answers.
+  bool chunked = false;
   // Wait this long before sending it (a fault rule's latency, from
   // api::Response::delay_micros); the server waits on a timer.
   int64_t delay_micros = 0;
@@ -79,21 +105,24 @@ struct HttpResponse {
   std::optional<std::string_view> Header(std::string_view name) const;
 };
 
-// The largest request body accepted, as DynamoDB: 16 MB.
-inline constexpr size_t kMaxRequestBodyBytes = 16 * 1024 * 1024;
 
 // Answers one request, in DynamoDB's order:
 //  - OPTIONS with an Origin -> a CORS preflight: 200, empty body,
 //    Access-Control-Allow-Headers / -Methods echoing what was requested,
 //    Access-Control-Max-Age 172800.
-//  - GET/HEAD (health checks) -> 200
-//    "healthy: dynamodb.us-east-1.amazonaws.com ", as DynamoDB.
-//  - Other methods, or a POST whose body is not empty and whose
-//    Content-Type is not application/x-amz-json-1.0 or 1.1 or
-//    application/json -> 404 "<UnknownOperationException/>\n".
+//  - GET/HEAD of "/" (health checks) -> 200 "healthy: <Host> " (the
+//    request's Host header, trailing space included, as DynamoDB;
+//    dynamodb.us-east-1.amazonaws.com without one).
+//  - Other methods or paths, or a POST whose body is not empty and whose
+//    Content-Type is not application/x-amz-json-1.0 or application/json
+//    -> 404 "<UnknownOperationException/>\n".
+//  - A Content-Encoding other than gzip, deflate or identity, or a body
+//    that does not decode -> 500 InternalServerError, as DynamoDB; a
+//    decoded body over kMaxRequestBodyBytes -> 413 (empty body, chunked).
 //  - POST with X-Amz-Target "DynamoDB_20120810.<Operation>" ->
-//    handler(Operation, body, caller); its status and body as is, in the
-//    request's JSON media type (application/json when none was given).
+//    handler(Operation, decoded body, caller); its status and body as is,
+//    as application/x-amz-json-1.0 when the request was, else
+//    application/json.
 //  - Otherwise a protocol error; a non-empty body that is not a JSON object
 //    comes first (400 SerializationException), then a missing or garbled
 //    target (400 UnknownOperationException), then an Authorization header
@@ -103,6 +132,11 @@ inline constexpr size_t kMaxRequestBodyBytes = 16 * 1024 * 1024;
 //    curl; DynamoDB Local rejects it). With options.secrets, the signature
 //    is verified instead (VerifySigV4's errors) and unsigned calls are
 //    refused.
+// An operation's answer of kMinCompressedResponseBytes or more is
+// compressed as ChooseResponseCoding picks from accept_encoding (with a
+// Content-Encoding header; x-amz-crc32 is then the CRC of the compressed
+// bytes, as DynamoDB's, which SDKs check before decompressing), and sent
+// chunked when over kChunkedResponseBytes.
 // With an Origin, every response also carries Access-Control-Allow-Origin
 // "*" and Access-Control-Expose-Headers.
 HttpResponse HandleRequest(const HttpRequest& request, const Handler& handler,
@@ -110,7 +144,8 @@ HttpResponse HandleRequest(const HttpRequest& request, const Handler& handler,
 
 // For requests the server rejects before they are complete; each carries a
 // fresh x-amzn-RequestId and x-amz-crc32.
-// 413 with an empty body: the body passes kMaxRequestBodyBytes.
+// 413 with an empty body, chunked (as DynamoDB sends it): the body passes
+// kMaxRequestBodyBytes.
 HttpResponse PayloadTooLargeResponse();
 // 400 with an empty body: the bytes are not an HTTP/1.1 request, or its
 // headers are too large.

@@ -33,6 +33,7 @@
 #include <boost/beast/http.hpp>
 #include <condition_variable>
 #include <cstdio>
+#include <ctime>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -128,6 +129,32 @@ std::optional<std::string_view> FindHeader(
   return std::string_view(v.data(), v.size());
 }
 
+// The Date header's value now, in RFC 9110's IMF-fixdate form ("Tue, 01 Dec
+// 2026 19:30:00 GMT"), which every DynamoDB response carries; formatted at
+// most once a second per thread, without the C locale's strftime.
+std::string_view HttpDate() {
+  static constexpr const char* kDays[] = {"Sun", "Mon", "Tue", "Wed",
+                                          "Thu", "Fri", "Sat"};
+  static constexpr const char* kMonths[] = {"Jan", "Feb", "Mar", "Apr",
+                                            "May", "Jun", "Jul", "Aug",
+                                            "Sep", "Oct", "Nov", "Dec"};
+  thread_local std::time_t formatted_at = -1;
+  thread_local std::array<char, 40> text{};
+  thread_local int length = 0;
+  const std::time_t now = std::time(nullptr);
+  if (now != formatted_at) {
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    length = std::snprintf(text.data(), text.size(),
+                           "%s, %02d %s %04d %02d:%02d:%02d GMT",
+                           kDays[tm.tm_wday % 7], tm.tm_mday,
+                           kMonths[tm.tm_mon % 12], tm.tm_year + 1900,
+                           tm.tm_hour, tm.tm_min, tm.tm_sec);
+    formatted_at = now;
+  }
+  return std::string_view(text.data(), static_cast<size_t>(std::max(length, 0)));
+}
+
 bool IsHttpParseError(const beast::error_code& ec) {
   return ec.category() ==
          bhttp::make_error_code(bhttp::error::bad_target).category();
@@ -207,6 +234,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void OnHeader(beast::error_code ec, size_t /*bytes*/) {
     if (ec) return OnReadError(ec);
     idle_ = false;
+    http11_ = parser_->get().version() >= 11;
     stream_.expires_after(options().request_timeout);
     // The declared body is reserved before any of it is read (and before
     // a 100 Continue invites it).
@@ -262,7 +290,22 @@ class Session : public std::enable_shared_from_this<Session> {
         FindHeader(req, "Access-Control-Request-Headers");
     request.access_control_request_method =
         FindHeader(req, "Access-Control-Request-Method");
+    request.content_encoding = FindHeader(req, "Content-Encoding");
+    // A list header may come in several lines: one list (RFC 9110 5.3).
+    std::string accept_encoding;
+    for (auto [it, end] = req.equal_range(bhttp::field::accept_encoding);
+         it != end; ++it) {
+      if (!accept_encoding.empty()) accept_encoding += ',';
+      accept_encoding.append(it->value().data(), it->value().size());
+    }
+    request.accept_encoding = accept_encoding;
     request.body = req.body();
+    // A compressed body's decoded bytes count against the in-flight budget
+    // beside the bytes received.
+    request.max_decoded_bytes = options().max_body_bytes;
+    request.reserve_decoded = [this, sent = req.body().size()](size_t n) {
+      return Reserve(sent + n);
+    };
     if (options().protocol.secrets != nullptr) {
       request.request_target = request.path;
       for (const auto& field : req) {
@@ -275,7 +318,10 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     HttpResponse response =
         HandleRequest(request, shared_->handler, options().protocol);
-    if (req.method() == bhttp::verb::head) response.body.clear();
+    if (req.method() == bhttp::verb::head) {
+      response.body.clear();
+      response.chunked = false;
+    }
     bool keep_alive = req.keep_alive() && !stopping_ &&
                       !shared_->stopping.load(std::memory_order_acquire);
     // The request's bytes are no longer needed.
@@ -299,6 +345,9 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void OnReadError(beast::error_code ec) {
+    // A Content-Length over the limit fails the header read itself, once
+    // the request line (and its version) has been read.
+    if (parser_) http11_ = parser_->get().version() >= 11;
     if (ec == bhttp::error::body_limit) {
       return Respond(PayloadTooLargeResponse(), false, /*drain=*/true);
     }
@@ -313,9 +362,10 @@ class Session : public std::enable_shared_from_this<Session> {
 
   // Writes the response: its head serialized here as Beast serializes a
   // message (status line with Beast's reason phrase, the headers in order,
-  // Connection: close when the connection ends, Content-Length), and the
-  // body, in one gather write from buffers the session keeps: no field
-  // allocations, no serializer state, per response.
+  // Date, Connection: close when the connection ends, Content-Length), and
+  // the body, in one gather write from buffers the session keeps: no field
+  // allocations, no serializer state, per response. A chunked response (to
+  // an HTTP/1.1 client) is the body as one chunk and the last chunk.
   void Respond(HttpResponse r, bool keep_alive, bool drain) {
     idle_ = false;
     head_.clear();
@@ -332,13 +382,29 @@ class Session : public std::enable_shared_from_this<Session> {
       head_.append(value);
       head_.append("\r\n");
     }
+    head_.append("Date: ");
+    head_.append(HttpDate());
+    head_.append("\r\n");
     if (!keep_alive) head_.append("Connection: close\r\n");
-    head_.append("Content-Length: ");
-    head_.append(std::to_string(r.body.size()));
-    head_.append("\r\n\r\n");
+    const bool chunked = r.chunked && http11_;
+    tail_.clear();
+    if (chunked) {
+      head_.append("Transfer-Encoding: chunked\r\n\r\n");
+      if (!r.body.empty()) {
+        char size[20];
+        const int n = std::snprintf(size, sizeof(size), "%zx\r\n", r.body.size());
+        head_.append(size, static_cast<size_t>(n));
+        tail_ = "\r\n";
+      }
+      tail_.append("0\r\n\r\n");
+    } else {
+      head_.append("Content-Length: ");
+      head_.append(std::to_string(r.body.size()));
+      head_.append("\r\n\r\n");
+    }
     body_ = std::move(r.body);
-    const std::array<net::const_buffer, 2> buffers{net::buffer(head_),
-                                                   net::buffer(body_)};
+    const std::array<net::const_buffer, 3> buffers{
+        net::buffer(head_), net::buffer(body_), net::buffer(tail_)};
     stream_.expires_after(options().request_timeout);
     net::async_write(stream_, buffers,
                      [self = shared_from_this(), keep_alive, drain](
@@ -396,6 +462,7 @@ class Session : public std::enable_shared_from_this<Session> {
   std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
   std::string head_;  // the response being written: status line, headers
   std::string body_;  // and body
+  std::string tail_;  // and, chunked, the end of the chunks
   std::unique_ptr<std::array<char, 64 * 1024>> drain_buffer_;
   size_t drained_ = 0;
   Shared* shared_;
@@ -403,6 +470,7 @@ class Session : public std::enable_shared_from_this<Session> {
   size_t reserved_ = 0;  // bytes of shared_->inflight this session holds
   uint64_t id_ = 0;
   bool idle_ = true;       // waiting for a request's headers
+  bool http11_ = false;    // the request is HTTP/1.1 (may get chunks)
   bool stopping_ = false;  // Stop() was called
   bool draining_ = false;  // discarding input before a close
 };

@@ -70,11 +70,16 @@ def test_protocol_headers(server):
     assert res2.getheader("x-amzn-RequestId") != request_id
 
 
-def test_json_1_1_is_accepted(server):
+def test_json_1_1_body_is_not_an_operation(server):
+    # As DynamoDB (dynalite's test/connection.js, recorded against it).
     res, data = post(server, "DynamoDB_20120810.ListTables", b"{}",
                      headers={"Content-Type": "application/x-amz-json-1.1"})
+    assert res.status == 404
+    assert data == b"<UnknownOperationException/>\n"
+    res, data = post(server, "DynamoDB_20120810.ListTables", b"{}",
+                     headers={"Content-Type": "application/json"})
     assert res.status == 200
-    assert res.getheader("Content-Type") == "application/x-amz-json-1.1"
+    assert res.getheader("Content-Type") == "application/json"
 
 
 def test_keep_alive_connection_serves_many_requests(server):
@@ -149,7 +154,7 @@ def test_health_check(server):
     res = conn.getresponse()
     assert res.status == 200
     data = res.read()
-    assert data == b"healthy: dynamodb.us-east-1.amazonaws.com "
+    assert data == f"healthy: 127.0.0.1:{server.port} ".encode()
     assert int(res.getheader("x-amz-crc32")) == zlib.crc32(data)
     conn.close()
 

@@ -26,6 +26,7 @@
 #include <thread>
 #include <vector>
 
+#include "api/http/content_coding.h"
 #include "api/http/protocol.h"
 
 namespace dynarock::api::http {
@@ -36,6 +37,7 @@ namespace bhttp = boost::beast::http;
 namespace net = boost::asio;
 using tcp = net::ip::tcp;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 using namespace std::chrono_literals;
 
@@ -202,8 +204,140 @@ TEST_F(ServerTest, HealthCheck) {
   StartServer();
   std::string out = RawExchange("GET / HTTP/1.1\r\nHost: h:1\r\n\r\n");
   EXPECT_THAT(out, StartsWith("HTTP/1.1 200"));
-  EXPECT_THAT(out, HasSubstr("healthy: dynamodb.us-east-1.amazonaws.com "));
+  EXPECT_THAT(out, HasSubstr("\r\n\r\nhealthy: h:1 "));
+  EXPECT_THAT(RawExchange("GET /abc HTTP/1.1\r\nHost: h:1\r\n\r\n"),
+              StartsWith("HTTP/1.1 404"));
   EXPECT_EQ(calls_.load(), 0);
+}
+
+TEST_F(ServerTest, EveryResponseHasADate) {
+  StartServer();
+  for (std::string_view request :
+       {"GET / HTTP/1.1\r\nHost: h\r\n\r\n",
+        "PUT / HTTP/1.1\r\nHost: h\r\nContent-Length: 0\r\n\r\n",
+        "POST / HTTP/1.1\r\nHost: h\r\nContent-Type: "
+        "application/x-amz-json-1.0\r\nX-Amz-Target: "
+        "DynamoDB_20120810.ListTables\r\nContent-Length: 2\r\n\r\n{}"}) {
+    std::string out = RawExchange(request);
+    // "Date: Tue, 01 Dec 2026 19:30:00 GMT"
+    const size_t at = out.find("\r\nDate: ");
+    ASSERT_NE(at, std::string::npos) << request;
+    const std::string date = out.substr(at + 8, out.find("\r\n", at + 2) - at - 8);
+    EXPECT_EQ(date.size(), 29u) << date;
+    EXPECT_EQ(date.substr(3, 2), ", ") << date;
+    EXPECT_EQ(date.substr(25), " GMT") << date;
+  }
+}
+
+TEST_F(ServerTest, HeadersOver16KBAreRefusedByDefault) {
+  StartServer();
+  const std::string head =
+      "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0"
+      "\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\nContent-Length: 2\r\n";
+  EXPECT_THAT(RawExchange(head + "H: " + std::string(15000, 'a') + "\r\n\r\n{}"),
+              StartsWith("HTTP/1.1 200"));
+  EXPECT_THAT(RawExchange(head + "H: " + std::string(17000, 'a') + "\r\n\r\n{}"),
+              StartsWith("HTTP/1.1 400"));
+  EXPECT_THAT(RawExchange("POST /" + std::string(17000, 'x') + " HTTP/1.1\r\n" +
+                          head.substr(head.find("\r\n") + 2) + "\r\n{}"),
+              StartsWith("HTTP/1.1 400"));
+}
+
+TEST_F(ServerTest, LargeAnswersAreChunkedToHttp11Clients) {
+  const std::string big(kChunkedResponseBytes + 10, 'z');
+  ServerOptions options;
+  options.host = "127.0.0.1";
+  options.port = 0;
+  options.threads = 1;
+  auto server = Server::Start(
+      [&](std::string_view, std::string_view, const CallerIdentity&) {
+        Response r;
+        r.body = big;
+        return r;
+      },
+      options);
+  ASSERT_TRUE(server.ok());
+  const std::string request =
+      "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0"
+      "\r\nX-Amz-Target: DynamoDB_20120810.Query\r\nContent-Length: 2\r\n"
+      "Connection: close\r\n\r\n{}";
+  tcp::socket socket(ioc_);
+  socket.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"),
+                               (*server)->port()));
+  net::write(socket, net::buffer(request));
+  std::string out = ReadUntilClosed(socket);
+  EXPECT_THAT(out, HasSubstr("\r\nTransfer-Encoding: chunked\r\n"));
+  EXPECT_THAT(out, Not(HasSubstr("Content-Length")));
+  char size_line[32];
+  std::snprintf(size_line, sizeof(size_line), "\r\n\r\n%zx\r\n", big.size());
+  EXPECT_THAT(out, HasSubstr(size_line + big + "\r\n0\r\n\r\n"));
+  // Beast's parser reads it as one body.
+  tcp::socket socket2(ioc_);
+  socket2.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"),
+                                (*server)->port()));
+  auto res = RoundTrip(socket2, ApiRequest("Query", "{}"));
+  EXPECT_EQ(res.body(), big);
+}
+
+TEST_F(ServerTest, PayloadTooLargeIsChunked) {
+  ServerOptions options;
+  options.max_body_bytes = 1024;
+  StartServer(options);
+  std::string out = RawExchange(
+      "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0"
+      "\r\nContent-Length: 2000\r\n\r\n" + std::string(2000, ' '));
+  EXPECT_THAT(out, StartsWith("HTTP/1.1 413"));
+  EXPECT_THAT(out, HasSubstr("\r\nTransfer-Encoding: chunked\r\n"));
+  EXPECT_THAT(out, HasSubstr("\r\n\r\n0\r\n\r\n"));
+}
+
+TEST_F(ServerTest, CompressedBodiesAreDecodedWithinTheLimits) {
+  ServerOptions options;
+  options.max_body_bytes = 100 * 1024;
+  options.max_inflight_bytes = 1024 * 1024;
+  StartServer(options);
+  auto compressed = [](std::string_view op, const std::string& json) {
+    auto req = ApiRequest(op, *EncodeBody(ContentCoding::kGzip, json));
+    req.set(bhttp::field::content_encoding, "gzip");
+    req.prepare_payload();
+    return req;
+  };
+  tcp::socket socket = Connect();
+  // The handler sees the decoded body (its length is in the answer).
+  const std::string json = "{\"a\":\"" + std::string(50000, 'q') + "\"}";
+  auto res = RoundTrip(socket, compressed("PutItem", json));
+  EXPECT_EQ(res.result_int(), 200);
+  EXPECT_THAT(res.body(), HasSubstr("\"len\":" + std::to_string(json.size())));
+  // A decoded body past max_body_bytes: 413, and the connection still serves.
+  res = RoundTrip(socket, compressed("PutItem", std::string(200 * 1024, ' ')));
+  EXPECT_EQ(res.result_int(), 413);
+  res = RoundTrip(socket, ApiRequest("ListTables", "{}"));
+  EXPECT_EQ(res.result_int(), 200);
+  // Broken data: 500.
+  auto broken = ApiRequest("PutItem", "{}");
+  broken.set(bhttp::field::content_encoding, "gzip");
+  EXPECT_EQ(RoundTrip(socket, broken).result_int(), 500);
+  EXPECT_EQ(calls_.load(), 2);
+  WaitForInflightBytes(0);
+  EXPECT_EQ(server_->TEST_InflightBytes(), 0u);
+}
+
+TEST_F(ServerTest, DecodedBytesCountAgainstTheInflightBudget) {
+  ServerOptions options;
+  options.max_body_bytes = 1024 * 1024;
+  options.max_inflight_bytes = 64 * 1024;
+  StartServer(options);
+  tcp::socket socket = Connect();
+  auto req = ApiRequest(
+      "PutItem", *EncodeBody(ContentCoding::kGzip, std::string(200 * 1024, ' ')));
+  req.set(bhttp::field::content_encoding, "gzip");
+  req.prepare_payload();
+  auto res = RoundTrip(socket, req);
+  EXPECT_EQ(res.result_int(), 503);
+  EXPECT_THAT(res.body(), HasSubstr("ServiceUnavailable"));
+  EXPECT_EQ(calls_.load(), 0);
+  WaitForInflightBytes(0);
+  EXPECT_EQ(server_->TEST_InflightBytes(), 0u);
 }
 
 TEST_F(ServerTest, RejectsTooLargeBodyByContentLength) {
