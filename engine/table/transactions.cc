@@ -323,7 +323,10 @@ Result<std::vector<PreparedAction>> PrepareWrite(const TransactWriteItemsRequest
   }
   bool cancelled = false;
   std::set<std::string> seen;
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = 0; i < n && !cancelled; ++i) {
+    // DynamoDB stops at the first action whose key fails: the later ones
+    // answer None (scylladb test_transact.py
+    // test_transact_write_cancellation_reasons_validationerror).
     Status key = ResolveKey(req.actions[i], &prepared[i]);
     if (!key.ok()) {
       prepared[i].failed = ReasonFor(key);
@@ -516,9 +519,17 @@ Result<TransactGetItemsResult> TransactionCoordinator::Get(
   std::set<std::string> seen;
   for (size_t i = 0; i < n; ++i) {
     DR_ASSIGN_OR_RETURN(tables[i], lookup(req.actions[i].table_name));
-    DR_ASSIGN_OR_RETURN(PrimaryKey pk,
-                        KeyOfKeyParameter(tables[i]->key, req.actions[i].key));
-    item_keys[i] = keys::ItemKey(tables[i]->id, *pk.hash, pk.range);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    // A key that fails is the action's ValidationError, as for writes
+    // (nubo-db/dynamodb-conformance tier3 error-messages/transactGetItems).
+    Result<PrimaryKey> pk = KeyOfKeyParameter(tables[i]->key, req.actions[i].key);
+    if (!pk.ok()) {
+      std::vector<CancellationReason> failed(n);
+      failed[i] = *ReasonFor(pk.status());
+      return Status::TransactionCanceled(std::move(failed));
+    }
+    item_keys[i] = keys::ItemKey(tables[i]->id, *pk->hash, pk->range);
     if (!seen.insert(item_keys[i]).second) return MultipleOperationsOnOneItem();
   }
   // An item a transaction is writing, or a throttled read, cancels all.

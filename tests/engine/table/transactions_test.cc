@@ -159,6 +159,29 @@ TEST_F(TransactionsTest, MissingKeyAttributeIsAValidationErrorReason) {
   EXPECT_FALSE(Get("ok").has_value());
 }
 
+TEST_F(TransactionsTest, OnlyTheFirstFailingKeyIsReported) {
+  Item no_key;
+  no_key["other"] = AttributeValue::S("x");
+  auto r = Write({PutAction("Acc", no_key), PutAction("Acc", no_key),
+                  PutAction("Acc", Key("c"), "attribute_exists(pk)")});
+  EXPECT_THAT(Codes(r.status()), ElementsAre("ValidationError", "None", "None"));
+}
+
+TEST_F(TransactionsTest, TransactGetKeyErrorIsAValidationErrorReason) {
+  TransactGetItemsRequest req;
+  for (Item key : {Key("a"), Item{}}) {
+    TransactGetAction g;
+    g.table_name = "Acc";
+    g.key = key;
+    req.actions.push_back(g);
+  }
+  auto r = engine_->TransactGetItems(req);
+  ASSERT_EQ(r.status().code(), ErrorCode::kTransactionCanceled);
+  EXPECT_THAT(Codes(r.status()), ElementsAre("None", "ValidationError"));
+  EXPECT_EQ(r.status().cancellation_reasons()[1].message,
+            "The provided key element does not match the schema");
+}
+
 TEST_F(TransactionsTest, RequestLevelValidation) {
   EXPECT_THAT(Write({}).status(),
               StatusIs(ErrorCode::kValidation, HasSubstr("greater than or equal to 1")));
