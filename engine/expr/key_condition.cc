@@ -168,8 +168,9 @@ Result<KeyQuery> BindMultiAttributeKey(const KeyCondition& condition,
   size_t used = 0;
   for (size_t i = 0; i < key.hash_count(); ++i) {
     const KeyConditionTerm* t = FindTerm(condition, key.hash_name_at(i));
-    if (t == nullptr) return msg::KeyMissedSchemaElement(key.hash_name_at(i));
-    if (t->op != KeyOp::kEq) return msg::KeyConditionNotSupported();
+    if (t == nullptr || t->op != KeyOp::kEq) {
+      return msg::MultiKeyHashNeedsEquality(key.hash_name_at(i));
+    }
     if (t->values[0].type() != key.hash_type_at(i)) return msg::KeyTypeMismatch();
     (i == 0 ? q.partition : q.extra_partition.emplace_back()) = t->values[0];
     ++used;
@@ -183,9 +184,9 @@ Result<KeyQuery> BindMultiAttributeKey(const KeyCondition& condition,
       continue;
     }
     // Conditions on the sort key read left to right: none may skip one.
-    if (first_missing) return msg::KeyMissedSchemaElement(key.range_name_at(*first_missing));
+    if (first_missing) return msg::MultiKeyRangeOutOfOrder(key.range_name_at(*first_missing));
     if (!sort_terms.empty() && sort_terms.back()->op != KeyOp::kEq) {
-      return msg::KeyConditionNotSupported();
+      return msg::MultiKeyRangeOutOfOrder(key.range_name_at(i));
     }
     for (const AttributeValue& v : t->values) {
       if (v.type() != key.range_type_at(i)) return msg::KeyTypeMismatch();
@@ -195,7 +196,7 @@ Result<KeyQuery> BindMultiAttributeKey(const KeyCondition& condition,
   }
   if (used != condition.terms.size()) {
     // A condition on an attribute that is not part of the key.
-    if (first_missing) return msg::KeyMissedSchemaElement(key.range_name_at(*first_missing));
+    if (first_missing) return msg::MultiKeyRangeOutOfOrder(key.range_name_at(*first_missing));
     return msg::KeyConditionNotSupported();
   }
   if (!sort_terms.empty()) {

@@ -359,6 +359,18 @@ Status KeyConditionNotSupported() {
   return Status::Validation("Query key condition not supported");
 }
 
+Status MultiKeyHashNeedsEquality(std::string_view name) {
+  return Status::Validation(
+      "Query key condition not supported: every HASH key attribute needs an equality "
+      "condition; attribute: " + Str(name));
+}
+
+Status MultiKeyRangeOutOfOrder(std::string_view name) {
+  return Status::Validation(
+      "Query key condition not supported: RANGE key attributes are conditioned left to "
+      "right, each before the last with an equality condition; attribute: " + Str(name));
+}
+
 Status KeyTypeMismatch() {
   return Status::Validation(
       "One or more parameter values were invalid: Condition parameter type "

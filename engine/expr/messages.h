@@ -89,6 +89,13 @@ Status KeyOneConditionPerKey();
 Status KeyConditionCount();
 Status KeyMissedSchemaElement(std::string_view name);
 Status KeyConditionNotSupported();
+// A multi-attribute key's Query: a partition-key (HASH) attribute without
+// `=`; a sort-key (RANGE) attribute skipped, or conditioned after a range
+// condition. DynamoDB documents the rules, not its texts; these carry the
+// words scylladb's test_gsi_composite_keys.py (run against DynamoDB) looks
+// for ("HASH ... equality", "RANGE ... equality"). Unverified.
+Status MultiKeyHashNeedsEquality(std::string_view name);
+Status MultiKeyRangeOutOfOrder(std::string_view name);
 Status KeyTypeMismatch();
 
 // --- Helpers shared with render.cc ---------------------------------------

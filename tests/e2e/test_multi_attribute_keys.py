@@ -169,14 +169,19 @@ def test_query_rules(ddb, matches):
 
     assert query_error("tournamentId = :t AND #rd = :rd",
                        {":t": {"S": "WINTER"}, ":rd": {"S": "SEMI"}}) == (
-        "ValidationException", "Query condition missed key schema element: region")
+        "ValidationException", "Query key condition not supported: every HASH key attribute "
+                               "needs an equality condition; attribute: region")
     assert query_error("tournamentId = :t AND #r = :r AND matchNo = :n",
                        {":t": {"S": "WINTER"}, ":r": {"S": "NA"}, ":n": {"N": "1"}}) == (
-        "ValidationException", "Query condition missed key schema element: round")
+        "ValidationException", "Query key condition not supported: RANGE key attributes are "
+                               "conditioned left to right, each before the last with an "
+                               "equality condition; attribute: round")
     assert query_error("tournamentId = :t AND #r = :r AND #rd > :rd AND matchNo = :n",
                        {":t": {"S": "WINTER"}, ":r": {"S": "NA"}, ":rd": {"S": "A"},
                         ":n": {"N": "1"}}) == (
-        "ValidationException", "Query key condition not supported")
+        "ValidationException", "Query key condition not supported: RANGE key attributes are "
+                               "conditioned left to right, each before the last with an "
+                               "equality condition; attribute: matchNo")
     assert query_error("tournamentId = :t AND #r = :r",
                        {":t": {"S": "WINTER"}, ":r": {"S": "NA"}, ":n": {"N": "1"}},
                        FilterExpression="matchNo = :n") == (

@@ -313,8 +313,8 @@ TEST_F(EngineMultiAttributeIndexTest, UpdateTableValidatesTheNewKeySchema) {
   req.global_secondary_index_updates = {u};
   EXPECT_THAT(db_->UpdateTable(req).status(),
               StatusIs(ErrorCode::kValidation,
-                       Eq("Invalid KeySchema: A HASH key type KeySchemaElement cannot "
-                          "follow a RANGE key type KeySchemaElement")));
+                       Eq("Invalid KeySchema: All HASH key type KeySchemaElements must "
+                          "precede all RANGE key type KeySchemaElements")));
   // A key attribute the table defines with another type.
   req.attribute_definitions = {{"r", AttrType::kS}};
   (*req.global_secondary_index_updates)[0].create->key_schema = {
@@ -377,7 +377,8 @@ TEST_F(EngineMultiAttributeQueryTest, EqualityOnEveryPartitionKeyAttribute) {
   EXPECT_EQ(Run(back, 3), "b/10 b/2 b/-1 ab/0 a/10 a/2 a/-1 ");
   EXPECT_EQ(Run(Q("t = :t AND r = :r", {{":t", S("T")}, {":r", N("2")}})), "a/1 ");
   EXPECT_EQ(Run(Q("t = :t", {{":t", S("T")}})),
-            "Query condition missed key schema element: r");
+            "Query key condition not supported: every HASH key attribute needs an "
+            "equality condition; attribute: r");
 }
 
 TEST_F(EngineMultiAttributeQueryTest, SortKeyConditionsLeftToRight) {
@@ -404,10 +405,12 @@ TEST_F(EngineMultiAttributeQueryTest, SortKeyConditionsLeftToRight) {
                   v({{":d", S("b")}, {":n", N("10")}}))),
             "b/10 ");
   EXPECT_EQ(Run(Q("t = :t AND r = :r AND n = :n", v({{":n", N("2")}}))),
-            "Query condition missed key schema element: d");
+            "Query key condition not supported: RANGE key attributes are conditioned "
+            "left to right, each before the last with an equality condition; attribute: d");
   EXPECT_EQ(Run(Q("t = :t AND r = :r AND d > :d AND n = :n",
                   v({{":d", S("a")}, {":n", N("2")}}))),
-            "Query key condition not supported");
+            "Query key condition not supported: RANGE key attributes are conditioned "
+            "left to right, each before the last with an equality condition; attribute: n");
 }
 
 // Every other key condition is a ValidationException, with the texts of
@@ -424,10 +427,13 @@ TEST_F(EngineMultiAttributeQueryTest, OtherKeyConditionsAreRefused) {
     }
     return Run(Q(condition, used));
   };
-  EXPECT_EQ(run("t = :t AND r > :r"), "Query key condition not supported");
-  EXPECT_EQ(run("t = :t AND r BETWEEN :r AND :r"), "Query key condition not supported");
+  EXPECT_EQ(run("t = :t AND r > :r"), "Query key condition not supported: every HASH key attribute needs an "
+            "equality condition; attribute: r");
+  EXPECT_EQ(run("t = :t AND r BETWEEN :r AND :r"), "Query key condition not supported: every HASH key attribute needs an "
+            "equality condition; attribute: r");
   EXPECT_EQ(run("t = :t AND r = :r AND score = :n"),
-            "Query condition missed key schema element: d");
+            "Query key condition not supported: RANGE key attributes are conditioned "
+            "left to right, each before the last with an equality condition; attribute: d");
   EXPECT_EQ(run("t = :t AND r = :r AND d = :d AND d = :d"),
             "KeyConditionExpressions must only contain one condition per key");
   EXPECT_EQ(run("t = :t AND t = :t AND r = :r"),

@@ -109,7 +109,8 @@ TEST_F(IndexOpsTest, MultiAttributeGsiQueryPagesWithEveryKeyAttribute) {
   query["KeyConditionExpression"] = "g = :g AND l > :l";
   query["ExpressionAttributeValues"].erase(":h");
   EXPECT_EQ(Call("Query", query).body,
-            ValidationError("Query condition missed key schema element: h"));
+            ValidationError("Query key condition not supported: every HASH key attribute "
+                            "needs an equality condition; attribute: h"));
 }
 
 TEST_F(IndexOpsTest, ReturnItemCollectionMetrics) {

@@ -251,19 +251,26 @@ TEST(KeyConditionTest, BindToAMultiAttributeKey) {
   EXPECT_EQ("partition {S:pk} {N:3}, equal {N:3}, equal {S:00}, sort e EQ",
             Bind("p = :p AND q = :c AND c = :c AND d = :s AND e = :c", m));
   // Every partition-key attribute, with =.
-  EXPECT_EQ("Query condition missed key schema element: q", Bind("p = :p", m));
-  EXPECT_EQ("Query condition missed key schema element: q",
+  EXPECT_EQ("Query key condition not supported: every HASH key attribute needs an equality "
+            "condition; attribute: q", Bind("p = :p", m));
+  EXPECT_EQ("Query key condition not supported: every HASH key attribute needs an equality "
+            "condition; attribute: q",
             Bind("p = :p AND c = :c", m));
-  EXPECT_EQ("Query key condition not supported", Bind("p = :p AND q > :c", m));
+  EXPECT_EQ("Query key condition not supported: every HASH key attribute needs an equality "
+            "condition; attribute: q", Bind("p = :p AND q > :c", m));
   // Sort-key conditions on a leading run; a range condition only last.
-  EXPECT_EQ("Query condition missed key schema element: c",
+  EXPECT_EQ("Query key condition not supported: RANGE key attributes are conditioned left to "
+            "right, each before the last with an equality condition; attribute: c",
             Bind("p = :p AND q = :c AND d = :s", m));
-  EXPECT_EQ("Query condition missed key schema element: d",
+  EXPECT_EQ("Query key condition not supported: RANGE key attributes are conditioned left to "
+            "right, each before the last with an equality condition; attribute: d",
             Bind("p = :p AND q = :c AND c = :c AND e = :c", m));
-  EXPECT_EQ("Query key condition not supported",
+  EXPECT_EQ("Query key condition not supported: RANGE key attributes are conditioned left to "
+            "right, each before the last with an equality condition; attribute: d",
             Bind("p = :p AND q = :c AND c > :c AND d = :s", m));
   // A condition on an attribute outside the key.
-  EXPECT_EQ("Query condition missed key schema element: c",
+  EXPECT_EQ("Query key condition not supported: RANGE key attributes are conditioned left to "
+            "right, each before the last with an equality condition; attribute: c",
             Bind("p = :p AND q = :c AND a = :a", m));
   EXPECT_EQ("One or more parameter values were invalid: Condition parameter type "
             "does not match schema type",
