@@ -75,6 +75,16 @@ struct EngineOptions {
   // as items are written. 0 remembers nothing.
   size_t item_size_cache_entries = kDefaultItemSizeCacheEntries;
 
+  // --- Eventually consistent reads ---
+  // How far behind the latest write an eventually consistent read of a table
+  // or an LSI may be, on `clock`: such a read sees the items as they were
+  // this long ago (engine/storage/lagging_replica.h), as a DynamoDB read
+  // landing on a replica outside the write quorum may ("usually within one
+  // second"). Strongly consistent reads, transactions and writes never lag;
+  // GSIs lag by gsi_lag_micros. 0 (the default): every read sees the latest
+  // write.
+  int64_t eventual_read_lag_micros = 0;
+
   // --- Secondary indexes ---
   // How long after a write its changes become visible in a GSI, on `clock`;
   // 0 = as fast as propagation goes. Engine::SetIndexLag overrides it per

@@ -70,6 +70,7 @@ struct Options {
   double table_create_delay = -1;  // seconds; < 0: engine default
   double table_delete_delay = -1;
   double gsi_lag = 0;
+  double eventual_read_lag = 0;
   std::string gsi_propagation = "auto";
   double ttl_sweep_interval = 1.0;
   double ttl_deletion_spread = 0;
@@ -112,6 +113,8 @@ class PyEngine {
     eo.sync_writes = o.sync_writes;
     eo.throttling = o.throttling;
     eo.gsi_lag_micros = SecondsToMicros(o.gsi_lag, "gsi_lag");
+    eo.eventual_read_lag_micros =
+        SecondsToMicros(o.eventual_read_lag, "eventual_read_lag");
     if (o.gsi_propagation == "auto") {
       eo.gsi_propagation = GsiPropagation::kAuto;
     } else if (o.gsi_propagation == "background") {
@@ -299,6 +302,7 @@ PYBIND11_MODULE(_dynarock, m) {
       .def_readwrite("table_create_delay", &Options::table_create_delay)
       .def_readwrite("table_delete_delay", &Options::table_delete_delay)
       .def_readwrite("gsi_lag", &Options::gsi_lag)
+      .def_readwrite("eventual_read_lag", &Options::eventual_read_lag)
       .def_readwrite("gsi_propagation", &Options::gsi_propagation)
       .def_readwrite("ttl_sweep_interval", &Options::ttl_sweep_interval)
       .def_readwrite("ttl_deletion_spread", &Options::ttl_deletion_spread)

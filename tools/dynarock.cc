@@ -102,6 +102,14 @@ void AddServeModelFlags(CLI::App* serve, dynarock::tools::ServeOptions* opts) {
       ->capture_default_str()
       ->check(CLI::Range(int64_t{0}, int64_t{86'400'000}));
   serve
+      ->add_option("--eventual-read-lag-ms", opts->eventual_read_lag_ms,
+                   "Milliseconds an eventually consistent read of a table or "
+                   "LSI may lag behind the latest write (it sees the items as "
+                   "they were that long ago, as a DynamoDB replica may); "
+                   "0 = always the latest")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{0}, int64_t{3'600'000}));
+  serve
       ->add_option("--throttling", opts->throttling,
                    "on: refuse requests beyond a table's capacity, as DynamoDB "
                    "does (ProvisionedThroughputExceededException); off: never, "

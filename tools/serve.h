@@ -23,6 +23,9 @@ struct ServeOptions {
   // How long after a write its changes reach the GSIs (0: at once, on a
   // background thread); SetIndexLag changes it per index at runtime.
   int64_t gsi_lag_ms = 0;
+  // How far behind the latest write an eventually consistent read of a
+  // table or LSI may be (0: never).
+  int64_t eventual_read_lag_ms = 0;
   // Refuse requests beyond a table's capacity, as DynamoDB does (on), or
   // never, as DynamoDB Local (off). Metering (ConsumedCapacity) and the
   // capacity statistics (`dynarock stats`) are on either way; the

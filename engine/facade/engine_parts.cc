@@ -66,8 +66,9 @@ EngineParts::EngineParts(const EngineOptions& options_in, Clock* clock_in,
       streams(std::move(streams_in)),
       stream_reads(clock, StreamReadLimitsOf(options)),
       throughput(clock, options.capacity),
+      replica(store.get(), clock, options.eventual_read_lag_micros),
       write_path(store.get(), &locks, indexes->writer(), options.item_size_cache_entries),
-      read_path(store.get(), &throughput, throttling),
+      read_path(store.get(), &throughput, throttling, &replica),
       tables(LifecycleOptionsOf(options), clock, catalog.get(), indexes.get(), &throughput,
              streams.get()),
       tags(catalog.get(), &tables,
@@ -83,6 +84,7 @@ EngineParts::EngineParts(const EngineOptions& options_in, Clock* clock_in,
   write_path.SetThroughput(&throughput, throttling);
   write_path.SetStreams(streams.get());
   write_path.SetPitrLog(&pitr_log);
+  write_path.SetLaggingReplica(&replica);
   // Shards follow partitions: a table's split closes its shard.
   StreamLog* log = streams.get();
   throughput.SetSplitListener(

@@ -27,6 +27,7 @@
 #include "engine/partiql/plan_cache.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
+#include "engine/storage/lagging_replica.h"
 #include "engine/storage/store.h"
 #include "engine/stream/stream_log.h"
 #include "engine/stream/stream_reads.h"
@@ -77,6 +78,7 @@ struct EngineParts {
   StreamReads stream_reads;
   ThroughputController throughput;
   ItemLocks locks;
+  LaggingReplica replica;
   WritePath write_path;
   ReadPath read_path;
   TableLifecycle tables;

@@ -128,21 +128,26 @@ class StoreIterator {
   virtual Status status() const = 0;
 };
 
+// What a read needs of the database: point reads and range iterators, of
+// its latest state (Store) or of a point in time (StoreSnapshot), so that
+// one read path serves both. Thread-safe.
+class StoreReader {
+ public:
+  virtual ~StoreReader() = default;
+  // The value, or nullopt when the key is absent.
+  virtual Result<std::optional<std::string>> Get(Cf cf,
+                                                 std::string_view key) const = 0;
+  // An iterator bounded to [lower, upper); both bounds are copied.
+  // REQUIRES: destroyed before the reader.
+  virtual std::unique_ptr<StoreIterator> NewIterator(
+      Cf cf, std::string_view lower, std::string_view upper) const = 0;
+};
+
 // A consistent point-in-time view of the database (a RocksDB snapshot):
 // reads through it see exactly the writes committed before it was taken.
 // Released when destroyed. REQUIRES: destroyed before its Store.
 // Thread-safe.
-class StoreSnapshot {
- public:
-  virtual ~StoreSnapshot() = default;
-  // As Store::Get, at the snapshot.
-  virtual Result<std::optional<std::string>> Get(Cf cf,
-                                                 std::string_view key) const = 0;
-  // As Store::NewIterator, at the snapshot. REQUIRES: destroyed before the
-  // snapshot.
-  virtual std::unique_ptr<StoreIterator> NewIterator(
-      Cf cf, std::string_view lower, std::string_view upper) const = 0;
-};
+class StoreSnapshot : public StoreReader {};
 
 // Writes one SST file of ascending keys (RocksDB's SstFileWriter), for
 // Store::Ingest or Store::ReadSst. Not thread-safe.
@@ -158,14 +163,14 @@ class SstWriter {
   virtual Status Finish() = 0;
 };
 
-class Store {
+class Store final : public StoreReader {
  public:
   // Opens or creates the database. Errors: kIOError, kCorruption.
   static Result<std::unique_ptr<Store>> Open(const StoreOptions& options);
-  ~Store();
+  ~Store() override;
 
   // Point read: the value, or nullopt when the key is absent.
-  Result<std::optional<std::string>> Get(Cf cf, std::string_view key) const;
+  Result<std::optional<std::string>> Get(Cf cf, std::string_view key) const override;
   // A snapshot of the database now (TransactGetItems reads through one).
   std::unique_ptr<StoreSnapshot> NewSnapshot() const;
   // A counter written with WriteBatch::AddToCounter (0 when absent).
@@ -196,7 +201,7 @@ class Store {
 
   // An iterator bounded to [lower, upper); both bounds are copied.
   std::unique_ptr<StoreIterator> NewIterator(Cf cf, std::string_view lower,
-                                             std::string_view upper) const;
+                                             std::string_view upper) const override;
 
   // Flushes memtables to SST files (for tests and clean shutdown).
   Status Flush();

@@ -49,7 +49,7 @@ KeyRange SegmentRange(uint32_t table_id, int64_t segment,
   return r;
 }
 
-Result<Page> ReadPage(const Store& store, const PageRequest& request) {
+Result<Page> ReadPage(const StoreReader& store, const PageRequest& request) {
   std::string lower = request.range.lower;
   std::string upper = request.range.upper;
   if (request.exclusive_start) {

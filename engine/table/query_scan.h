@@ -107,7 +107,7 @@ struct Page {
 };
 
 // Reads one page. Errors: kCorruption / kIOError from storage.
-Result<Page> ReadPage(const Store& store, const PageRequest& request);
+Result<Page> ReadPage(const StoreReader& store, const PageRequest& request);
 
 }  // namespace dynarock
 

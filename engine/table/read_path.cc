@@ -20,6 +20,15 @@ double MinimumReadUnits(bool consistent_read) {
 
 }  // namespace
 
+const StoreReader& ReadPath::ReaderFor(
+    bool consistent_read, std::shared_ptr<const StoreSnapshot>* view) const {
+  if (!consistent_read && replica_ != nullptr && replica_->lagging()) {
+    *view = replica_->View();
+    if (*view != nullptr) return **view;
+  }
+  return *store_;
+}
+
 Status ReadPath::Admit(const TableInfo& table, const IndexInfo* index,
                        uint64_t hash, bool consistent_read) const {
   if (!throttling()) return Status::OK();
@@ -33,8 +42,9 @@ Result<std::optional<std::string>> ReadPath::GetItem(const TableInfo& table,
                                                      Metering* metering) {
   DR_RETURN_IF_ERROR(
       Admit(table, nullptr, keys::HashOfKey(item_key), consistent_read));
+  std::shared_ptr<const StoreSnapshot> view;
   DR_ASSIGN_OR_RETURN(std::optional<std::string> item,
-                      store_->Get(Cf::kItems, item_key));
+                      ReaderFor(consistent_read, &view).Get(Cf::kItems, item_key));
   int64_t size = 0;
   if (item) {
     DR_ASSIGN_OR_RETURN(size, EncodedItemSize(*item));
@@ -53,8 +63,15 @@ Result<Page> ReadPath::ReadPage(const TableInfo& table,
       request.exclusive_start ? *request.exclusive_start : request.range.lower;
   DR_RETURN_IF_ERROR(
       Admit(table, request.index, keys::HashOfKey(start), consistent_read));
+  // A GSI is always read eventually consistent, and lags by its own
+  // propagation; the table and its LSIs may lag as a replica.
+  const bool global = request.index != nullptr && request.index->global;
+  std::shared_ptr<const StoreSnapshot> view;
+  const StoreReader& reader = ReaderFor(consistent_read || global, &view);
   Page page;
-  if (request.count_only) {
+  if (view != nullptr) {
+    DR_ASSIGN_OR_RETURN(page, dynarock::ReadPage(reader, request));
+  } else if (request.count_only) {
     // Read before reading: a write landing during the read moves it past
     // what the page is remembered at (Store::WriteGeneration).
     const uint64_t generation = store_->WriteGeneration();
@@ -93,6 +110,8 @@ Result<BatchGetItemResult> ReadPath::BatchGet(
     std::vector<Item>& items =
         result.responses.emplace_back(name, std::vector<Item>()).second;
     KeysAndAttributes unprocessed;
+    std::shared_ptr<const StoreSnapshot> view;
+    const StoreReader& reader = ReaderFor(t.consistent_read, &view);
     // Each key read is rounded on its own, found or not.
     Metering metering;
     metering.consumed.table_name = name;
@@ -107,7 +126,7 @@ Result<BatchGetItemResult> ReadPath::BatchGet(
           unprocessed.keys.push_back(t.keys[k]);
           continue;
         }
-        DR_ASSIGN_OR_RETURN(std::optional<Item> item, ReadItem(*store_, item_key));
+        DR_ASSIGN_OR_RETURN(std::optional<Item> item, ReadItem(reader, item_key));
         const int64_t read_bytes = item ? ItemSize(*item) : 0;
         std::optional<int64_t> returned_bytes;
         if (item) {

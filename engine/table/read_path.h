@@ -28,6 +28,7 @@
 #include "engine/requests/batch_requests.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
+#include "engine/storage/lagging_replica.h"
 #include "engine/storage/store.h"
 #include "engine/table/batch_requests.h"
 #include "engine/table/page_memo.h"
@@ -41,9 +42,14 @@ class ReadPath {
  public:
   // None of the pointers is owned. `throttling` is the switch read on every
   // read.
+  // `replica` (null: none) is what an eventually consistent read of a
+  // table or an LSI reads when it lags (EngineOptions::
+  // eventual_read_lag_micros); strong reads and GSI reads never use it (a
+  // GSI lags by its own propagation).
   ReadPath(const Store* store, ThroughputController* throughput,
-           const std::atomic<bool>* throttling)
-      : store_(store), throughput_(throughput), throttling_(throttling) {}
+           const std::atomic<bool>* throttling, LaggingReplica* replica = nullptr)
+      : store_(store), throughput_(throughput), throttling_(throttling),
+        replica_(replica) {}
 
   // With throttling on, refuses a read of `index` (null: the table) at
   // partition hash `hash` whose table or partition has no capacity left
@@ -86,9 +92,16 @@ class ReadPath {
     return throttling_ != nullptr && throttling_->load(std::memory_order_relaxed);
   }
 
+  // What a read sees: the replica's view for an eventually consistent one
+  // when the replica lags (held in `*view` while reading), else the latest
+  // state.
+  const StoreReader& ReaderFor(bool consistent_read,
+                               std::shared_ptr<const StoreSnapshot>* view) const;
+
   const Store* store_;
   ThroughputController* throughput_;
   const std::atomic<bool>* throttling_;
+  LaggingReplica* replica_;
   PageMemo page_memo_;
 };
 

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "engine/storage/lagging_replica.h"
 #include "engine/stream/stream_record.h"
 #include "engine/value/encoded_item.h"
 #include "engine/value/item_codec.h"
@@ -35,7 +36,7 @@ Status TransactionConflict() {
                 "Transaction is ongoing for the item");
 }
 
-Result<std::optional<Item>> ReadItem(const Store& store,
+Result<std::optional<Item>> ReadItem(const StoreReader& store,
                                      const std::string& item_key) {
   DR_ASSIGN_OR_RETURN(auto bytes, store.Get(Cf::kItems, item_key));
   if (!bytes) return std::optional<Item>();
@@ -183,6 +184,7 @@ void WritePath::StageAfter(const TableInfo& table, const std::string& item_key,
 
 Status WritePath::Commit(WriteBatch* batch,
                          const std::vector<PendingStreamRecord>& records) {
+  if (replica_ != nullptr) replica_->BeforeWrite();
   if (streams_ == nullptr || records.empty()) return store_->Write(batch);
   return streams_->Write(batch, records);
 }

@@ -53,6 +53,8 @@
 
 namespace dynarock {
 
+class LaggingReplica;
+
 // What a mutation decided: write `new_item`, delete the item (nullopt), or
 // leave it untouched (`unchanged`).
 struct ItemChange {
@@ -123,6 +125,9 @@ class WritePath {
   // item change of a table with PITR on adds its log entry beside the
   // stream record, in the same WriteBatch.
   void SetPitrLog(const PitrLog* pitr) { pitr_ = pitr; }
+  // Attaches the replica that eventually consistent reads may lag behind
+  // (not owned; null: none): told before every commit.
+  void SetLaggingReplica(LaggingReplica* replica) { replica_ = replica; }
 
   // Applies `mutation` to the item stored at `item_key` of `table`.
   // Returns the old item (nullopt when there was none). When `metering` is
@@ -309,6 +314,7 @@ class WritePath {
   ItemSizeCache known_;
   StreamLog* streams_ = nullptr;
   const PitrLog* pitr_ = nullptr;
+  LaggingReplica* replica_ = nullptr;
   ThroughputController* throughput_ = nullptr;
   const std::atomic<bool>* throttling_ = nullptr;
 };
@@ -324,7 +330,7 @@ Result<std::optional<ItemCollectionMetrics>> CollectionMetrics(
 Status TransactionConflict();
 
 // Reads and decodes the item at `item_key`; nullopt when absent.
-Result<std::optional<Item>> ReadItem(const Store& store,
+Result<std::optional<Item>> ReadItem(const StoreReader& store,
                                      const std::string& item_key);
 
 }  // namespace dynarock

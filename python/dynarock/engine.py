@@ -83,8 +83,10 @@ class Engine:
       table_create_delay / table_delete_delay: seconds a table stays
         CREATING / DELETING (default: 0 on a simulated clock, the engine's
         50 ms on the real one).
-      gsi_lag, ttl_sweep_interval, ttl_deletion_spread, ttl_status_delay,
-        stream_retention: seconds, as `dynarock serve`'s flags.
+      gsi_lag, eventual_read_lag, ttl_sweep_interval, ttl_deletion_spread,
+        ttl_status_delay, stream_retention: seconds, as `dynarock serve`'s
+        flags (eventual_read_lag: how stale an eventually consistent read of
+        a table or LSI may be; default 0).
       partition_split_bytes, memtable_bytes, sync_writes, gsi_propagation
         ("auto", "background", "deterministic"): EngineOptions' fields.
       s3_dir: the directory that stands for Amazon S3 in
@@ -99,7 +101,8 @@ class Engine:
 
     def __init__(self, path=None, *, clock="real", start=1_700_000_000.0,
                  throttling=False, shared_db=True, table_create_delay=None,
-                 table_delete_delay=None, gsi_lag=0.0, gsi_propagation="auto",
+                 table_delete_delay=None, gsi_lag=0.0, eventual_read_lag=0.0,
+                 gsi_propagation="auto",
                  ttl_sweep_interval=1.0, ttl_deletion_spread=0.0,
                  ttl_status_delay=0.0, stream_retention=24 * 3600.0,
                  partition_split_bytes=10 << 30, memtable_bytes=0,
@@ -122,6 +125,7 @@ class Engine:
         o.table_create_delay = -1.0 if table_create_delay is None else float(table_create_delay)
         o.table_delete_delay = -1.0 if table_delete_delay is None else float(table_delete_delay)
         o.gsi_lag = float(gsi_lag)
+        o.eventual_read_lag = float(eventual_read_lag)
         o.gsi_propagation = str(gsi_propagation)
         o.ttl_sweep_interval = float(ttl_sweep_interval)
         o.ttl_deletion_spread = float(ttl_deletion_spread)
