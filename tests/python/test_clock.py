@@ -114,6 +114,22 @@ def test_gsi_lag_follows_advance():
         assert in_index() == 1
 
 
+def test_eventual_read_lag_follows_advance():
+    with dynarock.Engine(clock="simulated", eventual_read_lag=1.0) as eng:
+        ddb = eng.client()
+        create_table(ddb)
+        ddb.put_item(TableName="tbl", Item={"pk": {"S": "a"}})
+
+        def seen(consistent):
+            return "Item" in ddb.get_item(TableName="tbl", Key={"pk": {"S": "a"}},
+                                          ConsistentRead=consistent)
+        assert seen(True) and not seen(False)
+        eng.clock.advance(0.9)
+        assert not seen(False)
+        eng.clock.advance(0.1)
+        assert seen(False)
+
+
 def test_idempotency_window_follows_advance(sim):
     ddb = sim.client()
     create_table(ddb)
