@@ -550,76 +550,66 @@ void ThroughputController::SetSplitSizeFn(SplitSizeFn fn) {
   split_size_fn_ = std::move(fn);
 }
 
-Status ThroughputController::CheckRead(uint32_t table_id, uint32_t index_id,
-                                       uint64_t hash, double expected_units) {
+template <typename R, typename Fn>
+R ThroughputController::WithTable(uint32_t table_id, R otherwise, Fn&& fn) const {
   ReaderMutexLock lock(&registry_mu_);
   auto it = tables_.find(table_id);
-  if (it == tables_.end()) return Status::OK();
+  if (it == tables_.end()) return otherwise;
   TableState& t = *it->second;
   MutexLock table_lock(&t.mu);
   const Env env{options_, clock_->NowMicros(), table_id, split_size_fn_, split_listener_};
-  PartitionUnits part;
-  part.index_id = index_id;
-  part.hash = hash;
-  part.read_units = expected_units;
-  Throttles throttles;
-  t.Check(&part, 1, /*read_op=*/true, env, &throttles);
-  if (!throttles.any) return Status::OK();
-  t.RecordThrottle(&part, 1, /*read_op=*/true, env);
-  return throttles.ToStatus();
+  return fn(t, env);
+}
+
+Status ThroughputController::CheckRead(uint32_t table_id, uint32_t index_id,
+                                       uint64_t hash, double expected_units) {
+  return WithTable(table_id, Status::OK(), [&](TableState& t, const Env& env) {
+    PartitionUnits part;
+    part.index_id = index_id;
+    part.hash = hash;
+    part.read_units = expected_units;
+    Throttles throttles;
+    t.Check(&part, 1, /*read_op=*/true, env, &throttles);
+    if (!throttles.any) return Status::OK();
+    t.RecordThrottle(&part, 1, /*read_op=*/true, env);
+    return throttles.ToStatus();
+  });
 }
 
 void ThroughputController::Charge(const CapacityCharge& charge) {
-  ReaderMutexLock lock(&registry_mu_);
-  auto it = tables_.find(charge.table_id);
-  if (it == tables_.end()) return;
-  TableState& t = *it->second;
-  MutexLock table_lock(&t.mu);
-  const Env env{options_, clock_->NowMicros(), charge.table_id,
-                split_size_fn_, split_listener_};
-  t.Charge(charge.parts.data(), charge.parts.size(), env);
+  WithTable(charge.table_id, false, [&](TableState& t, const Env& env) {
+    t.Charge(charge.parts.data(), charge.parts.size(), env);
+    return true;
+  });
 }
 
 Status ThroughputController::AdmitWrite(const CapacityCharge& charge) {
-  ReaderMutexLock lock(&registry_mu_);
-  auto it = tables_.find(charge.table_id);
-  if (it == tables_.end()) return Status::OK();
-  TableState& t = *it->second;
-  MutexLock table_lock(&t.mu);
-  const Env env{options_, clock_->NowMicros(), charge.table_id,
-                split_size_fn_, split_listener_};
-  DR_RETURN_IF_ERROR(t.CheckWrite(charge.parts.data(), charge.parts.size(), env));
-  t.Charge(charge.parts.data(), charge.parts.size(), env);
-  return Status::OK();
+  return WithTable(charge.table_id, Status::OK(), [&](TableState& t, const Env& env) {
+    DR_RETURN_IF_ERROR(t.CheckWrite(charge.parts.data(), charge.parts.size(), env));
+    t.Charge(charge.parts.data(), charge.parts.size(), env);
+    return Status::OK();
+  });
 }
 
 Status ThroughputController::CheckWrite(const CapacityCharge& charge) {
-  ReaderMutexLock lock(&registry_mu_);
-  auto it = tables_.find(charge.table_id);
-  if (it == tables_.end()) return Status::OK();
-  TableState& t = *it->second;
-  MutexLock table_lock(&t.mu);
-  const Env env{options_, clock_->NowMicros(), charge.table_id,
-                split_size_fn_, split_listener_};
-  return t.CheckWrite(charge.parts.data(), charge.parts.size(), env);
+  return WithTable(charge.table_id, Status::OK(), [&](TableState& t, const Env& env) {
+    return t.CheckWrite(charge.parts.data(), charge.parts.size(), env);
+  });
 }
 
 void ThroughputController::RecordWrite(uint32_t table_id, uint32_t index_id,
                                        uint64_t hash, int64_t delta_items,
                                        int64_t delta_bytes) {
-  ReaderMutexLock lock(&registry_mu_);
-  auto it = tables_.find(table_id);
-  if (it == tables_.end()) return;
-  TableState& t = *it->second;
-  MutexLock table_lock(&t.mu);
-  ResourceState* r = t.Resolve(index_id);
-  if (r == nullptr) return;
-  const Env env{options_, clock_->NowMicros(), table_id, split_size_fn_, split_listener_};
-  const size_t i = r->partitions.IndexOf(hash);
-  Partition& p = r->partitions.at(i);
-  p.items += delta_items;
-  p.bytes += delta_bytes;
-  if (p.bytes > options_.split_size_bytes) SplitAt(*r, i, p.Midpoint(), env);
+  WithTable(table_id, false, [&](TableState& t, const Env& env) {
+    ResourceState* r = t.Resolve(index_id);
+    if (r == nullptr) return false;
+    const size_t i = r->partitions.IndexOf(hash);
+    Partition& p = r->partitions.at(i);
+    p.items += delta_items;
+    p.bytes += delta_bytes;
+    if (p.bytes > options_.split_size_bytes) SplitAt(*r, i, p.Midpoint(), env);
+    return true;
+  });
 }
 
 namespace {
@@ -665,38 +655,32 @@ ResourceStats Describe(ResourceState& r, const Env& env, size_t hot_keys) {
 
 std::vector<uint64_t> ThroughputController::PartitionBegins(
     uint32_t table_id, uint32_t index_id) const {
-  ReaderMutexLock lock(&registry_mu_);
-  auto it = tables_.find(table_id);
-  if (it == tables_.end()) return {};
-  TableState& t = *it->second;
-  MutexLock table_lock(&t.mu);
-  const ResourceState* r = t.Resolve(index_id);
-  if (r == nullptr) return {};
-  std::vector<uint64_t> begins;
-  begins.reserve(r->partitions.size());
-  for (size_t i = 0; i < r->partitions.size(); ++i) {
-    begins.push_back(r->partitions.at(i).begin);
-  }
-  return begins;
+  return WithTable(table_id, std::vector<uint64_t>(), [&](TableState& t, const Env&) {
+    std::vector<uint64_t> begins;
+    const ResourceState* r = t.Resolve(index_id);
+    if (r == nullptr) return begins;
+    begins.reserve(r->partitions.size());
+    for (size_t i = 0; i < r->partitions.size(); ++i) {
+      begins.push_back(r->partitions.at(i).begin);
+    }
+    return begins;
+  });
 }
 
 std::optional<TableThroughputStats> ThroughputController::Describe(
     uint32_t table_id, size_t hot_keys) const {
-  ReaderMutexLock lock(&registry_mu_);
-  auto it = tables_.find(table_id);
-  if (it == tables_.end()) return std::nullopt;
-  TableState& t = *it->second;
-  MutexLock table_lock(&t.mu);
-  const Env env{options_, clock_->NowMicros(), table_id, split_size_fn_, split_listener_};
-  TableThroughputStats out;
-  out.table_id = table_id;
-  out.billing_mode = t.mode;
-  out.table = dynarock::Describe(*t.table, env, hot_keys);
-  for (auto& g : t.gsis) {
-    out.global_secondary_indexes.push_back(
-        dynarock::Describe(*g, env, hot_keys));
-  }
-  return out;
+  return WithTable(table_id, std::optional<TableThroughputStats>(),
+                   [&](TableState& t, const Env& env) {
+                     TableThroughputStats out;
+                     out.table_id = table_id;
+                     out.billing_mode = t.mode;
+                     out.table = dynarock::Describe(*t.table, env, hot_keys);
+                     for (auto& g : t.gsis) {
+                       out.global_secondary_indexes.push_back(
+                           dynarock::Describe(*g, env, hot_keys));
+                     }
+                     return std::optional<TableThroughputStats>(std::move(out));
+                   });
 }
 
 }  // namespace dynarock

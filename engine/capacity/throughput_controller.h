@@ -189,6 +189,11 @@ class ThroughputController {
  private:
   struct TableState;
 
+  // Runs fn(TableState&, const Env&) with the registry shared and the
+  // table's mutex held; returns `otherwise` for an unknown table.
+  template <typename R, typename Fn>
+  R WithTable(uint32_t table_id, R otherwise, Fn&& fn) const;
+
   const Clock* const clock_;
   const CapacityOptions options_;
   mutable SharedMutex registry_mu_;
