@@ -33,10 +33,12 @@ Scope ScopeFor(const CallerIdentity& caller, const ClientOptions& options) {
   return scope;
 }
 
+// A null body is an empty one: DynamoDB answers the operations whose
+// output has no members (TagResource, UntagResource) with no body at all.
 Response Ok(const Json& body) {
   Response r;
   r.http_status = 200;
-  r.body = DumpJson(body);
+  if (!body.is_null()) r.body = DumpJson(body);
   return r;
 }
 

@@ -655,13 +655,27 @@ Result<Json> UpdateTable(const RequestContext& ctx, const Json& request) {
   return Json{{"TableDescription", EncodeTableDescription(d)}};
 }
 
+// DeleteTable answers a short description: no CreationDateTime, KeySchema,
+// AttributeDefinitions or indexes (the API reference's example; Alternator's
+// test_delete_table_description and dynalite's deleteTable.js, both run
+// against DynamoDB).
+Json EncodeDeletedTableDescription(const TableDescription& d) {
+  Json full = EncodeTableDescription(d);
+  Json out = Json::object();
+  for (const char* member : {"TableName", "TableStatus", "TableId", "TableArn", "ItemCount",
+                             "TableSizeBytes", "ProvisionedThroughput", "BillingModeSummary"}) {
+    if (auto it = full.find(member); it != full.end()) out[member] = std::move(*it);
+  }
+  return out;
+}
+
 Result<Json> DeleteTable(const RequestContext& ctx, const Json& request) {
   DR_RETURN_IF_ERROR(ValidateRequest(request, kTableNameOnlyInput));
   DeleteTableRequest req;
   req.scope = ctx.scope;
   req.table_name = StringOr(request, "TableName");
   DR_ASSIGN_OR_RETURN(TableDescription d, ctx.engine->DeleteTable(req));
-  return Json{{"TableDescription", EncodeTableDescription(d)}};
+  return Json{{"TableDescription", EncodeDeletedTableDescription(d)}};
 }
 
 }  // namespace dynarock::api::ops

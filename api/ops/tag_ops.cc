@@ -73,7 +73,7 @@ Result<Json> TagResource(const RequestContext& ctx, const Json& request) {
   req.resource_arn = StringOr(request, "ResourceArn");
   req.tags = DecodeTags(request);
   DR_RETURN_IF_ERROR(ctx.engine->TagResource(req));
-  return Json::object();
+  return Json(nullptr);  // no body, as DynamoDB
 }
 
 Result<Json> UntagResource(const RequestContext& ctx, const Json& request) {
@@ -88,7 +88,7 @@ Result<Json> UntagResource(const RequestContext& ctx, const Json& request) {
     }
   }
   DR_RETURN_IF_ERROR(ctx.engine->UntagResource(req));
-  return Json::object();
+  return Json(nullptr);  // no body, as DynamoDB
 }
 
 Result<Json> ListTagsOfResource(const RequestContext& ctx, const Json& request) {

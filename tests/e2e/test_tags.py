@@ -31,6 +31,18 @@ def test_tag_untag_list(ddb, table):
     assert all_tags(ddb, arn) == {"env": "prod"}
 
 
+def test_tag_and_untag_answer_with_no_body(server, ddb, table):
+    # DynamoDB sends TagResource and UntagResource back with an empty body
+    # (Alternator's test_tags_return_empty_body, run against DynamoDB).
+    arn = ddb.describe_table(TableName=table)["Table"]["TableArn"]
+    seen = []
+    ddb.meta.events.register("after-call.dynamodb.*",
+                             lambda http_response, **_: seen.append(http_response.content))
+    ddb.tag_resource(ResourceArn=arn, Tags=[{"Key": "k", "Value": "v"}])
+    ddb.untag_resource(ResourceArn=arn, TagKeys=["k"])
+    assert seen == [b"", b""]
+
+
 def test_errors(ddb, table):
     arn = ddb.describe_table(TableName=table)["Table"]["TableArn"]
     bad = "arn:aws:dynamodb:us-east-1:000000000000:table/ab"
