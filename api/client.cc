@@ -11,6 +11,7 @@
 #include "api/error.h"
 #include "api/fault/fault_injection.h"
 #include "api/json_codec.h"
+#include "api/metrics/request_metrics.h"
 
 namespace dynarock::api {
 
@@ -125,6 +126,23 @@ Client::Client(Engine* engine, ClientOptions options)
 
 Response Client::Call(std::string_view operation, std::string_view request_json,
                       const CallerIdentity& caller) const {
+  if (options_.request_metrics == nullptr) return CallUncounted(operation, request_json, caller);
+  const auto start = std::chrono::steady_clock::now();
+  Response r = CallUncounted(operation, request_json, caller);
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  try {
+    const std::string ns = NamespaceFor(caller, options_);
+    options_.request_metrics->Record(metrics::RequestOutcome{
+        ns, operation, request_json, r.http_status, r.body,
+        std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count()});
+  } catch (...) {
+    // Out of memory for a new series: the answer stands, uncounted.
+  }
+  return r;
+}
+
+Response Client::CallUncounted(std::string_view operation, std::string_view request_json,
+                               const CallerIdentity& caller) const {
   try {
     Response r = Handle(engine_, options_, operation, request_json, caller);
     if (r.delay_micros > 0 && options_.wait_injected_latency) {

@@ -19,6 +19,9 @@ class Engine;
 }
 
 namespace dynarock::api {
+namespace metrics {
+class RequestMetrics;
+}
 
 struct Response {
   int http_status = 200;
@@ -51,6 +54,9 @@ struct ClientOptions {
   // HTTP server turns it off and waits on a timer instead, so that a delayed
   // answer holds no thread (Response::delay_micros).
   bool wait_injected_latency = true;
+  // Where every call is counted (operation, table, outcome, latency) for
+  // GET /metrics; null: not counted. Not owned; must outlive the Client.
+  metrics::RequestMetrics* request_metrics = nullptr;
 };
 
 class Client {
@@ -62,6 +68,8 @@ class Client {
                 const CallerIdentity& caller = {}) const;
 
  private:
+  Response CallUncounted(std::string_view operation, std::string_view request_json,
+                         const CallerIdentity& caller) const;
   Engine* engine_;
   ClientOptions options_;
 };

@@ -169,6 +169,13 @@ void AddServeAuthFlags(CLI::App* serve, dynarock::tools::ServeOptions* opts) {
                     "credential (alone or beside --auth-file)");
   serve->add_option("--secret-key", opts->secret_key,
                     "The secret access key of --access-key");
+  serve->add_option("--metrics", opts->metrics,
+                    "GET /metrics, Prometheus text (docs/metrics.md): on = to "
+                    "loopback clients, or to signed requests with --auth-file; "
+                    "any = to every client; off = not served")
+      ->check(CLI::IsMember({"on", "off", "any"}))
+      ->type_name("on|off|any")
+      ->capture_default_str();
 }
 
 CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {

@@ -20,6 +20,8 @@
 #include "api/fault/fault_rule_json.h"
 #include "api/http/server.h"
 #include "api/http/sigv4.h"
+#include "api/metrics/prometheus_exposition.h"
+#include "api/metrics/request_metrics.h"
 #include "api/transfer/s3_directory.h"
 #include "engine/clock.h"
 #include "engine/engine.h"
@@ -219,17 +221,27 @@ int RunServe(const ServeOptions& options) {
     return 1;
   }
 
+  api::metrics::RequestMetrics request_metrics;
+  const bool metrics = options.metrics != "off";
   api::ClientOptions client_options;
   client_options.shared_db = options.shared_db;
+  if (metrics) client_options.request_metrics = &request_metrics;
   // The server waits out a fault rule's latency on a timer instead.
   client_options.wait_injected_latency = false;
   api::Client client(engine->get(), client_options);
+  api::http::ServerOptions server_options = ServerOptionsFor(options, *secrets);
+  if (metrics) {
+    server_options.protocol.metrics = [db = engine->get(), &request_metrics] {
+      return api::metrics::RenderMetrics(db, &request_metrics);
+    };
+    server_options.protocol.metrics_any_peer = options.metrics == "any";
+  }
   auto server = api::http::Server::Start(
       [&client](std::string_view operation, std::string_view body,
                 const api::CallerIdentity& caller) {
         return client.Call(operation, body, caller);
       },
-      ServerOptionsFor(options, *secrets));
+      server_options);
   if (!server.ok()) {
     std::fprintf(stderr, "dynarock: %s\n", server.status().message().c_str());
     return 1;

@@ -69,6 +69,10 @@ struct ServeOptions {
   std::string auth_file;
   std::string access_key;
   std::string secret_key;
+  // GET /metrics (api/metrics/prometheus_exposition.h): "on" serves it to
+  // loopback clients (to signed requests only in strict mode), "any" to
+  // every client, "off" not at all (404).
+  std::string metrics = "on";
   // The engine's clock: "real", or "simulated" / "simulated=EPOCH_SECONDS"
   // (docs/testing.md): time then moves only through the
   // DynamoRock_20251121.AdvanceClock / SetClock extensions (`dynarock

@@ -15,6 +15,7 @@
 #include "api/http/header_text.h"
 #include "api/http/sigv4.h"
 #include "api/json_codec.h"
+#include "api/metrics/prometheus_text.h"
 #include "engine/status.h"
 
 namespace dynarock::api::http {
@@ -262,6 +263,30 @@ HttpResponse CallOperation(const HttpRequest& request, const Handler& handler,
   return response;
 }
 
+// GET /metrics: the exposition, to the callers options allow.
+HttpResponse Metrics(const HttpRequest& request, const ProtocolOptions& options) {
+  if (options.secrets != nullptr) {
+    Result<CallerIdentity> caller = Authenticate(request, options);
+    if (!caller.ok()) return ErrorResponse(caller.status(), kJson10);
+  } else if (!request.peer_loopback && !options.metrics_any_peer) {
+    HttpResponse refused;
+    refused.status = 403;
+    refused.headers.emplace_back("Content-Type", "text/plain; charset=utf-8");
+    refused.body =
+        "/metrics is served to loopback clients only (dynarock serve --metrics any, or "
+        "--auth-file for signed scrapes)\n";
+    return refused;
+  }
+  HttpResponse response;
+  try {
+    response.body = options.metrics();
+  } catch (...) {
+    return ErrorResponse(Status::Internal("Internal server error"), kJson10);
+  }
+  response.headers.emplace_back("Content-Type", std::string(metrics::kPrometheusContentType));
+  return response;
+}
+
 // Compresses an operation's answer as the client accepts, and sends a large
 // one chunked.
 void Encode(std::string_view accept_encoding, HttpResponse* response) {
@@ -299,6 +324,10 @@ HttpResponse HandleRequest(const HttpRequest& request, const Handler& handler,
   HttpResponse response;
   if (request.method == "OPTIONS" && request.origin) {
     response = Preflight(request);
+  } else if ((request.method == "GET" || request.method == "HEAD") &&
+             PathOf(request.path) == "/metrics" && options.metrics) {
+    response = Metrics(request, options);
+    if (response.status == 200) Encode(request.accept_encoding, &response);
   } else if ((request.method == "GET" || request.method == "HEAD") &&
              PathOf(request.path) == "/") {
     response = Healthy(request);

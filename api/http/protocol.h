@@ -74,6 +74,9 @@ struct HttpRequest {
   // (path and query) and every header as received.
   std::string_view request_target;
   std::vector<std::pair<std::string_view, std::string_view>> all_headers;
+  // The peer's address is a loopback one (127.0.0.0/8, ::1); GET /metrics
+  // is served only to those unless ProtocolOptions says otherwise.
+  bool peer_loopback = true;
 };
 
 // How the protocol authenticates callers.
@@ -86,6 +89,13 @@ struct ProtocolOptions {
   // Seconds since the epoch, for the clock-skew check; the system clock
   // when empty.
   std::function<int64_t()> now_unix_seconds;
+  // GET /metrics: the Prometheus exposition's text
+  // (api/metrics/prometheus_exposition.h), or null to answer 404 as for any
+  // other path (`dynarock serve --metrics off`). With `secrets`, a scrape
+  // must be signed as an API call is; without, it is served to loopback
+  // peers only, unless metrics_any_peer.
+  std::function<std::string()> metrics;
+  bool metrics_any_peer = false;
 };
 
 struct HttpResponse {
@@ -110,6 +120,10 @@ struct HttpResponse {
 //  - OPTIONS with an Origin -> a CORS preflight: 200, empty body,
 //    Access-Control-Allow-Headers / -Methods echoing what was requested,
 //    Access-Control-Max-Age 172800.
+//  - GET/HEAD of "/metrics" with options.metrics -> 200, its text, as
+//    text/plain; version=0.0.4 (compressed as the client accepts); signed
+//    requests only with options.secrets (else VerifySigV4's 400), loopback
+//    peers only without them (else 403) unless options.metrics_any_peer.
 //  - GET/HEAD of "/" (health checks) -> 200 "healthy: <Host> " (the
 //    request's Host header, trailing space included, as DynamoDB;
 //    dynamodb.us-east-1.amazonaws.com without one).

@@ -177,6 +177,12 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void Start(uint64_t id) {
     id_ = id;
+    beast::error_code ec;
+    net::ip::address peer = stream_.socket().remote_endpoint(ec).address();
+    if (peer.is_v6() && peer.to_v6().is_v4_mapped()) {
+      peer = net::ip::make_address_v4(net::ip::v4_mapped, peer.to_v6());
+    }
+    peer_loopback_ = !ec && peer.is_loopback();
     if (reject_) {
       net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
         self->Respond(ServiceUnavailableResponse(), false, /*drain=*/true);
@@ -300,6 +306,7 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     request.accept_encoding = accept_encoding;
     request.body = req.body();
+    request.peer_loopback = peer_loopback_;
     // A compressed body's decoded bytes count against the in-flight budget
     // beside the bytes received.
     request.max_decoded_bytes = options().max_body_bytes;
@@ -473,6 +480,7 @@ class Session : public std::enable_shared_from_this<Session> {
   bool http11_ = false;    // the request is HTTP/1.1 (may get chunks)
   bool stopping_ = false;  // Stop() was called
   bool draining_ = false;  // discarding input before a close
+  bool peer_loopback_ = false;  // the client's address is a loopback one
 };
 
 }  // namespace

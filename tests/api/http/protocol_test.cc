@@ -573,5 +573,63 @@ TEST(ProtocolTest, HugeAnswersAreChunked) {
   EXPECT_FALSE(HandleRequest(req, Answering("{}")).chunked);
 }
 
+HttpRequest GetMetrics() {
+  HttpRequest req;
+  req.method = "GET";
+  req.path = "/metrics";
+  req.host = "127.0.0.1:8000";
+  return req;
+}
+
+ProtocolOptions WithMetrics() {
+  ProtocolOptions options;
+  options.metrics = [] { return std::string("dynarock_metrics_tables 0\n"); };
+  return options;
+}
+
+TEST(ProtocolTest, MetricsServedToLoopbackPeersAsPrometheusText) {
+  FakeHandler fake;
+  HttpResponse r = HandleRequest(GetMetrics(), fake.AsHandler(), WithMetrics());
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, "dynarock_metrics_tables 0\n");
+  EXPECT_THAT(r.Header("Content-Type"), Optional(std::string("text/plain; version=0.0.4; charset=utf-8")));
+  EXPECT_EQ(fake.calls, 0);
+}
+
+TEST(ProtocolTest, MetricsRefusedToOtherPeersUnlessAnyPeer) {
+  FakeHandler fake;
+  HttpRequest req = GetMetrics();
+  req.peer_loopback = false;
+  EXPECT_EQ(HandleRequest(req, fake.AsHandler(), WithMetrics()).status, 403);
+  ProtocolOptions any = WithMetrics();
+  any.metrics_any_peer = true;
+  EXPECT_EQ(HandleRequest(req, fake.AsHandler(), any).status, 200);
+}
+
+TEST(ProtocolTest, MetricsOffIsNotFound) {
+  FakeHandler fake;
+  EXPECT_EQ(HandleRequest(GetMetrics(), fake.AsHandler()).status, 404);
+}
+
+TEST(ProtocolTest, MetricsInStrictModeNeedASignature) {
+  ProtocolOptions options = WithMetrics();
+  options.secrets = std::make_shared<SigV4Secrets>(SigV4Secrets{{"AKID1", "s"}});
+  options.now_unix_seconds = [] { return int64_t{1735689600}; };
+  FakeHandler fake;
+  HttpRequest req = GetMetrics();  // unsigned, even from loopback
+  req.request_target = "/metrics";
+  req.all_headers = {{"Host", "127.0.0.1:8000"}};
+  HttpResponse r = HandleRequest(req, fake.AsHandler(), options);
+  EXPECT_EQ(r.status, 400);
+  EXPECT_THAT(r.body, HasSubstr("MissingAuthenticationToken"));
+  // A made-up signature is checked, and fails.
+  req.all_headers = {{"Host", "127.0.0.1:8000"},
+                     {"X-Amz-Date", "20250101T000000Z"},
+                     {"Authorization", kAuth}};
+  r = HandleRequest(req, fake.AsHandler(), options);
+  EXPECT_EQ(r.status, 400);
+  EXPECT_THAT(r.body, HasSubstr("InvalidSignatureException"));
+}
+
 }  // namespace
 }  // namespace dynarock::api::http
