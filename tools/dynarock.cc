@@ -234,6 +234,12 @@ CLI::App* AddStats(CLI::App& app, dynarock::tools::StatsOptions* opts) {
       ->capture_default_str();
   stats->add_flag("--json", opts->json,
                   "Print the DescribeCapacity response as JSON");
+  stats->add_flag("--cost", opts->cost,
+                  "Also print what the table's use would cost on DynamoDB, "
+                  "on-demand and provisioned (us-east-1 list prices, docs/metrics.md)");
+  stats->add_option("--period-hours", opts->period_hours,
+                    "The period --cost bills (default: since the table was created)")
+      ->check(CLI::Range(0.0, 1e6));
   stats->add_option("--hot-keys", opts->hot_keys,
                     "Hot keys to show per table and index")
       ->capture_default_str()

@@ -9,7 +9,9 @@
 
 #include "api/json_codec.h"
 #include "tools/http/http_client.h"
+#include "api/metrics/price_table.h"
 #include "tools/stats/capacity_report.h"
+#include "tools/stats/cost_report.h"
 
 namespace dynarock::tools {
 namespace {
@@ -23,6 +25,46 @@ std::string FromEnv(std::initializer_list<const char*> names,
     if (v != nullptr && *v != '\0') return v;
   }
   return fallback;
+}
+
+// The answer of `operation`, or null when it failed.
+api::Json CallJson(http::DynamoDbHttpClient& client, std::string_view operation,
+                   const api::Json& request) {
+  api::Response r = client.Call(operation, request.dump());
+  if (r.http_status != 200) return api::Json();
+  api::Json body = api::Json::parse(r.body, nullptr, /*allow_exceptions=*/false);
+  return body.is_discarded() ? api::Json() : body;
+}
+
+// The cost report of the table (text, or JSON members added to `stats`).
+std::string CostOf(http::DynamoDbHttpClient& client, const StatsOptions& options,
+                   api::Json* stats) {
+  const api::Json table = CallJson(client, "DescribeTable", {{"TableName", options.table}});
+  double hours = options.period_hours;
+  if (hours <= 0 && table.is_object()) {
+    // Since creation, on the server's clock (a simulated one too).
+    const api::Json clock = CallJson(client, "DynamoRock_20251121.DescribeClock", api::Json::object());
+    const double now = clock.is_object() ? clock.value("Now", 0.0) : 0.0;
+    const double created = table.contains("Table") && table["Table"].is_object()
+                               ? table["Table"].value("CreationDateTime", 0.0)
+                               : 0.0;
+    hours = now > created ? (now - created) / 3600 : 0;
+  }
+  const api::metrics::TableUsage usage = stats::CostUsageOf(*stats, table, hours);
+  const bool own = stats::UsesOwnProvisionedCapacity(*stats);
+  const api::metrics::PriceTable& prices = api::metrics::UsEast1StandardPrices();
+  if (options.json) {
+    const api::metrics::TableCost cost = api::metrics::EstimateCost(usage, prices);
+    (*stats)["Cost"] = {{"PeriodHours", hours},
+                        {"Region", prices.region},
+                        {"PricesAsOf", prices.as_of},
+                        {"PriceSource", prices.source_url},
+                        {"OnDemand", cost.on_demand_total()},
+                        {"Provisioned", cost.provisioned_total()},
+                        {"Storage", cost.storage}};
+    return "";
+  }
+  return stats::FormatCostReport(usage, own, prices);
 }
 
 }  // namespace
@@ -74,10 +116,11 @@ int RunStats(const StatsOptions& options) {
           : api::Json();
   if (stream_stats.is_discarded()) stream_stats = api::Json();
   if (options.json && stream_stats.is_object()) stats["StreamStats"] = stream_stats;
+  const std::string cost = options.cost ? CostOf(client, options, &stats) : "";
   const std::string text =
       options.json ? stats.dump(2) + "\n"
                    : stats::FormatCapacityReport(stats) +
-                         stats::FormatStreamReport(stream_stats);
+                         stats::FormatStreamReport(stream_stats) + cost;
   std::fwrite(text.data(), 1, text.size(), stdout);
   return 0;
 }

@@ -17,6 +17,11 @@ struct StatsOptions {
   std::string endpoint = "http://127.0.0.1:8000";
   bool json = false;  // print the DescribeCapacity response, indented
   int hot_keys = 10;  // per table and GSI, 0..100
+  // Also print what the table's use would cost on DynamoDB, on-demand and
+  // provisioned (tools/stats/cost_report.h), over `period_hours`; 0: since
+  // the table was created, on the server's clock.
+  bool cost = false;
+  double period_hours = 0;
   // The caller's identity, sent in the Authorization header: `dynarock
   // serve` keeps one set of tables per access key id + region unless
   // --shared-db. Empty: $AWS_ACCESS_KEY_ID, else "dynarock";
