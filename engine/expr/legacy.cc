@@ -533,6 +533,7 @@ Result<KeyQuery> BindKeyConditions(const LegacyConditions& key_conditions,
 Result<UpdateExpression> TranslateAttributeUpdates(
     const AttributeUpdates& updates) {
   for (const auto& [attr, u] : updates) {
+    DR_RETURN_IF_ERROR(ValidateAttributeName(attr));
     if (u.value.has_value()) {
       DR_RETURN_IF_ERROR(ValidateAttributeValue(*u.value));
     }
@@ -616,6 +617,7 @@ Result<ProjectionExpression> TranslateAttributesToGet(
     const std::vector<std::string>& names) {
   std::set<std::string_view> seen;
   for (const std::string& name : names) {
+    DR_RETURN_IF_ERROR(ValidateAttributeName(name));
     if (!seen.insert(name).second) return DuplicateAttributeName(name);
   }
   Builder b;

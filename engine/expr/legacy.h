@@ -97,7 +97,8 @@ Result<KeyQuery> BindKeyConditions(const LegacyConditions& key_conditions,
 //   "Only DELETE action is allowed when no attribute value is specified"
 //   "DELETE action with value is not supported for the type S"
 //   "ADD action is not supported for the type S"
-// and the value checks of ValidateAttributeValue.
+// and the checks of ValidateAttributeName (each attribute) and
+// ValidateAttributeValue.
 Result<UpdateExpression> TranslateAttributeUpdates(
     const AttributeUpdates& updates);
 
@@ -107,8 +108,8 @@ Result<UpdateExpression> TranslateAttributeUpdates(
 // mismatch for attribute to update". Other errors pass through.
 Status AttributeUpdatesError(const Status& apply_error);
 
-// AttributesToGet. Errors: "One or more parameter values were invalid:
-// Duplicate value in attribute name: a".
+// AttributesToGet. Errors: ValidateAttributeName's, then "One or more
+// parameter values were invalid: Duplicate value in attribute name: a".
 Result<ProjectionExpression> TranslateAttributesToGet(
     const std::vector<std::string>& names);
 

@@ -118,6 +118,8 @@ Status RequestExpressions::CheckAttributeMaps() const {
             "name for key " +
             key);
       }
+      // Too long: DynamoDB's message names no key (ValidateAttributeName).
+      DR_RETURN_IF_ERROR(ValidateAttributeName(name));
     }
   }
   if (values_ != nullptr) {

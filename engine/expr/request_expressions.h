@@ -79,6 +79,7 @@ class RequestExpressions {
   //   "ExpressionAttributeNames contains invalid key: Syntax error; key: \"a\""
   //   "ExpressionAttributeNames contains invalid value: Empty attribute name
   //    for key #a"
+  //   ValidateAttributeName's for a name over 65535 bytes
   //   "ExpressionAttributeValues must not be empty"
   //   "ExpressionAttributeValues contains invalid key: Syntax error; key:
   //   \"b\"" InvalidExpressionAttributeValue (empty sets, duplicates, nesting)

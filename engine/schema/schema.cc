@@ -176,6 +176,16 @@ Status ValidateProjection(const Projection& p) {
   }
   std::set<std::string_view> seen;
   for (const std::string& a : p.non_key_attributes) {
+    // DynamoDB's service quotas limit projected attribute names to 255, as
+    // key attribute names; Alternator's
+    // test_limit_attribute_length_gsi_lsi_projection_bad, run against
+    // DynamoDB, sees CreateTable refuse 256 with a message naming 255 or
+    // 256. The wording here is ours (docs/compatibility.md).
+    if (a.size() > kMaxProjectedAttributeNameBytes) {
+      return Invalid("NonKeyAttributes name is too long, must be at most " +
+                     std::to_string(kMaxProjectedAttributeNameBytes) +
+                     " bytes: " + a);
+    }
     if (!seen.insert(a).second) {
       return Invalid("Duplicate NonKeyAttributes in projection: " + a);
     }

@@ -22,6 +22,9 @@ inline constexpr int kMaxLocalSecondaryIndexes = 5;
 inline constexpr int kMaxGlobalSecondaryIndexes = 20;
 inline constexpr size_t kMaxPartitionKeyBytes = 2048;
 inline constexpr size_t kMaxSortKeyBytes = 1024;
+// The longest name (UTF-8 bytes) an index Projection's NonKeyAttributes may
+// list; CreateTable and UpdateTable refuse longer ones.
+inline constexpr size_t kMaxProjectedAttributeNameBytes = 255;
 
 // Table names: 3..255 characters of [A-Za-z0-9_.-].
 bool IsValidTableName(std::string_view name);

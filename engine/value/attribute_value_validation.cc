@@ -35,6 +35,18 @@ constexpr std::string_view kNumberSetDuplicates =
 constexpr std::string_view kNestingTooDeep =
     "Nesting Levels have exceeded supported limits: Attributes in the item "
     "have nested levels beyond supported limit";
+// Measured against DynamoDB on 2026-09-16 (ExtendDB/extenddb issue #365):
+// PutItem with a 65,536-byte name at the top level or as a nested map key,
+// UpdateItem with `SET #n = :v` naming one, and `SET doc = :v` whose map
+// carries one; 65,535 bytes are accepted.
+constexpr std::string_view kAttributeNameTooLarge =
+    "1 validation error detected: Attribute name is too large, must be less "
+    "than 65536 bytes";
+// Not measured: DynamoDB refuses an empty name (Alternator's
+// test_limit_attribute_length_nonkey_empty, run against DynamoDB, matches
+// "Empty attribute name"); the prefix follows the size error's.
+constexpr std::string_view kEmptyAttributeName =
+    "1 validation error detected: Empty attribute name";
 constexpr std::string_view kItemTooLarge =
     "Item size has exceeded the maximum allowed size";
 // UpdateItem's wording (DynamoDB's UpdateItem API reference lists it; also
@@ -93,11 +105,20 @@ bool HasDuplicateNumbers(const std::vector<Number>& members) {
                             }) != sorted.end();
 }
 
+Status AttributeNameTooLarge() {
+  return Status::Validation(std::string(kAttributeNameTooLarge));
+}
+
+// Whether Validate checks the keys of maps (items) or not (values of
+// ExpressionAttributeValues and of conditions).
+enum class MapKeys { kUnchecked, kChecked };
+
 // `level` counts the attribute's own value as 1, so a leaf may sit at level
 // 32 and nothing deeper (DynamoDB accepts 31 nested maps around a scalar and
-// rejects 32). The walk is in document order, so the first problem found is
-// the one reported.
-Status Validate(const AttributeValue& value, int level) {
+// rejects 32); the recursion is bounded by that check, whatever the client
+// sends. The walk is in document order, so the first problem found is the
+// one reported.
+Status Validate(const AttributeValue& value, int level, MapKeys keys) {
   if (level > kMaxNestingDepth) {
     return NestingTooDeep();
   }
@@ -118,12 +139,15 @@ Status Validate(const AttributeValue& value, int level) {
       return Status::OK();
     case AttrType::kL:
       for (const AttributeValue& element : value.l()) {
-        DR_RETURN_IF_ERROR(Validate(element, level + 1));
+        DR_RETURN_IF_ERROR(Validate(element, level + 1, keys));
       }
       return Status::OK();
     case AttrType::kM:
       for (const auto& [name, element] : value.m()) {
-        DR_RETURN_IF_ERROR(Validate(element, level + 1));
+        if (keys == MapKeys::kChecked && name.size() > kMaxAttributeNameBytes) {
+          return AttributeNameTooLarge();
+        }
+        DR_RETURN_IF_ERROR(Validate(element, level + 1, keys));
       }
       return Status::OK();
     case AttrType::kS:
@@ -141,14 +165,15 @@ Status Validate(const AttributeValue& value, int level) {
 }  // namespace
 
 Status ValidateAttributeValue(const AttributeValue& value) {
-  return Validate(value, /*level=*/1);
+  return Validate(value, /*level=*/1, MapKeys::kUnchecked);
 }
 
 namespace {
 
 Status ValidateItemWith(const Item& item, std::string_view too_large) {
   for (const auto& [name, value] : item) {
-    DR_RETURN_IF_ERROR(Validate(value, /*level=*/1));
+    DR_RETURN_IF_ERROR(ValidateAttributeName(name));
+    DR_RETURN_IF_ERROR(Validate(value, /*level=*/1, MapKeys::kChecked));
   }
   // Size last, as DynamoDB does: a malformed value is reported as such even
   // in an oversized item.
@@ -166,6 +191,12 @@ Status ValidateItem(const Item& item) {
 
 Status ValidateUpdatedItem(const Item& item) {
   return ValidateItemWith(item, kUpdatedItemTooLarge);
+}
+
+Status ValidateAttributeName(std::string_view name) {
+  if (name.empty()) return Status::Validation(std::string(kEmptyAttributeName));
+  if (name.size() > kMaxAttributeNameBytes) return AttributeNameTooLarge();
+  return Status::OK();
 }
 
 Status NestingTooDeep() {

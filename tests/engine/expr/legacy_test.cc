@@ -349,12 +349,15 @@ TEST(LegacyTest, KeyConditionsOnAMultiAttributeKey) {
                  multi),
             "partition {S:a} sort n GE {N:5}");
   EXPECT_EQ(Keys({{"t", {CO::kEq, {S("a")}}}}, multi),
-            "Query condition missed key schema element: r");
+            "Query key condition not supported: every HASH key attribute "
+            "needs an equality condition; attribute: r");
   EXPECT_EQ(Keys({{"t", {CO::kEq, {S("a")}}},
                   {"r", {CO::kEq, {N("1")}}},
                   {"n", {CO::kEq, {N("5")}}}},
                  multi),
-            "Query condition missed key schema element: d");
+            "Query key condition not supported: RANGE key attributes are "
+            "conditioned left to right, each before the last with an equality "
+            "condition; attribute: d");
   EXPECT_EQ(Keys({{"t", {CO::kEq, {S("a")}}}, {"r", {CO::kNe, {N("1")}}}}, multi),
             "Attempted conditional constraint is not an indexable operation");
   // Three conditions on a key of one attribute of each kind.
@@ -470,6 +473,14 @@ TEST(LegacyTest, AttributeUpdatesErrors) {
   }
   EXPECT_EQ(Updates({{"a", Put(SS({}))}}),
             p + "An string set  may not be empty");
+  // The attribute's name: 1..65535 bytes, checked before its value.
+  EXPECT_EQ(Updates({{"", Put(SS({}))}}),
+            "1 validation error detected: Empty attribute name");
+  EXPECT_EQ(Updates({{std::string(65536, 'n'), Put(N("1"))}}),
+            "1 validation error detected: Attribute name is too large, must "
+            "be less than 65536 bytes");
+  EXPECT_EQ(Updates({{std::string(65535, 'n'), Put(N("1"))}}),
+            "SET " + std::string(65535, 'n') + " = {N:1}");
 }
 
 // Applies AttributeUpdates to `item` (exists) and renders the result.
@@ -514,6 +525,14 @@ TEST(LegacyTest, AttributesToGet) {
       TranslateAttributesToGet({"a", "b", "a"}),
       StatusIs(ErrorCode::kValidation,
                std::string(kInvalid) + "Duplicate value in attribute name: a"));
+  EXPECT_THAT(TranslateAttributesToGet({"a", ""}),
+              StatusIs(ErrorCode::kValidation,
+                       "1 validation error detected: Empty attribute name"));
+  EXPECT_THAT(TranslateAttributesToGet({std::string(65536, 'n')}),
+              StatusIs(ErrorCode::kValidation,
+                       "1 validation error detected: Attribute name is too "
+                       "large, must be less than 65536 bytes"));
+  EXPECT_OK(TranslateAttributesToGet({std::string(65535, 'n')}).status());
 }
 
 }  // namespace

@@ -97,6 +97,13 @@ TEST(RequestExpressionsTest, AttributeMapChecks) {
   EXPECT_EQ(check(NameMap{{"#a", ""}}, std::nullopt),
             "ExpressionAttributeNames contains invalid value: Empty attribute "
             "name for key #a");
+  // A name over 65535 bytes: DynamoDB's message names no key (measured
+  // 2026-09-16, ExtendDB/extenddb#365); 65535 is accepted.
+  EXPECT_EQ(check(NameMap{{"#a", std::string(65536, 'n')}}, std::nullopt),
+            "1 validation error detected: Attribute name is too large, must "
+            "be less than 65536 bytes");
+  EXPECT_EQ(check(NameMap{{"#a", std::string(65535, 'n')}}, std::nullopt),
+            "OK");
   EXPECT_EQ(check(std::nullopt, ValueMap{}),
             "ExpressionAttributeValues must not be empty");
   EXPECT_EQ(

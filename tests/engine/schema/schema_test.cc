@@ -238,6 +238,13 @@ TEST(SchemaTest, ProjectionRules) {
   EXPECT_THAT(ValidateCreateTable(with_projection({ProjectionType::kKeysOnly, {"a"}})),
               StatusIs(ErrorCode::kValidation,
                        "One or more parameter values were invalid: ProjectionType is KEYS_ONLY, but NonKeyAttributes is specified"));
+  // Projected names: at most 255 bytes (CreateTable and UpdateTable's index
+  // Create both use ValidateProjection).
+  const std::string n255(255, 'n');
+  EXPECT_OK(ValidateCreateTable(with_projection({ProjectionType::kInclude, {n255}})));
+  EXPECT_THAT(ValidateCreateTable(with_projection({ProjectionType::kInclude, {"a", n255 + "n"}})),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values were invalid: NonKeyAttributes name is too long, must be at most 255 bytes: " + n255 + "n"));
 }
 
 TEST(SchemaTest, AtMostOneHundredProjectedAttributesOverAllIndexes) {

@@ -37,6 +37,11 @@ constexpr char kTooDeep[] =
     "Nesting Levels have exceeded supported limits: Attributes in the item "
     "have nested levels beyond supported limit";
 constexpr char kTooLarge[] = "Item size has exceeded the maximum allowed size";
+// Measured against DynamoDB on 2026-09-16 (ExtendDB/extenddb#365).
+constexpr char kNameTooLarge[] =
+    "1 validation error detected: Attribute name is too large, must be less "
+    "than 65536 bytes";
+constexpr char kEmptyName[] = "1 validation error detected: Empty attribute name";
 
 Number Num(std::string_view text) {
   Result<Number> n = Number::Parse(text);
@@ -231,6 +236,56 @@ TEST(ValidateItemTest, ValueErrorsComeBeforeSize) {
   item["s"] = AV::SS({});
   EXPECT_THAT(ValidateItem(item),
               StatusIs(ErrorCode::kValidation, StrEq(kEmptySS)));
+}
+
+TEST(ValidateAttributeNameTest, OneTo65535Bytes) {
+  EXPECT_OK(ValidateAttributeName("a"));
+  EXPECT_OK(ValidateAttributeName(std::string(65535, 'n')));
+  EXPECT_THAT(ValidateAttributeName(std::string(65536, 'n')),
+              StatusIs(ErrorCode::kValidation, StrEq(kNameTooLarge)));
+  EXPECT_THAT(ValidateAttributeName(""),
+              StatusIs(ErrorCode::kValidation, StrEq(kEmptyName)));
+}
+
+TEST(ValidateItemTest, ChecksTopLevelNames) {
+  Item item;
+  item["p"] = AV::S("x");
+  item[std::string(65535, 'n')] = AV::N(Num("1"));
+  EXPECT_OK(ValidateItem(item));
+  item[std::string(65536, 'n')] = AV::N(Num("1"));
+  EXPECT_THAT(ValidateItem(item),
+              StatusIs(ErrorCode::kValidation, StrEq(kNameTooLarge)));
+  Item empty_name;
+  empty_name["p"] = AV::S("x");
+  empty_name[""] = AV::N(Num("1"));
+  EXPECT_THAT(ValidateItem(empty_name),
+              StatusIs(ErrorCode::kValidation, StrEq(kEmptyName)));
+  EXPECT_THAT(ValidateUpdatedItem(empty_name),
+              StatusIs(ErrorCode::kValidation, StrEq(kEmptyName)));
+}
+
+TEST(ValidateItemTest, ChecksMapKeysAtEveryDepth) {
+  Item item;
+  item["doc"] = DeepMap(20, AV::M({{std::string(65535, 'k'), AV::Null()}}));
+  EXPECT_OK(ValidateItem(item));
+  item["doc"] = DeepMap(20, AV::M({{std::string(65536, 'k'), AV::Null()}}));
+  EXPECT_THAT(ValidateItem(item),
+              StatusIs(ErrorCode::kValidation, StrEq(kNameTooLarge)));
+  // Inside a list too, and for an updated item.
+  item["doc"] = AV::L({AV::M({{std::string(65536, 'k'), AV::Null()}})});
+  EXPECT_THAT(ValidateUpdatedItem(item),
+              StatusIs(ErrorCode::kValidation, StrEq(kNameTooLarge)));
+  // An empty map key is accepted (not known to be refused by DynamoDB).
+  item["doc"] = AV::M({{"", AV::Null()}});
+  EXPECT_OK(ValidateItem(item));
+}
+
+// A value alone (ExpressionAttributeValues, conditions) may carry any key:
+// DynamoDB reports a long one when it reaches an item, without the
+// ExpressionAttributeValues prefix.
+TEST(ValidateAttributeValueTest, LeavesMapKeysToTheItem) {
+  EXPECT_OK(ValidateAttributeValue(
+      AV::M({{std::string(65536, 'k'), AV::Null()}})));
 }
 
 }  // namespace
