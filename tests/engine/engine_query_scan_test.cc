@@ -500,6 +500,20 @@ TEST_F(EngineQueryScanTest, ExclusiveStartKeyMustFitTheQuery) {
   EXPECT_THAT(with_start("pk = :p AND sk > :two", range, Item{{"pk", S("q")}, {"sk", N("3")}}),
               StatusIs(ErrorCode::kValidation,
                        Eq("The query can return at most one row and cannot be restarted")));
+  // A table without a sort key has one item per partition: DynamoDB refuses
+  // any start key, printing it (Alternator's
+  // test_query_no_sort_key_exclusive_start_key quotes the service).
+  QueryRequest hash_only = Q("Hash", "pk = :p", p);
+  hash_only.read.exclusive_start_key = Item{{"pk", S("p")}};
+  EXPECT_THAT(QueryError(hash_only),
+              StatusIs(ErrorCode::kValidation,
+                       Eq("The provided exclusive start key is invalid: "
+                          "ExclusiveStartKey: {pk=AttributeValue: {S:p}}")));
+  hash_only.read.exclusive_start_key = Item{{"pk", S("q")}};
+  EXPECT_THAT(QueryError(hash_only),
+              StatusIs(ErrorCode::kValidation,
+                       Eq("The provided starting key is outside query boundaries "
+                          "based on provided conditions")));
   // The partition key is checked before the key condition, the sort key after.
   EXPECT_THAT(with_start("sk = :two", {{":two", N("2")}}, Item{{"pk", S("p")}, {"sk", S("x")}}),
               StatusIs(ErrorCode::kValidation,
