@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/metrics/cost_model.h"
 #include "engine/clock.h"
 #include "engine/engine.h"
 #include "engine/value/item_size.h"
@@ -187,6 +188,24 @@ TextTable HotPartitionTable(const HotPartitionReport& report) {
   return t;
 }
 
+HotScenarioCost CostOfScenario(const HotScenario& s, int duration_seconds) {
+  double peak = 0;
+  const size_t seconds = s.heat.empty() ? 0 : s.heat[0].write_units.size();
+  for (size_t sec = 0; sec < seconds; ++sec) {
+    double units = 0;
+    for (const PartitionHeat& h : s.heat) units += h.write_units[sec];
+    peak = std::max(peak, units);
+  }
+  api::metrics::TableUsage usage;
+  usage.write_units = s.write_units;
+  usage.period_hours = duration_seconds / 3600.0;
+  usage.provisioned_wcu = api::metrics::ProvisionedForPeak(peak);
+  usage.provisioned_rcu = api::metrics::ProvisionedForPeak(0);
+  const api::metrics::TableCost cost =
+      api::metrics::EstimateCost(usage, api::metrics::UsEast1StandardPrices());
+  return {cost.on_demand_total(), cost.provisioned_total(), usage.provisioned_wcu};
+}
+
 std::string HotPartitionText(const HotPartitionReport& report) {
   const HotPartitionOptions& o = report.options;
   std::string out = "hot partition: " + std::to_string(o.rate) +
@@ -195,6 +214,17 @@ std::string HotPartitionText(const HotPartitionReport& report) {
                     " simulated s; capacity mode: " + o.capacity.Describe() +
                     "\n\n";
   out += HotPartitionTable(report).Render();
+  const api::metrics::PriceTable& prices = api::metrics::UsEast1StandardPrices();
+  out += "\nwhat DynamoDB would bill for the run's writes (" + std::string(prices.region) +
+         " list prices of " + std::string(prices.as_of) +
+         "; provisioned: the busiest second's WCU and 1 RCU for the run's length; storage "
+         "not counted):\n";
+  for (const HotScenario& s : report.scenarios) {
+    const HotScenarioCost c = CostOfScenario(s, report.options.duration_seconds);
+    out += "  " + s.name + ": on-demand " + api::metrics::FormatDollars(c.on_demand) +
+           ", provisioned " + api::metrics::FormatDollars(c.provisioned) + " (" +
+           Fixed(c.provisioned_wcu, 0) + " WCU)\n";
+  }
   for (const HotScenario& s : report.scenarios) {
     out += "\nhottest keys, " + s.name +
            " (as Contributor Insights ranks them: units consumed; throttled "

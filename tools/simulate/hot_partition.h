@@ -73,6 +73,17 @@ struct HotPartitionReport {
 // Errors: engine errors; kValidation for options out of range.
 Result<HotPartitionReport> RunHotPartition(const HotPartitionOptions& options);
 
+// What DynamoDB would bill for a scenario's writes over the run
+// (api/metrics/cost_model.h, us-east-1 list prices): on-demand by the write
+// request units consumed; provisioned by the WCU that serves the busiest
+// simulated second (and 1 RCU) for the run's length. Storage not counted.
+struct HotScenarioCost {
+  double on_demand = 0;
+  double provisioned = 0;
+  double provisioned_wcu = 0;
+};
+HotScenarioCost CostOfScenario(const HotScenario& scenario, int duration_seconds);
+
 TextTable HotPartitionTable(const HotPartitionReport& report);
 std::string HotPartitionText(const HotPartitionReport& report);
 std::string HotPartitionJson(const HotPartitionReport& report);

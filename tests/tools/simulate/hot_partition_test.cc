@@ -56,6 +56,13 @@ TEST(HotPartitionTest, OneKeyIsThrottledSuffixesSpreadTheLoad) {
   EXPECT_EQ(single.hot_keys[0].key, "{S:HOT}");
   EXPECT_GT(single.hot_keys[0].throttled_units, 0);
   EXPECT_EQ(HotPartitionSvg(r.value()).rfind("<?xml", 0), 0u);
+  // The bill: on-demand by the units written ($0.625 per million WRU), the
+  // spread keys' busiest second at least the single key's.
+  const HotScenarioCost single_cost = CostOfScenario(single, 5);
+  const HotScenarioCost spread_cost = CostOfScenario(spread, 5);
+  EXPECT_DOUBLE_EQ(single_cost.on_demand, single.write_units / 1e6 * 0.625);
+  EXPECT_GE(spread_cost.provisioned_wcu, single_cost.provisioned_wcu);
+  EXPECT_NE(HotPartitionText(r.value()).find("single-key: on-demand $"), std::string::npos);
 }
 
 TEST(HotPartitionTest, SameSeedSameReport) {
