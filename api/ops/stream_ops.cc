@@ -41,7 +41,10 @@ const Shape kShardFilterShape{
     .kind = Kind::kStructure,
     .java_class = "com.amazonaws.dynamodb.v20120810.ShardFilter",
     .members = {
-        Member{.name = "Type", .shape = &kStringShape, .enum_values = {"CHILD_SHARDS"}},
+        // Required in practice: DynamoDB refuses a ShardFilter without a
+        // Type (Alternator's test_stream_shard_filtering_missing_type).
+        Member{.name = "Type", .shape = &kStringShape, .required = true,
+               .enum_values = {"CHILD_SHARDS"}},
         ShardIdMember("ShardId", /*required=*/false),
     }};
 

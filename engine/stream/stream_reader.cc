@@ -62,11 +62,11 @@ bool WellFormedStreamArn(std::string_view arn) {
          stream > table + 7 && stream + 8 < arn.size();
 }
 
+Status InvalidStreamArn() { return Status::Validation("Invalid StreamArn"); }
+
 Result<StreamInfo> FindStream(const StreamLog& log, const Scope& scope,
                               const std::string& arn) {
-  if (!WellFormedStreamArn(arn)) {
-    return Status::Validation("Invalid StreamArn");
-  }
+  if (!WellFormedStreamArn(arn)) return InvalidStreamArn();
   std::optional<StreamInfo> s = log.FindByArn(scope.ns, arn);
   if (!s) {
     return Status::ResourceNotFound("Requested resource not found: Stream: " + arn +
@@ -93,6 +93,13 @@ Status Trimmed() {
 Result<ListStreamsResult> ListStreams(const StreamLog& log, StreamReads* reads,
                                       bool enforce, const ListStreamsRequest& req) {
   DR_RETURN_IF_ERROR(reads->AdmitListStreams(req.scope.ns, enforce));
+  // A malformed start ARN is refused, not read as a position (Alternator's
+  // test_list_streams_with_nonexistent_last_stream, run against DynamoDB;
+  // the text is DescribeStream's).
+  if (req.exclusive_start_stream_arn &&
+      !WellFormedStreamArn(*req.exclusive_start_stream_arn)) {
+    return InvalidStreamArn();
+  }
   const size_t limit = static_cast<size_t>(std::clamp(req.limit.value_or(100), 1, 100));
   ListStreamsResult result;
   for (const StreamInfo& s : log.List(req.scope.ns)) {
@@ -145,6 +152,15 @@ Result<StreamDescription> DescribeStream(const StreamLog& log, StreamReads* read
 
 Result<std::string> GetShardIterator(const StreamLog& log,
                                      const GetShardIteratorRequest& req) {
+  // A SequenceNumber with TRIM_HORIZON or LATEST is refused before the
+  // stream is looked up (Alternator's test_get_shard_iterator, run against
+  // DynamoDB; the text is ours, mirroring the one for its absence).
+  if (req.sequence_number && (req.type == ShardIteratorType::kTrimHorizon ||
+                              req.type == ShardIteratorType::kLatest)) {
+    return Status::Validation(
+        "Must not provide a SequenceNumber for a TRIM_HORIZON or LATEST "
+        "shard iterator");
+  }
   DR_ASSIGN_OR_RETURN(StreamInfo s, FindStream(log, req.scope, req.stream_arn));
   DR_ASSIGN_OR_RETURN(const ShardInfo* shard, FindShard(s, req.shard_id));
   IteratorPosition p;

@@ -130,6 +130,33 @@ TEST_F(StreamOpsTest, RequestShapesAndErrors) {
                          {"ShardIteratorType", "LATEST"}})
                 .body,
             ValidationError("Invalid StreamArn"));
+  // Alternator's stream tests, run against DynamoDB: a malformed
+  // ExclusiveStartStreamArn, a SequenceNumber with TRIM_HORIZON or LATEST
+  // (before the stream is looked up) and a ShardFilter without a Type are
+  // ValidationExceptions.
+  EXPECT_EQ(Streams("ListStreams",
+                    json{{"ExclusiveStartStreamArn",
+                          "kossaapaaasdafsdaasdasdasdasasdasfadfadfasdasdas"}})
+                .body,
+            ValidationError("Invalid StreamArn"));
+  for (const char* type : {"TRIM_HORIZON", "LATEST"}) {
+    EXPECT_EQ(Streams("GetShardIterator",
+                      json{{"StreamArn", "arn:aws:dynamodb:ddblocal:000000000000:table/tab/x"},
+                           {"ShardId", "shardId-00000000000000000000-00000000"},
+                           {"ShardIteratorType", type},
+                           {"SequenceNumber", "000000000000000000001"}})
+                  .body,
+              ValidationError("Must not provide a SequenceNumber for a TRIM_HORIZON "
+                              "or LATEST shard iterator"));
+  }
+  EXPECT_EQ(Streams("DescribeStream",
+                    json{{"StreamArn", "arn:aws:dynamodb:ddblocal:000000000000:table/tab/stream/x"},
+                         {"ShardFilter",
+                          {{"ShardId", "shardId-00000000000000000000-00000000"}}}})
+                .body,
+            ValidationError("1 validation error detected: Value null at "
+                            "'shardFilter.type' failed to satisfy constraint: Member "
+                            "must not be null"));
   // A DynamoDB target never reaches the streams operations.
   EXPECT_EQ(Call("GetRecords", json{{"ShardIterator", "x"}}).http_status, 400);
 }
