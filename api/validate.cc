@@ -269,7 +269,7 @@ void CheckMemberConstraints(const Json* v, const Member& m,
             ConstraintViolation(value, path, MustSatisfyEnum(m.enum_values)));
       }
     }
-    const bool skip_pattern = s.empty() && m.pattern_skips_empty;
+    const bool skip_pattern = s.empty() && m.empty_fails_only_length_one;
     if (m.name_pattern && !skip_pattern && !MatchesNamePattern(s)) {
       errors->push_back(ConstraintViolation(value, path, MustSatisfyPattern()));
     }
@@ -278,8 +278,11 @@ void CheckMemberConstraints(const Json* v, const Member& m,
     const int64_t length =
         v->is_string() ? CharLength(v->get_ref<const std::string&>())
                        : static_cast<int64_t>(v->size());
-    if (m.min_length && length < *m.min_length) {
-      errors->push_back(ConstraintViolation(value, path, LengthAtLeast(*m.min_length)));
+    const std::optional<int64_t> min_length =
+        length == 0 && m.empty_fails_only_length_one ? std::optional<int64_t>(1)
+                                                     : m.min_length;
+    if (min_length && length < *min_length) {
+      errors->push_back(ConstraintViolation(value, path, LengthAtLeast(*min_length)));
     }
     if (m.max_length && length > *m.max_length) {
       errors->push_back(ConstraintViolation(value, path, LengthAtMost(*m.max_length)));
@@ -438,8 +441,8 @@ Member TableNameMember() {
                 .shape = &kStringShape,
                 .required = true,
                 .name_pattern = true,
-                .pattern_skips_empty = true,
-                .min_length = 1,
+                .empty_fails_only_length_one = true,
+                .min_length = 3,
                 .max_length = 255};
 }
 

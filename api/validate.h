@@ -37,7 +37,9 @@ struct Member {
   bool required = false;  // "Member must not be null"
   std::vector<std::string_view> enum_values;  // "Member must satisfy enum value set: [...]"
   bool name_pattern = false;  // "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"
-  bool pattern_skips_empty = false;  // "" only fails min_length
+  // "" fails only "length greater than or equal to 1", whatever min_length
+  // and the pattern say (the item operations' TableName).
+  bool empty_fails_only_length_one = false;
   std::optional<int64_t> min_length;  // strings: characters; lists, maps: entries
   std::optional<int64_t> max_length;
   std::optional<int64_t> min_value;  // integers
@@ -105,8 +107,9 @@ Status ValidateRequest(const Json& request, const Shape& input);
 // TableName as CreateTable constrains it: 3..255 characters of
 // [a-zA-Z0-9_.-] (and ListTables' ExclusiveStartTableName, and index names).
 Member CreateTableNameMember(std::string_view name, bool required);
-// TableName on every other operation: required, at least 1 and at most 255
-// characters, the pattern checked only when non-empty.
+// TableName on every other operation: required, 3..255 characters of the
+// pattern; an empty one fails only "length greater than or equal to 1"
+// (conformance tier3 putItem, today's DynamoDB), a shorter one "... 3".
 Member TableNameMember();
 // TableName of DeleteTable, DescribeTable, UpdateTable and
 // DescribeTimeToLive: its presence and its 3..255 length are checked first

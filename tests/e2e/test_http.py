@@ -249,10 +249,10 @@ def test_serialization_exception_messages(server, op, body, message):
      "the request"),
     ("BatchGetItem", {"RequestItems": {}}, "The requestItems parameter is required for "
      "BatchGetItem"),
-    ("Scan", {"TableName": "t", "Limit": 0}, "1 validation error detected: Value '0' at "
+    ("Scan", {"TableName": "tbl", "Limit": 0}, "1 validation error detected: Value '0' at "
      "'limit' failed to satisfy constraint: Member must have value greater than or "
      "equal to 1"),
-    ("Scan", {"TableName": "t", "TotalSegments": 0, "Segment": 0},
+    ("Scan", {"TableName": "tbl", "TotalSegments": 0, "Segment": 0},
      "1 validation error detected: Value '0' at 'totalSegments' failed to satisfy "
      "constraint: Member must have value greater than or equal to 1"),
     ("ListTables", {"Limit": 0, "ExclusiveStartTableName": "a;"},
