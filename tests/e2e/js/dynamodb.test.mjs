@@ -572,7 +572,9 @@ describe("multi-attribute GSI keys", () => {
       })),
       (e) => {
         assert.equal(e.name, "ValidationException");
-        assert.equal(e.message, "Query condition missed key schema element: region");
+        // DynamoDB names HASH and the equality it needs (Alternator's
+        // test_gsi_composite_query_missing_one_hk, run against DynamoDB).
+        assert.match(e.message, /HASH.*equality.*region/);
         return true;
       });
   });
