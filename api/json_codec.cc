@@ -259,9 +259,29 @@ Result<std::vector<std::string>> DecodeStrings(const Json& list) {
   return out;
 }
 
+// DynamoDB converts N and NS text to numbers while it reads the value, so a
+// bad number is reported before the value's other members are looked at:
+// {"S": "a", "N": "b"} is "The parameter cannot be converted to a numeric
+// value: b", not the more-than-one-datatype error (dynalite's putItem,
+// updateItem, batchWriteItem and batchGetItem tests, recorded against
+// DynamoDB).
+Status CheckNumbersFirst(const Json& value) {
+  if (const Json* n = FindMember(value, "N")) {
+    DR_RETURN_IF_ERROR(Number::Parse(n->get<std::string>()).status());
+  }
+  if (const Json* ns = FindMember(value, "NS")) {
+    for (const Json& e : *ns) {
+      if (e.is_null()) continue;
+      DR_RETURN_IF_ERROR(Number::Parse(e.get<std::string>()).status());
+    }
+  }
+  return Status::OK();
+}
+
 Result<AttributeValue> DecodeAv(const Json& value, int depth) {
   if (depth > kMaxDecodeDepth) return TooDeep();
   if (!value.is_object()) return EmptyAttributeValue();  // JSON null element
+  DR_RETURN_IF_ERROR(CheckNumbersFirst(value));
   const AvMember* found = nullptr;
   const Json* v = nullptr;
   for (const AvMember& m : kAvMembers) {

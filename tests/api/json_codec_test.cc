@@ -104,6 +104,16 @@ TEST(JsonCodecTest, MoreThanOneDatatype) {
                        Eq("Supplied AttributeValue has more than one datatypes "
                           "set, must contain exactly one of the supported "
                           "datatypes")));
+  // Numbers are converted first (dynalite's recordings of DynamoDB).
+  EXPECT_THAT(Decode(R"({"S":"a","N":"b"})"),
+              StatusIs(ErrorCode::kValidation,
+                       Eq("The parameter cannot be converted to a numeric value: b")));
+  EXPECT_THAT(Decode(R"({"S":"","N":""})"),
+              StatusIs(ErrorCode::kValidation,
+                       Eq("The parameter cannot be converted to a numeric value")));
+  EXPECT_THAT(Decode(R"({"B":"YQ==","NS":["1","x"]})"),
+              StatusIs(ErrorCode::kValidation,
+                       Eq("The parameter cannot be converted to a numeric value: x")));
 }
 
 TEST(JsonCodecTest, NullMustBeTrue) {
