@@ -1,7 +1,10 @@
 #include "api/json_codec.h"
 
 #include <array>
+#include <cctype>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -197,6 +200,25 @@ Status CheckListOf(const Json& list, WireType element) {
   return Status::OK();
 }
 
+// An AttributeValue's BOOL or NULL given as a string: DynamoDB reads
+// "true", "1", "yes" as true and "false", "0", "no" as false, any case
+// (dynalite's recordings: {"NULL": "no"} is the NULL-must-be-true
+// ValidationException, {"BOOL": "23"} "Unexpected token received from
+// parser"). Other strings: nullopt.
+std::optional<bool> BooleanText(const Json& v) {
+  if (!v.is_string()) return std::nullopt;
+  std::string t = v.get<std::string>();
+  for (char& c : t) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (t == "TRUE" || t == "1" || t == "YES") return true;
+  if (t == "FALSE" || t == "0" || t == "NO") return false;
+  return std::nullopt;
+}
+
+// The boolean of a BOOL or NULL member CheckAvTypes accepted.
+bool AvBoolean(const Json& v) {
+  return v.is_boolean() ? v.get<bool>() : BooleanText(v).value_or(false);
+}
+
 Status CheckAvTypes(const Json& value, Position position, int depth) {
   if (depth > kMaxDecodeDepth) return TooDeep();
   DR_RETURN_IF_ERROR(
@@ -214,6 +236,7 @@ Status CheckAvTypes(const Json& value, Position position, int depth) {
         break;
       case AttrType::kBool:
       case AttrType::kNull:
+        if (BooleanText(*v).has_value()) break;
         DR_RETURN_IF_ERROR(CheckWireType(*v, WireType::kBoolean));
         break;
       case AttrType::kSS:
@@ -304,9 +327,9 @@ Result<AttributeValue> DecodeAv(const Json& value, int depth) {
       return AttributeValue::B(std::move(bytes));
     }
     case AttrType::kBool:
-      return AttributeValue::Bool(v->get<bool>());
+      return AttributeValue::Bool(AvBoolean(*v));
     case AttrType::kNull:
-      if (!v->get<bool>()) return NullMustBeTrue();
+      if (!AvBoolean(*v)) return NullMustBeTrue();
       return AttributeValue::Null();
     case AttrType::kSS: {
       DR_ASSIGN_OR_RETURN(std::vector<std::string> members, DecodeStrings(*v));

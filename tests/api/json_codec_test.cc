@@ -121,6 +121,25 @@ TEST(JsonCodecTest, NullMustBeTrue) {
               StatusIs(ErrorCode::kValidation,
                        Eq("One or more parameter values were invalid: Null "
                           "attribute value types must have the value of true")));
+  // Strings DynamoDB reads as booleans (dynalite's recordings).
+  EXPECT_THAT(Decode(R"({"NULL":"no"})"),
+              StatusIs(ErrorCode::kValidation,
+                       Eq("One or more parameter values were invalid: Null "
+                          "attribute value types must have the value of true")));
+  auto value = [](std::string_view text) {
+    Json in = J(text);
+    EXPECT_OK(CheckAttributeValueTypes(in));
+    Result<AttributeValue> v = DecodeAttributeValue(in);
+    return v.ok() ? *v : AttributeValue::S("error");
+  };
+  for (const char* t : {R"({"NULL":"Yes"})", R"({"NULL":"1"})", R"({"NULL":"TRUE"})"}) {
+    EXPECT_EQ(value(t).type(), AttrType::kNull) << t;
+  }
+  EXPECT_EQ(value(R"({"BOOL":"false"})"), AttributeValue::Bool(false));
+  EXPECT_EQ(value(R"({"BOOL":"yes"})"), AttributeValue::Bool(true));
+  EXPECT_THAT(Decode(R"({"BOOL":"23"})"),
+              StatusIs(ErrorCode::kSerialization,
+                       Eq("Unexpected token received from parser")));
 }
 
 TEST(JsonCodecTest, NumbersAreParsedByNumber) {
@@ -145,7 +164,7 @@ TEST(JsonCodecTest, WrongJsonTypesInsideAttributeValue) {
       {R"({"N":1})", "NUMBER_VALUE cannot be converted to String"},
       {R"({"S":{}})", "Start of structure or map found where not expected"},
       {R"({"S":[]})", "Unrecognized collection type class java.lang.String"},
-      {R"({"BOOL":"true"})", "Unexpected token received from parser"},
+      {R"({"BOOL":"23"})", "Unexpected token received from parser"},
       {R"({"NULL":1})", "NUMBER_VALUE cannot be converted to Boolean"},
       {R"({"BOOL":[]})", "Unrecognized collection type class java.lang.Boolean"},
       {R"({"SS":"a"})", "Unexpected field type"},
