@@ -73,7 +73,7 @@ TEST_F(CapacityOpsTest, DescribeCapacityChecksItsRequest) {
                             "'tableName' failed to satisfy constraint: Member "
                             "must not be null"));
   EXPECT_EQ(Call("DynamoRock_20251121.DescribeCapacity",
-                 R"({"TableName":"t","HotKeys":101})")
+                 R"({"TableName":"tbl","HotKeys":101})")
                 .body,
             ValidationError("1 validation error detected: Value '101' at "
                             "'hotKeys' failed to satisfy constraint: Member "
