@@ -11,7 +11,9 @@
 // parsed and shown to the rules) or only other operations (faulted-query:
 // the requests are not). After the run it prints client / engine (the
 // cost of the JSON protocol), client / raw, one-pass / tree and
-// faulted / client ratios.
+// faulted / client ratios, and counted / client: the same requests through a
+// Client that counts each one for GET /metrics (ClientOptions::
+// request_metrics, api/metrics/request_metrics.h).
 //
 //   build-bench/bench/client_bench                          # mem and disk
 //   build-bench/bench/client_bench --benchmark_filter=mem
@@ -24,6 +26,7 @@
 #include <vector>
 
 #include "api/client.h"
+#include "api/metrics/request_metrics.h"
 #include "engine/engine.h"
 #include "bench/common/bench_main.h"
 #include "bench/common/bench_world.h"
@@ -79,6 +82,19 @@ const api::Client& TreeClientFor(bool in_memory) {
     c = std::make_unique<api::Client>(
         &WorldFor(in_memory).engine(),
         api::ClientOptions{.one_pass_item_requests = false});
+  }
+  return *c;
+}
+
+// A Client on the same engine that counts every request for GET /metrics.
+const api::Client& CountedClientFor(bool in_memory) {
+  static api::metrics::RequestMetrics metrics;
+  static std::unique_ptr<api::Client> clients[2];
+  auto& c = clients[in_memory ? 0 : 1];
+  if (!c) {
+    ClientFor(in_memory);  // verifies the world
+    c = std::make_unique<api::Client>(&WorldFor(in_memory).engine(),
+                                      api::ClientOptions{.request_metrics = &metrics});
   }
   return *c;
 }
@@ -143,6 +159,12 @@ void ClientGetItem(benchmark::State& state, bool in_memory) {
 void ClientPutItem(benchmark::State& state, bool in_memory) {
   PutItems(state, ClientFor(in_memory));
 }
+void CountedGetItem(benchmark::State& state, bool in_memory) {
+  GetItems(state, CountedClientFor(in_memory));
+}
+void CountedPutItem(benchmark::State& state, bool in_memory) {
+  PutItems(state, CountedClientFor(in_memory));
+}
 void TreeGetItem(benchmark::State& state, bool in_memory) {
   GetItems(state, TreeClientFor(in_memory));
 }
@@ -161,7 +183,9 @@ void Register() {
                      {"tree/PutItem/", &TreePutItem},
                      {"faulted/GetItem/", &FaultedGetItem},
                      {"faulted/PutItem/", &FaultedPutItem},
-                     {"faulted-query/GetItem/", &OtherOpFaultedGetItem}});
+                     {"faulted-query/GetItem/", &OtherOpFaultedGetItem},
+                     {"counted/GetItem/", &CountedGetItem},
+                     {"counted/PutItem/", &CountedPutItem}});
 }
 
 }  // namespace
@@ -185,7 +209,9 @@ int main(int argc, char** argv) {
        {"tree/engine PutItem", "tree/PutItem/", "engine/PutItem/"},
        {"faulted/client GetItem", "faulted/GetItem/", "client/GetItem/"},
        {"faulted/client PutItem", "faulted/PutItem/", "client/PutItem/"},
-       {"faulted-query/client GetItem", "faulted-query/GetItem/", "client/GetItem/"}});
+       {"faulted-query/client GetItem", "faulted-query/GetItem/", "client/GetItem/"},
+       {"counted/client GetItem", "counted/GetItem/", "client/GetItem/"},
+       {"counted/client PutItem", "counted/PutItem/", "client/PutItem/"}});
   ReleaseWorlds();
   return 0;
 }

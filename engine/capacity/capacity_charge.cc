@@ -91,14 +91,14 @@ void AddToRuns(std::string_view storage_key, int64_t bytes,
 }
 
 std::vector<PartitionUnits> SplitReadUnits(uint32_t index_id, AttrType pk_type,
-                                           const std::vector<PartitionRun>& runs,
+                                           std::span<const PartitionRun> runs,
                                            double read_units) {
   return SplitReadUnits(index_id, {&pk_type, 1}, runs, read_units);
 }
 
 std::vector<PartitionUnits> SplitReadUnits(uint32_t index_id,
                                            std::span<const AttrType> pk_types,
-                                           const std::vector<PartitionRun>& runs,
+                                           std::span<const PartitionRun> runs,
                                            double read_units) {
   // Group runs by hash (a page may come back to a partition only through
   // a hash collision, but grouping keeps the promise of one part per hash).

@@ -113,11 +113,11 @@ void AddToRuns(std::string_view storage_key, int64_t bytes,
 // kMaxScanParts parts (the rest merged into the last, in read order). With
 // no runs (or no bytes) the units go to one part of hash 0 and empty key.
 std::vector<PartitionUnits> SplitReadUnits(uint32_t index_id, AttrType pk_type,
-                                           const std::vector<PartitionRun>& runs,
+                                           std::span<const PartitionRun> runs,
                                            double read_units);
 std::vector<PartitionUnits> SplitReadUnits(uint32_t index_id,
                                            std::span<const AttrType> pk_types,
-                                           const std::vector<PartitionRun>& runs,
+                                           std::span<const PartitionRun> runs,
                                            double read_units);
 
 }  // namespace dynarock

@@ -56,19 +56,19 @@ ScanUnits MeterScanPartitions(uint32_t index_id, std::span<const AttrType> pk_ty
   const size_t last = PartitionOf(begins, traversed.second);
   for (size_t i = PartitionOf(begins, traversed.first); i <= last; ++i) {
     const bool final_partition = i + 1 == begins.size();
-    std::vector<PartitionRun> here;
+    const size_t first_run = next_run;
     int64_t bytes = 0;
     // Runs are in ring order, as the page read them.
     while (next_run < runs.size() &&
            (final_partition || runs[next_run].hash < begins[i + 1])) {
-      bytes += runs[next_run].bytes;
-      here.push_back(runs[next_run++]);
+      bytes += runs[next_run++].bytes;
     }
     const double units = ReadUnits(bytes, consistent);
     out.units += units;
-    if (here.empty()) {
+    if (next_run == first_run) {
       out.parts.push_back(PartitionUnits{index_id, begins[i], {}, units, 0});
     } else {
+      const std::span<const PartitionRun> here(runs.data() + first_run, next_run - first_run);
       for (PartitionUnits& part : SplitReadUnits(index_id, pk_types, here, units)) {
         out.parts.push_back(std::move(part));
       }
