@@ -11,6 +11,7 @@
 #include "tools/http/http_client.h"
 #include "api/metrics/price_table.h"
 #include "tools/stats/capacity_report.h"
+#include "api/metrics/cost_usage.h"
 #include "tools/stats/cost_report.h"
 
 namespace dynarock::tools {
@@ -50,8 +51,8 @@ std::string CostOf(http::DynamoDbHttpClient& client, const StatsOptions& options
                                : 0.0;
     hours = now > created ? (now - created) / 3600 : 0;
   }
-  const api::metrics::TableUsage usage = stats::CostUsageOf(*stats, table, hours);
-  const bool own = stats::UsesOwnProvisionedCapacity(*stats);
+  const api::metrics::TableUsage usage = api::metrics::CostUsageOf(*stats, table, hours);
+  const bool own = api::metrics::UsesOwnProvisionedCapacity(*stats);
   const api::metrics::PriceTable& prices = api::metrics::UsEast1StandardPrices();
   if (options.json) {
     const api::metrics::TableCost cost = api::metrics::EstimateCost(usage, prices);

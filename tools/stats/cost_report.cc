@@ -4,31 +4,12 @@
 
 #include <cmath>
 #include <cstdio>
-#include <initializer_list>
 #include <string_view>
 
 #include "tools/stats/capacity_report.h"
 
 namespace dynarock::tools::stats {
 namespace {
-
-double NumberAt(const api::Json& object, std::initializer_list<const char*> path) {
-  const api::Json* at = &object;
-  for (const char* name : path) {
-    if (!at->is_object()) return 0;
-    auto it = at->find(name);
-    if (it == at->end()) return 0;
-    at = &*it;
-  }
-  return at->is_number() ? at->get<double>() : 0;
-}
-
-const api::Json& ArrayAt(const api::Json& object, const char* name) {
-  static const api::Json kEmpty = api::Json::array();
-  if (!object.is_object()) return kEmpty;
-  auto it = object.find(name);
-  return it != object.end() && it->is_array() ? *it : kEmpty;
-}
 
 std::string Units(double units) {
   char text[32];
@@ -37,50 +18,6 @@ std::string Units(double units) {
 }
 
 }  // namespace
-
-bool UsesOwnProvisionedCapacity(const api::Json& describe_capacity) {
-  return describe_capacity.is_object() && describe_capacity.value("BillingMode", "") == "PROVISIONED";
-}
-
-api::metrics::TableUsage CostUsageOf(const api::Json& describe_capacity,
-                                     const api::Json& describe_table, double period_hours) {
-  api::metrics::TableUsage u;
-  u.period_hours = period_hours;
-  const bool own = UsesOwnProvisionedCapacity(describe_capacity);
-  const api::Json& table = describe_table.is_object() && describe_table.contains("Table")
-                               ? describe_table["Table"]
-                               : describe_table;
-  u.read_units = NumberAt(describe_capacity, {"Table", "Total", "ConsumedReadUnits"});
-  u.write_units = NumberAt(describe_capacity, {"Table", "Total", "ConsumedWriteUnits"});
-  if (own) {
-    u.provisioned_rcu = NumberAt(table, {"ProvisionedThroughput", "ReadCapacityUnits"});
-    u.provisioned_wcu = NumberAt(table, {"ProvisionedThroughput", "WriteCapacityUnits"});
-  } else {
-    u.provisioned_rcu = api::metrics::ProvisionedForPeak(
-        NumberAt(describe_capacity, {"Table", "PeakReadUnits"}));
-    u.provisioned_wcu = api::metrics::ProvisionedForPeak(
-        NumberAt(describe_capacity, {"Table", "PeakWriteUnits"}));
-  }
-  for (const api::Json& gsi : ArrayAt(describe_capacity, "GlobalSecondaryIndexes")) {
-    u.read_units += NumberAt(gsi, {"Total", "ConsumedReadUnits"});
-    u.gsi_write_units += NumberAt(gsi, {"Total", "ConsumedWriteUnits"});
-    if (!own) {
-      u.provisioned_rcu += api::metrics::ProvisionedForPeak(NumberAt(gsi, {"PeakReadUnits"}));
-      u.provisioned_wcu += api::metrics::ProvisionedForPeak(NumberAt(gsi, {"PeakWriteUnits"}));
-    }
-  }
-  u.storage_bytes = NumberAt(table, {"TableSizeBytes"});
-  for (const char* kind : {"GlobalSecondaryIndexes", "LocalSecondaryIndexes"}) {
-    for (const api::Json& index : ArrayAt(table, kind)) {
-      u.storage_bytes += NumberAt(index, {"IndexSizeBytes"});
-      if (own && std::string_view(kind) == "GlobalSecondaryIndexes") {
-        u.provisioned_rcu += NumberAt(index, {"ProvisionedThroughput", "ReadCapacityUnits"});
-        u.provisioned_wcu += NumberAt(index, {"ProvisionedThroughput", "WriteCapacityUnits"});
-      }
-    }
-  }
-  return u;
-}
 
 std::string FormatCostReport(const api::metrics::TableUsage& usage, bool own_capacity,
                              const api::metrics::PriceTable& prices) {

@@ -4,8 +4,8 @@
 // what a table's consumed units, storage and GSI writes would cost on
 // DynamoDB in on-demand and in provisioned mode over a period
 // (api/metrics/cost_model.h, with the dated us-east-1 price table).
-// CostUsageOf reads the usage from a DescribeCapacity and a DescribeTable
-// response; FormatCostReport prints it. Pure functions of the JSON, lenient
+// api/metrics/cost_usage.h reads the usage from a DescribeCapacity and a
+// DescribeTable response; FormatCostReport prints it. Pure functions of the JSON, lenient
 // as FormatCapacityReport (missing members read as 0); thread-safe.
 
 #ifndef DYNAROCK_TOOLS_STATS_COST_REPORT_H_
@@ -13,22 +13,9 @@
 
 #include <string>
 
-#include "api/json_codec.h"
 #include "api/metrics/cost_model.h"
 
 namespace dynarock::tools::stats {
-
-// The usage over `period_hours`: units consumed by the table and its GSIs
-// (DescribeCapacity's Total), bytes of the table and its indexes
-// (DescribeTable), and the capacity to provision: a provisioned table's own
-// (table and GSIs), else what serves each one's busiest second
-// (PeakReadUnits / PeakWriteUnits, ProvisionedForPeak).
-api::metrics::TableUsage CostUsageOf(const api::Json& describe_capacity,
-                                     const api::Json& describe_table, double period_hours);
-
-// Whether the provisioned figures are the table's own capacity (true) or
-// sized to its observed peak (an on-demand table).
-bool UsesOwnProvisionedCapacity(const api::Json& describe_capacity);
 
 // The report, lines ending in '\n':
 //   Cost over 2 h in us-east-1 (STANDARD list prices of 2026-12-01, <url>):
