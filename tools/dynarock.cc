@@ -176,6 +176,16 @@ void AddServeAuthFlags(CLI::App* serve, dynarock::tools::ServeOptions* opts) {
       ->check(CLI::IsMember({"on", "off", "any"}))
       ->type_name("on|off|any")
       ->capture_default_str();
+  serve->add_option("--console", opts->console,
+                    "The web console at /console/ (docs/console.md): on = to "
+                    "loopback clients (its calls signed with --auth-file); any = "
+                    "to every client; off = not served")
+      ->check(CLI::IsMember({"on", "off", "any"}))
+      ->type_name("on|off|any")
+      ->capture_default_str();
+  serve->add_flag("--console-write", opts->console_write,
+                  "Let the console write (put, update and delete items, change "
+                  "tables); it only reads otherwise");
 }
 
 CLI::App* AddServe(CLI::App& app, dynarock::tools::ServeOptions* opts) {

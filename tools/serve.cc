@@ -236,6 +236,11 @@ int RunServe(const ServeOptions& options) {
     };
     server_options.protocol.metrics_any_peer = options.metrics == "any";
   }
+  server_options.protocol.console.access =
+      options.console == "off"   ? api::console::ConsoleAccess::kOff
+      : options.console == "any" ? api::console::ConsoleAccess::kAnyPeer
+                                 : api::console::ConsoleAccess::kLoopback;
+  server_options.protocol.console.write = options.console_write;
   auto server = api::http::Server::Start(
       [&client](std::string_view operation, std::string_view body,
                 const api::CallerIdentity& caller) {
@@ -249,6 +254,10 @@ int RunServe(const ServeOptions& options) {
   std::printf("dynarock listening on %s (%s)\n",
               Url((*server)->host(), (*server)->port()).c_str(),
               Describe(options, *engine_options, secrets->get()).c_str());
+  if (options.console != "off") {
+    std::printf("console: %s/console/%s\n", Url((*server)->host(), (*server)->port()).c_str(),
+                options.console_write ? " (may write)" : " (read-only)");
+  }
   std::fflush(stdout);
 
   WaitForStop(stop_signals);

@@ -73,6 +73,12 @@ struct ServeOptions {
   // loopback clients (to signed requests only in strict mode), "any" to
   // every client, "off" not at all (404).
   std::string metrics = "on";
+  // The web console, GET /console/ (api/console, docs/console.md): "on"
+  // serves it to loopback clients (its calls signed in strict mode), "any"
+  // to every client, "off" not at all. console_write lets it write; it
+  // only reads otherwise.
+  std::string console = "on";
+  bool console_write = false;
   // The engine's clock: "real", or "simulated" / "simulated=EPOCH_SECONDS"
   // (docs/testing.md): time then moves only through the
   // DynamoRock_20251121.AdvanceClock / SetClock extensions (`dynarock

@@ -9,12 +9,16 @@
 #include <random>
 #include <variant>
 
+#include "api/console/console_access.h"
+#include "api/console/console_assets.h"
+#include "api/console/console_cost.h"
 #include "api/dispatch.h"
 #include "api/error.h"
 #include "api/http/content_coding.h"
 #include "api/http/header_text.h"
 #include "api/http/sigv4.h"
 #include "api/json_codec.h"
+#include "api/metrics/price_table.h"
 #include "api/metrics/prometheus_text.h"
 #include "engine/status.h"
 
@@ -211,12 +215,20 @@ Result<CallerIdentity> Authenticate(const HttpRequest& request,
   return CallerFromAuthorization(*parsed.auth);
 }
 
+// The web console's paths (api/console).
+constexpr std::string_view kConsolePath = "/console";
+constexpr std::string_view kConsoleApiPath = "/console/api/";
+constexpr std::string_view kConsoleCostPath = "/console/api/cost";
+
+// An API call: a POST to "/", or, from the console (`console` not null), to
+// kConsoleApiPath, where only the operations the console may call pass.
 HttpResponse CallOperation(const HttpRequest& request, const Handler& handler,
-                           const ProtocolOptions& options) {
+                           const ProtocolOptions& options,
+                           const console::ConsoleOptions* console = nullptr) {
   std::string_view media_type = MediaType(request.content_type.value_or(""));
   // A body needs a JSON Content-Type; an empty one needs none (whatever
   // type it names, as DynamoDB: dynalite's index.js).
-  if (PathOf(request.path) != "/" ||
+  if (PathOf(request.path) != (console != nullptr ? kConsoleApiPath : "/") ||
       (!request.body.empty() && !IsJsonMediaType(media_type))) {
     return NotAnOperation();
   }
@@ -237,6 +249,10 @@ HttpResponse CallOperation(const HttpRequest& request, const Handler& handler,
   if (!operation) return error(Status(ErrorCode::kUnknownOperation, ""));
   Result<CallerIdentity> caller = Authenticate(request, options);
   if (!caller.ok()) return error(caller.status());
+  if (console != nullptr && !console::ConsoleMayCall(*console, *operation)) {
+    return ErrorResponse(
+        Status(ErrorCode::kAccessDenied, std::string(console::kReadOnlyMessage)), media_type);
+  }
 
   std::string decoded_body;
   std::string_view body = request.body;
@@ -287,6 +303,111 @@ HttpResponse Metrics(const HttpRequest& request, const ProtocolOptions& options)
   return response;
 }
 
+HttpResponse PlainText(int status, std::string body) {
+  HttpResponse response;
+  response.status = status;
+  response.headers.emplace_back("Content-Type", "text/plain; charset=utf-8");
+  response.body = std::move(body);
+  return response;
+}
+
+// GET /console/<file>: an embedded file. The policy lets the page load
+// only its own files and call only this server: no inline script, so that
+// even a value that slipped into the page as markup could not run.
+HttpResponse ConsoleFile(std::string_view path) {
+  if (path == kConsolePath) {
+    HttpResponse moved;
+    moved.status = 308;
+    moved.headers.emplace_back("Location", "/console/");
+    return moved;
+  }
+  const console::ConsoleAsset* asset = console::FindAsset(path.substr(kConsolePath.size() + 1));
+  if (asset == nullptr) return PlainText(404, "no such console file\n");
+  HttpResponse response;
+  response.body = std::string(asset->body);
+  response.headers.emplace_back("Content-Type", std::string(console::ContentTypeOf(asset->name)));
+  response.headers.emplace_back(
+      "Content-Security-Policy",
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+      "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+  response.headers.emplace_back("X-Content-Type-Options", "nosniff");
+  response.headers.emplace_back("Cache-Control", "no-cache");
+  return response;
+}
+
+// POST /console/api/cost {"TableName": t}: the cost view of t, from the
+// answers the caller itself would get (so strict mode and the caller's
+// tables apply), priced by the dated us-east-1 table.
+HttpResponse ConsoleCost(const HttpRequest& request, const Handler& handler,
+                         const ProtocolOptions& options) {
+  const std::string_view media_type = MediaType(request.content_type.value_or(""));
+  if (!IsJsonMediaType(media_type) ||
+      ParseContentEncoding(request.content_encoding) != ContentCoding::kIdentity) {
+    return NotAnOperation();
+  }
+  Result<CallerIdentity> caller = Authenticate(request, options);
+  if (!caller.ok()) return ErrorResponse(caller.status(), media_type);
+  Result<Json> body = ParseRequestBody(request.body);
+  if (!body.ok()) return ErrorResponse(body.status(), media_type);
+  const Json name = body->is_object() ? body->value("TableName", Json()) : Json();
+  const std::string table_request = Json{{"TableName", name}}.dump();
+  auto call = [&](std::string_view operation, std::string_view json) -> Result<Json> {
+    Response answer;
+    try {
+      answer = handler(operation, json, *caller);
+    } catch (...) {
+      return Status::Internal("Internal server error");
+    }
+    Result<Json> parsed = ParseRequestBody(answer.body);
+    if (answer.http_status != 200 || !parsed.ok()) return Status::Internal(answer.body);
+    return parsed;
+  };
+  Response table;
+  try {
+    table = handler("DescribeTable", table_request, *caller);
+  } catch (...) {
+    return ErrorResponse(Status::Internal("Internal server error"), media_type);
+  }
+  if (table.http_status != 200) {
+    HttpResponse refused;
+    refused.status = table.http_status;
+    refused.headers.emplace_back("Content-Type", ResponseMediaType(media_type));
+    refused.body = std::move(table.body);
+    return refused;
+  }
+  Result<Json> capacity = call("DynamoRock_20251121.DescribeCapacity", table_request);
+  Result<Json> clock = call("DynamoRock_20251121.DescribeClock", "{}");
+  Result<Json> described = ParseRequestBody(table.body);
+  if (!capacity.ok() || !clock.ok() || !described.ok()) {
+    return ErrorResponse(Status::Internal("Internal server error"), media_type);
+  }
+  HttpResponse response;
+  response.headers.emplace_back("Content-Type", ResponseMediaType(media_type));
+  response.body =
+      console::CostView(*capacity, *described, *clock, metrics::UsEast1StandardPrices()).dump();
+  return response;
+}
+
+// Paths under /console: the console's files and calls, to the peers
+// options allow.
+HttpResponse Console(const HttpRequest& request, const Handler& handler,
+                     const ProtocolOptions& options) {
+  if (!request.peer_loopback && options.console.access != console::ConsoleAccess::kAnyPeer &&
+      options.secrets == nullptr) {
+    return PlainText(403,
+                     "/console/ is served to loopback clients only (dynarock serve --console any, "
+                     "or --auth-file for signed calls)\n");
+  }
+  const std::string_view path = PathOf(request.path);
+  if (request.method == "GET" || request.method == "HEAD") {
+    if (path.starts_with(kConsoleApiPath)) return NotAnOperation();
+    return ConsoleFile(path);
+  }
+  if (request.method != "POST") return NotAnOperation();
+  if (path == kConsoleCostPath) return ConsoleCost(request, handler, options);
+  return CallOperation(request, handler, options, &options.console);
+}
+
 // Compresses an operation's answer as the client accepts, and sends a large
 // one chunked.
 void Encode(std::string_view accept_encoding, HttpResponse* response) {
@@ -328,6 +449,11 @@ HttpResponse HandleRequest(const HttpRequest& request, const Handler& handler,
              PathOf(request.path) == "/metrics" && options.metrics) {
     response = Metrics(request, options);
     if (response.status == 200) Encode(request.accept_encoding, &response);
+  } else if (options.console.access != console::ConsoleAccess::kOff &&
+             (PathOf(request.path) == kConsolePath ||
+              PathOf(request.path).starts_with("/console/"))) {
+    response = Console(request, handler, options);
+    if (!response.body.empty()) Encode(request.accept_encoding, &response);
   } else if ((request.method == "GET" || request.method == "HEAD") &&
              PathOf(request.path) == "/") {
     response = Healthy(request);

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "api/client.h"
+#include "api/console/console_access.h"
 #include "api/http/sigv4.h"
 
 namespace dynarock::api::http {
@@ -96,6 +97,11 @@ struct ProtocolOptions {
   // peers only, unless metrics_any_peer.
   std::function<std::string()> metrics;
   bool metrics_any_peer = false;
+  // The web console (api/console; `dynarock serve --console`): off (404),
+  // served to loopback peers, or to any. In strict mode (`secrets`) its
+  // files are served unsigned (they hold no data) and every call the page
+  // makes must be signed as an API call is.
+  console::ConsoleOptions console;
 };
 
 struct HttpResponse {
@@ -124,6 +130,16 @@ struct HttpResponse {
 //    text/plain; version=0.0.4 (compressed as the client accepts); signed
 //    requests only with options.secrets (else VerifySigV4's 400), loopback
 //    peers only without them (else 403) unless options.metrics_any_peer.
+//  - With options.console not off, paths under "/console" (loopback peers
+//    only unless ConsoleAccess::kAnyPeer or options.secrets, else 403):
+//    GET/HEAD "/console" -> 308 to "/console/"; GET/HEAD "/console/<file>"
+//    -> an embedded file (api/console/console_assets.h; "/console/" is
+//    index.html) with a Content-Security-Policy of 'self' only, else 404;
+//    POST "/console/api/" -> as a POST to "/" (below), but an operation
+//    the console may not call (console::ConsoleMayCall) is a 400
+//    AccessDeniedException; POST "/console/api/cost" with {"TableName"}
+//    -> console::CostView of the table for the authenticated caller (or
+//    the error of the DescribeTable it makes).
 //  - GET/HEAD of "/" (health checks) -> 200 "healthy: <Host> " (the
 //    request's Host header, trailing space included, as DynamoDB;
 //    dynamodb.us-east-1.amazonaws.com without one).

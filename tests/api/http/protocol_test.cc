@@ -3,6 +3,7 @@
 #include "api/http/protocol.h"
 
 #include "api/http/content_coding.h"
+#include "api/json_codec.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -629,6 +630,149 @@ TEST(ProtocolTest, MetricsInStrictModeNeedASignature) {
   r = HandleRequest(req, fake.AsHandler(), options);
   EXPECT_EQ(r.status, 400);
   EXPECT_THAT(r.body, HasSubstr("InvalidSignatureException"));
+}
+
+HttpRequest GetConsole(std::string_view path) {
+  HttpRequest req;
+  req.method = "GET";
+  req.path = path;
+  req.host = "127.0.0.1:8000";
+  return req;
+}
+
+ProtocolOptions WithConsole(bool write = false) {
+  ProtocolOptions options;
+  options.console = {console::ConsoleAccess::kLoopback, write};
+  return options;
+}
+
+TEST(ProtocolTest, ConsoleOffIsNotFound) {
+  FakeHandler fake;
+  EXPECT_EQ(HandleRequest(GetConsole("/console/"), fake.AsHandler()).status, 404);
+  HttpRequest call = Post("DynamoDB_20120810.Scan");
+  call.path = "/console/api/";
+  EXPECT_EQ(HandleRequest(call, fake.AsHandler()).status, 404);
+  EXPECT_EQ(fake.calls, 0);
+}
+
+TEST(ProtocolTest, ConsoleServesItsEmbeddedFilesUnderAStrictPolicy) {
+  FakeHandler fake;
+  HttpResponse page = HandleRequest(GetConsole("/console/"), fake.AsHandler(), WithConsole());
+  EXPECT_EQ(page.status, 200);
+  EXPECT_THAT(page.body, HasSubstr("<title>dynarock console</title>"));
+  EXPECT_THAT(page.Header("Content-Type"), Optional(std::string("text/html; charset=utf-8")));
+  EXPECT_THAT(page.Header("Content-Security-Policy"),
+              Optional(AllOf(HasSubstr("default-src 'none'"), HasSubstr("script-src 'self'"),
+                             HasSubstr("connect-src 'self'"))));
+  EXPECT_THAT(page.Header("X-Content-Type-Options"), Optional(std::string("nosniff")));
+  HttpResponse script =
+      HandleRequest(GetConsole("/console/console.js?v=1"), fake.AsHandler(), WithConsole());
+  EXPECT_EQ(script.status, 200);
+  EXPECT_THAT(script.Header("Content-Type"), Optional(std::string("text/javascript; charset=utf-8")));
+  HttpResponse moved = HandleRequest(GetConsole("/console"), fake.AsHandler(), WithConsole());
+  EXPECT_EQ(moved.status, 308);
+  EXPECT_THAT(moved.Header("Location"), Optional(std::string("/console/")));
+  for (const char* path : {"/console/nope.js", "/console/../README.md", "/console/assets/index.html",
+                           "/console/api/", "/console/api/cost"}) {
+    EXPECT_EQ(HandleRequest(GetConsole(path), fake.AsHandler(), WithConsole()).status, 404) << path;
+  }
+  EXPECT_EQ(fake.calls, 0);
+}
+
+TEST(ProtocolTest, ConsoleRefusedToOtherPeersUnlessAnyPeer) {
+  FakeHandler fake;
+  HttpRequest req = GetConsole("/console/");
+  req.peer_loopback = false;
+  EXPECT_EQ(HandleRequest(req, fake.AsHandler(), WithConsole()).status, 403);
+  ProtocolOptions any = WithConsole();
+  any.console.access = console::ConsoleAccess::kAnyPeer;
+  EXPECT_EQ(HandleRequest(req, fake.AsHandler(), any).status, 200);
+}
+
+TEST(ProtocolTest, ConsoleCallsAreReadOnlyUnlessConsoleWrite) {
+  HttpRequest scan = Post("DynamoDB_20120810.Scan", R"({"TableName":"t"})");
+  scan.path = "/console/api/";
+  FakeHandler fake;
+  HttpResponse r = HandleRequest(scan, fake.AsHandler(), WithConsole());
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(fake.operation, "Scan");
+  EXPECT_EQ(fake.caller.access_key_id, "AKID1");
+
+  HttpRequest put = Post("DynamoDB_20120810.PutItem", R"({"TableName":"t","Item":{}})");
+  put.path = "/console/api/";
+  FakeHandler refused;
+  r = HandleRequest(put, refused.AsHandler(), WithConsole());
+  EXPECT_EQ(r.status, 400);
+  EXPECT_THAT(r.body, HasSubstr("AccessDeniedException"));
+  EXPECT_THAT(r.body, HasSubstr("--console-write"));
+  EXPECT_EQ(refused.calls, 0);
+
+  FakeHandler allowed;
+  EXPECT_EQ(HandleRequest(put, allowed.AsHandler(), WithConsole(/*write=*/true)).status, 200);
+  EXPECT_EQ(allowed.operation, "PutItem");
+}
+
+TEST(ProtocolTest, ConsoleInStrictModeServesItsFilesButNeedsSignedCalls) {
+  ProtocolOptions options = WithConsole();
+  options.secrets = std::make_shared<SigV4Secrets>(SigV4Secrets{{"AKID1", "s"}});
+  options.now_unix_seconds = [] { return int64_t{1735689600}; };
+  FakeHandler fake;
+  HttpRequest page = GetConsole("/console/");
+  page.peer_loopback = false;  // signed calls are served to any peer
+  EXPECT_EQ(HandleRequest(page, fake.AsHandler(), options).status, 200);
+  HttpRequest scan = Post("DynamoDB_20120810.Scan", R"({"TableName":"t"})");
+  scan.path = "/console/api/";
+  scan.request_target = "/console/api/";
+  scan.authorization.reset();
+  scan.all_headers = {{"Host", "127.0.0.1:8000"}};
+  HttpResponse r = HandleRequest(scan, fake.AsHandler(), options);
+  EXPECT_EQ(r.status, 400);
+  EXPECT_THAT(r.body, HasSubstr("MissingAuthenticationToken"));
+  HttpRequest cost = scan;
+  cost.path = "/console/api/cost";
+  cost.request_target = "/console/api/cost";
+  r = HandleRequest(cost, fake.AsHandler(), options);
+  EXPECT_EQ(r.status, 400);
+  EXPECT_THAT(r.body, HasSubstr("MissingAuthenticationToken"));
+  EXPECT_EQ(fake.calls, 0);
+}
+
+// The cost view asks the handler what the caller would see, and prices it.
+TEST(ProtocolTest, ConsoleCostPricesTheCallersTable) {
+  std::vector<std::string> operations;
+  Handler handler = [&](std::string_view op, std::string_view, const CallerIdentity& who) {
+    operations.emplace_back(op);
+    EXPECT_EQ(who.access_key_id, "AKID1");
+    Response r;
+    if (op == "DescribeTable") {
+      r.body = R"({"Table":{"TableName":"t","CreationDateTime":0,"TableSizeBytes":0}})";
+    } else if (op == "DynamoRock_20251121.DescribeCapacity") {
+      r.body = R"({"BillingMode":"PAY_PER_REQUEST","Table":{"Total":{"ConsumedWriteUnits":1000000}}})";
+    } else {
+      r.body = R"({"Mode":"SIMULATED","Now":3600})";
+    }
+    return r;
+  };
+  HttpRequest cost = Post("", R"({"TableName":"t"})");
+  cost.target.reset();
+  cost.path = "/console/api/cost";
+  HttpResponse r = HandleRequest(cost, handler, WithConsole());
+  ASSERT_EQ(r.status, 200) << r.body;
+  const api::Json view = api::Json::parse(r.body);
+  EXPECT_EQ(view["PeriodHours"], 1);
+  EXPECT_NEAR(view["OnDemand"]["Writes"].get<double>(), 0.625, 1e-12);  // $0.625 per million WRU
+  EXPECT_THAT(operations, ::testing::ElementsAre("DescribeTable", "DynamoRock_20251121.DescribeCapacity",
+                                                 "DynamoRock_20251121.DescribeClock"));
+
+  Handler missing = [](std::string_view, std::string_view, const CallerIdentity&) {
+    Response r;
+    r.http_status = 400;
+    r.body = R"({"__type":"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException"})";
+    return r;
+  };
+  r = HandleRequest(cost, missing, WithConsole());
+  EXPECT_EQ(r.status, 400);
+  EXPECT_THAT(r.body, HasSubstr("ResourceNotFoundException"));
 }
 
 }  // namespace
