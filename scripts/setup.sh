@@ -23,12 +23,13 @@ MODE="${1:-}"
 SERVE_PACKAGES=(
   build-essential cmake ninja-build
   librocksdb-dev nlohmann-json3-dev libxxhash-dev libboost-dev libcli11-dev libssl-dev
-  zlib1g-dev libzstd-dev libisal-dev
+  zlib1g-dev libzstd-dev libisal-dev libhnswlib-dev
 )
 TEST_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev lld
   python3-pytest python3-boto3 awscli nodejs npm wrk
+  chromium
 )
 # The Python package (scripts/python.sh, tests/python, examples/python):
 # pybind11 and the C headers for the module, SimPy for the example.

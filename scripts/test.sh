@@ -14,7 +14,8 @@
 #      tests and the fuzzers; ctest on it
 #   3. end to end against build/dynarock: pytest + boto3 (tests/e2e), the
 #      AWS CLI (tests/e2e/test_aws_cli.py), the AWS SDK for JavaScript v3
-#      (tests/e2e/js, node --test)
+#      (tests/e2e/js, node --test); the web console in headless Chromium
+#      (tests/e2e/console, puppeteer-core)
 #   3b. Python (docs/python.md): scripts/python.sh --no-install builds the
 #      module in build-py/ (its own tree: the libraries as position-
 #      independent code); the package's pytest suite (tests/python); the
@@ -219,6 +220,19 @@ js_log="$LOGS/js.log"
 rc=${PIPESTATUS[0]}
 read -r p f < <(node_counts "$js_log")
 record "e2e JS SDK v3 (node --test)" "$rc" "$p" "$f"
+
+# The web console in Debian's headless Chromium (puppeteer-core), bounded:
+# a hung browser fails the step instead of holding CI.
+banner "e2e web console (headless chromium, node --test)"
+console_log="$LOGS/console.log"
+(
+  cd tests/e2e/console &&
+    { npm ci --no-audit --no-fund || npm install --no-audit --no-fund; } &&
+    DYNAROCK_BIN="$PWD/../../../build/dynarock" timeout 150 node --test --test-timeout=60000
+) 2>&1 | tee "$console_log"
+rc=${PIPESTATUS[0]}
+read -r p f < <(node_counts "$console_log")
+record "e2e web console (chromium)" "$rc" "$p" "$f"
 
 # 3b. Python: the module in build-py/, used from there (PYTHONPATH), not
 # installed, so CI leaves the machine's interpreters alone.
