@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/metrics/cost_model.h"
+#include "api/metrics/price_table.h"
 #include "engine/clock.h"
 #include "engine/engine.h"
 #include "engine/value/item_size.h"
@@ -266,12 +268,29 @@ Result<ItemPracticesReport> RunItemPractices(const ItemPracticesOptions& o) {
   return report;
 }
 
+PracticeStepCost CostOfStep(const PracticeStep& step) {
+  const api::metrics::PriceTable& prices = api::metrics::UsEast1StandardPrices();
+  api::metrics::TableUsage million;
+  million.read_units = step.read_units * 1e6;
+  million.write_units = step.write_units * 1e6;
+  api::metrics::TableUsage month;
+  month.period_hours = prices.hours_per_month;
+  month.provisioned_rcu = api::metrics::ProvisionedForPeak(step.read_units);
+  month.provisioned_wcu = api::metrics::ProvisionedForPeak(step.write_units);
+  return {api::metrics::EstimateCost(million, prices).on_demand_total(),
+          api::metrics::EstimateCost(month, prices).provisioned_total()};
+}
+
 TextTable ItemPracticesTable(const ItemPracticesReport& report) {
   TextTable t;
-  t.header = {"practice", "operation", "bytes", "rcu", "wcu", "note"};
+  t.header = {"practice", "operation", "bytes", "rcu", "wcu", "note",
+              "on_demand_per_1M_calls", "provisioned_month_at_1_per_s"};
   for (const PracticeStep& s : report.steps) {
+    const PracticeStepCost cost = CostOfStep(s);
     t.rows.push_back({s.practice, s.operation, std::to_string(s.item_bytes),
-                      Fixed(s.read_units, 1), Fixed(s.write_units, 1), s.note});
+                      Fixed(s.read_units, 1), Fixed(s.write_units, 1), s.note,
+                      api::metrics::FormatDollars(cost.on_demand_per_million),
+                      api::metrics::FormatDollars(cost.provisioned_month_at_one_per_second)});
   }
   return t;
 }
@@ -294,7 +313,10 @@ std::string ItemPracticesJson(const ItemPracticesReport& report) {
                      {"bytes", s.item_bytes},
                      {"read_units", s.read_units},
                      {"write_units", s.write_units},
-                     {"note", s.note}});
+                     {"note", s.note},
+                     {"on_demand_per_million_calls", CostOfStep(s).on_demand_per_million},
+                     {"provisioned_month_at_one_per_second",
+                      CostOfStep(s).provisioned_month_at_one_per_second}});
   }
   j["steps"] = std::move(steps);
   return j.dump(2) + "\n";

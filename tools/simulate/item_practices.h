@@ -48,6 +48,18 @@ struct ItemPracticesReport {
 // Errors: engine errors, kInternal if zlib fails.
 Result<ItemPracticesReport> RunItemPractices(const ItemPracticesOptions& options);
 
+// What DynamoDB would bill for a step's call (api/metrics/cost_model.h,
+// us-east-1 list prices, as `simulate hot-partition` and `stats --cost`):
+// a million such calls on-demand (by request units), and one such call a
+// second for a 730-hour month provisioned (its units rounded up, at least
+// 1 RCU and 1 WCU). Storage not counted.
+struct PracticeStepCost {
+  double on_demand_per_million = 0;
+  double provisioned_month_at_one_per_second = 0;
+};
+PracticeStepCost CostOfStep(const PracticeStep& step);
+
+// One row per step, its bill in the last two columns.
 TextTable ItemPracticesTable(const ItemPracticesReport& report);
 std::string ItemPracticesJson(const ItemPracticesReport& report);
 

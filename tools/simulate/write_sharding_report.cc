@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/metrics/cost_model.h"
+#include "api/metrics/price_table.h"
 #include "tools/simulate/svg_plot.h"
 
 namespace dynarock::tools::simulate {
@@ -303,7 +305,38 @@ std::string SimulatedNText(const WriteShardingReport& report) {
   return out;
 }
 
+std::string CostText(const WriteShardingReport& report) {
+  const api::metrics::PriceTable& prices = api::metrics::UsEast1StandardPrices();
+  std::string out = "\nwhat DynamoDB would bill for each run's reads (" +
+                    std::string(prices.region) + " list prices of " + std::string(prices.as_of) +
+                    "; provisioned: the busiest second's RCU and 1 WCU for the read's length; "
+                    "storage not counted):\n";
+  for (const ReadRun& r : report.runs) {
+    const ReadRunCost c = CostOfRead(r);
+    out += "  " + std::string(ShardingKindName(r.kind)) + " N=" + std::to_string(r.shards) +
+           ": on-demand " + api::metrics::FormatDollars(c.on_demand) + ", provisioned " +
+           api::metrics::FormatDollars(c.provisioned) + " (" + Fixed(c.provisioned_rcu, 0) +
+           " RCU)\n";
+  }
+  return out;
+}
+
 }  // namespace
+
+ReadRunCost CostOfRead(const ReadRun& run) {
+  const double seconds = Seconds(run.read_micros);
+  double peak = 0;
+  for (const SecondSample& sec : run.seconds) peak = std::max(peak, sec.read_units);
+  if (run.seconds.empty() && seconds > 0) peak = run.read_units / seconds;
+  api::metrics::TableUsage usage;
+  usage.read_units = run.read_units;
+  usage.period_hours = seconds / 3600;
+  usage.provisioned_rcu = api::metrics::ProvisionedForPeak(peak);
+  usage.provisioned_wcu = api::metrics::ProvisionedForPeak(0);
+  const api::metrics::TableCost cost =
+      api::metrics::EstimateCost(usage, api::metrics::UsEast1StandardPrices());
+  return {cost.on_demand_total(), cost.provisioned_total(), usage.provisioned_rcu};
+}
 
 std::string WriteShardingText(const WriteShardingReport& report) {
   std::string out = RunText(report);
@@ -312,6 +345,7 @@ std::string WriteShardingText(const WriteShardingReport& report) {
   out += FormulaText(report);
   out += SeedToSimulationText(report);
   out += SimulatedNText(report);
+  out += CostText(report);
   return out;
 }
 

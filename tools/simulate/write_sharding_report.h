@@ -22,6 +22,19 @@ TextTable WriteShardingTable(const WriteShardingReport& report);
 // Sustained: one row per variant, N and simulated second (empty for a
 // single read).
 TextTable WriteShardingSeries(const WriteShardingReport& report);
+// What DynamoDB would bill for one run's reads (api/metrics/cost_model.h,
+// us-east-1 list prices, as `simulate hot-partition` and `stats --cost`):
+// on-demand by the read request units consumed; provisioned by the RCU that
+// serve the busiest simulated second (a single read: its mean rate) and
+// 1 WCU, for the read's length. Storage not counted.
+struct ReadRunCost {
+  double on_demand = 0;
+  double provisioned = 0;
+  double provisioned_rcu = 0;
+};
+ReadRunCost CostOfRead(const ReadRun& run);
+
+// The text report; it ends with each run's ReadRunCost.
 std::string WriteShardingText(const WriteShardingReport& report);
 std::string WriteShardingJson(const WriteShardingReport& report);
 std::string WriteShardingSvg(const WriteShardingReport& report);

@@ -63,5 +63,22 @@ TEST(ItemPracticesTest, DeflateInflateRoundTrip) {
   EXPECT_FALSE(Inflate("not zlib", 10).ok());
 }
 
+// By hand at us-east-1's list prices of 2026-12-01: 3 WRU a call is
+// $1.875 a million calls ($0.625 per million WRU); one call a second for a
+// 730-hour month is 3 WCU and the minimum 1 RCU: 3 x 0.00065 x 730 +
+// 0.00013 x 730 = $1.5184.
+TEST(ItemPracticesTest, EachStepIsBilledAsStatsCostBillsIt) {
+  PracticeStep step;
+  step.write_units = 3;
+  const PracticeStepCost c = CostOfStep(step);
+  EXPECT_NEAR(c.on_demand_per_million, 1.875, 1e-12);
+  EXPECT_NEAR(c.provisioned_month_at_one_per_second, 1.5184, 1e-12);
+  Result<ItemPracticesReport> r = RunItemPractices(ItemPracticesOptions{});
+  ASSERT_TRUE(r.ok());
+  const std::string table = ItemPracticesTable(r.value()).Render();
+  EXPECT_NE(table.find("on_demand_per_1M_calls"), std::string::npos);
+  EXPECT_NE(table.find("$1.88"), std::string::npos);  // the 3 KB UpdateItem
+}
+
 }  // namespace
 }  // namespace dynarock::tools::simulate

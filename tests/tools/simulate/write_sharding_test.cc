@@ -60,6 +60,8 @@ const ReadRun* Find(const WriteShardingReport& r, ShardingKind kind, int n) {
 TEST(WriteShardingTest, UnshardedIsThrottledAndSlowerThanSharded) {
   Result<WriteShardingReport> r = RunWriteSharding(SmallOptions());
   ASSERT_TRUE(r.ok()) << r.status().message();
+  // The bill of each run's reads, as hot-partition prints it.
+  EXPECT_NE(WriteShardingText(r.value()).find("unsharded N=1: on-demand $"), std::string::npos);
   const WriteShardingReport& report = r.value();
   ASSERT_EQ(report.runs.size(), 5u);  // unsharded; random, hash x {1, 8}
   const ReadRun* unsharded = Find(report, ShardingKind::kUnsharded, 1);
