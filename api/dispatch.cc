@@ -36,6 +36,7 @@ const std::vector<Operation>& Operations() {
              ops::kTagOperations,
              ops::kTransactOperations,
              ops::kTtlOperations,
+             ops::kVectorOperations,
          }) {
       rows->insert(rows->end(), family.begin(), family.end());
     }

@@ -41,6 +41,7 @@
 #include "engine/requests/tag_requests.h"
 #include "engine/requests/transaction_requests.h"
 #include "engine/requests/ttl_requests.h"
+#include "engine/requests/vector_requests.h"
 #include "engine/status.h"
 #include "engine/types.h"
 
@@ -99,6 +100,14 @@ class Engine final {
   // kProvisionedThroughputExceeded / kRequestLimitExceeded (ThrottlingReasons).
   Result<QueryResult> Query(const QueryRequest& req);
   Result<ScanResult> Scan(const ScanRequest& req);
+  // The TopK most similar items of a vector index (docs/vector-search.md):
+  // approximate (HNSW) over large partitions, exact over small ones or when
+  // a selective inline filter leaves the graph short. Not throttled (the
+  // vector unit has no documented per-partition model).
+  // Errors: kValidation (TopK, dimensions, the condition and projection,
+  // "The table does not have the specified index: <name>", a backfilling
+  // index), kResourceNotFound.
+  Result<SearchVectorsResult> SearchVectors(const SearchVectorsRequest& req);
 
   // --- Batches ---
   // Up to 100 keys over several tables; every table and key is checked

@@ -126,6 +126,37 @@ std::optional<TableClass> TableClassFromName(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view VectorDistanceFunctionName(VectorDistanceFunction f) {
+  switch (f) {
+    case VectorDistanceFunction::kCosine:
+      return "COSINE";
+    case VectorDistanceFunction::kEuclidean:
+      return "EUCLIDEAN";
+    case VectorDistanceFunction::kDotProduct:
+      return "DOT_PRODUCT";
+  }
+  return "";
+}
+
+std::optional<VectorDistanceFunction> VectorDistanceFunctionFromName(std::string_view name) {
+  for (VectorDistanceFunction f :
+       {VectorDistanceFunction::kCosine, VectorDistanceFunction::kEuclidean,
+        VectorDistanceFunction::kDotProduct}) {
+    if (VectorDistanceFunctionName(f) == name) return f;
+  }
+  return std::nullopt;
+}
+
+std::string_view SearchSchemaElementTypeName(SearchSchemaElementType t) {
+  return t == SearchSchemaElementType::kHash ? "HASH" : "INLINE_FILTER";
+}
+
+std::optional<SearchSchemaElementType> SearchSchemaElementTypeFromName(std::string_view name) {
+  if (name == "HASH") return SearchSchemaElementType::kHash;
+  if (name == "INLINE_FILTER") return SearchSchemaElementType::kInlineFilter;
+  return std::nullopt;
+}
+
 std::string_view TableStatusName(TableStatus status) {
   switch (status) {
     case TableStatus::kCreating:

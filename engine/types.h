@@ -294,6 +294,52 @@ struct LocalSecondaryIndexDescription {
   int64_t item_count = 0;
 };
 
+// --- Vector indexes (SearchVectors; docs/vector-search.md) ----------------
+
+// How a vector index compares vectors (DistanceFunction). Persisted in the
+// catalog; never renumber.
+enum class VectorDistanceFunction : uint8_t { kCosine = 1, kEuclidean = 2, kDotProduct = 3 };
+// "COSINE", "EUCLIDEAN", "DOT_PRODUCT".
+std::string_view VectorDistanceFunctionName(VectorDistanceFunction f);
+std::optional<VectorDistanceFunction> VectorDistanceFunctionFromName(std::string_view name);
+
+// The role of an attribute in a vector index's SearchSchema: HASH
+// partitions the index (a search names one value), INLINE_FILTER may be
+// tested for equality during a search. Persisted; never renumber.
+enum class SearchSchemaElementType : uint8_t { kHash = 1, kInlineFilter = 2 };
+// "HASH", "INLINE_FILTER".
+std::string_view SearchSchemaElementTypeName(SearchSchemaElementType t);
+std::optional<SearchSchemaElementType> SearchSchemaElementTypeFromName(std::string_view name);
+
+struct SearchSchemaElement {
+  std::string attribute_name;
+  SearchSchemaElementType type = SearchSchemaElementType::kHash;
+  bool operator==(const SearchSchemaElement&) const = default;
+};
+
+// A vector index as CreateTable's VectorIndexes (and UpdateTable's
+// CreateVectorIndexAction) declare it.
+struct VectorIndexDef {
+  std::string index_name;
+  std::string vector_attribute;  // VectorAttribute.AttributeName
+  int64_t dimensions = 0;
+  VectorDistanceFunction distance_function = VectorDistanceFunction::kCosine;
+  std::vector<SearchSchemaElement> search_schema;
+  Projection projection;
+  bool operator==(const VectorIndexDef&) const = default;
+};
+
+struct VectorIndexDescription {
+  VectorIndexDef def;
+  std::string index_arn;
+  TableStatus index_status = TableStatus::kActive;
+  // Reported only for an index added by UpdateTable (absent for one
+  // created with its table), as DynamoDB does.
+  std::optional<bool> backfilling;
+  int64_t index_size_bytes = 0;
+  int64_t item_count = 0;
+};
+
 // --- DynamoDB Streams ---------------------------------------------------
 
 // What a stream record carries of the item (StreamViewType). Persisted in
@@ -347,6 +393,7 @@ struct TableDescription {
   int64_t table_size_bytes = 0;
   std::vector<GlobalSecondaryIndexDescription> global_secondary_indexes;
   std::vector<LocalSecondaryIndexDescription> local_secondary_indexes;
+  std::vector<VectorIndexDescription> vector_indexes;
   bool deletion_protection_enabled = false;
   std::optional<TableClassSummary> table_class_summary;
   ThroughputSettings settings;

@@ -35,6 +35,7 @@ extern const std::span<const Operation> kTableOperations;  // table_ops.cc
 extern const std::span<const Operation> kTagOperations;  // tag_ops.cc
 extern const std::span<const Operation> kTransactOperations;  // transact_ops.cc
 extern const std::span<const Operation> kTtlOperations;  // ttl_ops.cc
+extern const std::span<const Operation> kVectorOperations;  // vector_ops.cc
 
 }  // namespace dynarock::api::ops
 

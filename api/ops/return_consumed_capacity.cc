@@ -39,6 +39,10 @@ Json EncodeConsumedCapacity(const ConsumedCapacity& consumed,
     if (!consumed.local_secondary_indexes.empty()) {
       out["LocalSecondaryIndexes"] = IndexMap(consumed.local_secondary_indexes);
     }
+    // A write's bytes replicated to each vector index (VectorSearchMonitoring).
+    for (const auto& [name, bytes] : consumed.vector_indexes) {
+      out["VectorIndexes"][name] = Json{{"VectorWriteRequestBytes", bytes}};
+    }
   }
   return out;
 }

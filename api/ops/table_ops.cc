@@ -9,6 +9,7 @@
 #include "api/ops/ops.h"
 #include "api/ops/table_codec.h"
 #include "api/ops/tags.h"
+#include "api/ops/vector_codec.h"
 #include "api/validate.h"
 
 namespace dynarock::api::ops {
@@ -176,6 +177,7 @@ const Shape kCreateTableInput{
         TableClassMember(),
         WarmThroughputMember(),
         OnDemandThroughputMember(),
+        Member{.name = "VectorIndexes", .shape = &VectorIndexListShape()},
     }};
 
 // ImportTable's TableCreationParameters: the CreateTable members DynamoDB's
@@ -259,6 +261,7 @@ const Shape kUpdateTableInput{
         TableClassMember(),
         OnDemandThroughputMember(),
         WarmThroughputMember(),
+        Member{.name = "VectorIndexUpdates", .shape = &VectorIndexUpdateListShape()},
     }};
 
 // --- Decoding ---------------------------------------------------------
@@ -537,6 +540,7 @@ Json EncodeTableDescription(const TableDescription& d) {
     }
     out["GlobalSecondaryIndexes"] = std::move(gsis);
   }
+  if (!d.vector_indexes.empty()) out["VectorIndexes"] = VectorIndexesJson(d.vector_indexes);
   return out;
 }
 
@@ -575,6 +579,9 @@ Result<CreateTableRequest> DecodeCreateTableRequest(const Json& request) {
   req.table_class = DecodeTableClass(request);
   req.on_demand_throughput = DecodeOnDemandThroughput(request);
   req.warm_throughput = DecodeWarmThroughput(request);
+  if (const Json* vectors = Field(request, "VectorIndexes")) {
+    req.vector_indexes = DecodeVectorIndexes(*vectors);
+  }
   return req;
 }
 
@@ -650,6 +657,9 @@ Result<Json> UpdateTable(const RequestContext& ctx, const Json& request) {
       }
       out.push_back(std::move(update));
     }
+  }
+  if (const Json* vectors = Field(request, "VectorIndexUpdates")) {
+    req.vector_index_updates = DecodeVectorIndexUpdates(*vectors);
   }
   DR_ASSIGN_OR_RETURN(TableDescription d, ctx.engine->UpdateTable(req));
   return Json{{"TableDescription", EncodeTableDescription(d)}};

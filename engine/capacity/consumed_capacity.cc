@@ -35,6 +35,9 @@ void ConsumedCapacity::Merge(const ConsumedCapacity& other) {
   for (const auto& [name, c] : other.local_secondary_indexes) {
     local_secondary_indexes[name] += c;
   }
+  for (const auto& [name, bytes] : other.vector_indexes) {
+    vector_indexes[name] += bytes;
+  }
 }
 
 }  // namespace dynarock

@@ -51,6 +51,9 @@ struct ConsumedCapacity {
   Capacity table;
   std::map<std::string, Capacity> global_secondary_indexes;
   std::map<std::string, Capacity> local_secondary_indexes;
+  // VectorWriteRequestBytes of each vector index a write changed
+  // (ReturnConsumedCapacity INDEXES; not part of Total()).
+  std::map<std::string, double> vector_indexes;
 
   // The sum over the table and every index.
   Capacity Total() const;

@@ -19,6 +19,7 @@
 #include "engine/table/item_requests.h"
 #include "engine/table/query_requests.h"
 #include "engine/value/item_codec.h"
+#include "engine/vector/vector_search.h"
 
 namespace dynarock {
 namespace {
@@ -262,6 +263,23 @@ Result<ScanResult> Engine::Scan(const ScanRequest& req) {
     DR_ASSIGN_OR_RETURN(const PageRequest page_request, PlanScan(*table, req, prepared));
     return RunPage(p, *table, prepared, page_request, PageKind::kScan,
                    req.read.consistent_read);
+  });
+}
+
+Result<SearchVectorsResult> Engine::SearchVectors(const SearchVectorsRequest& req) {
+  return Run([&](EngineParts& p) -> Result<SearchVectorsResult> {
+    DR_RETURN_IF_ERROR(vector::CheckSearchRequest(req));
+    DR_ASSIGN_OR_RETURN(auto table, p.tables.ForData(req.scope, req.table_name));
+    const IndexInfo* index = table->FindIndex(req.index_name);
+    if (index == nullptr || !index->vector) {
+      // Documented (Troubleshooting vector indexes).
+      return Status::Validation("The table does not have the specified index: " +
+                                req.index_name);
+    }
+    if (p.indexes->propagator()->Backfilling(index->id)) {
+      return Status::Validation("Cannot search backfilling vector index: " + req.index_name);
+    }
+    return vector::Search(req, *table, *index, p.indexes->vector_graphs(), *p.store);
   });
 }
 

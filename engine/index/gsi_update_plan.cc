@@ -62,6 +62,9 @@ void PruneAttributeDefinitions(TableDescription* d) {
   for (const auto& l : d->local_secondary_indexes) {
     for (const auto& e : l.def.key_schema) used.insert(e.attribute_name);
   }
+  for (const auto& v : d->vector_indexes) {
+    for (const auto& e : v.def.search_schema) used.insert(e.attribute_name);
+  }
   std::erase_if(d->attribute_definitions, [&](const AttributeDefinition& a) {
     return !used.count(a.attribute_name);
   });

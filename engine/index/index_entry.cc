@@ -8,6 +8,7 @@
 #include "engine/keys/key_codec.h"
 #include "engine/schema/schema.h"
 #include "engine/util/coding.h"
+#include "engine/vector/vector_entry.h"
 #include "engine/value/item_codec.h"
 #include "engine/value/item_size.h"
 
@@ -74,6 +75,7 @@ Status CheckIndexKeys(const std::vector<IndexInfo>& indexes, const Item& item) {
 }
 
 Status CheckIndexKeysOf(const IndexInfo& index, const Item& item) {
+  if (index.vector) return vector::CheckItem(index, item);
   const KeyDef& k = index.key;
   for (size_t i = 0; i < k.hash_count(); ++i) {
     auto it = item.find(k.hash_name_at(i));
@@ -95,6 +97,7 @@ Status CheckIndexKeysOf(const IndexInfo& index, const Item& item) {
 }
 
 bool HasIndexKey(const IndexInfo& index, const Item& item) {
+  if (index.vector) return vector::HasEntry(index, item);
   const KeyDef& k = index.key;
   for (size_t i = 0; i < k.hash_count(); ++i) {
     auto it = item.find(k.hash_name_at(i));
@@ -111,6 +114,7 @@ bool HasIndexKey(const IndexInfo& index, const Item& item) {
 
 std::vector<std::string> IndexKeyAttributes(const IndexInfo& index,
                                             const KeyDef& table_key) {
+  if (index.vector) return vector::EntryAttributes(index, table_key);
   std::vector<std::string> names = {table_key.hash_name};
   if (table_key.range_name) names.push_back(*table_key.range_name);
   for (size_t i = 0; i < index.key.hash_count(); ++i) {
@@ -145,6 +149,7 @@ std::string IndexEntryKey(const IndexInfo& index, const KeyDef& table_key,
   // single-attribute GSI, for which this is ItemKey(id, pk, nullptr)), then
   // each sort-key value in order: a tuple of self-delimiting, ordered
   // encodings sorts as the values, attribute by attribute.
+  if (index.vector) return vector::EntryKey(index, table_key, item);
   const KeyDef& k = index.key;
   std::array<const AttributeValue*, kMaxKeyAttributesPerKind> parts{};
   const size_t n = k.hash_count();

@@ -196,7 +196,14 @@ Status IndexWriter::Stage(Txn* txn, uint32_t table_id,
       }
       return *deleted_size;
     };
-    if (metering != nullptr) {
+    if (metering != nullptr && index.vector) {
+      // Vector writes are metered apart, in the bytes replicated to the
+      // index (VectorWriteRequestBytes: the entry written, or the one
+      // removed), never in write units nor on the table's partitions.
+      const int64_t bytes = has ? after.size : deleted();
+      metering->consumed.vector_indexes[index.name] +=
+          static_cast<double>(bytes - kIndexEntryOverheadBytes);
+    } else if (metering != nullptr) {
       if (delete_old) {
         MeterEntry(index, *old_side.item, EntryWriteUnits(deleted()), metering);
       }
@@ -206,7 +213,7 @@ Status IndexWriter::Stage(Txn* txn, uint32_t table_id,
         MeterEntry(index, *new_side.item, EntryWriteUnits(size), metering);
       }
     }
-    if (index.global && gsi_sizes != nullptr) {
+    if (index.global && !index.vector && gsi_sizes != nullptr) {
       // The entry key carries its partition's hash (of every partition-key
       // attribute of a multi-attribute key).
       if (delete_old) {

@@ -313,6 +313,9 @@ Propagator::Outcome Propagator::ApplyIndex(uint32_t index_id, int64_t now,
   EntryCounter counter(store_);
   int64_t applied = 0;
   std::vector<int64_t> lags;
+  // A vector index's graphs follow its entries once they are written.
+  std::optional<std::vector<VectorChange>> vector_records;
+  if (vectors_ != nullptr && vectors_->Has(index_id)) vector_records.emplace();
   Outcome outcome = Outcome::kDone;
   std::optional<uint64_t> stop_seq;
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
@@ -360,6 +363,10 @@ Propagator::Outcome Propagator::ApplyIndex(uint32_t index_id, int64_t now,
       *status = counted;
       return outcome;
     }
+    if (vector_records) {
+      vector_records->push_back(VectorChange{record->delete_key, record->put_key,
+                                             std::move(record->put_value)});
+    }
     batch.Delete(Cf::kGsiLog, it->key());
     ++applied;
     if (!force) lags.push_back(now - record->time_micros);
@@ -373,6 +380,16 @@ Propagator::Outcome Propagator::ApplyIndex(uint32_t index_id, int64_t now,
     if (Status s = WriteBatchChecked(&batch); !s.ok()) {
       *status = s;
       return outcome;
+    }
+    if (vector_records) {
+      for (const VectorChange& c : *vector_records) {
+        if (Status s = vectors_->Apply(index_id, c.delete_key ? &*c.delete_key : nullptr,
+                                       c.put_key ? &*c.put_key : nullptr, c.put_value);
+            !s.ok()) {
+          *status = s;
+          return outcome;
+        }
+      }
     }
   }
   floors_[index_id] = stop_seq ? std::min(*stop_seq, watermark) : watermark;
@@ -439,6 +456,11 @@ Status Propagator::BackfillStep(Backfill* b, bool* done) {
   // The cursor moves only once the chunk is written: a failed write (a full
   // disk) is retried from the same place.
   DR_RETURN_IF_ERROR(WriteBatchChecked(&batch));
+  if (vectors_ != nullptr && index.vector) {
+    for (const IndexEntry& entry : entries) {
+      DR_RETURN_IF_ERROR(vectors_->Apply(index.id, nullptr, &entry.key, entry.value));
+    }
+  }
   *done = finished;
   if (!finished) b->cursor = std::move(next_cursor);
   return Status::OK();

@@ -47,6 +47,7 @@
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"
 #include "engine/util/mutex.h"
+#include "engine/vector/vector_graphs.h"
 
 namespace dynarock {
 
@@ -136,6 +137,12 @@ class Propagator {
   Status status() const;
   PropagationStats Stats() const;
 
+  // The graphs of vector indexes (not owned; may stay null): every entry
+  // of a vector index the propagator writes (a log record applied, a
+  // backfill chunk) is fed to them once its batch is written. Set before
+  // Start.
+  void SetVectorGraphs(vector::VectorGraphs* graphs) { vectors_ = graphs; }
+
   // Test hooks.
   // Every later apply write fails with `s` (OK clears it).
   void TEST_FailWrites(Status s);
@@ -179,9 +186,17 @@ class Propagator {
   Status Failed(const Status& s, const std::set<uint32_t>& work);
   void Run();
 
+  // One applied record of a vector index, kept until its batch is written.
+  struct VectorChange {
+    std::optional<std::string> delete_key;
+    std::optional<std::string> put_key;
+    std::string put_value;
+  };
+
   Store* const store_;
   Clock* const clock_;
   const PropagatorOptions options_;
+  vector::VectorGraphs* vectors_ = nullptr;
   SequenceTracker sequences_;
 
   // Held while applying; guards the members below it. A plain std::mutex,

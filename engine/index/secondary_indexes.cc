@@ -6,6 +6,7 @@
 #include "engine/clock.h"
 #include "engine/index/gsi_update_plan.h"
 #include "engine/index/index_entry.h"
+#include "engine/index/vector_update_plan.h"
 #include "engine/keys/key_codec.h"
 #include "engine/value/item_codec.h"
 #include "engine/value/item_size.h"
@@ -37,7 +38,18 @@ SecondaryIndexes::SecondaryIndexes(Store* store, Catalog* catalog, Clock* clock,
                       .default_lag_micros = options.gsi_lag_micros,
                       .backfill_chunk_items = options.backfill_chunk_items}),
       writer_(store, clock, &propagator_,
-              options.item_collection_size_limit_bytes) {}
+              options.item_collection_size_limit_bytes) {
+  propagator_.SetVectorGraphs(&vectors_);
+}
+
+Status SecondaryIndexes::LoadVectorGraphs(const TableInfo& table) {
+  for (const IndexInfo& index : table.indexes) {
+    if (!index.vector || index.id == 0 || vectors_.Has(index.id)) continue;
+    vectors_.Register(index.id, index.vector);
+    DR_RETURN_IF_ERROR(vectors_.Load(*store_, index.id));
+  }
+  return Status::OK();
+}
 
 SecondaryIndexes::~SecondaryIndexes() { Stop(); }
 
@@ -59,6 +71,8 @@ Result<std::unique_ptr<SecondaryIndexes>> SecondaryIndexes::Open(
       auto excluded = si->writer_.ExcludeWriters();
       si->writer_.SetTable(excluded, *table);
     }
+    // The graphs are rebuilt from the entries, before any record applies.
+    DR_RETURN_IF_ERROR(si->LoadVectorGraphs(*table));
     for (const IndexInfo& index : table->indexes) {
       if (!index.global) continue;
       DR_ASSIGN_OR_RETURN(auto cursor,
@@ -133,10 +147,14 @@ void SecondaryIndexes::Pump() {
   if (options_.deterministic) propagator_.RunDue().ok();  // errors are sticky
 }
 
-void SecondaryIndexes::TableCreated(const TableInfo& table) {
-  if (table.indexes.empty()) return;
+Status SecondaryIndexes::TableCreated(const TableInfo& table) {
+  if (table.indexes.empty()) return Status::OK();
+  auto paused = propagator_.PauseApply();
+  // A restored table's entries are stored already: its graphs load them.
+  DR_RETURN_IF_ERROR(LoadVectorGraphs(table));
   auto excluded = writer_.ExcludeWriters();
   writer_.SetTable(excluded, table);
+  return Status::OK();
 }
 
 void SecondaryIndexes::Describe(const TableInfo& table,
@@ -163,11 +181,26 @@ void SecondaryIndexes::Describe(const TableInfo& table,
   for (auto& l : d->local_secondary_indexes) {
     counters(l.def.index_name, &l.item_count, &l.index_size_bytes);
   }
+  for (auto& v : d->vector_indexes) {
+    auto id = table.index_ids.find(v.def.index_name);
+    if (id != table.index_ids.end() && propagator_.Backfilling(id->second)) {
+      v.index_status = TableStatus::kCreating;
+      v.backfilling = true;
+    }
+    counters(v.def.index_name, &v.item_count, &v.index_size_bytes);
+  }
 }
 
 Status SecondaryIndexes::CheckReadable(const TableInfo& table,
                                        const IndexInfo* index) const {
   (void)table;
+  if (index != nullptr && index->vector) {
+    // DynamoDB documents the refusal ("Vector indexes do not support Query
+    // or Scan operations"), not its text: docs/compatibility.md.
+    return Status::Validation("Vector indexes do not support Query or Scan operations. "
+                              "Use the SearchVectors API to read from vector index: " +
+                              index->name);
+  }
   if (index != nullptr && index->global && propagator_.Backfilling(index->id)) {
     // The text boto3 shows for DynamoDB's refusal (aws-cloudformation/
     // cloudformation-coverage-roadmap#1075).
@@ -186,7 +219,8 @@ Status SecondaryIndexes::PlanGsiUpdates(const UpdateTableRequest& req,
   for (const IndexInfo& index : current.indexes) {
     if (index.global && propagator_.Backfilling(index.id)) context.backfilling = true;
   }
-  return dynarock::PlanGsiUpdates(req, context, next, changes);
+  DR_RETURN_IF_ERROR(dynarock::PlanGsiUpdates(req, context, next, changes));
+  return PlanVectorUpdates(req, context, next, changes);
 }
 
 Status SecondaryIndexes::Publish(const TableInfo& current,
@@ -216,7 +250,11 @@ Status SecondaryIndexes::Publish(const TableInfo& current,
   if (changes.deleted) AddIndexDeletion(*changes.deleted, batch);
   DR_RETURN_IF_ERROR(catalog_->Replace(next, batch));
   writer_.SetTable(excluded, *next);
-  if (changes.deleted) propagator_.ForgetIndex(paused, changes.deleted->id);
+  if (changes.deleted) {
+    propagator_.ForgetIndex(paused, changes.deleted->id);
+    vectors_.Drop(changes.deleted->id);
+  }
+  if (created && created->vector) vectors_.Register(created->id, created->vector);
   if (created) {
     propagator_.StartBackfill(paused,
                               BackfillTask{next->id, next->key, *created});
@@ -246,6 +284,7 @@ Status SecondaryIndexes::PublishTableDeletion(
   writer_.RemoveTable(excluded, table.id);
   for (const IndexInfo& index : table.indexes) {
     if (index.global) propagator_.ForgetIndex(paused, index.id);
+    if (index.vector) vectors_.Drop(index.id);
   }
   return Status::OK();
 }

@@ -68,6 +68,8 @@ class SecondaryIndexes {
   void Stop();
 
   IndexWriter* writer() { return &writer_; }
+  // The in-memory graphs of every vector index (SearchVectors).
+  const vector::VectorGraphs& vector_graphs() const { return vectors_; }
   Propagator* propagator() { return &propagator_; }
 
   // At the start of every engine call: in deterministic mode, applies what
@@ -76,12 +78,16 @@ class SecondaryIndexes {
   // The sticky propagation error (OK when none).
   Status status() const { return propagator_.status(); }
 
-  // CreateTable: the table's indexes are maintained from now on.
-  void TableCreated(const TableInfo& table);
-  // A GSI being backfilled shows IndexStatus CREATING and Backfilling.
+  // CreateTable (or a restore): the table's indexes are maintained from now
+  // on; a vector index's graphs are built from its stored entries.
+  // Errors: storage errors, kCorruption.
+  Status TableCreated(const TableInfo& table);
+  // A GSI (or vector index) being backfilled shows IndexStatus CREATING
+  // and Backfilling.
   void Describe(const TableInfo& table, TableDescription* d) const;
   // Query and Scan on `index` (null: the table). Errors: kValidation
-  // ("Cannot read from backfilling global secondary index").
+  // ("Cannot read from backfilling global secondary index"; a vector
+  // index, which only SearchVectors reads).
   Status CheckReadable(const TableInfo& table, const IndexInfo* index) const;
 
   // UpdateTable: the pure plan of engine/index/gsi_update_plan.h, run with
@@ -117,11 +123,15 @@ class SecondaryIndexes {
   // Builds the indexes of a table loaded from a version-1 record (ids,
   // entries, item-collection counters) and publishes it as version 2.
   Result<std::shared_ptr<const TableInfo>> Rebuild(const TableInfo& table);
+  // Registers and loads the graphs of `table`'s vector indexes not kept yet.
+  Status LoadVectorGraphs(const TableInfo& table);
 
   Store* const store_;
   Catalog* const catalog_;
   Clock* const clock_;
   const SecondaryIndexOptions options_;
+  // Before propagator_, which feeds it.
+  vector::VectorGraphs vectors_;
   Propagator propagator_;
   IndexWriter writer_;
 };

@@ -32,6 +32,7 @@ struct CreateTableRequest {
   std::optional<TableClass> table_class;
   std::optional<OnDemandThroughput> on_demand_throughput;
   std::optional<WarmThroughput> warm_throughput;
+  std::vector<VectorIndexDef> vector_indexes;
 };
 
 struct DescribeTableRequest {
@@ -69,6 +70,13 @@ struct GlobalSecondaryIndexUpdate {
   std::optional<DeleteAction> del;
 };
 
+// One entry of UpdateTable's VectorIndexUpdates: exactly one of Create or
+// Delete (the engine reports none or both).
+struct VectorIndexUpdate {
+  std::optional<VectorIndexDef> create;
+  std::optional<std::string> del;  // the index name
+};
+
 struct UpdateTableRequest {
   Scope scope;
   std::string table_name;
@@ -84,6 +92,8 @@ struct UpdateTableRequest {
   std::optional<TableClass> table_class;
   std::optional<OnDemandThroughput> on_demand_throughput;
   std::optional<WarmThroughput> warm_throughput;
+  // Unset when the request has no VectorIndexUpdates member.
+  std::optional<std::vector<VectorIndexUpdate>> vector_index_updates;
 };
 
 struct DeleteTableRequest {

@@ -30,7 +30,13 @@ constexpr char kNextIdKey[] = "n";
 // RANGE elements (multi-attribute keys), which a reader of version 7 would
 // misread as a one- or two-attribute key; it is written only by tables that
 // have such an index, so every other table stays readable by older builds.
-constexpr uint8_t kRecordVersion = 8;
+// Version 9 appends the vector indexes (count, then per index its name,
+// vector attribute, dimensions, distance function, search schema,
+// projection, ARN and whether it was added by UpdateTable); it is written
+// only by tables that have one, so every other table stays readable by
+// older builds.
+constexpr uint8_t kRecordVersion = 9;
+constexpr uint8_t kMultiAttributeKeysVersion = 8;
 constexpr uint8_t kSingleAttributeKeysVersion = 7;
 
 bool HasMultiAttributeKey(const TableDescription& d) {
@@ -94,7 +100,9 @@ std::string EncodeTableImpl(const TableInfo& t) {
   const TableDescription& d = t.desc;
   std::string out;
   RecordWriter w(&out);
-  w.Byte(HasMultiAttributeKey(d) ? kRecordVersion : kSingleAttributeKeysVersion);
+  w.Byte(!d.vector_indexes.empty() ? kRecordVersion
+         : HasMultiAttributeKey(d) ? kMultiAttributeKeysVersion
+                                   : kSingleAttributeKeysVersion);
   w.Varint(t.id);
   w.String(t.ns);
   w.String(d.table_name);
@@ -178,6 +186,24 @@ std::string EncodeTableImpl(const TableInfo& t) {
   }
   PutSettings(w, d.settings);
   for (const auto& g : d.global_secondary_indexes) PutSettings(w, g.settings);
+  // Version 9.
+  if (!d.vector_indexes.empty()) {
+    w.Varint(d.vector_indexes.size());
+    for (const auto& v : d.vector_indexes) {
+      w.String(v.def.index_name);
+      w.String(v.def.vector_attribute);
+      w.Signed(v.def.dimensions);
+      w.Byte(static_cast<uint8_t>(v.def.distance_function));
+      w.Varint(v.def.search_schema.size());
+      for (const auto& e : v.def.search_schema) {
+        w.String(e.attribute_name);
+        w.Byte(static_cast<uint8_t>(e.type));
+      }
+      PutProjection(w, v.def.projection);
+      w.String(v.index_arn);
+      w.Bool(v.backfilling.has_value());
+    }
+  }
   return out;
 }
 
@@ -324,6 +350,23 @@ Result<TableInfo> DecodeTableImpl(std::string_view bytes) {
     d.settings = r.Settings();
     for (auto& g : d.global_secondary_indexes) g.settings = r.Settings();
   }
+  if (version >= 9) {
+    d.vector_indexes.resize(r.Count());
+    for (auto& v : d.vector_indexes) {
+      v.def.index_name = r.String();
+      v.def.vector_attribute = r.String();
+      v.def.dimensions = r.Signed();
+      v.def.distance_function = static_cast<VectorDistanceFunction>(r.Byte());
+      v.def.search_schema.resize(r.Count());
+      for (auto& e : v.def.search_schema) {
+        e.attribute_name = r.String();
+        e.type = static_cast<SearchSchemaElementType>(r.Byte());
+      }
+      v.def.projection = r.ReadProjection();
+      v.index_arn = r.String();
+      if (r.Byte() != 0) v.backfilling = false;
+    }
+  }
   if (!r.ok) return Status::Corruption("truncated table record");
   t.key = ResolveKeyDef(d.key_schema, d.attribute_definitions);
   ResolveIndexes(&t);
@@ -381,6 +424,24 @@ void ResolveIndexes(TableInfo* info) {
     index.global = false;
     index.key = ResolveKeyDef(l.def.key_schema, d.attribute_definitions);
     index.projection = l.def.projection;
+    info->indexes.push_back(std::move(index));
+  }
+  for (const auto& v : d.vector_indexes) {
+    IndexInfo index;
+    index.id = id_of(v.def.index_name);
+    index.name = v.def.index_name;
+    index.global = true;  // kept from the GSI log, like a GSI
+    index.projection = v.def.projection;
+    index.vector = std::make_shared<const VectorIndexDef>(v.def);
+    // key: the HASH attribute of the search schema, if any (hash_name
+    // stays empty without one).
+    for (const auto& e : v.def.search_schema) {
+      if (e.type != SearchSchemaElementType::kHash) continue;
+      index.key.hash_name = e.attribute_name;
+      for (const auto& a : d.attribute_definitions) {
+        if (a.attribute_name == e.attribute_name) index.key.hash_type = a.attribute_type;
+      }
+    }
     info->indexes.push_back(std::move(index));
   }
 }
@@ -451,6 +512,9 @@ Result<std::shared_ptr<const TableInfo>> Catalog::Create(TableInfo info) {
     info.index_ids.clear();
     for (const auto& g : info.desc.global_secondary_indexes) {
       info.index_ids[g.def.index_name] = next_id++;
+    }
+    for (const auto& v : info.desc.vector_indexes) {
+      info.index_ids[v.def.index_name] = next_id++;
     }
     for (const auto& l : info.desc.local_secondary_indexes) {
       info.index_ids[l.def.index_name] = next_id++;

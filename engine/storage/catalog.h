@@ -48,6 +48,10 @@ struct IndexInfo {
   bool global = false;
   KeyDef key;            // the index's own partition and sort key
   Projection projection;
+  // Set for a vector index (engine/vector/): entries are kept from the GSI
+  // log like a GSI's, read only by SearchVectors. `key` then holds the
+  // search schema's HASH attribute (hash_name empty when it has none).
+  std::shared_ptr<const VectorIndexDef> vector;
 };
 
 // A table's Time to Live setting (engine/ttl/): whether expired items are
@@ -103,6 +107,7 @@ struct TableInfo {
   const IndexInfo* FindIndex(std::string_view name) const;
   bool has_lsi() const { return !desc.local_secondary_indexes.empty(); }
   bool has_gsi() const { return !desc.global_secondary_indexes.empty(); }
+  bool has_vector_index() const { return !desc.vector_indexes.empty(); }
 };
 
 // Fills `info->indexes` from `info->desc` and `info->index_ids` (an index

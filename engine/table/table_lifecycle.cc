@@ -11,12 +11,14 @@
 #include "engine/clock.h"
 #include "engine/index/gsi_update_plan.h"
 #include "engine/index/index_descriptions.h"
+#include "engine/index/vector_update_plan.h"
 #include "engine/keys/key_codec.h"
 #include "engine/schema/arns.h"
 #include "engine/schema/schema.h"
 #include "engine/stream/table_streams.h"
 #include "engine/table/table_tags.h"
 #include "engine/util/uuid.h"
+#include "engine/vector/vector_index_rules.h"
 
 namespace dynarock {
 namespace {
@@ -212,6 +214,16 @@ TableDescription TableLifecycle::DescriptionOf(const TableInfo& t,
     if (status == TableStatus::kCreating) g.index_status = TableStatus::kCreating;
     if (status == TableStatus::kDeleting) g.index_status = TableStatus::kDeleting;
   }
+  for (auto& v : d.vector_indexes) {
+    if (status == TableStatus::kCreating) v.index_status = TableStatus::kCreating;
+    if (status == TableStatus::kDeleting) v.index_status = TableStatus::kDeleting;
+    // Created with the index set of an UpdateTable: ACTIVE once its
+    // backfill is done (SecondaryIndexes::Describe says while it runs).
+    if (v.index_status == TableStatus::kCreating && status != TableStatus::kCreating &&
+        !v.backfilling.value_or(false)) {
+      v.index_status = TableStatus::kActive;
+    }
+  }
   return d;
 }
 
@@ -273,11 +285,18 @@ Result<TableInfo> TableLifecycle::Define(const CreateTableRequest& req) const {
   for (const auto& lsi : req.local_secondary_indexes) {
     d.local_secondary_indexes.push_back(NewLsiDescription(d.table_arn, lsi));
   }
+  for (const VectorIndexDef& def : req.vector_indexes) {
+    VectorIndexDescription v;
+    v.def = def;
+    v.index_arn = IndexArn(d.table_arn, def.index_name);
+    d.vector_indexes.push_back(std::move(v));
+  }
   return info;
 }
 
 Result<TableDescription> TableLifecycle::Create(const CreateTableRequest& req) {
   DR_RETURN_IF_ERROR(ValidateCreateTable(req));
+  DR_RETURN_IF_ERROR(vector::CheckCreateTableVectorIndexes(req));
   if (req.stream_specification) {
     DR_RETURN_IF_ERROR(CheckCreateStream(*req.stream_specification));
   }
@@ -289,7 +308,7 @@ Result<TableDescription> TableLifecycle::Create(const CreateTableRequest& req) {
   DR_ASSIGN_OR_RETURN(TableInfo info, Define(req));
   const int64_t now = info.desc.creation_date_time_micros;
   DR_ASSIGN_OR_RETURN(auto created, catalog_->Create(std::move(info)));
-  indexes_->TableCreated(*created);
+  DR_RETURN_IF_ERROR(indexes_->TableCreated(*created));
   throughput_->RegisterTable(ThroughputConfigOf(*created));
   if (req.stream_specification && req.stream_specification->stream_enabled) {
     // The stream's descriptor first, then the table's record names it (a
@@ -312,7 +331,7 @@ Result<TableDescription> TableLifecycle::PublishRestored(TableInfo info) {
     }
     return created.status();
   }
-  indexes_->TableCreated(**created);
+  DR_RETURN_IF_ERROR(indexes_->TableCreated(**created));
   RegisterSeeded(**created, throughput_);
   return DescriptionOf(**created, StatusOf(**created, clock_->NowMicros()));
 }
@@ -355,7 +374,8 @@ Status CheckUpdateRequest(const UpdateTableRequest& req) {
       !req.deletion_protection_enabled && !req.stream_specification &&
       !req.table_class && !req.on_demand_throughput && !req.warm_throughput &&
       (!req.global_secondary_index_updates ||
-       req.global_secondary_index_updates->empty())) {
+       req.global_secondary_index_updates->empty()) &&
+      !req.vector_index_updates) {
     return Status::Validation(
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
         "GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
@@ -370,6 +390,9 @@ Status CheckUpdateRequest(const UpdateTableRequest& req) {
   }
   if (req.global_secondary_index_updates) {
     DR_RETURN_IF_ERROR(CheckGsiUpdateActions(*req.global_secondary_index_updates));
+  }
+  if (req.vector_index_updates) {
+    DR_RETURN_IF_ERROR(CheckVectorUpdateActions(*req.vector_index_updates));
   }
   return Status::OK();
 }
@@ -476,7 +499,16 @@ Result<TableDescription> TableLifecycle::Update(const UpdateTableRequest& req) {
   // Re-rate the buckets (and add or drop GSIs) on the published version.
   auto published = catalog_->Find(req.scope.ns, req.table_name);
   throughput_->UpdateTable(ThroughputConfigOf(published ? *published : *next));
-  return DescriptionOf(*next, StatusOf(*next, now));
+  TableDescription out = DescriptionOf(*next, StatusOf(*next, now));
+  if (gsi_changes.deleted && gsi_changes.deleted->vector) {
+    // The response still shows the deleted vector index, DELETING.
+    for (const VectorIndexDescription& v : table->desc.vector_indexes) {
+      if (v.def.index_name != gsi_changes.deleted->name) continue;
+      out.vector_indexes.push_back(v);
+      out.vector_indexes.back().index_status = TableStatus::kDeleting;
+    }
+  }
+  return out;
 }
 
 Result<TableDescription> TableLifecycle::Delete(const DeleteTableRequest& req) {
