@@ -14,6 +14,7 @@
 #include "engine/value/encoded_item.h"
 #include "engine/value/item_codec.h"
 #include "engine/value/item_size.h"
+#include "engine/vector/vector_index_rules.h"
 
 namespace dynarock {
 namespace {
@@ -182,6 +183,18 @@ Result<TableInfo> TableRestorer::Definition(const Scope& scope, const std::strin
     desc.index_arn = IndexArn(d.table_arn, l.index_name);
     d.local_secondary_indexes.push_back(std::move(desc));
   }
+  // Vector indexes come along as they were (VectorIndexOverride is not
+  // implemented: docs/compatibility.md); their graphs are built from the
+  // restored entries when the table is published.
+  if (!source.vector_indexes.empty() && d.billing_mode != BillingMode::kPayPerRequest) {
+    return vector::OnDemandOnly();
+  }
+  for (const VectorIndexDescription& v : source.vector_indexes) {
+    VectorIndexDescription desc;
+    desc.def = v.def;
+    desc.index_arn = IndexArn(d.table_arn, v.def.index_name);
+    d.vector_indexes.push_back(std::move(desc));
+  }
   info.key = ResolveKeyDef(d.key_schema, d.attribute_definitions);
   return info;
 }
@@ -196,6 +209,9 @@ Result<TableDescription> TableRestorer::Restore(TableInfo def,
   }
   for (const auto& l : def.desc.local_secondary_indexes) {
     DR_ASSIGN_OR_RETURN(def.index_ids[l.def.index_name], catalog_->ReserveId());
+  }
+  for (const auto& v : def.desc.vector_indexes) {
+    DR_ASSIGN_OR_RETURN(def.index_ids[v.def.index_name], catalog_->ReserveId());
   }
   ResolveIndexes(&def);
   const uint32_t id = def.id;
