@@ -20,6 +20,7 @@ const std::vector<Operation>& Operations() {
     for (std::span<const Operation> family : {
              ops::kBackupOperations,
              ops::kBatchOperations,
+             ops::kBulkOperations,
              ops::kCapacityOperations,
              ops::kClockOperations,
              ops::kExportOperations,

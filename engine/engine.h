@@ -27,6 +27,7 @@
 #include "engine/options.h"
 #include "engine/requests/backup_requests.h"
 #include "engine/requests/batch_requests.h"
+#include "engine/requests/bulk_requests.h"
 #include "engine/requests/contributor_insights_requests.h"
 #include "engine/requests/export_requests.h"
 #include "engine/requests/import_requests.h"
@@ -280,6 +281,19 @@ class Engine final {
   Result<ImportTableDescription> ImportTable(const ImportTableRequest& req);
   Result<ImportTableDescription> DescribeImport(const DescribeImportRequest& req);
   Result<ListImportsResult> ListImports(const ListImportsRequest& req);
+  // --- Bulk put items (engine/transfer/bulk_puts.h, docs/bulk-put-items.md) ---
+  // StartBulkPutItems checks the request and the table (it exists, is
+  // ACTIVE and creates no index) and answers at once, IN_PROGRESS; the job
+  // writes the records of the input objects through the write path as the
+  // clock, its MaxWriteRequestUnits and the partitions allow (the due work),
+  // and ends COMPLETED, COMPLETED_WITH_ERRORS, CANCELLED or FAILED. Errors:
+  // kValidation, kResourceNotFound, kResourceInUse, kLimitExceeded,
+  // kIdempotentParameterMismatch.
+  Result<BulkOperationDescription> StartBulkPutItems(const StartBulkPutItemsRequest& req);
+  Result<BulkOperationDescription> DescribeBulkOperation(
+      const DescribeBulkOperationRequest& req);
+  Result<ListBulkOperationsResult> ListBulkOperations(const ListBulkOperationsRequest& req);
+  Result<BulkOperationDescription> CancelBulkOperation(const CancelBulkOperationRequest& req);
   // Returns once every export (and import) started before the call has
   // ended: for tests and tools that want the result without polling.
   void WaitUntilTransfersDone();
@@ -314,7 +328,8 @@ class Engine final {
   Status PropagateIndexes();
   // Runs the background work that is due on the clock, as every call does
   // first: deterministic GSI propagation steps, a step of the Time to Live
-  // sweep, stream maintenance (rollover, trimming). `dynarock serve` calls
+  // sweep, stream maintenance (rollover, trimming), the bulk put items
+  // jobs' writes. `dynarock serve` calls
   // it on a timer so that an idle server still expires items and trims
   // streams. Thread-safe.
   void RunDueWork();

@@ -19,6 +19,7 @@ namespace dynarock::api::ops {
 
 extern const std::span<const Operation> kBackupOperations;  // backup_ops.cc
 extern const std::span<const Operation> kBatchOperations;  // batch_ops.cc
+extern const std::span<const Operation> kBulkOperations;  // bulk_ops.cc
 extern const std::span<const Operation> kCapacityOperations;  // capacity_ops.cc
 extern const std::span<const Operation> kClockOperations;  // clock_ops.cc
 extern const std::span<const Operation> kExportOperations;  // export_ops.cc

@@ -61,28 +61,14 @@ Result<std::string> Unzstd(const std::string& path, std::string_view name) {
 }
 
 Status VisitJsonLines(std::string_view text, const ImportRecordVisitor& visit) {
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    start = end + 1;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+  return ForEachRecordLine(text, [&](std::string_view line) -> Status {
     Result<Item> record = [&]() -> Result<Item> {
       // Nesting is bounded before anything is built (ParseRequestBody).
       DR_ASSIGN_OR_RETURN(Json parsed, ParseRequestBody(line));
-      const auto it = parsed.find("Item");
-      if (it == parsed.end() || !it->is_object()) {
-        return Status::Validation("The line has no \"Item\" map");
-      }
-      for (const auto& [name, value] : it->items()) {
-        DR_RETURN_IF_ERROR(CheckAttributeValueTypes(value));
-      }
-      return DecodeItem(*it);
+      return DecodeItemMember(parsed);
     }();
-    DR_RETURN_IF_ERROR(visit(std::move(record)));
-  }
-  return Status::OK();
+    return visit(std::move(record));
+  });
 }
 
 // Splits CSV text into rows of fields (RFC 4180: quoted fields, "" inside
@@ -178,6 +164,31 @@ Status VisitCsv(std::string_view text, const ImportTableDescription& desc,
 }
 
 }  // namespace
+
+Status ForEachRecordLine(std::string_view text,
+                         const std::function<Status(std::string_view line)>& visit) {
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    DR_RETURN_IF_ERROR(visit(line));
+  }
+  return Status::OK();
+}
+
+Result<Item> DecodeItemMember(const Json& record) {
+  const auto it = record.find("Item");
+  if (it == record.end() || !it->is_object()) {
+    return Status::Validation("The line has no \"Item\" map");
+  }
+  for (const auto& [name, value] : it->items()) {
+    DR_RETURN_IF_ERROR(CheckAttributeValueTypes(value));
+  }
+  return DecodeItem(*it);
+}
 
 Result<std::string> ReadInputFile(const std::string& path, InputCompression compression) {
   const std::string name = path.substr(path.rfind('/') + 1);

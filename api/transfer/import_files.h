@@ -18,9 +18,11 @@
 #ifndef DYNAROCK_API_TRANSFER_IMPORT_FILES_H_
 #define DYNAROCK_API_TRANSFER_IMPORT_FILES_H_
 
+#include <functional>
 #include <string>
 #include <string_view>
 
+#include "api/json_codec.h"
 #include "engine/transfer/transfer_files.h"
 
 namespace dynarock::api {
@@ -32,6 +34,15 @@ Result<std::string> ReadInputFile(const std::string& path, InputCompression comp
 // Each record of one file's (decompressed) text, as `desc` says.
 Status VisitImportRecords(std::string_view text, const ImportTableDescription& desc,
                           const ImportRecordVisitor& visit);
+
+// Calls `visit` with each line of `text` that is not blank (JSON Lines),
+// stopping at the first error it returns.
+Status ForEachRecordLine(std::string_view text,
+                         const std::function<Status(std::string_view line)>& visit);
+
+// The "Item" map of one DynamoDB JSON record ({"Item":{...}}), decoded.
+// Errors: kValidation (no "Item" map, a malformed AttributeValue).
+Result<Item> DecodeItemMember(const Json& record);
 
 }  // namespace dynarock::api
 

@@ -1,10 +1,13 @@
 #include "api/transfer/s3_directory.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
 #include <filesystem>
 #include <vector>
 #include <utility>
 
+#include "api/transfer/bulk_files.h"
 #include "api/transfer/export_files.h"
 #include "api/transfer/import_files.h"
 
@@ -47,30 +50,90 @@ Result<std::unique_ptr<ExportWriter>> S3Directory::NewExport(const ExportDescrip
   return NewExportFiles(desc, std::move(dir), key_prefix, items_per_file_);
 }
 
-Result<int64_t> S3Directory::ReadImport(const ImportTableDescription& desc,
-                                        const ImportRecordVisitor& visit) {
-  DR_ASSIGN_OR_RETURN(std::string bucket_dir, ObjectPath(desc.source.s3_bucket, ""));
-  const std::string prefix = desc.source.s3_key_prefix.value_or("");
-  std::vector<std::pair<std::string, std::string>> files;  // (key, path)
+namespace {
+
+// The objects of the bucket in `bucket_dir` whose key starts with `prefix`,
+// in key order: (key, path, size).
+struct ObjectFile {
+  std::string key;
+  std::string path;
+  int64_t size = 0;
+};
+
+Result<std::vector<ObjectFile>> ListObjects(const std::string& bucket_dir,
+                                            const std::string& prefix) {
+  std::vector<ObjectFile> files;
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(bucket_dir, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (!it->is_regular_file(ec)) continue;
     const std::string path = it->path().string();
-    std::string key = path.substr(bucket_dir.size());
-    if (key.rfind(prefix, 0) == 0) files.emplace_back(std::move(key), path);
+    std::string key = path.substr(bucket_dir.size() + 1);
+    if (key.rfind(prefix, 0) != 0) continue;
+    const auto size = fs::file_size(path, ec);
+    files.push_back(ObjectFile{std::move(key), path, ec ? 0 : static_cast<int64_t>(size)});
+    ec.clear();
   }
   if (ec) return Status(ErrorCode::kIOError, "cannot list " + bucket_dir + ": " + ec.message());
+  std::sort(files.begin(), files.end(),
+            [](const ObjectFile& a, const ObjectFile& b) { return a.key < b.key; });
+  return files;
+}
+
+}  // namespace
+
+Result<int64_t> S3Directory::ReadImport(const ImportTableDescription& desc,
+                                        const ImportRecordVisitor& visit) {
+  DR_ASSIGN_OR_RETURN(std::string bucket_dir, ObjectPath(desc.source.s3_bucket, ""));
   // No object under the prefix is an empty import (DynamoDB's completes with
   // an empty table: AWS controllers' API-quirks lab, October 2026).
-  std::sort(files.begin(), files.end());
+  DR_ASSIGN_OR_RETURN(std::vector<ObjectFile> files,
+                      ListObjects(bucket_dir.substr(0, bucket_dir.size() - 1),
+                                  desc.source.s3_key_prefix.value_or("")));
   int64_t bytes = 0;
-  for (const auto& [key, path] : files) {
-    bytes += static_cast<int64_t>(fs::file_size(path, ec));
-    DR_ASSIGN_OR_RETURN(std::string text, ReadInputFile(path, desc.compression));
+  for (const ObjectFile& f : files) {
+    bytes += f.size;
+    DR_ASSIGN_OR_RETURN(std::string text, ReadInputFile(f.path, desc.compression));
     DR_RETURN_IF_ERROR(VisitImportRecords(text, desc, visit));
   }
   return bytes;
+}
+
+Result<std::vector<BulkInputObject>> S3Directory::ListBulkInput(const BulkInputSource& input) {
+  DR_ASSIGN_OR_RETURN(std::string bucket_dir, ObjectPath(input.s3_bucket, ""));
+  DR_ASSIGN_OR_RETURN(std::vector<ObjectFile> files,
+                      ListObjects(bucket_dir.substr(0, bucket_dir.size() - 1),
+                                  input.s3_key_prefix.value_or("")));
+  std::vector<BulkInputObject> objects;
+  for (ObjectFile& f : files) objects.push_back(BulkInputObject{std::move(f.key), f.size});
+  return objects;
+}
+
+Status S3Directory::ReadBulkObject(const BulkInputSource& input, const std::string& key,
+                                   const BulkRecordVisitor& visit) {
+  DR_ASSIGN_OR_RETURN(std::string path, ObjectPath(input.s3_bucket, key));
+  DR_ASSIGN_OR_RETURN(std::string text, ReadInputFile(path, input.compression));
+  return VisitBulkRecords(text, input.input_format, visit);
+}
+
+Status S3Directory::WriteBulkReport(const BulkOutputTarget& output,
+                                    const std::string& operation_id, int64_t part,
+                                    const std::vector<BulkReportEntry>& entries) {
+  std::string prefix = output.s3_key_prefix.value_or("");
+  if (!prefix.empty() && prefix.back() != '/') prefix.push_back('/');
+  char name[32];
+  std::snprintf(name, sizeof(name), "report-%05lld.json", static_cast<long long>(part));
+  const std::string key =
+      prefix + "AWSDynamoDB/BulkOperations/" + operation_id + "/" + name;
+  DR_ASSIGN_OR_RETURN(std::string path, ObjectPath(output.s3_bucket.value_or(""), key));
+  std::error_code ec;
+  fs::create_directories(fs::path(path).parent_path(), ec);
+  if (ec) return Status(ErrorCode::kIOError, "cannot create " + path + ": " + ec.message());
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << BulkReportText(entries);
+  out.close();
+  if (!out) return Status(ErrorCode::kIOError, "cannot write " + path);
+  return Status::OK();
 }
 
 }  // namespace dynarock::api

@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/transfer/transfer_files.h"
 
@@ -33,6 +34,14 @@ class S3Directory final : public TransferFiles {
   // order (api/transfer/import_files.h reads each).
   Result<int64_t> ReadImport(const ImportTableDescription& desc,
                              const ImportRecordVisitor& visit) override;
+  // Bulk put items: the files under the prefix (api/transfer/bulk_files.h
+  // reads each), and the reports, written as
+  // <output bucket>/<prefix>/AWSDynamoDB/BulkOperations/<operation id>/report-<part>.json.
+  Result<std::vector<BulkInputObject>> ListBulkInput(const BulkInputSource& input) override;
+  Status ReadBulkObject(const BulkInputSource& input, const std::string& key,
+                        const BulkRecordVisitor& visit) override;
+  Status WriteBulkReport(const BulkOutputTarget& output, const std::string& operation_id,
+                         int64_t part, const std::vector<BulkReportEntry>& entries) override;
 
   // The file of object `key` in `bucket`. Errors: kResourceNotFound ("The
   // specified bucket does not exist"), kValidation (a key with an empty,

@@ -66,6 +66,25 @@ Result<ListImportsResult> Engine::ListImports(const ListImportsRequest& req) {
   return Run([&](EngineParts& p) { return p.imports->List(req); });
 }
 
+Result<BulkOperationDescription> Engine::StartBulkPutItems(const StartBulkPutItemsRequest& req) {
+  return Run([&](EngineParts& p) { return p.bulk_puts->Start(req); });
+}
+
+Result<BulkOperationDescription> Engine::DescribeBulkOperation(
+    const DescribeBulkOperationRequest& req) {
+  return Run([&](EngineParts& p) { return p.bulk_puts->Describe(req); });
+}
+
+Result<ListBulkOperationsResult> Engine::ListBulkOperations(
+    const ListBulkOperationsRequest& req) {
+  return Run([&](EngineParts& p) { return p.bulk_puts->List(req); });
+}
+
+Result<BulkOperationDescription> Engine::CancelBulkOperation(
+    const CancelBulkOperationRequest& req) {
+  return Run([&](EngineParts& p) { return p.bulk_puts->Cancel(req); });
+}
+
 void Engine::WaitUntilTransfersDone() {
   RunWithoutDueWork([](EngineParts& p) {
     p.exports->WaitIdle();

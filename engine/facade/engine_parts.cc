@@ -99,6 +99,7 @@ EngineParts::~EngineParts() {
   // (IN_PROGRESS).
   exports.reset();
   imports.reset();
+  bulk_puts.reset();
   // The propagation thread next: nothing writes after it stops.
   indexes->Stop();
   // Flush so that a reopened database does not need to replay the WAL;
@@ -117,6 +118,8 @@ Status EngineParts::OpenBackups() {
                                              options.transfer_files));
   DR_ASSIGN_OR_RETURN(imports, Imports::Open(store.get(), clock, &tables, &restorer,
                                              options.transfer_files));
+  DR_ASSIGN_OR_RETURN(bulk_puts, BulkPuts::Open(store.get(), clock, &tables, &write_path,
+                                                options.transfer_files));
   return Status::OK();
 }
 
@@ -125,6 +128,7 @@ void EngineParts::RunDueWork() {
   ttl_sweeper.RunDue();
   streams->Maintain().ok();
   if (continuous_backups) continuous_backups->Maintain().ok();
+  if (bulk_puts) bulk_puts->RunDue();
 }
 
 Result<std::unique_ptr<EngineParts>> EngineParts::Open(const EngineOptions& options,

@@ -38,6 +38,7 @@
 #include "engine/table/table_tags.h"
 #include "engine/table/transactions.h"
 #include "engine/table/write_path.h"
+#include "engine/transfer/bulk_puts.h"
 #include "engine/transfer/exports.h"
 #include "engine/transfer/imports.h"
 #include "engine/ttl/ttl_settings.h"
@@ -66,7 +67,7 @@ struct EngineParts {
   // backfill steps move with the calls (with the propagation thread,
   // nothing); a step of the Time to Live sweep when one is due; stream and
   // PITR maintenance (rollover, retention), whose failures are not the
-  // caller's.
+  // caller's; the bulk put items jobs' writes the clock allows.
   void RunDueWork();
 
   const EngineOptions options;
@@ -93,6 +94,7 @@ struct EngineParts {
   std::unique_ptr<ContinuousBackups> continuous_backups;
   std::unique_ptr<Exports> exports;
   std::unique_ptr<Imports> imports;
+  std::unique_ptr<BulkPuts> bulk_puts;
   // Plans of repeated PartiQL SELECT texts.
   partiql::PlanCache plan_cache;
 

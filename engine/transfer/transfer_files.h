@@ -17,8 +17,11 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
+#include "engine/requests/bulk_requests.h"
 #include "engine/requests/export_requests.h"
 #include "engine/requests/import_requests.h"
 #include "engine/status.h"
@@ -45,6 +48,16 @@ class ExportWriter {
 // goes on. A non-OK return stops the reading with that status.
 using ImportRecordVisitor = std::function<Status(Result<Item> record)>;
 
+// One object of a bulk put items input (StartBulkPutItems).
+struct BulkInputObject {
+  std::string key;
+  int64_t size_bytes = 0;
+};
+// Called with each record of a bulk input object, or why the record is not
+// one (a line that is not JSON, a bad AttributeValue, an unknown member):
+// such records fail alone and the object goes on.
+using BulkRecordVisitor = std::function<Status(Result<BulkPutRecord> record)>;
+
 class TransferFiles {
  public:
   virtual ~TransferFiles() = default;
@@ -62,6 +75,23 @@ class TransferFiles {
   // or what `visit` returned.
   virtual Result<int64_t> ReadImport(const ImportTableDescription& desc,
                                      const ImportRecordVisitor& visit) = 0;
+
+  // Bulk put items. The default implementations have no buckets: every
+  // call fails with kResourceNotFound, as a missing bucket does.
+  //
+  // The objects of `input`'s bucket whose key starts with its prefix, in
+  // key order. Errors: kResourceNotFound (no bucket), kIOError.
+  virtual Result<std::vector<BulkInputObject>> ListBulkInput(const BulkInputSource& input);
+  // Each record of object `key`, decompressed and decoded as `input` says.
+  // Errors: kValidation (the object does not decompress, or is not of the
+  // format at all: the object stops), kIOError, or what `visit` returned.
+  virtual Status ReadBulkObject(const BulkInputSource& input, const std::string& key,
+                                const BulkRecordVisitor& visit);
+  // Writes `entries` as one report object under `output`'s bucket and
+  // prefix, named by the operation id and `part`. Errors: kResourceNotFound
+  // (no bucket), kIOError.
+  virtual Status WriteBulkReport(const BulkOutputTarget& output, const std::string& operation_id,
+                                 int64_t part, const std::vector<BulkReportEntry>& entries);
 };
 
 }  // namespace dynarock

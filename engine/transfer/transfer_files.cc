@@ -1,0 +1,26 @@
+#include "engine/transfer/transfer_files.h"
+
+namespace dynarock {
+namespace {
+
+Status NoBucket() {
+  return Status(ErrorCode::kResourceNotFound, "The specified bucket does not exist");
+}
+
+}  // namespace
+
+Result<std::vector<BulkInputObject>> TransferFiles::ListBulkInput(const BulkInputSource&) {
+  return NoBucket();
+}
+
+Status TransferFiles::ReadBulkObject(const BulkInputSource&, const std::string&,
+                                     const BulkRecordVisitor&) {
+  return NoBucket();
+}
+
+Status TransferFiles::WriteBulkReport(const BulkOutputTarget&, const std::string&, int64_t,
+                                      const std::vector<BulkReportEntry>&) {
+  return NoBucket();
+}
+
+}  // namespace dynarock
