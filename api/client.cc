@@ -12,6 +12,7 @@
 #include "api/fault/fault_injection.h"
 #include "api/json_codec.h"
 #include "api/metrics/request_metrics.h"
+#include "api/table_arns.h"
 
 namespace dynarock::api {
 
@@ -115,8 +116,21 @@ Response Handle(Engine* engine, const ClientOptions& options,
   if (empty_body) return FormatError(ParseRequestBody(request_json).status());
   std::string body_text;
   RequestContext ctx{engine, ScopeFor(caller, options), &body_text};
-  if (faults) return RunWithFaults(handler, ctx, operation, std::move(*request));
-  return Run(handler, ctx, *request);
+  TableArnAliases arns;
+  Status resolved = ResolveTableArns(operation, ctx.scope, &*request, &arns);
+  if (!resolved.ok()) return FormatError(resolved);
+  Response r = faults ? RunWithFaults(handler, ctx, operation, std::move(*request))
+                      : Run(handler, ctx, *request);
+  if (!arns.empty() && r.http_status == 200 && !r.body.empty()) {
+    // Rare (a request naming tables by ARN): the answer is parsed again to
+    // put the ARNs back where DynamoDB echoes them.
+    Result<Json> body = ParseRequestBody(r.body);
+    if (body.ok()) {
+      RestoreTableArns(arns, &*body);
+      r.body = DumpJson(*body);
+    }
+  }
+  return r;
 }
 
 }  // namespace

@@ -25,6 +25,7 @@ std::string_view NamespaceOf(ErrorCode code) {
     case ErrorCode::kIncompleteSignature:
     case ErrorCode::kInvalidSignature:
     case ErrorCode::kUnrecognizedClient:
+    case ErrorCode::kAccessDenied:
       return kCoralService;
     case ErrorCode::kThrottling:
       return kCoralAvailability;

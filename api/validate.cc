@@ -28,6 +28,10 @@ const Shape kAttributeMapShape{.kind = Shape::Kind::kMap,
 const Shape kStringListShape{.kind = Shape::Kind::kList,
                              .element = &kStringShape};
 const Shape kStringMapShape{.kind = Shape::Kind::kMap, .element = &kStringShape};
+const Shape kOpaqueStructureShape{.kind = Shape::Kind::kStructure,
+                                  .java_class = "com.amazonaws.dynamodb.v20120810.Structure"};
+const Shape kOpaqueStructureListShape{.kind = Shape::Kind::kList,
+                                      .element = &kOpaqueStructureShape};
 
 std::string LengthAtMost(int64_t n) {
   return "Member must have length less than or equal to " + std::to_string(n);
@@ -402,6 +406,11 @@ Status CheckMembersFirst(const Json& request, const Shape& input) {
 
 Status ValidateRequest(const Json& request, const Shape& input) {
   DR_RETURN_IF_ERROR(CheckStructureTypes(request, input));
+  for (const Member& m : input.members) {
+    if (m.unsupported && FindMember(request, m.name) != nullptr) {
+      return UnsupportedParameter(m.name);
+    }
+  }
   DR_RETURN_IF_ERROR(CheckMembersFirst(request, input));
   std::vector<std::string> errors;
   CheckStructureConstraints(request, input, "", &errors);
@@ -487,10 +496,14 @@ Status ParameterRequiredFor(std::string_view member, std::string_view operation)
 }
 
 Status UnsupportedParameter(std::string_view name) {
-  std::string m = "dynarock does not support the parameter ";
+  std::string m =
+      "One or more parameter values were invalid: dynarock does not support the parameter ";
   m += name;
-  m += " yet";
   return Status::Validation(std::move(m));
+}
+
+Member UnsupportedMember(std::string_view name, const Shape* shape) {
+  return Member{.name = name, .shape = shape, .unsupported = true};
 }
 
 }  // namespace dynarock::api

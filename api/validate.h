@@ -61,6 +61,10 @@ struct Member {
   // characters long and at most 255 characters long", and the lengths are
   // then not among the aggregated constraint violations.
   bool length_first = false;
+  // A member of DynamoDB's model that dynarock does not implement: its JSON
+  // type is checked as any member's, then its presence is refused
+  // (UnsupportedParameter) before any constraint, never silently ignored.
+  bool unsupported = false;
 };
 
 // A node of DynamoDB's input model.
@@ -97,6 +101,10 @@ extern const Shape kAttributeValueShape;
 extern const Shape kAttributeMapShape;  // Item, Key: name -> AttributeValue
 extern const Shape kStringListShape;
 extern const Shape kStringMapShape;     // ExpressionAttributeNames
+// A structure whose members are not read (an unsupported member's), and a
+// list of them: only their JSON type is checked.
+extern const Shape kOpaqueStructureShape;
+extern const Shape kOpaqueStructureListShape;
 
 // Checks `request` (a JSON object) against `input` (a kStructure):
 // kSerialization for the first member of the wrong JSON type (including
@@ -142,9 +150,13 @@ std::string LengthAtMost(int64_t n);
 // BatchWriteItem's empty RequestItems (the conformance suite, 2025).
 Status ParameterRequiredFor(std::string_view member, std::string_view operation);
 
-// A parameter dynarock accepts in DynamoDB's model but does not implement
-// yet; refused rather than silently ignored. Not a DynamoDB message.
+// A parameter of DynamoDB's model that dynarock does not implement; refused
+// rather than silently ignored: "One or more parameter values were
+// invalid: dynarock does not support the parameter <name>" (DynamoDB's
+// prefix for invalid parameters; the rest is dynarock's).
 Status UnsupportedParameter(std::string_view name);
+// A member for `name` whose presence UnsupportedParameter refuses.
+Member UnsupportedMember(std::string_view name, const Shape* shape);
 
 }  // namespace dynarock::api
 

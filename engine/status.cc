@@ -78,6 +78,8 @@ std::string_view ErrorCodeName(ErrorCode code) {
       return "ImportConflictException";
     case ErrorCode::kDuplicateItem:
       return "DuplicateItemException";
+    case ErrorCode::kAccessDenied:
+      return "AccessDeniedException";
     case ErrorCode::kServiceUnavailable:
       return "ServiceUnavailable";
     case ErrorCode::kCorruption:

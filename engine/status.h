@@ -128,6 +128,10 @@ enum class ErrorCode {
   kImportConflict,
   // PartiQL INSERT of an item whose primary key exists.
   kDuplicateItem,
+  // The caller may not act on the resource: a table ARN of another account
+  // (no account but 000000000000 exists locally, and no resource-based
+  // policy grants another account anything).
+  kAccessDenied,
   // DynamoDB cannot serve the request for now (HTTP 503); SDKs retry it.
   // Only fault injection (engine/fault/) and the HTTP server's own limits
   // answer it.

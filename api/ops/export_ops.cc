@@ -46,6 +46,8 @@ const Shape kExportTableInput{
                .enum_values = {"FULL_EXPORT", "INCREMENTAL_EXPORT"}},
         Member{.name = "IncrementalExportSpecification",
                .shape = &kIncrementalExportSpecificationShape},
+        // Exports of a filtered part of the table are not implemented.
+        UnsupportedMember("FilterSpecification", &kOpaqueStructureShape),
     }};
 
 const Shape kDescribeExportInput{

@@ -159,6 +159,18 @@ Member CreateTableTableNameMember() {
   return m;
 }
 
+// SSESpecification. Only the default, the AWS owned key (Enabled false or
+// absent, no key), is implemented: DynamoDB then reports no SSEDescription,
+// and neither does dynarock. A KMS key is refused (CheckSseSpecification).
+const Shape kSseSpecificationShape{
+    .kind = Kind::kStructure,
+    .java_class = "com.amazonaws.dynamodb.v20120810.SSESpecification",
+    .members = {
+        Member{.name = "Enabled", .shape = &kBooleanShape},
+        Member{.name = "SSEType", .shape = &kStringShape, .enum_values = {"AES256", "KMS"}},
+        Member{.name = "KMSMasterKeyId", .shape = &kStringShape},
+    }};
+
 const Shape kCreateTableInput{
     .kind = Kind::kStructure,
     .members = {
@@ -177,7 +189,13 @@ const Shape kCreateTableInput{
         TableClassMember(),
         WarmThroughputMember(),
         OnDemandThroughputMember(),
+        Member{.name = "SSESpecification", .shape = &kSseSpecificationShape},
         Member{.name = "VectorIndexes", .shape = &VectorIndexListShape()},
+        // Resource-based policies and global tables are not implemented
+        // (docs/compatibility.md); refused by name, never ignored.
+        UnsupportedMember("ResourcePolicy", &kStringShape),
+        UnsupportedMember("GlobalTableSourceArn", &kStringShape),
+        UnsupportedMember("GlobalTableSettingsReplicationMode", &kStringShape),
     }};
 
 // ImportTable's TableCreationParameters: the CreateTable members DynamoDB's
@@ -262,7 +280,29 @@ const Shape kUpdateTableInput{
         OnDemandThroughputMember(),
         WarmThroughputMember(),
         Member{.name = "VectorIndexUpdates", .shape = &VectorIndexUpdateListShape()},
+        // Changing encryption keys, replicas (global tables: issue 44) and
+        // their settings are not implemented; refused by name, so that an
+        // UpdateTable carrying only them is not told that "At least one of
+        // ... is required".
+        UnsupportedMember("SSESpecification", &kSseSpecificationShape),
+        UnsupportedMember("ReplicaUpdates", &kOpaqueStructureListShape),
+        UnsupportedMember("MultiRegionConsistency", &kStringShape),
+        UnsupportedMember("GlobalTableWitnessUpdates", &kOpaqueStructureListShape),
+        UnsupportedMember("GlobalTableSettingsReplicationMode", &kStringShape),
+        UnsupportedMember("DisassociationProtectionEnabled", &kBooleanShape),
     }};
+
+// A KMS key (Enabled true, an SSEType of KMS or AES256, or a key id) is not
+// implemented: refused by name. The AWS owned key is what every table has.
+Status CheckSseSpecification(const Json& request) {
+  const Json* sse = Field(request, "SSESpecification");
+  if (sse == nullptr) return Status::OK();
+  if (OptionalBool(*sse, "Enabled").value_or(false) || Field(*sse, "SSEType") != nullptr ||
+      Field(*sse, "KMSMasterKeyId") != nullptr) {
+    return UnsupportedParameter("SSESpecification (a KMS key)");
+  }
+  return Status::OK();
+}
 
 // --- Decoding ---------------------------------------------------------
 
@@ -548,6 +588,7 @@ Json EncodeTableDescription(const TableDescription& d) {
 
 Result<CreateTableRequest> DecodeCreateTableRequest(const Json& request) {
   DR_RETURN_IF_ERROR(ValidateRequest(request, kCreateTableInput));
+  DR_RETURN_IF_ERROR(CheckSseSpecification(request));
   CreateTableRequest req;
   req.table_name = StringOr(request, "TableName");
   req.attribute_definitions =

@@ -7,6 +7,7 @@
 
 #include "engine/backup/backups.h"
 #include "engine/clock.h"
+#include "engine/schema/arns.h"
 #include "engine/util/coding.h"
 
 namespace dynarock {
@@ -28,13 +29,12 @@ Status SourceTableNotFound(const std::string& name) {
   return Status(ErrorCode::kSourceTableNotFound, "Source table not found: " + name);
 }
 
-// The table name of "arn:aws:dynamodb:<region>:<account>:table/<name>".
-std::string TableNameOfArn(const std::string& arn) {
-  const size_t at = arn.find(":table/");
-  if (at == std::string::npos) return arn;
-  std::string name = arn.substr(at + 7);
-  const size_t slash = name.find('/');
-  return slash == std::string::npos ? name : name.substr(0, slash);
+// The table name of "arn:aws:dynamodb:<region>:<account>:table/<name>"
+// (any sub-resource ignored); a string that is no table ARN is taken for a
+// name, which no table has.
+std::string TableOfArn(const std::string& arn) {
+  std::optional<DynamoDbArn> parsed = ParseArn(arn);
+  return parsed ? parsed->table : arn;
 }
 
 }  // namespace
@@ -229,7 +229,7 @@ RestoreItemSource ContinuousBackups::ItemsAt(uint32_t table_id, const State& sta
 Result<TableDescription> ContinuousBackups::Restore(
     const RestoreTableToPointInTimeRequest& req) {
   const std::string source_name =
-      req.source_table_arn ? TableNameOfArn(*req.source_table_arn) : req.source_table_name;
+      req.source_table_arn ? TableOfArn(*req.source_table_arn) : req.source_table_name;
   TableStatus status;
   std::shared_ptr<const TableInfo> table = tables_->Find(req.scope, source_name, &status);
   if (!table || status == TableStatus::kDeleting) return SourceTableNotFound(source_name);

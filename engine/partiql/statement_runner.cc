@@ -7,6 +7,7 @@
 
 #include "engine/expr/ast.h"
 #include "engine/partiql/statement_parser.h"
+#include "engine/schema/arns.h"
 #include "engine/table/batch_requests.h"
 
 namespace dynarock {
@@ -31,6 +32,17 @@ Status PlanText(const std::string& text, const std::vector<AttributeValue>& para
   if (statement.kind == partiql::Statement::Kind::kExists && !exists_allowed) {
     return partiql::Malformed(
         "EXISTS is only supported in ExecuteTransaction statements");
+  }
+  if (LooksLikeArn(statement.table_name)) {
+    // FROM "arn:aws:dynamodb:<region>:<account>:table/<name>" (a table ARN
+    // names the table in PartiQL too). Such a text is never a usable cached
+    // plan: the cache looks its table up by the ARN and finds none.
+    static constexpr std::string_view kActions[] = {"PartiQLSelect", "PartiQLInsert",
+                                                    "PartiQLUpdate", "PartiQLDelete",
+                                                    "PartiQLSelect"};
+    DR_ASSIGN_OR_RETURN(statement.table_name,
+                        TableNameOfArn(options.scope, statement.table_name,
+                                       kActions[static_cast<int>(statement.kind)]));
   }
   DR_ASSIGN_OR_RETURN(*plan, partiql::PlanStatement(statement, keys, options));
   cache.Remember(text, parameters, keys, options, *plan);

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/schema/arns.h"
 #include "engine/stream/stream_record.h"
 #include "engine/util/coding.h"
 
@@ -55,11 +56,8 @@ Result<IteratorPosition> DecodeIterator(std::string_view text) {
 
 // "arn:aws:dynamodb:<region>:<account>:table/<name>/stream/<label>".
 bool WellFormedStreamArn(std::string_view arn) {
-  if (arn.substr(0, 17) != "arn:aws:dynamodb:") return false;
-  const size_t table = arn.find(":table/");
-  const size_t stream = arn.find("/stream/");
-  return table != std::string_view::npos && stream != std::string_view::npos &&
-         stream > table + 7 && stream + 8 < arn.size();
+  std::optional<DynamoDbArn> parsed = ParseArn(arn);
+  return parsed && parsed->sub_type == "stream";
 }
 
 Status InvalidStreamArn() { return Status::Validation("Invalid StreamArn"); }

@@ -1,6 +1,9 @@
 #include "engine/table/table_tags.h"
 
+#include <optional>
 #include <utility>
+
+#include "engine/schema/arns.h"
 
 namespace dynarock {
 namespace {
@@ -40,32 +43,10 @@ bool IsTagText(std::string_view s) {
   return true;
 }
 
-bool IsTableNameChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '_' || c == '.' || c == '-';
-}
-
-// The table name of "arn:<partition>:dynamodb:<region>:<account>:table/<name>",
-// or empty when `arn` is not a table ARN.
-std::string TableNameOfArn(const std::string& arn) {
-  std::vector<std::string_view> parts;
-  std::string_view rest = arn;
-  for (int i = 0; i < 5; ++i) {
-    const size_t colon = rest.find(':');
-    if (colon == std::string_view::npos) return {};
-    parts.push_back(rest.substr(0, colon));
-    rest.remove_prefix(colon + 1);
-  }
-  constexpr std::string_view kTable = "table/";
-  if (parts[0] != "arn" || parts[2] != "dynamodb" || rest.substr(0, kTable.size()) != kTable) {
-    return {};
-  }
-  std::string_view name = rest.substr(kTable.size());
-  if (name.size() < 3 || name.size() > 255) return {};
-  for (char c : name) {
-    if (!IsTableNameChar(c)) return {};
-  }
-  return std::string(name);
+// The table name of a table's own ARN, or empty when `arn` is not one.
+std::string NameOfTableArn(const std::string& arn) {
+  std::optional<DynamoDbArn> parsed = ParseArn(arn);
+  return parsed && parsed->sub_type.empty() ? parsed->table : "";
 }
 
 }  // namespace
@@ -97,7 +78,7 @@ Status CheckNewTags(const std::vector<Tag>& added,
 
 Result<std::shared_ptr<const TableInfo>> TableTags::TableOfArn(const Scope& scope,
                                                                const std::string& arn) {
-  const std::string name = TableNameOfArn(arn);
+  const std::string name = NameOfTableArn(arn);
   if (name.empty()) return InvalidArn(arn);
   Result<std::shared_ptr<const TableInfo>> table = tables_->FindOrNotFound(scope, name);
   // Another region's or account's ARN names no table of this scope.
@@ -120,7 +101,7 @@ Status TableTags::Change(
 
 Status TableTags::Tag(const TagResourceRequest& req) {
   // DynamoDB checks the ARN, then that there are tags, then the table.
-  if (TableNameOfArn(req.resource_arn).empty()) return InvalidArn(req.resource_arn);
+  if (NameOfTableArn(req.resource_arn).empty()) return InvalidArn(req.resource_arn);
   if (req.tags.empty()) {
     return Status::Validation("Atleast one Tag needs to be provided as Input.");
   }
@@ -133,7 +114,7 @@ Status TableTags::Tag(const TagResourceRequest& req) {
 }
 
 Status TableTags::Untag(const UntagResourceRequest& req) {
-  if (TableNameOfArn(req.resource_arn).empty()) return InvalidArn(req.resource_arn);
+  if (NameOfTableArn(req.resource_arn).empty()) return InvalidArn(req.resource_arn);
   if (req.tag_keys.empty()) {
     return Status::Validation("Atleast one Tag Key needs to be provided as Input.");
   }

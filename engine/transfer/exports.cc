@@ -142,13 +142,10 @@ std::string NewExportId(int64_t micros) {
   return std::string(ms) + "-" + hex;
 }
 
-// The table name of "arn:aws:dynamodb:<region>:<account>:table/<name>";
-// empty when `arn` is not a table ARN.
-std::string TableNameOfArn(const std::string& arn) {
-  const size_t at = arn.find(":table/");
-  if (at == std::string::npos) return "";
-  std::string name = arn.substr(at + 7);
-  return name.find('/') == std::string::npos ? name : "";
+// The table name of a table's own ARN; empty for any other string.
+std::string TableOfArn(const std::string& arn) {
+  std::optional<DynamoDbArn> parsed = ParseArn(arn);
+  return parsed && parsed->sub_type.empty() ? parsed->table : "";
 }
 
 Status TableNotFound(const std::string& arn) {
@@ -205,7 +202,7 @@ Result<ExportDescription> Exports::Export(const ExportTableToPointInTimeRequest&
     return Status::Validation(
         "One or more parameter values were invalid: tableArn is not a valid ARN");
   }
-  const std::string name = TableNameOfArn(req.table_arn);
+  const std::string name = TableOfArn(req.table_arn);
   TableStatus status;
   std::shared_ptr<const TableInfo> table =
       name.empty() ? nullptr : tables_->Find(req.scope, name, &status);

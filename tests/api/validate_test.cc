@@ -209,7 +209,23 @@ TEST(ValidateTest, FixedMessages) {
   EXPECT_EQ(ConstraintViolation("'x'", "p.q", "C"),
             "Value 'x' at 'p.q' failed to satisfy constraint: C");
   EXPECT_THAT(UnsupportedParameter("Foo"),
-              StatusIs(ErrorCode::kValidation, Eq("dynarock does not support the parameter Foo yet")));
+              StatusIs(ErrorCode::kValidation,
+                       Eq("One or more parameter values were invalid: dynarock does "
+                          "not support the parameter Foo")));
+}
+
+// An unsupported member is type-checked as any other, then refused by name
+// before any constraint of the other members.
+TEST(ValidateTest, UnsupportedMemberIsRefusedAfterTypes) {
+  const Shape input{.kind = Shape::Kind::kStructure,
+                    .members = {Member{.name = "A", .shape = &kStringShape,
+                                       .required = true},
+                                UnsupportedMember("B", &kStringListShape)}};
+  EXPECT_OK(ValidateRequest(J(R"({"A":"x"})"), input));
+  EXPECT_THAT(ValidateRequest(J(R"({"B":[]})"), input),
+              StatusIs(ErrorCode::kValidation, ::testing::HasSubstr("parameter B")));
+  EXPECT_THAT(ValidateRequest(J(R"({"A":"x","B":1})"), input),
+              StatusIs(ErrorCode::kSerialization, ::testing::_));
 }
 
 }  // namespace
