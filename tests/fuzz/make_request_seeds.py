@@ -15,7 +15,7 @@ import random
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent / "corpus" / "request"
-OPERATIONS = 11  # BuildRequest's cases
+OPERATIONS = 11  # BuildRequest's cases before SearchVectors (11, seeded last)
 
 
 def main():
@@ -64,6 +64,22 @@ def main():
         # Query of the multi-attribute GSI, each key condition once.
         *[bytes([10, k, 0, 0]) for k in range(8)],
     ]
+    # Operation 11, the vector index (after the others, so that their seeds
+    # keep their names): the generic recipes, then by hand: a search and a
+    # PutItem with each fixed vector, each TopK (1 .. past 100, 0, -1, 20
+    # digits, 1.5), each fixed condition, and a 20,000-member SearchVector.
+    op = 11
+    seeds.append(bytes([op]) + b"\xff" * 64)
+    seeds.append(bytes([op]) + b"\xff\xfe" * 32)
+    seeds.append(bytes([op]) + b"\x01\x00" * 32)
+    for k in range(3):
+        rng = random.Random(op * 10 + k)
+        seeds.append(bytes([op]) + bytes(rng.randrange(256) for _ in range(48)))
+    seeds += [bytes([op, 1, v, 0, 1, 1, 0]) for v in range(6)]
+    seeds += [bytes([op, 1, v, 1, 0, 0]) for v in range(6)]
+    seeds += [bytes([op, 1, 0, 0, k, 1, 0]) for k in range(8)]
+    seeds += [bytes([op, 1, 0, 0, 1, 1, c, 1, 1]) for c in range(8)]
+    seeds.append(bytes([op, 0, 0, 0]) + limit + bytes([1, 0, 0, 1, 0]))
     for i, seed in enumerate(seeds):
         (OUT / f"seed_{i:03d}").write_bytes(seed)
     print(f"{len(seeds)} seeds in {OUT}")

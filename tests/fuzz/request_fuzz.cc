@@ -13,7 +13,9 @@
 // worker's; ASan's frames are larger, so the margin is smaller than in a
 // Release server; tests/api/client_test.cc checks 2 MB in Release), to an
 // in-memory engine with a table "fuzz" (pk S, sk N), a GSI on g and a
-// multi-attribute GSI (HASH g, sk; RANGE a1, pk) that operation 10 queries.
+// multi-attribute GSI (HASH g, sk; RANGE a1, pk) that operation 10 queries,
+// and a vector index (vector "vec" of 3 dimensions, HASH g, INLINE_FILTER
+// a1) that operation 11 writes and searches (SearchVectors).
 //
 // Invariants beyond "no crash, no sanitizer report, no stack overflow":
 // every response is 200 or 400 with a JSON object body (a 500 means an
@@ -66,7 +68,12 @@ constexpr char kCreateTable[] = R"({
                     {"AttributeName": "sk", "KeyType": "HASH"},
                     {"AttributeName": "a1", "KeyType": "RANGE"},
                     {"AttributeName": "pk", "KeyType": "RANGE"}],
-      "Projection": {"ProjectionType": "KEYS_ONLY"}}]})";
+      "Projection": {"ProjectionType": "KEYS_ONLY"}}],
+  "VectorIndexes": [{"IndexName": "byVec", "VectorAttribute": {"AttributeName": "vec"},
+      "Dimensions": 3, "DistanceFunction": "COSINE",
+      "SearchSchema": [{"AttributeName": "g", "SearchSchemaElementType": "HASH"},
+                       {"AttributeName": "a1", "SearchSchemaElementType": "INLINE_FILTER"}],
+      "Projection": {"ProjectionType": "ALL"}}]})";
 
 constexpr int kRunsPerEngine = 5000;
 // A server worker's stack (8 MB), here with ASan's larger frames.
@@ -372,7 +379,7 @@ class Builder {
 std::pair<std::string, std::string> BuildRequest(Recipe& r) {
   Builder b(&r);
   const std::string table = R"({"TableName":"fuzz")";
-  switch (r.Pick(11)) {
+  switch (r.Pick(12)) {
     case 0: {
       std::string body = table + R"(,"Item":)" + b.Item();
       switch (r.Pick(3)) {
@@ -478,6 +485,41 @@ std::pair<std::string, std::string> BuildRequest(Recipe& r) {
       if (r.Flip()) body += R"(,"FilterExpression":)" + b.Quote(b.Condition());
       if (r.Flip()) body += R"(,"Limit":1,"ScanIndexForward":false)";
       return {"Query", body + "}"};
+    }
+    case 11: {
+      // The vector index: a write or a search whose vector is a generated
+      // value (deep, wide, of any type; a list of up to 20,000 members),
+      // with numbers at float's edges, TopK past its range, conditions
+      // right and wrong.
+      static const char* kVectors[] = {
+          R"([{"N":"1"},{"N":"0"},{"N":"-1"}])",
+          R"([{"N":"3.5e38"},{"N":"1"},{"N":"1"}])",
+          R"([{"N":"1e-130"},{"N":"-9.99e125"},{"N":"0"}])",
+          R"([{"N":"0"},{"N":"0"},{"N":"0"}])",
+          R"([{"S":"1"},{"N":"1"},{"N":"1"}])",
+          R"([])"};
+      std::string vector = r.Flip() ? kVectors[r.Pick(6)] : "[" + b.Value() + "]";
+      if (r.Flip()) {
+        std::string body = table + R"(,"Item":)" + b.KeyMembers() +
+                           R"(,"g":{"S":"g"},"a1":{"S":"x"},"vec":{"L":)" + vector + "}}";
+        return {"PutItem", body + "}"};
+      }
+      static const char* kConditions[] = {
+          "g = :g", "g = :g AND a1 = :s", ":g = g", "g = :g AND a1 > :s",
+          "g = :g OR a1 = :s", "a1 = :s", "g = :g AND a2 = :s", "g.x = :g"};
+      static const char* kTopK[] = {"1", "10", "100", "101", "0", "-1",
+                                    "99999999999999999999", "1.5"};
+      std::string body = table + R"(,"IndexName":"byVec","SearchVector":)" + vector +
+                         R"(,"TopK":)" + kTopK[r.Pick(8)];
+      if (r.Flip()) {
+        body += R"(,"SearchConditionExpression":)" + b.Quote(kConditions[r.Pick(8)]);
+      } else {
+        body += R"(,"SearchConditionExpression":)" + b.Quote(b.Condition());
+      }
+      body += R"(,"ExpressionAttributeValues":{":g":{"S":"g"},":s":{"S":"x"},":v":{"N":"1"}})";
+      if (r.Flip()) body += R"(,"ProjectionExpression":)" + b.Quote(b.Projection());
+      if (r.Flip()) body += R"(,"ReturnConsumedCapacity":"TOTAL")";
+      return {"SearchVectors", body + "}"};
     }
     default: {
       std::string body = table + R"(,"Item":{"pk":{"S":"k"},"sk":{"N":"1"},)";
