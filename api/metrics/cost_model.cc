@@ -38,7 +38,13 @@ std::string FormatDollars(double dollars) {
   if (dollars != 0 && std::fabs(dollars) < 0.01) {
     std::snprintf(text, sizeof(text), "$%.6f", dollars);
   } else {
-    std::snprintf(text, sizeof(text), "$%.2f", dollars);
+    // To the cent, a half cent up (away from zero), as a bill is rounded:
+    // printf's "%.2f" would round an exact half to even ($1.625 -> $1.62),
+    // and a sum of products lands a hair under a half it means ($0.145 is
+    // 0.14499999999999999 in binary), hence the relative nudge far below a
+    // cent and far above double's error.
+    const double cents = std::round(dollars * 100 * (1 + 1e-12));
+    std::snprintf(text, sizeof(text), "$%.2f", cents / 100);
   }
   return text;
 }

@@ -58,7 +58,8 @@ TableCost EstimateCost(const TableUsage& usage, const PriceTable& prices);
 // throttling: the peak rounded up, at least 1 (DynamoDB's minimum).
 double ProvisionedForPeak(double peak_units_per_second);
 
-// "$12.35"; amounts under a cent to a millionth of a dollar ("$0.003125").
+// "$12.35", rounded to the cent with a half cent up ($1.625 -> "$1.63");
+// amounts under a cent to a millionth of a dollar ("$0.003125").
 std::string FormatDollars(double dollars);
 
 }  // namespace dynarock::api::metrics

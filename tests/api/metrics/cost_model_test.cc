@@ -98,6 +98,10 @@ TEST(CostModelTest, FormatDollars) {
   EXPECT_EQ(FormatDollars(0), "$0.00");
   EXPECT_EQ(FormatDollars(12.345), "$12.35");
   EXPECT_EQ(FormatDollars(0.003125), "$0.003125");
+  // A half cent goes up, also where binary lands a hair under it.
+  EXPECT_EQ(FormatDollars(1.625), "$1.63");
+  EXPECT_EQ(FormatDollars(0.145), "$0.15");
+  EXPECT_EQ(FormatDollars(1.6249), "$1.62");
 }
 
 }  // namespace
