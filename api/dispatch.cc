@@ -30,6 +30,7 @@ const std::vector<Operation>& Operations() {
              ops::kInsightsOperations,
              ops::kItemOperations,
              ops::kPartiqlOperations,
+             ops::kPolicyOperations,
              ops::kQueryOperations,
              ops::kSnapshotOperations,
              ops::kStreamOperations,
@@ -62,21 +63,18 @@ const Operation* FindOperation(std::string_view name) {
 }
 
 // The operations of DynamoDB's current API model that dynarock does not serve
-// (global tables, Kinesis streaming destinations, resource policies, replica
-// auto scaling): they need other regions or other AWS services. DynamoDB
-// Local does not serve them either.
-constexpr std::array<std::string_view, 15> kUnservedOperations = {
+// (global tables, Kinesis streaming destinations, replica auto scaling):
+// they need other regions or other AWS services. DynamoDB Local does not
+// serve them either.
+constexpr std::array<std::string_view, 12> kUnservedOperations = {
     "CreateGlobalTable",
-    "DeleteResourcePolicy",
     "DescribeGlobalTable",
     "DescribeGlobalTableSettings",
     "DescribeKinesisStreamingDestination",
     "DescribeTableReplicaAutoScaling",
     "DisableKinesisStreamingDestination",
     "EnableKinesisStreamingDestination",
-    "GetResourcePolicy",
     "ListGlobalTables",
-    "PutResourcePolicy",
     "UpdateGlobalTable",
     "UpdateGlobalTableSettings",
     "UpdateKinesisStreamingDestination",

@@ -34,6 +34,7 @@
 #include "engine/requests/index_lag_requests.h"
 #include "engine/requests/item_requests.h"
 #include "engine/requests/partiql_requests.h"
+#include "engine/requests/policy_requests.h"
 #include "engine/requests/query_scan_requests.h"
 #include "engine/requests/scope.h"
 #include "engine/requests/snapshot_requests.h"
@@ -169,6 +170,17 @@ class Engine final {
   Status UntagResource(const UntagResourceRequest& req);
   Result<ListTagsOfResourceResult> ListTagsOfResource(
       const ListTagsOfResourceRequest& req);
+
+  // --- Resource-based policies (engine/table/resource_policies.h) ---
+  // One policy per table and one per its latest stream, named by ARN,
+  // persisted and deleted with the table, not carried by backups; stored
+  // and returned, never enforced. Errors: kValidation (the ARN),
+  // kResourceNotFound (table or stream), kPolicyNotFound (none, or not the
+  // ExpectedRevisionId).
+  Result<PutResourcePolicyResult> PutResourcePolicy(const PutResourcePolicyRequest& req);
+  Result<GetResourcePolicyResult> GetResourcePolicy(const GetResourcePolicyRequest& req);
+  Result<DeleteResourcePolicyResult> DeleteResourcePolicy(
+      const DeleteResourcePolicyRequest& req);
 
   // --- Contributor insights (engine/table/contributor_insights.h) ---
   // The on/off setting per table and GSI, persisted with the table. The

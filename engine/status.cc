@@ -80,6 +80,8 @@ std::string_view ErrorCodeName(ErrorCode code) {
       return "DuplicateItemException";
     case ErrorCode::kAccessDenied:
       return "AccessDeniedException";
+    case ErrorCode::kPolicyNotFound:
+      return "PolicyNotFoundException";
     case ErrorCode::kServiceUnavailable:
       return "ServiceUnavailable";
     case ErrorCode::kCorruption:

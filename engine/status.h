@@ -132,6 +132,9 @@ enum class ErrorCode {
   // (no account but 000000000000 exists locally, and no resource-based
   // policy grants another account anything).
   kAccessDenied,
+  // No resource-based policy is attached to the resource, or not the
+  // revision a request expected (engine/table/resource_policies.h).
+  kPolicyNotFound,
   // DynamoDB cannot serve the request for now (HTTP 503); SDKs retry it.
   // Only fault injection (engine/fault/) and the HTTP server's own limits
   // answer it.

@@ -29,6 +29,7 @@ extern const std::span<const Operation> kIndexOperations;  // index_ops.cc
 extern const std::span<const Operation> kInsightsOperations;  // insights_ops.cc
 extern const std::span<const Operation> kItemOperations;  // item_ops.cc
 extern const std::span<const Operation> kPartiqlOperations;  // partiql_ops.cc
+extern const std::span<const Operation> kPolicyOperations;  // policy_ops.cc
 extern const std::span<const Operation> kQueryOperations;  // query_ops.cc
 extern const std::span<const Operation> kSnapshotOperations;  // snapshot_ops.cc
 extern const std::span<const Operation> kStreamOperations;  // stream_ops.cc

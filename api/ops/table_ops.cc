@@ -7,6 +7,7 @@
 
 #include "api/ops/fields.h"
 #include "api/ops/ops.h"
+#include "api/ops/resource_policy.h"
 #include "api/ops/table_codec.h"
 #include "api/ops/tags.h"
 #include "api/ops/vector_codec.h"
@@ -191,9 +192,9 @@ const Shape kCreateTableInput{
         OnDemandThroughputMember(),
         Member{.name = "SSESpecification", .shape = &kSseSpecificationShape},
         Member{.name = "VectorIndexes", .shape = &VectorIndexListShape()},
-        // Resource-based policies and global tables are not implemented
-        // (docs/compatibility.md); refused by name, never ignored.
-        UnsupportedMember("ResourcePolicy", &kStringShape),
+        Member{.name = "ResourcePolicy", .shape = &kStringShape},
+        // Global tables are not implemented (docs/compatibility.md);
+        // refused by name, never ignored.
         UnsupportedMember("GlobalTableSourceArn", &kStringShape),
         UnsupportedMember("GlobalTableSettingsReplicationMode", &kStringShape),
     }};
@@ -622,6 +623,9 @@ Result<CreateTableRequest> DecodeCreateTableRequest(const Json& request) {
   req.warm_throughput = DecodeWarmThroughput(request);
   if (const Json* vectors = Field(request, "VectorIndexes")) {
     req.vector_indexes = DecodeVectorIndexes(*vectors);
+  }
+  if (std::optional<std::string> policy = OptionalString(request, "ResourcePolicy")) {
+    DR_ASSIGN_OR_RETURN(req.resource_policy, CheckResourcePolicy(*policy));
   }
   return req;
 }

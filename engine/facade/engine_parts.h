@@ -35,6 +35,7 @@
 #include "engine/table/item_locks.h"
 #include "engine/table/read_path.h"
 #include "engine/table/table_lifecycle.h"
+#include "engine/table/resource_policies.h"
 #include "engine/table/table_tags.h"
 #include "engine/table/transactions.h"
 #include "engine/table/write_path.h"
@@ -84,6 +85,7 @@ struct EngineParts {
   ReadPath read_path;
   TableLifecycle tables;
   TableTags tags;
+  ResourcePolicies policies;
   ContributorInsights insights;
   TransactionCoordinator transactions;
   TtlSettings ttl;

@@ -7,7 +7,16 @@
 namespace dynarock {
 
 Result<TableDescription> Engine::CreateTable(const CreateTableRequest& req) {
-  return Run([&](EngineParts& p) { return p.tables.Create(req); });
+  return Run([&](EngineParts& p) -> Result<TableDescription> {
+    DR_ASSIGN_OR_RETURN(TableDescription created, p.tables.Create(req));
+    if (req.resource_policy) {
+      // Written just after the table record: a crash in between leaves the
+      // table without its policy, and the client without an answer.
+      std::shared_ptr<const TableInfo> table = p.catalog->Find(req.scope.ns, req.table_name);
+      if (table) DR_RETURN_IF_ERROR(p.policies.AttachToNewTable(table->id, *req.resource_policy));
+    }
+    return created;
+  });
 }
 
 Result<TableDescription> Engine::DescribeTable(const DescribeTableRequest& req) {
@@ -43,6 +52,21 @@ Status Engine::UntagResource(const UntagResourceRequest& req) {
 Result<ListTagsOfResourceResult> Engine::ListTagsOfResource(
     const ListTagsOfResourceRequest& req) {
   return Run([&](EngineParts& p) { return p.tags.List(req); });
+}
+
+Result<PutResourcePolicyResult> Engine::PutResourcePolicy(
+    const PutResourcePolicyRequest& req) {
+  return Run([&](EngineParts& p) { return p.policies.Put(req); });
+}
+
+Result<GetResourcePolicyResult> Engine::GetResourcePolicy(
+    const GetResourcePolicyRequest& req) {
+  return Run([&](EngineParts& p) { return p.policies.Get(req); });
+}
+
+Result<DeleteResourcePolicyResult> Engine::DeleteResourcePolicy(
+    const DeleteResourcePolicyRequest& req) {
+  return Run([&](EngineParts& p) { return p.policies.Delete(req); });
 }
 
 Result<ContributorInsightsDescription> Engine::UpdateContributorInsights(

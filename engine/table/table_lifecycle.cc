@@ -16,6 +16,7 @@
 #include "engine/schema/arns.h"
 #include "engine/schema/schema.h"
 #include "engine/stream/table_streams.h"
+#include "engine/table/resource_policies.h"
 #include "engine/table/table_tags.h"
 #include "engine/util/uuid.h"
 #include "engine/vector/vector_index_rules.h"
@@ -533,6 +534,8 @@ Result<TableDescription> TableLifecycle::Delete(const DeleteTableRequest& req) {
   const int64_t items = table->stats->item_count.load();
   const int64_t bytes = table->stats->size_bytes.load();
   Catalog::AddStats(table->id, -items, -bytes, &batch);
+  // Its resource-based policies (the table's and its streams') go too.
+  RemoveResourcePolicies(table->id, &batch);
   TableDescription before = DescriptionOf(*table, TableStatus::kDeleting);
   // The index entries and GSI log records go in the same batch.
   DR_RETURN_IF_ERROR(indexes_->PublishTableDeletion(*table, next, &batch));
