@@ -45,19 +45,34 @@ export async function launchBrowser() {
   });
 }
 
+// Resolves once DescribeTable says `table` is ACTIVE (a real clock's
+// CreateTable answers CREATING, and item calls until then are refused).
+export async function waitActive(url, table) {
+  for (let i = 0; i < 200; i++) {
+    const { Table } = await ok(url, "DescribeTable", { TableName: table });
+    if (Table.TableStatus === "ACTIVE" && (Table.GlobalSecondaryIndexes ?? []).every((g) => g.IndexStatus === "ACTIVE")) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${table} not ACTIVE after 10 s`);
+}
+
 // Opens the console at `hash` ("heat?table=t") with the test's credentials
-// typed in (and `secret` for a strict server); resolves the page once the
-// first refresh has listed the tables.
+// (and `secret` for a strict server) in the tab's sessionStorage before the
+// page's script reads them; resolves the page once the first refresh has
+// read the server's clock, or once the page reports an error (#status).
 export async function openConsole(browser, url, hash = "", secret = "") {
   const page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 900 });
   page.on("pageerror", (e) => console.error("page error:", e.message));
-  await page.goto(`${url}/console/`);
-  await page.evaluate((key, region, secretKey) => {
-    sessionStorage.setItem("dynarock.creds", JSON.stringify({ accessKey: key, region, secretKey }));
+  await page.evaluateOnNewDocument((key, region, secretKey) => {
+    try {
+      sessionStorage.setItem("dynarock.creds", JSON.stringify({ accessKey: key, region, secretKey }));
+    } catch {
+      // a document without storage (about:blank)
+    }
   }, ACCESS_KEY, REGION, secret);
   await page.goto(`${url}/console/#${hash}`);
-  await page.reload();
-  await page.waitForFunction(() => document.querySelector("#clock").textContent.includes("clock: 2"));
+  await page.waitForFunction(() => document.querySelector("#clock").textContent.includes("clock: 2") ||
+    document.querySelector("#status").textContent !== "");
   return page;
 }
