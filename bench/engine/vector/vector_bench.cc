@@ -3,11 +3,12 @@
 // What vector indexes give and cost (issue 39; docs/vector-search.md), in
 // one run, as ratios against baselines measured in the same run:
 //
-// 1. Recall@10 of the HNSW graph (engine/vector/vector_graphs.h, M 16,
-//    ef_construction 200, ef_search 128) against exact search (every vector
+// 1. Recall@10 of the HNSW graph (engine/vector/vector_graphs.h, its
+//    default GraphOptions) against exact search (every vector
 //    compared), on N vectors of 128 dimensions (N = 100,000 unless
 //    VECTORS=n), random (uniform) and clustered (100 Gaussian clusters),
-//    for COSINE, EUCLIDEAN and DOT_PRODUCT; 200 queries each.
+//    for COSINE, EUCLIDEAN and DOT_PRODUCT; 200 queries each, drawn from
+//    the data's distribution.
 // 2. Searches/s through the graph against exact search of the same
 //    partition (the brute-force scan), TopK 10.
 // 3. Build rate (vectors/s into the graph) and memory per vector (the
@@ -18,6 +19,9 @@
 //    none / one (higher = the index costs more).
 //
 // Not run by CI (minutes at N = 100,000): build-vec/bench/vector_bench.
+// M=, EF_CONSTRUCTION=, EF_SEARCH= override the graph's defaults (for
+// tuning); DATA=random|clustered and FUNCS=cosine,euclidean,dot choose the
+// configurations; PUTS=0 skips part 4.
 
 #include <algorithm>
 #include <chrono>
@@ -52,14 +56,19 @@ int64_t EnvOr(const char* name, int64_t fallback) {
   return v != nullptr ? std::atoll(v) : fallback;
 }
 
+// n vectors, uniform in [-1, 1] or around 100 cluster centres (sigma
+// 0.15). The centres come from a fixed seed, so that queries drawn with
+// another `seed` come from the same distribution as the data (queries far
+// from every cluster would measure something else).
 std::vector<std::vector<float>> Data(size_t n, bool clustered, uint32_t seed) {
-  std::mt19937 rng(seed);
+  std::mt19937 centre_rng(1);
   std::uniform_real_distribution<float> u(-1, 1);
   std::normal_distribution<float> g(0, 0.15f);
   std::vector<std::vector<float>> centers(100, std::vector<float>(kDims));
   for (auto& c : centers) {
-    for (float& x : c) x = u(rng);
+    for (float& x : c) x = u(centre_rng);
   }
+  std::mt19937 rng(seed);
   std::vector<std::vector<float>> out(n, std::vector<float>(kDims));
   for (auto& v : out) {
     const auto& c = centers[rng() % centers.size()];
@@ -88,7 +97,8 @@ void Check(const Status& s) {
   }
 }
 
-void GraphFigures(VectorDistanceFunction f, bool clustered, size_t n) {
+void GraphFigures(VectorDistanceFunction f, bool clustered, size_t n,
+                  const vector::GraphOptions& options) {
   const auto data = Data(n, clustered, 1);
   const auto queries = Data(200, clustered, 2);
   auto def = std::make_shared<VectorIndexDef>();
@@ -97,7 +107,9 @@ void GraphFigures(VectorDistanceFunction f, bool clustered, size_t n) {
   def->dimensions = kDims;
   def->distance_function = f;
   // The same entries in two graphs: one searched through HNSW, one exactly.
-  vector::VectorGraphs graph(vector::GraphOptions{.exact_below = 0});
+  vector::GraphOptions graph_options = options;
+  graph_options.exact_below = 0;
+  vector::VectorGraphs graph(graph_options);
   vector::VectorGraphs exact(
       vector::GraphOptions{.m = 4, .ef_construction = 8, .exact_below = n + 1});
   graph.Register(kIndex, def);
@@ -199,14 +211,30 @@ int main() {
   using namespace dynarock::bench;
   const size_t n = static_cast<size_t>(EnvOr("VECTORS", 100000));
   const int64_t puts = EnvOr("PUTS", 20000);
-  std::printf("vector_bench: %zu vectors of %d dimensions, 200 queries, TopK 10\n", n, kDims);
+  // The graph's options: the defaults unless M, EF_CONSTRUCTION or
+  // EF_SEARCH say otherwise (to tune them); DATA=random|clustered and
+  // FUNCS=cosine,euclidean,dot (a comma list) choose what is measured.
+  vector::GraphOptions options;
+  options.m = static_cast<size_t>(EnvOr("M", static_cast<int64_t>(options.m)));
+  options.ef_construction = static_cast<size_t>(
+      EnvOr("EF_CONSTRUCTION", static_cast<int64_t>(options.ef_construction)));
+  options.ef_search =
+      static_cast<size_t>(EnvOr("EF_SEARCH", static_cast<int64_t>(options.ef_search)));
+  const std::string data = std::getenv("DATA") != nullptr ? std::getenv("DATA") : "";
+  const std::string funcs = std::getenv("FUNCS") != nullptr ? std::getenv("FUNCS") : "";
+  std::printf("vector_bench: %zu vectors of %d dimensions, 200 queries, TopK 10, M %zu, "
+              "ef_construction %zu, ef_search %zu\n",
+              n, kDims, options.m, options.ef_construction, options.ef_search);
   for (bool clustered : {false, true}) {
-    for (VectorDistanceFunction f :
-         {VectorDistanceFunction::kCosine, VectorDistanceFunction::kEuclidean,
-          VectorDistanceFunction::kDotProduct}) {
-      GraphFigures(f, clustered, n);
+    if (!data.empty() && data != (clustered ? "clustered" : "random")) continue;
+    for (auto [f, name] : {std::pair{VectorDistanceFunction::kCosine, "cosine"},
+                           std::pair{VectorDistanceFunction::kEuclidean, "euclidean"},
+                           std::pair{VectorDistanceFunction::kDotProduct, "dot"}}) {
+      if (!funcs.empty() && funcs.find(name) == std::string::npos) continue;
+      GraphFigures(f, clustered, n, options);
     }
   }
+  if (puts == 0) return 0;
   const double none = PutSeconds(false, puts);
   const double one = PutSeconds(true, puts);
   std::printf("PutItem (%lld items, 128 dimensions, propagation included): no index %.0f/s, "
