@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <tuple>
 
 #include "engine/clock.h"
@@ -11,8 +10,8 @@
 #include "engine/schema/schema.h"
 #include "engine/table/item_requests.h"
 #include "engine/transfer/job_page.h"
+#include "engine/transfer/job_records.h"
 #include "engine/util/coding.h"
-#include "engine/util/uuid.h"
 #include "engine/value/item_size.h"
 
 namespace dynarock {
@@ -48,14 +47,6 @@ constexpr uint8_t kMaxStatus = static_cast<uint8_t>(BulkOperationStatus::kFailed
 constexpr int64_t kCheckpointMicros = 1'000'000;
 // DynamoDB's smallest MaxWriteRequestUnits (API reference).
 constexpr int64_t kMinWriteRequestUnits = 1024;
-
-std::string RecordKey(const std::string& ns, const std::string& arn) {
-  std::string key(1, kBulkPrefix);
-  key.append(ns);
-  key.push_back('\0');
-  key.append(arn);
-  return key;
-}
 
 void PutInput(RecordWriter& w, const BulkInputSource& in) {
   w.String(in.s3_bucket);
@@ -203,17 +194,6 @@ std::string Fingerprint(const StartBulkPutItemsRequest& req) {
   return f;
 }
 
-std::string NewOperationId(int64_t micros) {
-  char ms[32];
-  std::snprintf(ms, sizeof(ms), "%014lld", static_cast<long long>(micros / 1000));
-  std::string hex;
-  for (char c : NewUuid()) {
-    if (c != '-') hex.push_back(c);
-    if (hex.size() == 8) break;
-  }
-  return std::string(ms) + "-" + hex;
-}
-
 bool Running(BulkOperationStatus s) {
   return s == BulkOperationStatus::kInProgress || s == BulkOperationStatus::kCancelling;
 }
@@ -272,7 +252,7 @@ Result<std::unique_ptr<BulkPuts>> BulkPuts::Open(Store* store, const Clock* cloc
 
 Status BulkPuts::Persist(const Job& job) {
   WriteBatch batch;
-  batch.Put(Cf::kMeta, RecordKey(job.ns, job.work.bulk_operation_arn),
+  batch.Put(Cf::kMeta, JobRecordKey(kBulkPrefix, job.ns, job.work.bulk_operation_arn),
             Encode(job.ns, job.fingerprint, job.work, job.object_index, job.record_index,
                    job.report_part));
   return store_->Write(&batch);
@@ -337,7 +317,7 @@ Result<BulkOperationDescription> BulkPuts::Start(const StartBulkPutItemsRequest&
   job->ns = req.scope.ns;
   job->fingerprint = fingerprint;
   BulkOperationDescription& d = job->work;
-  d.bulk_operation_arn = table->desc.table_arn + "/bulk-operation/" + NewOperationId(now);
+  d.bulk_operation_arn = table->desc.table_arn + "/bulk-operation/" + NewJobId(now);
   d.status = BulkOperationStatus::kInProgress;
   d.table_name = table->desc.table_name;
   d.table_id = table->desc.table_id;

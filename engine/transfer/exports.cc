@@ -1,7 +1,6 @@
 #include "engine/transfer/exports.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <optional>
 #include <tuple>
 #include <vector>
@@ -9,8 +8,8 @@
 #include "engine/clock.h"
 #include "engine/schema/arns.h"
 #include "engine/transfer/job_page.h"
+#include "engine/transfer/job_records.h"
 #include "engine/util/coding.h"
-#include "engine/util/uuid.h"
 #include "engine/value/encoded_item.h"
 
 namespace dynarock {
@@ -20,15 +19,6 @@ namespace {
 constexpr char kExportPrefix = 'E';
 // Version 1: see Encode.
 constexpr uint8_t kRecordVersion = 1;
-constexpr int64_t kMicrosPerMs = 1000;
-
-std::string RecordKey(const std::string& ns, const std::string& arn) {
-  std::string key(1, kExportPrefix);
-  key.append(ns);
-  key.push_back('\0');
-  key.append(arn);
-  return key;
-}
 
 std::string Encode(const std::string& ns, uint32_t table_id, const std::string& fingerprint,
                    const ExportDescription& d) {
@@ -130,18 +120,6 @@ std::string Fingerprint(const ExportTableToPointInTimeRequest& req) {
   return f;
 }
 
-// "<14-digit ms>-<8 hex>", as DynamoDB's export ids.
-std::string NewExportId(int64_t micros) {
-  char ms[32];
-  std::snprintf(ms, sizeof(ms), "%014lld", static_cast<long long>(micros / kMicrosPerMs));
-  std::string hex;
-  for (char c : NewUuid()) {
-    if (c != '-') hex.push_back(c);
-    if (hex.size() == 8) break;
-  }
-  return std::string(ms) + "-" + hex;
-}
-
 // The table name of a table's own ARN; empty for any other string.
 std::string TableOfArn(const std::string& arn) {
   std::optional<DynamoDbArn> parsed = ParseArn(arn);
@@ -190,7 +168,7 @@ Exports::~Exports() { jobs_.Stop(); }
 
 Status Exports::Persist(const Record& record) {
   WriteBatch batch;
-  batch.Put(Cf::kMeta, RecordKey(record.ns, record.desc.export_arn),
+  batch.Put(Cf::kMeta, JobRecordKey(kExportPrefix, record.ns, record.desc.export_arn),
             Encode(record.ns, record.table_id, record.fingerprint, record.desc));
   return store_->Write(&batch);
 }
@@ -246,7 +224,7 @@ Result<ExportDescription> Exports::Export(const ExportTableToPointInTimeRequest&
   record.table_id = table->id;
   record.fingerprint = fingerprint;
   ExportDescription& d = record.desc;
-  const std::string id = NewExportId(now);
+  const std::string id = NewJobId(now);
   d.export_arn = req.table_arn + "/export/" + id;
   d.export_status = ExportStatus::kInProgress;
   d.start_micros = now;

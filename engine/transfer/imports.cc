@@ -1,18 +1,17 @@
 #include "engine/transfer/imports.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <optional>
 #include <tuple>
 #include <vector>
 
 #include "engine/clock.h"
 #include "engine/transfer/job_page.h"
+#include "engine/transfer/job_records.h"
 #include "engine/index/index_entry.h"
 #include "engine/keys/key_codec.h"
 #include "engine/schema/schema.h"
 #include "engine/util/coding.h"
-#include "engine/util/uuid.h"
 #include "engine/value/attribute_value_validation.h"
 #include "engine/value/item_codec.h"
 
@@ -25,14 +24,6 @@ constexpr char kImportPrefix = 'I';
 constexpr uint8_t kRecordVersion = 1;
 constexpr uint8_t kMaxStatus = static_cast<uint8_t>(ImportStatus::kFailed);
 constexpr std::string_view kStopping = "import interrupted by shutdown";
-
-std::string RecordKey(const std::string& ns, const std::string& arn) {
-  std::string key(1, kImportPrefix);
-  key.append(ns);
-  key.push_back('\0');
-  key.append(arn);
-  return key;
-}
 
 void PutSource(RecordWriter& w, const S3BucketSource& s) {
   w.String(s.s3_bucket);
@@ -142,17 +133,6 @@ std::string Fingerprint(const ImportTableRequest& req, const TableInfo& def) {
   return f;
 }
 
-std::string NewImportId(int64_t micros) {
-  char ms[32];
-  std::snprintf(ms, sizeof(ms), "%014lld", static_cast<long long>(micros / 1000));
-  std::string hex;
-  for (char c : NewUuid()) {
-    if (c != '-') hex.push_back(c);
-    if (hex.size() == 8) break;
-  }
-  return std::string(ms) + "-" + hex;
-}
-
 }  // namespace
 
 Status ImportNotFound(const std::string& arn) {
@@ -188,7 +168,7 @@ Imports::~Imports() { jobs_.Stop(); }
 
 Status Imports::Persist(const Record& record) {
   WriteBatch batch;
-  batch.Put(Cf::kMeta, RecordKey(record.ns, record.desc.import_arn),
+  batch.Put(Cf::kMeta, JobRecordKey(kImportPrefix, record.ns, record.desc.import_arn),
             Encode(record.ns, record.fingerprint, record.def, record.desc));
   return store_->Write(&batch);
 }
@@ -229,7 +209,7 @@ Result<ImportTableDescription> Imports::Import(const ImportTableRequest& req) {
   record.fingerprint = fingerprint;
   record.def = std::move(def);
   ImportTableDescription& d = record.desc;
-  d.import_arn = record.def.desc.table_arn + "/import/" + NewImportId(now);
+  d.import_arn = record.def.desc.table_arn + "/import/" + NewJobId(now);
   d.import_status = ImportStatus::kInProgress;
   d.table = record.def.desc;
   d.table_arn = d.table.table_arn;
