@@ -283,8 +283,9 @@ async function renderHeat() {
     cells.append(cell);
   }
   $('heat-summary').textContent = `${partitions.length} partitions; ${hot} hot (80% of a ceiling or more); ` +
-    `${throttledNow} throttled in the last second; ${num(resource.ReadUnitsPerSecond)} RCU/s, ` +
-    `${num(resource.WriteUnitsPerSecond)} WCU/s over the table's last seconds`;
+    `${throttledNow} throttled in the last second; the ${index ? 'index' : 'table'} serves up to ` +
+    `${num(resource.ReadUnitsPerSecond)} RCU/s and ${num(resource.WriteUnitsPerSecond)} WCU/s now ` +
+    '(provisioned, or what on-demand serves at once)';
 
   // Splits: partitions that were not there at the last look.
   const ids = partitions.map((p) => p.Id);
