@@ -38,8 +38,8 @@ namespace dynarock::vector {
 // Chosen by measurement (bench/engine/vector/vector_bench.cc, figures in
 // bench/README.md): clustered data is above 0.99 recall@10 with far less,
 // but uniform random 128-dimension data (no structure, HNSW's worst case)
-// needs M 32 and ef 256 to reach ~0.83 at 100,000 vectors while staying
-// faster than comparing every vector; 0.95 there costs as much as exact.
+// reaches 0.80 at 100,000 vectors with M 32 and ef 256 (1.5x the exact
+// scan's speed); 0.95 there costs as much as comparing every vector.
 struct GraphOptions {
   size_t m = 32;                 // HNSW links per node
   size_t ef_construction = 200;  // candidates while inserting
