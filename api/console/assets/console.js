@@ -521,17 +521,25 @@ function start() {
   const hash = location.hash.slice(1);
   const [view, query] = hash.split('?');
   const params = new URLSearchParams(query || '');
-  refresh().then(async () => {
+  // The clock and the table names first, then only the view asked for: the
+  // tables view describes every table, which a page opened on another view
+  // need not wait for.
+  (async () => {
+    try {
+      await refreshClock();
+      await listTables();
+    } catch (e) {
+      reportError(e);
+    }
     if (params.get('table') && state.tables.includes(params.get('table'))) {
       for (const id of ['items-table', 'heat-table', 'idx-table', 'cost-table']) $(id).value = params.get('table');
-      await fillIndexSelect($('heat-table'), $('heat-index')).catch(reportError);
-      await fillIndexSelect($('items-table'), $('items-index')).catch(reportError);
-    } else if (state.tables.length) {
+    }
+    if (state.tables.length) {
       await fillIndexSelect($('heat-table'), $('heat-index')).catch(reportError);
       await fillIndexSelect($('items-table'), $('items-index')).catch(reportError);
     }
-    if (RENDER[view]) show(view);
-  });
+    show(RENDER[view] ? view : 'tables');
+  })();
   // Live views poll once a second; the clock they follow is the server's.
   setInterval(() => { if (state.view === 'heat' || state.view === 'indexes') refresh(); }, 1000);
   setInterval(() => { if (state.view === 'tables') refresh(); }, 5000);

@@ -115,8 +115,11 @@ describe("console views", () => {
       await page.click('#tabs button[data-view="heat"]');
       await page.waitForFunction((n) => document.querySelectorAll("#heat-cells .cell").length === n, {}, capacity.Table.Partitions.length);
       assert.equal(await page.$$eval("#heat-timeline polyline", (p) => p.length), 4);
+      // The index's view (as many partitions as the table's, so its hot
+      // keys tell that it is drawn).
       await page.select("#heat-index", "by_status");
-      await page.waitForFunction((n) => document.querySelectorAll("#heat-cells .cell").length === n, {}, capacity.GlobalSecondaryIndexes[0].Partitions.length);
+      await page.waitForFunction(() => [...document.querySelectorAll("#heat-hotkeys td")].some((td) => td.textContent === "{S:OPEN}"));
+      assert.equal(await page.$$eval("#heat-cells .cell", (c) => c.length), capacity.GlobalSecondaryIndexes[0].Partitions.length);
       const keys = await page.$$eval("#heat-hotkeys td", (tds) => tds.map((t) => t.textContent));
       assert.ok(keys.includes("{S:OPEN}"), `GSI hot keys: ${keys}`);
       assert.ok(keys.some((k) => k.includes("<img")), "a hot key holding markup shows as text");
