@@ -377,6 +377,20 @@ struct Tag {
   bool operator==(const Tag&) const = default;
 };
 
+// SSESpecification. Enabled: a KMS key, `kms_master_key_id` (a key id,
+// alias or ARN) or, without it, the AWS managed key alias/aws/dynamodb;
+// not enabled: the AWS owned key, DynamoDB's default.
+struct SseSpecification {
+  bool enabled = false;
+  std::optional<std::string> kms_master_key_id;
+};
+
+// A table encrypted with a KMS key: the key's ARN (KMSMasterKeyArn).
+struct SseDescription {
+  std::string kms_master_key_arn;
+  bool operator==(const SseDescription&) const = default;
+};
+
 struct TableDescription {
   std::string table_name;
   std::string table_arn;
@@ -396,6 +410,9 @@ struct TableDescription {
   std::vector<VectorIndexDescription> vector_indexes;
   bool deletion_protection_enabled = false;
   std::optional<TableClassSummary> table_class_summary;
+  // Server-side encryption with a KMS key (SSEDescription: Status ENABLED,
+  // SSEType KMS); absent for the default, the AWS owned key.
+  std::optional<SseDescription> sse_description;
   ThroughputSettings settings;
   // Set once a stream was ever specified; StreamEnabled false after it is
   // disabled. The latest stream's ARN and label stay after a disable.

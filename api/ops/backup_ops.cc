@@ -42,15 +42,6 @@ const Shape kListBackupsInput{
                .enum_values = {"USER", "SYSTEM", "AWS_BACKUP", "ALL"}},
     }};
 
-const Shape kSseSpecificationShape{
-    .kind = Kind::kStructure,
-    .java_class = "com.amazonaws.dynamodb.v20120810.SSESpecification",
-    .members = {
-        Member{.name = "Enabled", .shape = &kBooleanShape},
-        Member{.name = "SSEType", .shape = &kStringShape, .enum_values = {"AES256", "KMS"}},
-        Member{.name = "KMSMasterKeyId", .shape = &kStringShape},
-    }};
-
 std::vector<Member> OverrideMembers() {
   return {
       Member{.name = "BillingModeOverride", .shape = &kStringShape,
@@ -60,7 +51,7 @@ std::vector<Member> OverrideMembers() {
       Member{.name = "LocalSecondaryIndexOverride", .shape = &LocalSecondaryIndexListShape()},
       Member{.name = "ProvisionedThroughputOverride", .shape = &ProvisionedThroughputShape()},
       Member{.name = "OnDemandThroughputOverride", .shape = &OnDemandThroughputShape()},
-      Member{.name = "SSESpecificationOverride", .shape = &kSseSpecificationShape},
+      Member{.name = "SSESpecificationOverride", .shape = &SseSpecificationShape()},
   };
 }
 
@@ -135,7 +126,8 @@ Result<RestoreOverrides> DecodeOverrides(const Json& request) {
     DR_ASSIGN_OR_RETURN(o.local_secondary_indexes,
                         DecodeLocalSecondaryIndexes(*l, "LocalSecondaryIndexOverride"));
   }
-  // SSESpecificationOverride is accepted: data at rest is not encrypted.
+  DR_ASSIGN_OR_RETURN(o.sse_specification,
+                      DecodeSseSpecification(Field(request, "SSESpecificationOverride")));
   return o;
 }
 

@@ -56,6 +56,13 @@ Json ProjectionJson(const Projection& p);
 // Epoch seconds with a fraction, as DynamoDB renders times.
 Json SecondsJson(int64_t micros);
 
+// SSESpecification (CreateTable, UpdateTable, the restores' override):
+// its shape, and the decoded value (nullopt when `sse` is null). Enabled
+// true: a KMS key; false or absent: the AWS owned key. Errors: kValidation
+// (SSEType AES256; a KMSMasterKeyId without SSEType KMS).
+const Shape& SseSpecificationShape();
+Result<std::optional<SseSpecification>> DecodeSseSpecification(const Json* sse);
+
 }  // namespace dynarock::api::ops
 
 #endif  // DYNAROCK_API_OPS_TABLE_CODEC_H_

@@ -87,6 +87,14 @@ Result<TableInfo> TableRestorer::Definition(const Scope& scope, const std::strin
   d.key_schema = source.key_schema;
   d.attribute_definitions = source.attribute_definitions;
   d.creation_date_time_micros = now;
+  if (overrides.sse_specification) {
+    if (overrides.sse_specification->enabled) {
+      d.sse_description =
+          SseDescription{KmsKeyArn(scope, overrides.sse_specification->kms_master_key_id)};
+    }
+  } else {
+    d.sse_description = source.sse_description;
+  }
   d.billing_mode = overrides.billing_mode.value_or(source.billing_mode);
   if (d.billing_mode == BillingMode::kPayPerRequest) {
     d.last_update_to_pay_per_request_micros = now;

@@ -29,6 +29,8 @@ struct RestoreOverrides {
   std::optional<OnDemandThroughput> on_demand_throughput;
   std::optional<std::vector<GlobalSecondaryIndexDef>> global_secondary_indexes;
   std::optional<std::vector<LocalSecondaryIndexDef>> local_secondary_indexes;
+  // SSESpecificationOverride; unset: the source's encryption.
+  std::optional<SseSpecification> sse_specification;
 };
 
 struct CreateBackupRequest {

@@ -30,6 +30,7 @@ struct CreateTableRequest {
   std::optional<StreamSpecification> stream_specification;
   std::vector<Tag> tags;
   std::optional<TableClass> table_class;
+  std::optional<SseSpecification> sse_specification;
   std::optional<OnDemandThroughput> on_demand_throughput;
   std::optional<WarmThroughput> warm_throughput;
   std::vector<VectorIndexDef> vector_indexes;
@@ -93,6 +94,7 @@ struct UpdateTableRequest {
   std::optional<std::vector<GlobalSecondaryIndexUpdate>> global_secondary_index_updates;
   std::optional<StreamSpecification> stream_specification;
   std::optional<TableClass> table_class;
+  std::optional<SseSpecification> sse_specification;
   std::optional<OnDemandThroughput> on_demand_throughput;
   std::optional<WarmThroughput> warm_throughput;
   // Unset when the request has no VectorIndexUpdates member.

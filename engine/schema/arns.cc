@@ -26,6 +26,14 @@ std::string TableArn(const Scope& scope, std::string_view name) {
          std::string(name);
 }
 
+std::string KmsKeyArn(const Scope& scope, const std::optional<std::string>& key_id) {
+  const std::string prefix = "arn:aws:kms:" + scope.region + ":" + scope.account + ":";
+  if (!key_id) return prefix + "key/00000000-0000-4000-8000-00000000d0d0";
+  if (key_id->rfind("arn:", 0) == 0) return *key_id;
+  if (key_id->rfind("alias/", 0) == 0) return prefix + *key_id;
+  return prefix + "key/" + *key_id;
+}
+
 std::string IndexArn(std::string_view table_arn, std::string_view index_name) {
   std::string arn(table_arn);
   arn += "/index/";

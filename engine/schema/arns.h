@@ -23,6 +23,13 @@ namespace dynarock {
 // The ARN DescribeTable reports for table `name` of `scope`.
 std::string TableArn(const Scope& scope, std::string_view name);
 
+// The KMSMasterKeyArn of a table encrypted with `key_id` (SSESpecification's
+// KMSMasterKeyId: a key ARN, kept; an alias "alias/x" or a key id, made an
+// ARN of the scope's Region and account), or, without one, of the AWS
+// managed key alias/aws/dynamodb (one fixed key id per account and Region:
+// dynarock has no KMS to create it).
+std::string KmsKeyArn(const Scope& scope, const std::optional<std::string>& key_id);
+
 // The ARN of index `index_name` (GSI or LSI) of the table `table_arn`.
 std::string IndexArn(std::string_view table_arn, std::string_view index_name);
 

@@ -307,8 +307,9 @@ Status ValidateCreateTable(const CreateTableRequest& req) {
       BillingMode::kProvisioned;
   DR_RETURN_IF_ERROR(ValidateTableThroughput(req, provisioned));
   DR_RETURN_IF_ERROR(ValidateTableKeySchema(req.key_schema, defs));
-  const bool has_indexes =
-      !req.local_secondary_indexes.empty() || !req.global_secondary_indexes.empty();
+  const bool has_indexes = !req.local_secondary_indexes.empty() ||
+                           !req.global_secondary_indexes.empty() ||
+                           !req.vector_indexes.empty();
   if (!has_indexes && req.key_schema.size() != defs.size()) {
     return Invalid("Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions");
   }
@@ -342,6 +343,13 @@ Status ValidateCreateTable(const CreateTableRequest& req) {
     DR_RETURN_IF_ERROR(ValidateThroughput(gsi.provisioned_throughput,
                                           provisioned, gsi.index_name));
     for (const auto& e : gsi.key_schema) used.insert(e.attribute_name);
+  }
+  // A vector index's search-schema attributes are defined like key
+  // attributes (engine/vector/vector_index_rules.h checks the rest).
+  for (const auto& v : req.vector_indexes) {
+    for (const auto& e : v.search_schema) {
+      if (def_names.count(e.attribute_name)) used.insert(e.attribute_name);
+    }
   }
   size_t projected = 0;
   for (const auto& lsi : req.local_secondary_indexes) {

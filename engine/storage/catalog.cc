@@ -35,7 +35,11 @@ constexpr char kNextIdKey[] = "n";
 // projection, ARN and whether it was added by UpdateTable); it is written
 // only by tables that have one, so every other table stays readable by
 // older builds.
-constexpr uint8_t kRecordVersion = 9;
+// Version 10 appends the KMS key of server-side encryption (present, key
+// ARN) after the vector indexes (their count always written); written only
+// by tables encrypted with a KMS key.
+constexpr uint8_t kRecordVersion = 10;
+constexpr uint8_t kVectorIndexesVersion = 9;
 constexpr uint8_t kMultiAttributeKeysVersion = 8;
 constexpr uint8_t kSingleAttributeKeysVersion = 7;
 
@@ -100,9 +104,11 @@ std::string EncodeTableImpl(const TableInfo& t) {
   const TableDescription& d = t.desc;
   std::string out;
   RecordWriter w(&out);
-  w.Byte(!d.vector_indexes.empty() ? kRecordVersion
-         : HasMultiAttributeKey(d) ? kMultiAttributeKeysVersion
-                                   : kSingleAttributeKeysVersion);
+  const uint8_t version = d.sse_description           ? kRecordVersion
+                          : !d.vector_indexes.empty() ? kVectorIndexesVersion
+                          : HasMultiAttributeKey(d)   ? kMultiAttributeKeysVersion
+                                                      : kSingleAttributeKeysVersion;
+  w.Byte(version);
   w.Varint(t.id);
   w.String(t.ns);
   w.String(d.table_name);
@@ -187,7 +193,7 @@ std::string EncodeTableImpl(const TableInfo& t) {
   PutSettings(w, d.settings);
   for (const auto& g : d.global_secondary_indexes) PutSettings(w, g.settings);
   // Version 9.
-  if (!d.vector_indexes.empty()) {
+  if (version >= kVectorIndexesVersion) {
     w.Varint(d.vector_indexes.size());
     for (const auto& v : d.vector_indexes) {
       w.String(v.def.index_name);
@@ -204,6 +210,8 @@ std::string EncodeTableImpl(const TableInfo& t) {
       w.Bool(v.backfilling.has_value());
     }
   }
+  // Version 10.
+  if (version >= kRecordVersion) w.String(d.sse_description->kms_master_key_arn);
   return out;
 }
 
@@ -367,6 +375,7 @@ Result<TableInfo> DecodeTableImpl(std::string_view bytes) {
       if (r.Byte() != 0) v.backfilling = false;
     }
   }
+  if (version >= 10) d.sse_description = SseDescription{r.String()};
   if (!r.ok) return Status::Corruption("truncated table record");
   t.key = ResolveKeyDef(d.key_schema, d.attribute_definitions);
   ResolveIndexes(&t);

@@ -271,6 +271,9 @@ Result<TableInfo> TableLifecycle::Define(const CreateTableRequest& req) const {
   d.provisioned_throughput = ThroughputDescriptionOf(req.provisioned_throughput);
   d.deletion_protection_enabled = req.deletion_protection_enabled;
   if (req.table_class) d.table_class_summary = TableClassSummary{*req.table_class, {}};
+  if (req.sse_specification && req.sse_specification->enabled) {
+    d.sse_description = SseDescription{KmsKeyArn(req.scope, req.sse_specification->kms_master_key_id)};
+  }
   const CapacityOptions& capacity = throughput_->options();
   DR_ASSIGN_OR_RETURN(
       d.settings,
@@ -374,6 +377,7 @@ Status CheckUpdateRequest(const UpdateTableRequest& req) {
   if (!req.billing_mode && !req.provisioned_throughput &&
       !req.deletion_protection_enabled && !req.stream_specification &&
       !req.table_class && !req.on_demand_throughput && !req.warm_throughput &&
+      !req.sse_specification &&
       (!req.global_secondary_index_updates ||
        req.global_secondary_index_updates->empty()) &&
       !req.vector_index_updates) {
@@ -474,6 +478,14 @@ Result<TableDescription> TableLifecycle::Update(const UpdateTableRequest& req) {
   if (req.table_class &&
       (!d.table_class_summary || d.table_class_summary->table_class != *req.table_class)) {
     d.table_class_summary = TableClassSummary{*req.table_class, now};
+  }
+  if (req.sse_specification) {
+    if (req.sse_specification->enabled) {
+      d.sse_description =
+          SseDescription{KmsKeyArn(req.scope, req.sse_specification->kms_master_key_id)};
+    } else {
+      d.sse_description.reset();
+    }
   }
   if (changes_capacity) {
     FollowCapacity(warm_before, d.billing_mode, d.provisioned_throughput, capacity,

@@ -11,6 +11,7 @@ know and its parser drops them from responses. `call` sends them anyway
 these tests see exactly what a current SDK would."""
 
 import json
+import time
 
 import pytest
 from botocore.exceptions import ClientError
@@ -235,3 +236,80 @@ def test_settings_survive_a_restart(start_server, tmp_path):
     index = after["GlobalSecondaryIndexes"][0]
     assert index["OnDemandThroughput"] == {"MaxReadRequestUnits": 30}
     assert index["WarmThroughput"]["ReadUnitsPerSecond"] == 13000
+
+
+def wait_backup(ddb, arn):
+    for _ in range(400):
+        d = ddb.describe_backup(BackupArn=arn)["BackupDescription"]
+        if d["BackupDetails"]["BackupStatus"] == "AVAILABLE":
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{arn} never became AVAILABLE")
+
+
+def test_server_side_encryption_with_a_kms_key(ddb):
+    # The AWS managed key (Enabled, no key id): SSEDescription KMS, ENABLED.
+    name = unique_name("sse")
+    created = ddb.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
+                               SSESpecification={"Enabled": True}, **KEY)
+    sse = created["TableDescription"]["SSEDescription"]
+    assert sse["Status"] == "ENABLED" and sse["SSEType"] == "KMS"
+    assert sse["KMSMasterKeyArn"].startswith("arn:aws:kms:")
+    assert ":000000000000:key/" in sse["KMSMasterKeyArn"]
+    wait_active(ddb, name)
+    # A key of one's own, by alias; then back to the AWS owned key.
+    ddb.update_table(TableName=name, SSESpecification={
+        "Enabled": True, "SSEType": "KMS", "KMSMasterKeyId": "alias/mine"})
+    assert ddb.describe_table(TableName=name)["Table"]["SSEDescription"][
+        "KMSMasterKeyArn"].endswith(":000000000000:alias/mine")
+    wait_active(ddb, name)
+    # A backup's restore keeps the source's key unless overridden.
+    arn = ddb.create_backup(TableName=name, BackupName="sse-backup")["BackupDetails"]["BackupArn"]
+    wait_backup(ddb, arn)
+    kept = unique_name("sse")
+    ddb.restore_table_from_backup(TargetTableName=kept, BackupArn=arn)
+    assert describe(ddb, kept)["SSEDescription"]["KMSMasterKeyArn"].endswith("alias/mine")
+    owned = unique_name("sse")
+    arn = ddb.create_backup(TableName=name, BackupName="sse-backup-2")["BackupDetails"][
+        "BackupArn"]
+    wait_backup(ddb, arn)
+    ddb.restore_table_from_backup(TargetTableName=owned, BackupArn=arn,
+                                  SSESpecificationOverride={"Enabled": False})
+    assert "SSEDescription" not in describe(ddb, owned)
+    ddb.update_table(TableName=name, SSESpecification={"Enabled": False})
+    assert "SSEDescription" not in describe(ddb, name)
+    # The default (no SSESpecification, or Enabled false): no SSEDescription.
+    plain = unique_name("sse")
+    created = ddb.create_table(TableName=plain, BillingMode="PAY_PER_REQUEST",
+                               SSESpecification={"Enabled": False}, **KEY)
+    assert "SSEDescription" not in created["TableDescription"]
+    # DynamoDB's refusals.
+    assert error_of(ddb, "CreateTable", TableName=unique_name("sse"),
+                    BillingMode="PAY_PER_REQUEST",
+                    SSESpecification={"Enabled": True, "SSEType": "AES256"}, **KEY) == (
+        "ValidationException",
+        "One or more parameter values were invalid: SSEType AES256 is not supported")
+    assert error_of(ddb, "CreateTable", TableName=unique_name("sse"),
+                    BillingMode="PAY_PER_REQUEST",
+                    SSESpecification={"Enabled": True, "KMSMasterKeyId": "k"}, **KEY) == (
+        "ValidationException",
+        "One or more parameter values were invalid: SSEType KMS is required if "
+        "KMSMasterKeyId is specified")
+
+
+def test_a_kms_key_survives_a_restart(start_server, tmp_path):
+    db = tmp_path / "db"
+    server = start_server("--db-path", str(db))
+    name = unique_name("sse")
+    server.client().create_table(
+        TableName=name, BillingMode="PAY_PER_REQUEST",
+        SSESpecification={"Enabled": True, "SSEType": "KMS",
+                          "KMSMasterKeyId": "1234abcd-12ab-34cd-56ef-1234567890ab"},
+        **KEY)
+    before = describe(server.client(), name)["SSEDescription"]
+    server.stop()
+    assert server.returncode == 0
+    server = start_server("--db-path", str(db))
+    assert describe(server.client(), name)["SSEDescription"] == before
+    assert before["KMSMasterKeyArn"].endswith(
+        ":000000000000:key/1234abcd-12ab-34cd-56ef-1234567890ab")

@@ -193,6 +193,21 @@ TEST(CatalogIndexTest, MultiAttributeKeysSurviveReloadInAVersionEightRecord) {
   EXPECT_FALSE(back.indexes[1].key.multi_attribute());  // the LSI
 }
 
+TEST(CatalogSseTest, AKmsKeySurvivesInAVersionTenRecordOnlyWhenSet) {
+  TableInfo t = MakeTable("ns", "Sse");
+  EXPECT_EQ(EncodeTableRecord(t)[0], 7);  // no key: older builds still read it
+  t.desc.sse_description = SseDescription{"arn:aws:kms:us-east-1:000000000000:key/k1"};
+  const std::string record = EncodeTableRecord(t);
+  EXPECT_EQ(record[0], 10);
+  ASSERT_OK_AND_ASSIGN(TableInfo back, DecodeTableRecord(record));
+  EXPECT_EQ(back.desc.sse_description, t.desc.sse_description);
+  EXPECT_TRUE(back.desc.vector_indexes.empty());
+  EXPECT_EQ(back.desc.global_secondary_indexes.size(), 1u);
+  t.desc.sse_description.reset();
+  ASSERT_OK_AND_ASSIGN(TableInfo plain, DecodeTableRecord(EncodeTableRecord(t)));
+  EXPECT_FALSE(plain.desc.sse_description.has_value());
+}
+
 TEST(CatalogTtlTest, TimeToLiveSurvivesReloadAndTableChanges) {
   StoreOptions o;
   o.in_memory = true;
