@@ -56,6 +56,21 @@ struct VectorGraphs::Index {
   std::map<std::string, Graph> graphs GUARDED_BY(mu);  // by partition
   std::unordered_map<std::string, std::string> partition_of GUARDED_BY(mu);
 
+  // Takes the entry `key` out of its partition's graph (marked deleted),
+  // if it is there.
+  void Remove(const std::string& key) REQUIRES(mu) {
+    auto p = partition_of.find(key);
+    if (p == partition_of.end()) return;
+    Graph& g = graphs[p->second];
+    auto s = g.by_key.find(key);
+    if (s != g.by_key.end() && g.slots[s->second].alive) {
+      g.hnsw->markDelete(s->second);
+      g.slots[s->second].alive = false;
+      g.slots[s->second].filters.clear();
+      --g.alive;
+    }
+  }
+
   // The stored form of `v` (unit length for COSINE).
   std::vector<float> Prepare(std::vector<float> v) const {
     if (def->distance_function == VectorDistanceFunction::kCosine) Normalize(&v);
@@ -104,20 +119,8 @@ Status VectorGraphs::Apply(uint32_t index_id, const std::string* delete_key,
   std::shared_ptr<Index> index = Find(index_id);
   if (!index) return Status::OK();
   WriterMutexLock lock(&index->mu);
-  auto remove = [&](const std::string& key) {
-    auto p = index->partition_of.find(key);
-    if (p == index->partition_of.end()) return;
-    Graph& g = index->graphs[p->second];
-    auto s = g.by_key.find(key);
-    if (s != g.by_key.end() && g.slots[s->second].alive) {
-      g.hnsw->markDelete(s->second);
-      g.slots[s->second].alive = false;
-      g.slots[s->second].filters.clear();
-      --g.alive;
-    }
-  };
   try {
-    if (delete_key != nullptr) remove(*delete_key);
+    if (delete_key != nullptr) index->Remove(*delete_key);
     if (put_key == nullptr) return Status::OK();
     DR_ASSIGN_OR_RETURN(Item item, DecodeItem(put_value));
     const VectorIndexDef& def = *index->def;
@@ -128,7 +131,7 @@ Status VectorGraphs::Apply(uint32_t index_id, const std::string* delete_key,
     const std::vector<float> v = index->Prepare(std::move(*floats));
     const std::string partition = PartitionOf(def, item);
     auto known = index->partition_of.find(*put_key);
-    if (known != index->partition_of.end() && known->second != partition) remove(*put_key);
+    if (known != index->partition_of.end() && known->second != partition) index->Remove(*put_key);
     index->partition_of[*put_key] = partition;
     Graph& g = index->graphs[partition];
     if (!g.hnsw) {
@@ -194,10 +197,11 @@ Result<SearchOutcome> VectorGraphs::Search(uint32_t index_id, std::span<const fl
   const std::vector<float> q = index->Prepare({query.begin(), query.end()});
   auto passes = [&](const Graph::Slot& slot) {
     if (!slot.alive) return false;
-    for (const auto& [name, want] : filter.equals) {
+    for (const auto& condition : filter.equals) {
+      const std::string& name = condition.first;
       auto has = std::find_if(slot.filters.begin(), slot.filters.end(),
                               [&](const auto& f) { return f.first == name; });
-      if (has == slot.filters.end() || !(has->second == want)) return false;
+      if (has == slot.filters.end() || !(has->second == condition.second)) return false;
     }
     return true;
   };

@@ -351,11 +351,11 @@ def test_concurrent_clients(server):
 # The operations of DynamoDB's current model that need other regions or
 # other AWS services: DynamoDB Local does not serve them either.
 UNSERVED = {
-    "CreateGlobalTable", "DeleteResourcePolicy", "DescribeGlobalTable",
+    "CreateGlobalTable", "DescribeGlobalTable",
     "DescribeGlobalTableSettings", "DescribeKinesisStreamingDestination",
     "DescribeTableReplicaAutoScaling", "DisableKinesisStreamingDestination",
-    "EnableKinesisStreamingDestination", "GetResourcePolicy", "ListGlobalTables",
-    "PutResourcePolicy", "UpdateGlobalTable", "UpdateGlobalTableSettings",
+    "EnableKinesisStreamingDestination", "ListGlobalTables",
+    "UpdateGlobalTable", "UpdateGlobalTableSettings",
     "UpdateKinesisStreamingDestination", "UpdateTableReplicaAutoScaling"}
 
 
