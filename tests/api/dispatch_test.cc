@@ -29,7 +29,7 @@ TEST(DispatchTest, UnknownOperationHasNoMessage) {
 
 TEST(DispatchTest, UnservedOperationsOfTheModelAnswerAsDynamoDbLocal) {
   for (const char* op : {"CreateGlobalTable", "DescribeGlobalTableSettings",
-                         "EnableKinesisStreamingDestination", "GetResourcePolicy",
+                         "EnableKinesisStreamingDestination", "ListGlobalTables",
                          "UpdateTableReplicaAutoScaling"}) {
     EXPECT_EQ(FindHandler(op), nullptr) << op;
     EXPECT_THAT(Dispatch(RequestContext{}, op, Json::object()),
