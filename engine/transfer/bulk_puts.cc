@@ -586,7 +586,8 @@ bool BulkPuts::PutNext(Job* job, int64_t now) {
   if (Status s = CheckIndexKeys(**table, put.item); !s.ok()) return fail(s, &put.item);
   // The budget: the table write's units must be there (a full budget admits
   // any single item).
-  const double units = WriteUnits(ItemSize(put.item));
+  const int64_t size = ItemSize(put.item);
+  const double units = WriteUnits(size);
   if (job->tokens < units && job->tokens < static_cast<double>(d.max_write_request_units)) {
     return false;
   }
@@ -630,7 +631,6 @@ bool BulkPuts::PutNext(Job* job, int64_t now) {
   if (!applied.ok()) return fail(applied.status(), &put.item);
   ++d.processed_item_count;
   ++job->record_index;
-  const int64_t size = ItemSize(put.item);
   d.usage.table_bulk_put_bytes += size;
   d.usage.bulk_put_bytes += size;
   for (const IndexInfo& index : (*table)->indexes) {
