@@ -4,6 +4,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <string>
 
@@ -13,7 +15,10 @@
 #include <utility>
 #include <vector>
 
+#include "api/metrics/cost_model.h"
 #include "tools/progress/progress_bar.h"
+#include "tools/simulate/endpoint_cost.h"
+#include "tools/simulate/endpoint_hot_partition.h"
 #include "tools/simulate/sim_support.h"
 #include "tools/simulate/write_sharding_report.h"
 
@@ -157,10 +162,109 @@ int RunWriteSharding(SimulateOptions& opts) {
              : 1;
 }
 
+// Set by SIGINT / SIGTERM during an endpoint run: the run stops, deletes
+// its tables and reports. The handler then restores the default action, so
+// that a second Ctrl-C ends the process at once.
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void OnInterrupt(int signal) {
+  g_interrupted.store(true);
+  std::signal(signal, SIG_DFL);
+}
+
+void PrintCleanup(const std::vector<std::string>& lines) {
+  for (const std::string& line : lines) {
+    std::fprintf(stderr, "dynarock simulate: %s\n", line.c_str());
+  }
+}
+
+// `hot-partition --endpoint URL`: the plan and its cost first (--dry-run
+// stops there; --max-cost-usd refuses above the limit), then the model on
+// the same inputs, then the endpoint run, then the tables' deletion.
+int RunHotAtEndpoint(SimulateOptions& opts, simulate::HotPartitionOptions o) {
+  simulate::EndpointOptions e = opts.endpoint;
+  e.interrupted = &g_interrupted;
+  Result<simulate::ResolvedEndpoint> resolved = simulate::ResolveEndpoint(e);
+  std::string region = e.region;
+  if (resolved.ok()) region = resolved.value().region;
+  else if (!opts.dry_run) {
+    std::fprintf(stderr, "dynarock simulate: %s\n", resolved.status().message().c_str());
+    return 2;
+  }
+  if (region.empty()) region = "us-east-1";
+  const std::string prefix =
+      e.table_prefix.empty() ? simulate::NewTablePrefix() : e.table_prefix;
+  e.table_prefix = prefix;
+  const simulate::RunPlan plan = simulate::PlanHotPartition(o, region, prefix);
+  const simulate::PlanCost cost = simulate::PricePlan(plan);
+  if (opts.dry_run) {
+    std::fputs(simulate::PlanText(plan, cost, opts.max_cost_usd).c_str(), stdout);
+    return 0;
+  }
+  if (Status s = simulate::CheckCostLimit(cost, opts.max_cost_usd); !s.ok()) {
+    std::fprintf(stderr, "dynarock simulate: %s\n", s.message().c_str());
+    return 1;
+  }
+  // The model first: it checks the options before the endpoint is touched.
+  Result<simulate::HotPartitionReport> model = simulate::RunHotPartition(o);
+  if (!model.ok()) {
+    std::fprintf(stderr, "dynarock simulate: %s\n", model.status().message().c_str());
+    return 1;
+  }
+  simulate::EndpointSession session(std::move(resolved).value(), e);
+  if (Status s = session.Check(); !s.ok()) {
+    std::fprintf(stderr, "dynarock simulate: %s\n", s.message().c_str());
+    return 1;
+  }
+  g_interrupted.store(false);
+  std::signal(SIGINT, OnInterrupt);
+  std::signal(SIGTERM, OnInterrupt);
+  std::fprintf(stderr, "dynarock simulate: tables %s* at %s (about %s)\n", prefix.c_str(),
+               e.url.c_str(), api::metrics::FormatDollars(cost.dollars).c_str());
+  const bool bar = opts.progress || StderrIsTerminal();
+  Result<std::vector<simulate::EndpointScenario>> run = simulate::RunHotPartitionAtEndpoint(
+      session, o, e.clients, [bar](int64_t done, int64_t total) {
+        if (bar) {
+          DrawProgress(static_cast<size_t>(done), static_cast<size_t>(total), "writes",
+                       "endpoint ");
+        }
+      });
+  simulate::HotEndpointReport report;
+  report.cleanup = session.Cleanup();
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  PrintCleanup(report.cleanup);
+  if (!run.ok()) {
+    std::fprintf(stderr, "dynarock simulate: %s\n", run.status().message().c_str());
+    return g_interrupted.load() ? 130 : 1;
+  }
+  report.options = o;
+  report.url = e.url;
+  report.region = session.endpoint().region;
+  report.credentials_source = session.endpoint().credentials_source;
+  report.table_prefix = prefix;
+  report.clients = e.clients;
+  report.endpoint = std::move(run).value();
+  report.model = std::move(model).value();
+  report.errors = session.errors();
+  report.interrupted = g_interrupted.load();
+  std::fputs(simulate::HotComparisonText(report).c_str(), stdout);
+  const bool written =
+      WriteOutputs(opts, simulate::HotComparisonTable(report).Csv(),
+                   simulate::HotComparisonJson(report), simulate::HotPartitionSvg(report.model));
+  if (report.interrupted) return 130;
+  return written ? 0 : 1;
+}
+
 int RunHot(SimulateOptions& opts) {
   simulate::HotPartitionOptions o = opts.hot_partition;
   if (!ParseCapacity(opts.provisioned, &o.capacity)) {
     std::fprintf(stderr, "dynarock simulate: --provisioned wants RCU,WCU\n");
+    return 2;
+  }
+  if (!opts.endpoint.url.empty()) return RunHotAtEndpoint(opts, o);
+  if (opts.dry_run) {
+    std::fprintf(stderr, "dynarock simulate: --dry-run goes with --endpoint\n");
     return 2;
   }
   Result<simulate::HotPartitionReport> report = simulate::RunHotPartition(o);
@@ -282,6 +386,35 @@ void AddWriteSharding(CLI::App* sim, SimulateOptions* opts) {
   opts->write_sharding_app = ws;
 }
 
+// --endpoint and its companions (docs/simulate.md, "Against an endpoint").
+void AddEndpointFlags(CLI::App* app, SimulateOptions* opts) {
+  simulate::EndpointOptions& e = opts->endpoint;
+  app->add_option("--endpoint", e.url,
+                  "Also run the schedule in real time against this DynamoDB endpoint "
+                  "(http[s]://host[:port]; https://dynamodb.REGION.amazonaws.com is "
+                  "Amazon DynamoDB, billed) and report it beside the model");
+  app->add_option("--region", e.region,
+                  "Region to sign for (default: the endpoint's host, AWS_REGION, "
+                  "AWS_DEFAULT_REGION, the profile's, us-east-1)");
+  app->add_option("--profile", e.profile,
+                  "Profile of ~/.aws/credentials and ~/.aws/config (default: "
+                  "AWS_PROFILE or default); AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY "
+                  "come first");
+  app->add_option("--clients", e.clients, "Requests in flight at most (connections)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
+  app->add_option("--table-prefix", e.table_prefix,
+                  "Prefix of the tables the run creates and deletes (default: "
+                  "dynarock-sim-<UTC time>-<4 hex>-)");
+  app->add_option("--max-cost-usd", opts->max_cost_usd,
+                  "Refuse to start when the plan would cost more on DynamoDB "
+                  "(on-demand list prices of the dated price table)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app->add_flag("--dry-run", opts->dry_run,
+                "Print the endpoint run's plan and its cost, and send nothing");
+}
+
 // `simulate hot-partition`: one partition key vs K suffixed keys.
 void AddHotPartition(CLI::App* sim, SimulateOptions* opts) {
   simulate::HotPartitionOptions& h = opts->hot_partition;
@@ -300,6 +433,7 @@ void AddHotPartition(CLI::App* sim, SimulateOptions* opts) {
   hp->add_option("--max-retries", h.max_retries, "Retries per write")
       ->capture_default_str();
   hp->add_option("--seed", h.seed, "Random seed")->capture_default_str();
+  AddEndpointFlags(hp, opts);
   AddCommonOutputs(hp, opts, true);
   opts->hot_partition_app = hp;
 }

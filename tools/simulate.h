@@ -3,13 +3,15 @@
 // `dynarock simulate EXPERIMENT`: the seed documents' capacity predictions as
 // runnable experiments on an in-memory engine and a simulated clock
 // (tools/simulate/): write-sharding (GSI2 of seeds 000/003), hot-partition
-// and item-size (seed 002). See docs/simulate.md.
+// and item-size (seed 002); hot-partition also against a DynamoDB endpoint
+// (--endpoint), beside the model. See docs/simulate.md.
 
 #ifndef DYNAROCK_TOOLS_SIMULATE_H_
 #define DYNAROCK_TOOLS_SIMULATE_H_
 
 #include <string>
 
+#include "tools/simulate/endpoint_session.h"
 #include "tools/simulate/hot_partition.h"
 #include "tools/simulate/item_practices.h"
 #include "tools/simulate/write_sharding.h"
@@ -37,6 +39,11 @@ struct SimulateOptions {
   std::string json;
   std::string svg;
   bool progress = false;
+  // hot-partition --endpoint: run the schedule against a DynamoDB endpoint
+  // beside the model (tools/simulate/endpoint_*.h).
+  simulate::EndpointOptions endpoint;
+  double max_cost_usd = 1.0;
+  bool dry_run = false;
 
   CLI::App* write_sharding_app = nullptr;
   CLI::App* hot_partition_app = nullptr;

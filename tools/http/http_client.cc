@@ -5,12 +5,18 @@
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 #include <charconv>
 #include <ctime>
 
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+
 #include "api/json_codec.h"
+#include "tools/http/request_signer.h"
 
 namespace dynarock::tools::http {
 namespace {
@@ -18,41 +24,42 @@ namespace {
 namespace beast = boost::beast;
 namespace bhttp = boost::beast::http;
 namespace net = boost::asio;
+namespace ssl = boost::asio::ssl;
 using tcp = net::ip::tcp;
 
 // DynamoDB answers up to 16 MB (BatchGetItem); leave room.
 constexpr uint64_t kMaxResponseBytes = 64ull << 20;
 
-std::string AmzDateNow() {
-  std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y%m%dT%H%M%SZ", &utc);
-  return text;
-}
-
 api::Response TransportError(std::string_view what,
                              const beast::error_code& ec) {
+  if (ec == beast::error::timeout) {
+    return api::Response{0, std::string(what) + ": timed out"};
+  }
   return api::Response{0, std::string(what) + ": " + ec.message()};
 }
 
 }  // namespace
 
 Result<Endpoint> ParseEndpoint(std::string_view url) {
-  constexpr std::string_view kScheme = "http://";
-  if (url.substr(0, kScheme.size()) != kScheme) {
+  Endpoint e;
+  std::string_view rest;
+  std::string_view port;
+  if (url.substr(0, 7) == "http://") {
+    rest = url.substr(7);
+    port = "80";
+  } else if (url.substr(0, 8) == "https://") {
+    rest = url.substr(8);
+    port = "443";
+    e.tls = true;
+  } else {
     return Status::Validation("endpoint " + std::string(url) +
-                              ": only http:// endpoints are supported");
+                              ": expected http:// or https://");
   }
-  std::string_view rest = url.substr(kScheme.size());
   if (!rest.empty() && rest.back() == '/') rest.remove_suffix(1);
   if (rest.empty() || rest.find('/') != std::string_view::npos) {
     return Status::Validation("endpoint " + std::string(url) +
-                              ": expected http://host[:port]");
+                              ": expected http[s]://host[:port]");
   }
-  Endpoint e;
-  std::string_view port = "80";
   if (rest.front() == '[') {  // [v6]:port
     size_t close = rest.find(']');
     if (close == std::string_view::npos) {
@@ -97,30 +104,117 @@ std::string DummyAuthorization(std::string_view access_key_id,
   return auth;
 }
 
+// Every step runs as an asynchronous operation on the client's own
+// io_context, driven until it completes: beast's tcp_stream then enforces
+// the timeout, which blocking socket calls cannot.
 struct DynamoDbHttpClient::Impl {
   Endpoint endpoint;
   HttpClientOptions options;
   net::io_context ioc;
-  tcp::socket socket{ioc};
+  std::unique_ptr<ssl::context> tls_context;
+  std::unique_ptr<beast::tcp_stream> plain;
+  std::unique_ptr<beast::ssl_stream<beast::tcp_stream>> tls;
   beast::flat_buffer buffer;
   bool connected = false;
+
+  beast::tcp_stream& Lowest() {
+    return tls ? beast::get_lowest_layer(*tls) : *plain;
+  }
+
+  // Runs the io_context until `done`.
+  void RunUntil(const bool& done) {
+    ioc.restart();
+    while (!done && ioc.run_one() > 0) {
+    }
+  }
 
   beast::error_code Connect() {
     beast::error_code ec;
     tcp::resolver resolver(ioc);
     auto results = resolver.resolve(endpoint.host, endpoint.port, ec);
     if (ec) return ec;
-    net::connect(socket, results, ec);
-    if (ec) return ec;
+    if (endpoint.tls) {
+      if (!tls_context) {
+        tls_context = std::make_unique<ssl::context>(ssl::context::tls_client);
+        if (options.ca_file.empty()) {
+          tls_context->set_default_verify_paths(ec);
+        } else {
+          tls_context->load_verify_file(options.ca_file, ec);
+        }
+        if (ec) return ec;
+        tls_context->set_verify_mode(ssl::verify_peer);
+      }
+      tls = std::make_unique<beast::ssl_stream<beast::tcp_stream>>(ioc, *tls_context);
+      // SNI, and the certificate must name the host.
+      if (!SSL_set_tlsext_host_name(tls->native_handle(), endpoint.host.c_str())) {
+        return beast::error_code(static_cast<int>(::ERR_get_error()),
+                                 net::error::get_ssl_category());
+      }
+      tls->set_verify_callback(ssl::host_name_verification(endpoint.host));
+    } else {
+      plain = std::make_unique<beast::tcp_stream>(ioc);
+    }
+    bool done = false;
+    Lowest().expires_after(options.timeout);
+    Lowest().async_connect(results, [&](beast::error_code e, const tcp::endpoint&) {
+      ec = e;
+      done = true;
+    });
+    RunUntil(done);
+    if (!ec && tls) {
+      done = false;
+      Lowest().expires_after(options.timeout);
+      tls->async_handshake(ssl::stream_base::client, [&](beast::error_code e) {
+        ec = e;
+        done = true;
+      });
+      RunUntil(done);
+    }
+    if (ec) {
+      Close();
+      return ec;
+    }
     connected = true;
     buffer.clear();
     return ec;
   }
 
+  // Writes `req` and reads the response into `parser`.
+  beast::error_code Exchange(bhttp::request<bhttp::string_body>& req,
+                             bhttp::response_parser<bhttp::string_body>& parser) {
+    beast::error_code ec;
+    bool done = false;
+    Lowest().expires_after(options.timeout);
+    auto on_write = [&](beast::error_code e, size_t) {
+      ec = e;
+      done = true;
+    };
+    if (tls) bhttp::async_write(*tls, req, on_write);
+    else bhttp::async_write(*plain, req, on_write);
+    RunUntil(done);
+    if (ec) return ec;
+    done = false;
+    auto on_read = [&](beast::error_code e, size_t) {
+      ec = e;
+      done = true;
+    };
+    if (tls) bhttp::async_read(*tls, buffer, parser, on_read);
+    else bhttp::async_read(*plain, buffer, parser, on_read);
+    RunUntil(done);
+    return ec;
+  }
+
   void Close() {
-    beast::error_code ignored;
-    socket.shutdown(tcp::socket::shutdown_both, ignored);
-    socket.close(ignored);
+    if (plain || tls) {
+      beast::error_code ignored;
+      Lowest().socket().shutdown(tcp::socket::shutdown_both, ignored);
+      Lowest().socket().close(ignored);
+    }
+    // Handlers still queued (a timer's cancellation) refer to the streams.
+    ioc.restart();
+    ioc.poll();
+    tls.reset();
+    plain.reset();
     connected = false;
   }
 };
@@ -142,21 +236,44 @@ api::Response DynamoDbHttpClient::Call(std::string_view operation,
   if (operation.find('.') == std::string_view::npos) {
     target = "DynamoDB_20120810." + target;
   }
-  const std::string amz_date = AmzDateNow();
+  const std::string amz_date = AmzDate(std::time(nullptr));
   bhttp::request<bhttp::string_body> req{bhttp::verb::post, "/", 11};
-  const bool default_port = impl_->endpoint.port == "80";
+  const bool default_port = impl_->endpoint.port == (impl_->endpoint.tls ? "443" : "80");
   std::string host = impl_->endpoint.host.find(':') != std::string::npos
                          ? "[" + impl_->endpoint.host + "]"
                          : impl_->endpoint.host;
   if (!default_port) host += ":" + impl_->endpoint.port;
+  constexpr std::string_view kContentType = "application/x-amz-json-1.0";
   req.set(bhttp::field::host, host);
-  req.set(bhttp::field::content_type, "application/x-amz-json-1.0");
+  req.set(bhttp::field::content_type, std::string(kContentType));
   req.set("X-Amz-Target", target);
   req.set("X-Amz-Date", amz_date);
-  req.set(bhttp::field::authorization,
-          DummyAuthorization(impl_->options.access_key_id,
-                             impl_->options.region, amz_date));
-  req.set(bhttp::field::user_agent, "dynarock-load");
+  const std::optional<AwsCredentials>& creds = impl_->options.credentials;
+  if (creds) {
+    api::http::SignedRequest to_sign{"POST", "/",
+                                     {{"content-type", kContentType},
+                                      {"host", host},
+                                      {"x-amz-date", amz_date},
+                                      {"x-amz-target", target}},
+                                     body};
+    std::vector<std::string> signed_headers = {"content-type", "host", "x-amz-date",
+                                               "x-amz-target"};
+    if (!creds->session_token.empty()) {
+      req.set("X-Amz-Security-Token", creds->session_token);
+      to_sign.headers.emplace_back("x-amz-security-token", creds->session_token);
+      signed_headers.insert(signed_headers.begin() + 3, "x-amz-security-token");
+    }
+    req.set(bhttp::field::authorization,
+            SigV4Authorization(to_sign, signed_headers,
+                               SigningKey{creds->access_key_id, creds->secret_access_key,
+                                          impl_->options.region, "dynamodb"},
+                               amz_date));
+  } else {
+    req.set(bhttp::field::authorization,
+            DummyAuthorization(impl_->options.access_key_id,
+                               impl_->options.region, amz_date));
+  }
+  req.set(bhttp::field::user_agent, impl_->options.user_agent);
   req.keep_alive(true);
   req.body() = std::string(body);
   req.prepare_payload();
@@ -173,21 +290,17 @@ api::Response DynamoDbHttpClient::Call(std::string_view operation,
                               ec);
       }
     }
-    beast::error_code ec;
-    bhttp::write(impl_->socket, req, ec);
+    bhttp::response_parser<bhttp::string_body> parser;
+    parser.body_limit(kMaxResponseBytes);
+    beast::error_code ec = impl_->Exchange(req, parser);
     if (!ec) {
-      bhttp::response_parser<bhttp::string_body> parser;
-      parser.body_limit(kMaxResponseBytes);
-      bhttp::read(impl_->socket, impl_->buffer, parser, ec);
-      if (!ec) {
-        auto res = parser.release();
-        if (!res.keep_alive()) impl_->Close();
-        return api::Response{static_cast<int>(res.result_int()),
-                             std::move(res.body())};
-      }
+      auto res = parser.release();
+      if (!res.keep_alive()) impl_->Close();
+      return api::Response{static_cast<int>(res.result_int()), std::move(res.body())};
     }
     impl_->Close();
-    if (!reused) return TransportError("HTTP request", ec);
+    // A timeout is not a stale connection: do not send it again here.
+    if (!reused || ec == beast::error::timeout) return TransportError("HTTP request", ec);
   }
   return api::Response{0, "HTTP request: the server closed the connection"};
 }

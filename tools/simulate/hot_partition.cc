@@ -54,7 +54,6 @@ Result<HotScenario> RunScenario(Engine& engine, SimulatedClock& clock,
   for (int64_t i = 0; i < total; ++i) {
     loop.Schedule(start + i * kMicros / o.rate, static_cast<int>(i + 1));
   }
-  std::string padding;
   loop.Run([&](int w) {
     const int64_t now = clock.NowMicros();
     if (w == 0) {
@@ -81,18 +80,7 @@ Result<HotScenario> RunScenario(Engine& engine, SimulatedClock& clock,
     const int64_t i = w - 1;
     PutItemRequest put;
     put.table_name = table;
-    const std::string key =
-        keys == 1 ? "HOT"
-                  : "HOT#" + std::to_string(Mix64(o.seed * 7919 + static_cast<uint64_t>(i)) %
-                                            static_cast<uint64_t>(keys));
-    put.item["PK"] = AttributeValue::S(key);
-    put.item["SK"] = AttributeValue::S("W#" + std::to_string(i));
-    put.item["Data"] = AttributeValue::S("");
-    const int64_t size = ItemSize(put.item);
-    if (size < o.item_bytes) {
-      padding.assign(static_cast<size_t>(o.item_bytes - size), 'd');
-      put.item["Data"] = AttributeValue::S(padding);
-    }
+    put.item = HotWriteItem(o, keys, i);
     Result<PutItemResult> r = engine.PutItem(put);
     ++sc.requests;
     if (!r.ok()) {
@@ -135,6 +123,21 @@ Result<HotScenario> RunScenario(Engine& engine, SimulatedClock& clock,
 }
 
 }  // namespace
+
+Item HotWriteItem(const HotPartitionOptions& o, int keys, int64_t i) {
+  Item item;
+  item["PK"] = AttributeValue::S(
+      keys == 1 ? "HOT"
+                : "HOT#" + std::to_string(Mix64(o.seed * 7919 + static_cast<uint64_t>(i)) %
+                                          static_cast<uint64_t>(keys)));
+  item["SK"] = AttributeValue::S("W#" + std::to_string(i));
+  item["Data"] = AttributeValue::S("");
+  const int64_t size = ItemSize(item);
+  if (size < o.item_bytes) {
+    item["Data"] = AttributeValue::S(std::string(static_cast<size_t>(o.item_bytes - size), 'd'));
+  }
+  return item;
+}
 
 Result<HotPartitionReport> RunHotPartition(const HotPartitionOptions& o) {
   if (o.rate < 1 || o.rate > 1'000'000) {

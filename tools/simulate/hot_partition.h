@@ -25,6 +25,7 @@
 #include "engine/capacity/capacity_options.h"
 #include "engine/capacity/capacity_stats.h"
 #include "engine/status.h"
+#include "engine/types.h"
 #include "tools/simulate/event_loop.h"
 #include "tools/simulate/sim_support.h"
 #include "tools/simulate/write_sharding.h"
@@ -69,6 +70,12 @@ struct HotPartitionReport {
   HotPartitionOptions options;
   std::vector<HotScenario> scenarios;
 };
+
+// Write `i` (from 0) of a scenario with `keys` keys: PK "HOT" (one key) or
+// "HOT#<k>" (k a seeded hash of i mod keys), SK "W#<i>", Data padding the
+// item to `item_bytes`. The simulation and the endpoint run
+// (endpoint_hot_partition.h) send the same items.
+Item HotWriteItem(const HotPartitionOptions& options, int keys, int64_t i);
 
 // Errors: engine errors; kValidation for options out of range.
 Result<HotPartitionReport> RunHotPartition(const HotPartitionOptions& options);

@@ -25,13 +25,19 @@ TEST(HttpClientTest, ParseEndpoint) {
   ASSERT_TRUE(e.ok());
   EXPECT_EQ(e->host, "::1");
   EXPECT_EQ(e->port, "8001");
-  for (const char* bad : {"https://dynamodb.us-east-1.amazonaws.com", "127.0.0.1:8000",
-                          "http://", "http://h:0", "http://h:99999", "http://h:80x",
+  e = ParseEndpoint("https://dynamodb.eu-west-1.amazonaws.com");
+  ASSERT_TRUE(e.ok());
+  EXPECT_TRUE(e->tls);
+  EXPECT_EQ(e->host, "dynamodb.eu-west-1.amazonaws.com");
+  EXPECT_EQ(e->port, "443");
+  EXPECT_FALSE(ParseEndpoint("http://h:1").value().tls);
+  for (const char* bad : {"ftp://h", "127.0.0.1:8000", "http://", "https://",
+                          "http://h:0", "http://h:99999", "http://h:80x",
                           "http://h:8000/path", "http://[::1"}) {
     EXPECT_FALSE(ParseEndpoint(bad).ok()) << bad;
   }
-  EXPECT_EQ(ParseEndpoint("https://x").status().message(),
-            "endpoint https://x: only http:// endpoints are supported");
+  EXPECT_EQ(ParseEndpoint("ftp://x").status().message(),
+            "endpoint ftp://x: expected http:// or https://");
 }
 
 // The header parses as SigV4, so `dynarock serve` files the tables under
