@@ -191,6 +191,10 @@ int RunHotAtEndpoint(SimulateOptions& opts, simulate::HotPartitionOptions o) {
     std::fprintf(stderr, "dynarock simulate: %s\n", resolved.status().message().c_str());
     return 2;
   }
+  if (region.empty()) {  // a dry run without credentials: the host's Region
+    Result<http::Endpoint> parsed = http::ParseEndpoint(e.url);
+    if (parsed.ok()) region = simulate::RegionOfAwsHost(parsed.value().host);
+  }
   if (region.empty()) region = "us-east-1";
   const std::string prefix =
       e.table_prefix.empty() ? simulate::NewTablePrefix() : e.table_prefix;

@@ -96,7 +96,7 @@ def test_dry_run_prints_the_plan_and_its_cost_and_sends_nothing():
     assert "dry-HotSingleKey dry-HotSuffixed" in r.stdout
     # 2 x 40 writes of 196 WRU = 15,680 WRU x $0.625 per million.
     assert "80 writes (15680 WRU)" in r.stdout
-    assert "about $0.0098" in r.stdout
+    assert "about $0.009800" in r.stdout
     assert "limit (--max-cost-usd): $1.00: within" in r.stdout
 
 
@@ -104,8 +104,8 @@ def test_cost_guard_refuses_before_the_first_request(throttling_server):
     r = simulate(throttling_server.url, *SCHEDULE, "--max-cost-usd", "0.005",
                  "--table-prefix", "guarded-")
     assert r.returncode == 1
-    assert "would cost about $0.0098 on DynamoDB" in r.stderr
-    assert "above --max-cost-usd $0.005" in r.stderr
+    assert "would cost about $0.009800 on DynamoDB" in r.stderr
+    assert "above --max-cost-usd $0.005000" in r.stderr
     assert prefixed(throttling_server, "guarded-") == []
 
 
@@ -127,6 +127,10 @@ def test_ctrl_c_deletes_the_tables_and_names_them(throttling_server):
     assert "deleted table sigint-HotSingleKey" in err
     assert "deleted table sigint-HotSuffixed" in err
     assert "INTERRUPTED" in out
+    # DeleteTable was accepted; the tables go once DELETING is over.
+    deadline = time.time() + 30
+    while time.time() < deadline and prefixed(throttling_server, "sigint-"):
+        time.sleep(0.2)
     assert prefixed(throttling_server, "sigint-") == []
 
 

@@ -42,9 +42,9 @@ TEST(EndpointCostTest, GuardRefusesAboveTheLimit) {
   EXPECT_TRUE(CheckCostLimit(cost, 0.01).ok());
   Status refused = CheckCostLimit(cost, 0.005);
   ASSERT_FALSE(refused.ok());
-  EXPECT_NE(refused.message().find("would cost about $0.0098 on DynamoDB"), std::string::npos)
+  EXPECT_NE(refused.message().find("would cost about $0.009800 on DynamoDB"), std::string::npos)
       << refused.message();
-  EXPECT_NE(refused.message().find("above --max-cost-usd $0.005"), std::string::npos);
+  EXPECT_NE(refused.message().find("above --max-cost-usd $0.005000"), std::string::npos);
   EXPECT_NE(PlanText(PlanHotPartition(Short(), "us-east-1", "p-"), cost, 0.005)
                 .find("ABOVE, the run would refuse"),
             std::string::npos);
