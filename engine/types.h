@@ -225,6 +225,9 @@ enum class ContributorInsightsMode : uint8_t { kAccessedAndThrottledKeys, kThrot
 struct TableClassSummary {
   TableClass table_class = TableClass::kStandard;
   std::optional<int64_t> last_update_micros;
+  // The update before the last one: DynamoDB allows no more than two table
+  // class updates in a 30-day trailing period. Not in DescribeTable.
+  std::optional<int64_t> previous_update_micros;
   bool operator==(const TableClassSummary&) const = default;
 };
 

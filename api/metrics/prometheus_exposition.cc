@@ -58,6 +58,9 @@ void DeclareCapacityFamilies(PrometheusText* out) {
               "ReadThrottleEvents: read requests the capacity model throttled.");
   out->Family("dynamodb_write_throttle_events_total", MetricType::kCounter,
               "WriteThrottleEvents: write requests the capacity model throttled.");
+  out->Family("dynamodb_time_to_live_deleted_item_count_total", MetricType::kCounter,
+              "TimeToLiveDeletedItemCount: items Time to Live deleted since the server opened "
+              "the table.");
   out->Family("dynamodb_provisioned_read_capacity_units", MetricType::kGauge,
               "ProvisionedReadCapacityUnits of a provisioned table or GSI.");
   out->Family("dynamodb_provisioned_write_capacity_units", MetricType::kGauge,
@@ -211,6 +214,11 @@ void RenderResource(const std::string& ns, const std::string& table, const std::
   sample("dynamodb_consumed_write_capacity_units_total", r.total.consumed_write_units);
   sample("dynamodb_read_throttle_events_total", static_cast<double>(r.total.throttled_read_requests));
   sample("dynamodb_write_throttle_events_total", static_cast<double>(r.total.throttled_write_requests));
+  // CloudWatch reports TimeToLiveDeletedItemCount per table only.
+  if (index.empty()) {
+    sample("dynamodb_time_to_live_deleted_item_count_total",
+           static_cast<double>(r.total.ttl_deleted_items));
+  }
   if (provisioned) {
     sample("dynamodb_provisioned_read_capacity_units", static_cast<double>(provisioned->read_capacity_units));
     sample("dynamodb_provisioned_write_capacity_units", static_cast<double>(provisioned->write_capacity_units));

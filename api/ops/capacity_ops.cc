@@ -71,7 +71,8 @@ Json EncodeUsage(const Usage& u) {
               {"ThrottledReadUnits", u.throttled_read_units},
               {"ThrottledWriteUnits", u.throttled_write_units},
               {"ThrottledReadRequests", u.throttled_read_requests},
-              {"ThrottledWriteRequests", u.throttled_write_requests}};
+              {"ThrottledWriteRequests", u.throttled_write_requests},
+              {"TimeToLiveDeletedItems", u.ttl_deleted_items}};
 }
 
 void AddWindows(Json& out, const Usage& last_second, const Usage& last_minute,

@@ -17,7 +17,9 @@
 
 namespace dynarock {
 
-// Capacity units consumed and throttled, and throttled requests.
+// Capacity units consumed and throttled, throttled requests, and the items
+// Time to Live deleted (CloudWatch's TimeToLiveDeletedItemCount; they
+// consume no capacity, but a user watches them beside it).
 struct Usage {
   double consumed_read_units = 0;
   double consumed_write_units = 0;
@@ -25,6 +27,7 @@ struct Usage {
   double throttled_write_units = 0;
   int64_t throttled_read_requests = 0;
   int64_t throttled_write_requests = 0;
+  int64_t ttl_deleted_items = 0;
 
   Usage& operator+=(const Usage& o);
   bool operator==(const Usage&) const = default;

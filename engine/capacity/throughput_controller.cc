@@ -612,6 +612,19 @@ void ThroughputController::RecordWrite(uint32_t table_id, uint32_t index_id,
   });
 }
 
+void ThroughputController::RecordTimeToLiveDeletion(uint32_t table_id,
+                                                    uint64_t hash) {
+  WithTable(table_id, false, [&](TableState& t, const Env& env) {
+    ResourceState* r = t.Resolve(0);
+    if (r == nullptr) return false;
+    Usage d;
+    d.ttl_deleted_items = 1;
+    r->partitions.Find(hash).usage.Add(env.now, d);
+    r->usage.Add(env.now, d);
+    return true;
+  });
+}
+
 namespace {
 
 ResourceStats Describe(ResourceState& r, const Env& env, size_t hot_keys) {

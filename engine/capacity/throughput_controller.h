@@ -173,6 +173,10 @@ class ThroughputController {
   void RecordWrite(uint32_t table_id, uint32_t index_id, uint64_t hash,
                    int64_t delta_items, int64_t delta_bytes);
 
+  // Counts an item of the table that Time to Live deleted, in the
+  // partition of `hash`: no units, only the count (usage.ttl_deleted_items).
+  void RecordTimeToLiveDeletion(uint32_t table_id, uint64_t hash);
+
   // The first hash of each partition of the table (index_id 0; an LSI is
   // its table's) or GSI, in ring order: what a Scan page is metered over.
   // Empty for an unknown table or index.

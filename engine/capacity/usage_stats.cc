@@ -12,6 +12,7 @@ Usage& Usage::operator+=(const Usage& o) {
   throttled_write_units += o.throttled_write_units;
   throttled_read_requests += o.throttled_read_requests;
   throttled_write_requests += o.throttled_write_requests;
+  ttl_deleted_items += o.ttl_deleted_items;
   return *this;
 }
 

@@ -79,7 +79,8 @@ EngineParts::EngineParts(const EngineOptions& options_in, Clock* clock_in,
                    &throughput, clock),
       ttl(clock, catalog.get(), &tables, options.ttl_change_cooldown_micros,
           options.ttl_status_delay_micros),
-      ttl_sweeper(SweeperOptionsOf(options), clock, catalog.get(), store.get(), &write_path),
+      ttl_sweeper(SweeperOptionsOf(options), clock, catalog.get(), store.get(), &write_path,
+                  &throughput),
       pitr_log(clock),
       restorer(store.get(), catalog.get(), &tables, clock) {
   write_path.SetThroughput(&throughput, throttling);

@@ -38,7 +38,11 @@ constexpr char kNextIdKey[] = "n";
 // Version 10 appends the KMS key of server-side encryption (present, key
 // ARN) after the vector indexes (their count always written); written only
 // by tables encrypted with a KMS key.
-constexpr uint8_t kRecordVersion = 10;
+// Version 11 writes the KMS key as present (a byte) and key ARN, then
+// appends the table class update before the last (present, micros);
+// written only by tables whose class changed twice.
+constexpr uint8_t kRecordVersion = 11;
+constexpr uint8_t kSseKeyVersion = 10;
 constexpr uint8_t kVectorIndexesVersion = 9;
 constexpr uint8_t kMultiAttributeKeysVersion = 8;
 constexpr uint8_t kSingleAttributeKeysVersion = 7;
@@ -104,7 +108,10 @@ std::string EncodeTableImpl(const TableInfo& t) {
   const TableDescription& d = t.desc;
   std::string out;
   RecordWriter w(&out);
-  const uint8_t version = d.sse_description           ? kRecordVersion
+  const bool two_class_updates =
+      d.table_class_summary && d.table_class_summary->previous_update_micros;
+  const uint8_t version = two_class_updates           ? kRecordVersion
+                          : d.sse_description         ? kSseKeyVersion
                           : !d.vector_indexes.empty() ? kVectorIndexesVersion
                           : HasMultiAttributeKey(d)   ? kMultiAttributeKeysVersion
                                                       : kSingleAttributeKeysVersion;
@@ -211,7 +218,13 @@ std::string EncodeTableImpl(const TableInfo& t) {
     }
   }
   // Version 10.
-  if (version >= kRecordVersion) w.String(d.sse_description->kms_master_key_arn);
+  if (version == kSseKeyVersion) w.String(d.sse_description->kms_master_key_arn);
+  // Version 11.
+  if (version >= kRecordVersion) {
+    w.Bool(d.sse_description.has_value());
+    if (d.sse_description) w.String(d.sse_description->kms_master_key_arn);
+    w.OptionalSigned(d.table_class_summary->previous_update_micros);
+  }
   return out;
 }
 
@@ -375,7 +388,12 @@ Result<TableInfo> DecodeTableImpl(std::string_view bytes) {
       if (r.Byte() != 0) v.backfilling = false;
     }
   }
-  if (version >= 10) d.sse_description = SseDescription{r.String()};
+  if (version == kSseKeyVersion) d.sse_description = SseDescription{r.String()};
+  if (version >= kRecordVersion) {
+    if (r.Byte() != 0) d.sse_description = SseDescription{r.String()};
+    const std::optional<int64_t> previous = r.OptionalSigned();
+    if (d.table_class_summary) d.table_class_summary->previous_update_micros = previous;
+  }
   if (!r.ok) return Status::Corruption("truncated table record");
   t.key = ResolveKeyDef(d.key_schema, d.attribute_definitions);
   ResolveIndexes(&t);

@@ -88,6 +88,31 @@ Status CountDecrease(ProvisionedThroughputDescription* cur, int64_t now) {
   return Status::OK();
 }
 
+constexpr int64_t kTableClassUpdates = 2;
+constexpr int64_t kTableClassWindowDays = 30;
+
+// "No more than two table class updates on your table are allowed in a
+// 30-day trailing period" (developer guide, Considerations when choosing a
+// table class). Sets `summary` to `want` at `now`, or refuses when the two
+// updates before it both fall within the 30 days before `now`, with the
+// message docs/compatibility.md records from DynamoDB.
+Status ChangeTableClass(std::optional<TableClassSummary>* summary, TableClass want,
+                        int64_t now) {
+  if (*summary && (*summary)->table_class == want) return Status::OK();
+  std::optional<int64_t> last, previous;
+  if (*summary) {
+    last = (*summary)->last_update_micros;
+    previous = (*summary)->previous_update_micros;
+  }
+  if (last && previous && *previous > now - kTableClassWindowDays * kMicrosPerDay) {
+    return Status(ErrorCode::kLimitExceeded,
+                  "Updates to TableClass are limited to " + std::to_string(kTableClassUpdates) +
+                      " times in " + std::to_string(kTableClassWindowDays) + " day(s).");
+  }
+  *summary = TableClassSummary{want, now, last};
+  return Status::OK();
+}
+
 bool HasGsiUpdates(const UpdateTableRequest& req) {
   return req.global_secondary_index_updates &&
          !req.global_secondary_index_updates->empty();
@@ -475,9 +500,8 @@ Result<TableDescription> TableLifecycle::Update(const UpdateTableRequest& req) {
   if (req.deletion_protection_enabled) {
     d.deletion_protection_enabled = *req.deletion_protection_enabled;
   }
-  if (req.table_class &&
-      (!d.table_class_summary || d.table_class_summary->table_class != *req.table_class)) {
-    d.table_class_summary = TableClassSummary{*req.table_class, now};
+  if (req.table_class) {
+    DR_RETURN_IF_ERROR(ChangeTableClass(&d.table_class_summary, *req.table_class, now));
   }
   if (req.sse_specification) {
     if (req.sse_specification->enabled) {

@@ -90,6 +90,9 @@ Result<bool> TtlSweeper::DeleteIfDue(const TableInfo& table,
   // An item a transaction is writing is left for the next sweep.
   if (applied.code() == ErrorCode::kTransactionConflict) return false;
   DR_RETURN_IF_ERROR(applied);
+  if (deleted && throughput_ != nullptr) {
+    throughput_->RecordTimeToLiveDeletion(table.id, keys::HashOfKey(item_key));
+  }
   return deleted;
 }
 

@@ -10,7 +10,10 @@
 // Deletes go through the write path (WritePath::ApplyAsService): the item,
 // its LSI entries and GSI log records, the table's counters and partition
 // sizes change in one batch, as for a DeleteItem, but no capacity is
-// consumed and nothing is throttled. The expiry is checked again under the
+// consumed and nothing is throttled. Each delete is counted in its
+// partition's usage (ThroughputController::RecordTimeToLiveDeletion), the
+// TimeToLiveDeletedItemCount that DescribeCapacity, /metrics and the
+// console report. The expiry is checked again under the
 // item's lock, so an item updated to a later expiry meanwhile is kept.
 // Until deleted, an expired item is read like any other, as in DynamoDB.
 //
@@ -30,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/capacity/throughput_controller.h"
 #include "engine/requests/ttl_requests.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
@@ -67,14 +71,17 @@ int64_t DeletionDelayMicros(const std::string& item_key, int64_t spread_micros);
 
 class TtlSweeper {
  public:
-  // None of the pointers is owned; all must outlive this.
+  // None of the pointers is owned; all must outlive this. `throughput`
+  // (which counts the deletions) may be null.
   TtlSweeper(const TtlSweeperOptions& options, Clock* clock, Catalog* catalog,
-             Store* store, WritePath* write_path)
+             Store* store, WritePath* write_path,
+             ThroughputController* throughput = nullptr)
       : options_(options),
         clock_(clock),
         catalog_(catalog),
         store_(store),
-        write_path_(write_path) {}
+        write_path_(write_path),
+        throughput_(throughput) {}
 
   // The due-work step: starts a sweep of every TTL table when the interval
   // has passed since the last one ended, and advances the running sweep by
@@ -118,6 +125,7 @@ class TtlSweeper {
   Catalog* const catalog_;
   Store* const store_;
   WritePath* const write_path_;
+  ThroughputController* const throughput_;
 
   Mutex mu_;
   // When the next sweep may start; the minimum while one is running.

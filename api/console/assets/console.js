@@ -409,8 +409,18 @@ async function renderIndexes() {
   }
 
   const ttl = (await call('DescribeTimeToLive', { TableName: name })).TimeToLiveDescription || {};
+  let deletions = '';
+  if (ttl.TimeToLiveStatus === 'ENABLED' || ttl.TimeToLiveStatus === 'DISABLING') {
+    // Counted per clock second by the engine: the last second, the last
+    // minute's average, and everything since the server opened the table.
+    const cap = await call('DynamoRock_20251121.DescribeCapacity', { TableName: name, HotKeys: 0 });
+    const r = (cap.Table || {});
+    const ttlCount = (w) => ((r[w] || {}).TimeToLiveDeletedItems || 0);
+    deletions = `; deletions: ${num(ttlCount('LastSecond'))}/s now, ${num(ttlCount('LastMinute') / 60, 2)}/s over the last minute, ` +
+      `${num(ttlCount('Total'))} in all`;
+  }
   $('idx-ttl').textContent = `${ttl.TimeToLiveStatus || 'DISABLED'}` +
-    (ttl.AttributeName ? ` on attribute ${ttl.AttributeName}` : '');
+    (ttl.AttributeName ? ` on attribute ${ttl.AttributeName}` : '') + deletions;
 }
 
 // Shards as a lineage tree: children under their parent, built with a

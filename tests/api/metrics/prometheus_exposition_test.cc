@@ -90,6 +90,32 @@ TEST_F(PrometheusExpositionTest, GsiSeriesCarryTheIndexLabel) {
   EXPECT_THAT(text, HasSubstr(R"(dynarock_index_backfilling{namespace="AKID_us-east-1",table="Orders",index="ByG"} 0)"));
 }
 
+// CloudWatch's TimeToLiveDeletedItemCount, a table metric: the items a
+// sweep deleted; the GSI's series have none.
+TEST_F(PrometheusExpositionTest, TimeToLiveDeletionsAreCountedPerTable) {
+  Call("CreateTable",
+       R"({"TableName":"Sessions","BillingMode":"PAY_PER_REQUEST",
+           "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},
+                                   {"AttributeName":"g","AttributeType":"S"}],
+           "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
+           "GlobalSecondaryIndexes":[{"IndexName":"ByG",
+              "KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],
+              "Projection":{"ProjectionType":"ALL"}}]})");
+  Call("UpdateTimeToLive",
+       R"({"TableName":"Sessions","TimeToLiveSpecification":{"Enabled":true,"AttributeName":"exp"}})");
+  const std::string past = std::to_string(test_engine_.clock.NowMicros() / 1'000'000 - 10);
+  for (const char* pk : {"a", "b", "c"}) {
+    Call("PutItem", std::string(R"({"TableName":"Sessions","Item":{"pk":{"S":")") + pk +
+                        R"("},"g":{"S":"x"},"exp":{"N":")" + past + R"("}}})");
+  }
+  Put("Sessions", "kept");
+  Call("DynamoRock_20251121.RunTimeToLiveSweep", R"({"TableName":"Sessions"})");
+  const std::string text = RenderMetrics(test_engine_.engine.get(), &requests_);
+  EXPECT_THAT(text, HasSubstr("# TYPE dynamodb_time_to_live_deleted_item_count_total counter\n"));
+  EXPECT_THAT(text, HasSubstr(R"(dynamodb_time_to_live_deleted_item_count_total{namespace="AKID_us-east-1",table="Sessions"} 3)"));
+  EXPECT_THAT(text, Not(HasSubstr(R"(dynamodb_time_to_live_deleted_item_count_total{namespace="AKID_us-east-1",table="Sessions",index="ByG"})")));
+}
+
 TEST_F(PrometheusExpositionTest, TablesBeyondTheBoundAreOmittedAndCounted) {
   for (const char* name : {"Aaa", "Bbb", "Ccc"}) CreateTable(name);
   ExpositionOptions options;

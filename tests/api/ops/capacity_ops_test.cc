@@ -112,6 +112,7 @@ TEST_F(CapacityOpsTest, DescribeCapacityShowsTheTableItsIndexesAndHotKeys) {
     EXPECT_TRUE(t[window].contains("ThrottledReadUnits")) << window;
     EXPECT_TRUE(t[window].contains("ThrottledWriteUnits")) << window;
     EXPECT_TRUE(t[window].contains("ThrottledReadRequests")) << window;
+    EXPECT_EQ(t[window]["TimeToLiveDeletedItems"], 0) << window;
   }
   EXPECT_EQ(t["WriteBalance"], 300.0 - 7.0);
   EXPECT_TRUE(t.contains("PeakReadUnits") && t.contains("PeakWriteUnits")) << t;

@@ -133,6 +133,16 @@ describe("console views", () => {
       await page.waitForSelector("#idx-shards li[data-shard]");
       assert.match(await text(page, "#idx-shards"), /open shardId-/);
       assert.match(await text(page, "#idx-ttl"), /ENABLED on attribute expires/);
+      // TTL deletions per second: five items already expired on the
+      // server's clock; the sweep an AdvanceClock runs deletes them, counted
+      // in the clock second it ran in (the view refreshes every second).
+      const now = (await ok(url, "DynamoRock_20251121.DescribeClock", {})).Now;
+      for (let i = 0; i < 5; i++) {
+        await ok(url, "PutItem", { TableName: "orders", Item: { pk: { S: `expired-${i}` }, expires: { N: String(Math.floor(now) - 60) } } });
+      }
+      await ok(url, "DynamoRock_20251121.AdvanceClock", { Seconds: 2 });
+      await page.waitForFunction(() => / 5 in all$/.test(document.querySelector("#idx-ttl").textContent));
+      assert.match(await text(page, "#idx-ttl"), /deletions: 5\/s now, 0\.08\/s over the last minute, 5 in all$/);
 
       // Cost: both modes, from the server's price table.
       const cost = await fetch(`${url}/console/api/cost`, {

@@ -208,6 +208,22 @@ TEST(CatalogSseTest, AKmsKeySurvivesInAVersionTenRecordOnlyWhenSet) {
   EXPECT_FALSE(plain.desc.sse_description.has_value());
 }
 
+TEST(CatalogTableClassTest, TwoClassUpdatesSurviveInAVersionElevenRecord) {
+  TableInfo t = MakeTable("ns", "Cls");
+  t.desc.table_class_summary = TableClassSummary{TableClass::kStandardInfrequentAccess, 5, {}};
+  EXPECT_EQ(EncodeTableRecord(t)[0], 7);  // one update: older builds still read it
+  t.desc.table_class_summary->previous_update_micros = 3;
+  for (bool sse : {false, true}) {
+    if (sse) t.desc.sse_description = SseDescription{"arn:aws:kms:us-east-1:000000000000:key/k2"};
+    const std::string record = EncodeTableRecord(t);
+    EXPECT_EQ(record[0], 11);
+    ASSERT_OK_AND_ASSIGN(TableInfo back, DecodeTableRecord(record));
+    EXPECT_EQ(back.desc.table_class_summary, t.desc.table_class_summary);
+    EXPECT_EQ(back.desc.sse_description, t.desc.sse_description);
+    EXPECT_EQ(back.desc.global_secondary_indexes.size(), 1u);
+  }
+}
+
 TEST(CatalogTtlTest, TimeToLiveSurvivesReloadAndTableChanges) {
   StoreOptions o;
   o.in_memory = true;

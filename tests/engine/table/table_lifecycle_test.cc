@@ -161,6 +161,43 @@ TEST(TableLifecycleTest, UpdateTableChangesThroughputAndBillingMode) {
   EXPECT_THAT(db->UpdateTable(nothing), StatusIs(ErrorCode::kValidation, HasSubstr("At least one of")));
 }
 
+// "No more than two table class updates on your table are allowed in a
+// 30-day trailing period" (developer guide): a third change within 30 days
+// of the first is refused, changing nothing; the same class again is no
+// update; a month after the first, one more is allowed.
+TEST(TableLifecycleTest, TableClassChangesTwiceIn30Days) {
+  TestEngine db;
+  ASSERT_OK(db->CreateTable(SimpleTable("Tab")).status());
+  constexpr int64_t kDay = int64_t{86400} * 1'000'000;
+  auto change = [&](TableClass c) {
+    UpdateTableRequest up;
+    up.table_name = "Tab";
+    up.table_class = c;
+    return db->UpdateTable(up);
+  };
+  const int64_t first = db.clock.NowMicros();
+  ASSERT_OK(change(TableClass::kStandardInfrequentAccess).status());
+  ASSERT_OK(change(TableClass::kStandardInfrequentAccess).status());  // no change
+  db.clock.Advance(10 * kDay);
+  ASSERT_OK_AND_ASSIGN(TableDescription d, change(TableClass::kStandard));
+  EXPECT_EQ(d.table_class_summary->last_update_micros, first + 10 * kDay);
+  db.clock.Advance(19 * kDay);
+  EXPECT_THAT(change(TableClass::kStandardInfrequentAccess),
+              StatusIs(ErrorCode::kLimitExceeded,
+                       "Updates to TableClass are limited to 2 times in 30 day(s)."));
+  DescribeTableRequest describe;
+  describe.table_name = "Tab";
+  ASSERT_OK_AND_ASSIGN(d, db->DescribeTable(describe));
+  EXPECT_EQ(d.table_class_summary->table_class, TableClass::kStandard);
+  EXPECT_EQ(d.table_class_summary->last_update_micros, first + 10 * kDay);
+  db.clock.Advance(kDay + 1);  // 30 days and a microsecond after the first
+  ASSERT_OK_AND_ASSIGN(d, change(TableClass::kStandardInfrequentAccess));
+  EXPECT_EQ(d.table_class_summary->table_class, TableClass::kStandardInfrequentAccess);
+  // The window now starts at the second update (day 10): refused until day 40.
+  EXPECT_THAT(change(TableClass::kStandard),
+              StatusIs(ErrorCode::kLimitExceeded, HasSubstr("Updates to TableClass")));
+}
+
 TEST(TableLifecycleTest, DeletionProtectionBlocksDelete) {
   TestEngine db;
   CreateTableRequest req = SimpleTable("Tab");

@@ -221,6 +221,39 @@ TEST_F(TtlSweeperEngineTest, DeletesConsumeNoCapacity) {
   EXPECT_EQ(items, 0);
 }
 
+// CloudWatch's TimeToLiveDeletedItemCount: each delete is counted in the
+// second it ran and in its item's partition; nothing else counts.
+TEST_F(TtlSweeperEngineTest, DeletionsAreCountedPerSecondAndPartition) {
+  CreateWithTtl(SimpleTable("Tab"));
+  for (int i = 0; i < 7; ++i) {
+    Put(WithExpiry("p" + std::to_string(i), "1", SecondsFromNow(-1)));
+  }
+  Put(WithExpiry("later", "1", SecondsFromNow(30)));
+  ASSERT_OK_AND_ASSIGN(TableThroughputStats before, db_->DescribeCapacity(Scope(), "Tab"));
+  EXPECT_EQ(before.table.total.ttl_deleted_items, 0);
+  EXPECT_EQ(SweepNow().deleted_items, 7);
+  ASSERT_OK_AND_ASSIGN(TableThroughputStats swept, db_->DescribeCapacity(Scope(), "Tab"));
+  EXPECT_EQ(swept.table.last_second.ttl_deleted_items, 7);
+  EXPECT_EQ(swept.table.last_minute.ttl_deleted_items, 7);
+  EXPECT_EQ(swept.table.total.ttl_deleted_items, 7);
+  int64_t in_partitions = 0;
+  for (const PartitionStats& p : swept.table.partitions) in_partitions += p.total.ttl_deleted_items;
+  EXPECT_EQ(in_partitions, 7);
+
+  // A minute later the last second is empty; the total keeps them, and the
+  // next deletion adds one.
+  db_.clock.Advance(45 * kSecond);
+  EXPECT_EQ(SweepNow().deleted_items, 1);
+  ASSERT_OK_AND_ASSIGN(TableThroughputStats later, db_->DescribeCapacity(Scope(), "Tab"));
+  EXPECT_EQ(later.table.last_second.ttl_deleted_items, 1);
+  EXPECT_EQ(later.table.last_minute.ttl_deleted_items, 8);
+  EXPECT_EQ(later.table.total.ttl_deleted_items, 8);
+  db_.clock.Advance(61 * kSecond);
+  ASSERT_OK_AND_ASSIGN(TableThroughputStats quiet, db_->DescribeCapacity(Scope(), "Tab"));
+  EXPECT_EQ(quiet.table.last_minute.ttl_deleted_items, 0);
+  EXPECT_EQ(quiet.table.total.ttl_deleted_items, 8);
+}
+
 TEST_F(TtlSweeperEngineTest, DeletesAreNeverThrottled) {
   CreateTableRequest req = SimpleTable("Tab");
   req.billing_mode = BillingMode::kProvisioned;
