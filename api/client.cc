@@ -24,7 +24,7 @@ namespace {
 std::string NamespaceFor(const CallerIdentity& caller, const ClientOptions& options) {
   if (options.shared_db) return "";
   if (caller.access_key_id.empty() && caller.region.empty()) return "";
-  return caller.access_key_id + "_" + caller.region;
+  return dynarock::NamespaceFor(caller.access_key_id, caller.region);
 }
 
 Scope ScopeFor(const CallerIdentity& caller, const ClientOptions& options) {
@@ -32,6 +32,8 @@ Scope ScopeFor(const CallerIdentity& caller, const ClientOptions& options) {
   scope.ns = NamespaceFor(caller, options);
   // "ddblocal" is the region DynamoDB Local puts in ARNs of unsigned calls.
   scope.region = caller.region.empty() ? "ddblocal" : caller.region;
+  // Only a caller with its own tables has replicas in other Regions.
+  if (!scope.ns.empty()) scope.access_key = caller.access_key_id;
   return scope;
 }
 

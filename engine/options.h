@@ -85,6 +85,12 @@ struct EngineOptions {
   // write.
   int64_t eventual_read_lag_micros = 0;
 
+  // --- Global tables ---
+  // How long after a write to a replica of a global table it reaches the
+  // other replicas, on `clock` (docs/global-tables.md). DynamoDB's is
+  // "typically within a second"; 0 = at the next due work.
+  int64_t replication_lag_micros = 1'000'000;
+
   // --- Secondary indexes ---
   // How long after a write its changes become visible in a GSI, on `clock`;
   // 0 = as fast as propagation goes. Engine::SetIndexLag overrides it per

@@ -126,6 +126,20 @@ std::optional<TableClass> TableClassFromName(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view ReplicaStatusName(ReplicaStatus s) {
+  switch (s) {
+    case ReplicaStatus::kCreating:
+      return "CREATING";
+    case ReplicaStatus::kActive:
+      return "ACTIVE";
+    case ReplicaStatus::kUpdating:
+      return "UPDATING";
+    case ReplicaStatus::kDeleting:
+      return "DELETING";
+  }
+  return "";
+}
+
 std::string_view VectorDistanceFunctionName(VectorDistanceFunction f) {
   switch (f) {
     case VectorDistanceFunction::kCosine:

@@ -394,6 +394,23 @@ struct SseDescription {
   bool operator==(const SseDescription&) const = default;
 };
 
+// --- Global tables (version 2019.11.21; docs/global-tables.md) -------------
+
+// A replica's state (ReplicaStatus). CREATING until its table exists and
+// the items it was created over are copied, DELETING while it goes.
+enum class ReplicaStatus : uint8_t { kCreating, kActive, kUpdating, kDeleting };
+// "CREATING", "ACTIVE", "UPDATING", "DELETING".
+std::string_view ReplicaStatusName(ReplicaStatus s);
+
+// One entry of a table's Replicas: another Region's table of the group.
+struct ReplicaDescription {
+  std::string region_name;
+  ReplicaStatus replica_status = ReplicaStatus::kActive;
+  std::optional<std::string> kms_master_key_id;
+  std::optional<TableClassSummary> replica_table_class_summary;
+  bool operator==(const ReplicaDescription&) const = default;
+};
+
 struct TableDescription {
   std::string table_name;
   std::string table_arn;
@@ -422,6 +439,11 @@ struct TableDescription {
   std::optional<StreamSpecification> stream_specification;
   std::string latest_stream_arn;
   std::string latest_stream_label;
+  // The table's replicas in the other Regions of its global table (filled
+  // at describe time, never persisted in the table record); empty for a
+  // table that is not global. GlobalTableVersion is "2019.11.21" when set.
+  std::vector<ReplicaDescription> replicas;
+  std::string global_table_version;
 };
 
 }  // namespace dynarock

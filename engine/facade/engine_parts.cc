@@ -82,11 +82,15 @@ EngineParts::EngineParts(const EngineOptions& options_in, Clock* clock_in,
       ttl_sweeper(SweeperOptionsOf(options), clock, catalog.get(), store.get(), &write_path,
                   &throughput),
       pitr_log(clock),
-      restorer(store.get(), catalog.get(), &tables, clock) {
+      restorer(store.get(), catalog.get(), &tables, clock),
+      replication_log(store.get(), clock),
+      replicator(store.get(), clock, catalog.get(), &write_path, &replication_log,
+                 options.replication_lag_micros) {
   write_path.SetThroughput(&throughput, throttling);
   write_path.SetStreams(streams.get());
   write_path.SetPitrLog(&pitr_log);
   write_path.SetLaggingReplica(&replica);
+  write_path.SetChangeHook(&replication_log);
   // Shards follow partitions: a table's split closes its shard.
   StreamLog* log = streams.get();
   throughput.SetSplitListener(
@@ -131,6 +135,8 @@ void EngineParts::RunDueWork() {
   streams->Maintain().ok();
   if (continuous_backups) continuous_backups->Maintain().ok();
   if (bulk_puts) bulk_puts->RunDue();
+  // A failure leaves the records for the next due work; not the caller's.
+  replicator.RunDue().ok();
 }
 
 Result<std::unique_ptr<EngineParts>> EngineParts::Open(const EngineOptions& options,
@@ -160,6 +166,10 @@ Result<std::unique_ptr<EngineParts>> EngineParts::Open(const EngineOptions& opti
                                                      std::move(catalog), std::move(indexes),
                                                      std::move(streams), throttling));
   DR_RETURN_IF_ERROR(parts->OpenBackups());
+  EngineParts& p = *parts;
+  DR_ASSIGN_OR_RETURN(p.global_tables,
+                      GlobalTables::Open(p.store.get(), p.clock, p.catalog.get(), &p.tables,
+                                         &p.locks, &p.replication_log, &p.replicator));
   return parts;
 }
 

@@ -25,6 +25,9 @@
 #include "engine/index/secondary_indexes.h"
 #include "engine/options.h"
 #include "engine/partiql/plan_cache.h"
+#include "engine/replication/global_tables.h"
+#include "engine/replication/replication_log.h"
+#include "engine/replication/replicator.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/lagging_replica.h"
@@ -68,7 +71,8 @@ struct EngineParts {
   // backfill steps move with the calls (with the propagation thread,
   // nothing); a step of the Time to Live sweep when one is due; stream and
   // PITR maintenance (rollover, retention), whose failures are not the
-  // caller's; the bulk put items jobs' writes the clock allows.
+  // caller's; the bulk put items jobs' writes the clock allows; the global
+  // tables' replication records that are due.
   void RunDueWork();
 
   const EngineOptions options;
@@ -99,6 +103,11 @@ struct EngineParts {
   std::unique_ptr<BulkPuts> bulk_puts;
   // Plans of repeated PartiQL SELECT texts.
   partiql::PlanCache plan_cache;
+  // Global tables: the log every write of a member table adds to, the
+  // replicator the due work runs, and the replicas' control plane.
+  ReplicationLog replication_log;
+  Replicator replicator;
+  std::unique_ptr<GlobalTables> global_tables;
 
  private:
   EngineParts(const EngineOptions& options, Clock* clock, std::shared_ptr<Store> store,

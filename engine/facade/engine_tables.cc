@@ -19,8 +19,23 @@ Result<TableDescription> Engine::CreateTable(const CreateTableRequest& req) {
   });
 }
 
+namespace {
+
+// The description with its global table's replicas (if any).
+Result<TableDescription> WithReplicas(EngineParts& p, const Scope& scope,
+                                      Result<TableDescription> desc) {
+  if (!desc.ok()) return desc;
+  std::shared_ptr<const TableInfo> table = p.catalog->Find(scope.ns, desc->table_name);
+  if (table) p.global_tables->Describe(*table, &*desc);
+  return desc;
+}
+
+}  // namespace
+
 Result<TableDescription> Engine::DescribeTable(const DescribeTableRequest& req) {
-  return Run([&](EngineParts& p) { return p.tables.Describe(req); });
+  return Run([&](EngineParts& p) {
+    return WithReplicas(p, req.scope, p.tables.Describe(req));
+  });
 }
 
 Result<ListTablesResult> Engine::ListTables(const ListTablesRequest& req) {
@@ -28,15 +43,31 @@ Result<ListTablesResult> Engine::ListTables(const ListTablesRequest& req) {
 }
 
 Result<TableDescription> Engine::UpdateTable(const UpdateTableRequest& req) {
-  return Run([&](EngineParts& p) { return p.tables.Update(req); });
+  return Run([&](EngineParts& p) -> Result<TableDescription> {
+    if (!req.replica_updates) return WithReplicas(p, req.scope, p.tables.Update(req));
+    // ReplicaUpdates after the table's own changes, if it asks for any.
+    UpdateTableRequest own = req;
+    own.replica_updates.reset();
+    const bool changes_table =
+        own.billing_mode || own.provisioned_throughput || own.deletion_protection_enabled ||
+        own.stream_specification || own.table_class || own.sse_specification ||
+        own.on_demand_throughput || own.warm_throughput || own.vector_index_updates ||
+        (own.global_secondary_index_updates && !own.global_secondary_index_updates->empty());
+    if (changes_table) DR_RETURN_IF_ERROR(p.tables.Update(own).status());
+    return WithReplicas(p, req.scope, p.global_tables->UpdateReplicas(req));
+  });
 }
 
 Result<TableDescription> Engine::DeleteTable(const DeleteTableRequest& req) {
-  return Run([&](EngineParts& p) {
+  return Run([&](EngineParts& p) -> Result<TableDescription> {
     std::shared_ptr<const TableInfo> table = p.catalog->Find(req.scope.ns, req.table_name);
     Result<TableDescription> deleted = p.tables.Delete(req);
-    // Point-in-time recovery ends with the table.
-    if (deleted.ok() && table) p.continuous_backups->TableDeleted(table->id);
+    // Point-in-time recovery ends with the table, and so does its place in
+    // a global table (the other replicas stay).
+    if (deleted.ok() && table) {
+      p.continuous_backups->TableDeleted(table->id);
+      DR_RETURN_IF_ERROR(p.global_tables->TableDeleted(*table));
+    }
     return deleted;
   });
 }

@@ -81,6 +81,18 @@ struct VectorIndexUpdate {
   std::optional<std::string> del;  // the index name
 };
 
+// One entry of UpdateTable's ReplicaUpdates (global tables version
+// 2019.11.21): exactly one of Create, Update or Delete, each naming the
+// replica's Region (the api checks the shape).
+struct ReplicationGroupUpdate {
+  enum class Action { kCreate, kUpdate, kDelete };
+  Action action = Action::kCreate;
+  std::string region_name;
+  // Create and Update: the replica's own KMS key and table class.
+  std::optional<std::string> kms_master_key_id;
+  std::optional<TableClass> table_class_override;
+};
+
 struct UpdateTableRequest {
   Scope scope;
   std::string table_name;
@@ -99,6 +111,8 @@ struct UpdateTableRequest {
   std::optional<WarmThroughput> warm_throughput;
   // Unset when the request has no VectorIndexUpdates member.
   std::optional<std::vector<VectorIndexUpdate>> vector_index_updates;
+  // Unset when the request has no ReplicaUpdates member.
+  std::optional<std::vector<ReplicationGroupUpdate>> replica_updates;
 };
 
 struct DeleteTableRequest {

@@ -38,6 +38,10 @@ class ItemLocks {
   std::mutex& For(std::string_view item_key) {
     return stripes_[XXH3_64bits(item_key.data(), item_key.size()) % kStripes];
   }
+  // Stripe `i` (< kStripes). Locking every stripe in index order (the
+  // address order multi-item writers lock in) stops all writes for a moment:
+  // global tables' replica creation (engine/replication/global_tables.h).
+  std::mutex& Stripe(size_t i) { return stripes_[i]; }
 
   // Marks every key of `item_keys` for one transaction, or none: returns
   // the positions (in `item_keys`) of the keys another transaction holds,

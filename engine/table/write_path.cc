@@ -100,7 +100,8 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
                                              Metering* metering,
                                              std::vector<PendingStreamRecord>* records,
                                              const std::optional<StreamUserIdentity>& user_identity,
-                                             bool mutation_reads_old) {
+                                             bool mutation_reads_old,
+                                             const ReplicatedChange* replicated) {
   DR_ASSIGN_OR_RETURN(Before before, ReadBefore(table, item_key, txn, mutation_reads_old));
   // The base table's part comes first; the index parts follow it.
   Metering m;
@@ -123,6 +124,11 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
   const ItemChange change = std::move(changed).value();
   const Item* new_item = change.NewItem();
   if (change.unchanged || (new_item == nullptr && !before.exists)) {
+    // A replicated delete of an item this table does not hold still leaves
+    // its version (a tombstone), so that an older write cannot bring it back.
+    if (!change.unchanged && replicated != nullptr && hook_ != nullptr) {
+      DR_RETURN_IF_ERROR(hook_->Stage(table, item_key, nullptr, replicated, batch));
+    }
     // Nothing to write (or nothing to delete): still one read item's worth.
     meter_base(before.size);
     *metering = std::move(m);
@@ -137,18 +143,21 @@ Result<std::optional<Item>> WritePath::Stage(const TableInfo& table,
                                        before.size, new_size, batch, &m,
                                        &gsi_sizes));
   }
-  StageAfter(table, item_key, before, new_item, new_size, std::move(gsi_sizes), m, batch,
-             stats, records, user_identity);
+  Status after = StageAfter(table, item_key, before, new_item, new_size,
+                            std::move(gsi_sizes), m, batch, stats, records, user_identity,
+                            replicated);
+  if (!after.ok()) return after;
   *metering = std::move(m);
   return std::move(before.item);
 }
 
-void WritePath::StageAfter(const TableInfo& table, const std::string& item_key,
-                           const Before& before, const Item* new_item, int64_t new_size,
-                           std::vector<PartitionSizeDelta> gsi_sizes, const Metering& m,
-                           WriteBatch* batch, std::vector<StatsDelta>* stats,
-                           std::vector<PendingStreamRecord>* records,
-                           const std::optional<StreamUserIdentity>& user_identity) {
+Status WritePath::StageAfter(const TableInfo& table, const std::string& item_key,
+                             const Before& before, const Item* new_item, int64_t new_size,
+                             std::vector<PartitionSizeDelta> gsi_sizes, const Metering& m,
+                             WriteBatch* batch, std::vector<StatsDelta>* stats,
+                             std::vector<PendingStreamRecord>* records,
+                             const std::optional<StreamUserIdentity>& user_identity,
+                             const ReplicatedChange* replicated) {
   std::string value;
   if (new_item != nullptr) {
     EncodeItem(*new_item, &value);
@@ -159,6 +168,11 @@ void WritePath::StageAfter(const TableInfo& table, const std::string& item_key,
   // The change's record for point-in-time recovery, in the same batch.
   if (pitr_ != nullptr) {
     pitr_->Stage(table.id, item_key, new_item != nullptr ? &value : nullptr, batch);
+  }
+  // The global table's replication log and item version, in the same batch.
+  if (hook_ != nullptr) {
+    DR_RETURN_IF_ERROR(hook_->Stage(table, item_key, new_item != nullptr ? &value : nullptr,
+                                    replicated, batch));
   }
   if (before.stream_view) {
     const ItemImage old_image{before.item ? &*before.item : nullptr,
@@ -180,6 +194,7 @@ void WritePath::StageAfter(const TableInfo& table, const std::string& item_key,
                     m.charge.parts.front().hash, std::move(gsi_sizes), item_key,
                     {new_item != nullptr, new_size}, before.generation,
                     before.rememberable});
+  return Status::OK();
 }
 
 Status WritePath::Commit(WriteBatch* batch,
@@ -249,10 +264,20 @@ Result<std::optional<Item>> WritePath::ApplyAsService(
                   StreamUserIdentity{"Service", "dynamodb.amazonaws.com"});
 }
 
+Result<std::optional<Item>> WritePath::ApplyReplicated(const TableInfo& table,
+                                                       const std::string& item_key,
+                                                       const ItemMutation& mutation,
+                                                       const ReplicatedChange& replicated,
+                                                       Metering* metering) {
+  return ApplyOne(table, item_key, mutation, metering, /*charged=*/true, std::nullopt,
+                  /*mutation_reads_old=*/true, &replicated);
+}
+
 Result<std::optional<Item>> WritePath::ApplyOne(
     const TableInfo& table, const std::string& item_key,
     const ItemMutation& mutation, Metering* metering, bool charged,
-    const std::optional<StreamUserIdentity>& user_identity, bool mutation_reads_old) {
+    const std::optional<StreamUserIdentity>& user_identity, bool mutation_reads_old,
+    const ReplicatedChange* replicated) {
   std::lock_guard<std::mutex> lock(locks_->For(item_key));
   if (locks_->IsMarked(item_key)) return TransactionConflict();
   std::vector<PendingStreamRecord> records;
@@ -267,7 +292,7 @@ Result<std::optional<Item>> WritePath::ApplyOne(
   staged = Metering();
   Result<std::optional<Item>> old_item =
       Stage(table, item_key, mutation, &txn, &batch, &stats, &staged, &records,
-            user_identity, mutation_reads_old);
+            user_identity, mutation_reads_old, replicated);
   // Errors other than a failed condition cost nothing.
   if (!old_item.ok() && staged.charge.parts.empty()) return old_item;
   const bool throttle = charged && throttling();
@@ -275,6 +300,8 @@ Result<std::optional<Item>> WritePath::ApplyOne(
   // request before it evaluates anything); an admitted failed condition
   // keeps its units consumed.
   if (throttle) DR_RETURN_IF_ERROR(Admit(staged.charge));
+  // A replicated change's log record goes with it, applied or not.
+  if (replicated != nullptr && old_item.ok()) batch.Delete(Cf::kMeta, replicated->log_key);
   if (old_item.ok() && !batch.empty()) {
     if (Status s = Commit(&batch, records); !s.ok()) {
       NotCommitted(stats);

@@ -81,6 +81,30 @@ struct ItemChange {
 using ItemMutation =
     std::function<Result<ItemChange>(const std::optional<Item>& old_item)>;
 
+// A replicated change of a global table being applied (engine/
+// replication/): its stamp and origin Region, and the key of the log
+// record it comes from, which is deleted in the change's own batch.
+struct ReplicatedChange {
+  int64_t stamp_micros = 0;
+  std::string origin_region;
+  std::string log_key;
+};
+
+// Sees every item change WritePath stages, in the change's own WriteBatch:
+// global tables' replication log (engine/replication/replication_log.h),
+// which sits above this module.
+class ChangeHook {
+ public:
+  virtual ~ChangeHook() = default;
+  // Called under the item's lock for each staged change of an item of
+  // `table`: `new_value` is the encoded new item, null for a delete;
+  // `replicated` is set for a replicated apply's change, null for any
+  // other write. An error aborts the write (nothing committed).
+  virtual Status Stage(const TableInfo& table, std::string_view item_key,
+                       const std::string* new_value, const ReplicatedChange* replicated,
+                       WriteBatch* batch) = 0;
+};
+
 // How ApplyMany runs.
 struct ApplyManyOptions {
   // TransactWriteItems: every write is staged and admitted, and any write
@@ -128,6 +152,9 @@ class WritePath {
   // Attaches the replica that eventually consistent reads may lag behind
   // (not owned; null: none): told before every commit.
   void SetLaggingReplica(LaggingReplica* replica) { replica_ = replica; }
+  // Attaches the hook that sees every staged change (not owned; null:
+  // none). Call before any write.
+  void SetChangeHook(ChangeHook* hook) { hook_ = hook; }
 
   // Applies `mutation` to the item stored at `item_key` of `table`.
   // Returns the old item (nullopt when there was none). When `metering` is
@@ -160,6 +187,18 @@ class WritePath {
   Result<std::optional<Item>> ApplyAsService(const TableInfo& table,
                                              const std::string& item_key,
                                              const ItemMutation& mutation);
+
+  // A replicated change of a global table (engine/replication/): applied
+  // as Apply (same lock, batch, counters, index changes, stream record,
+  // metering and throttling on the target table's partitions), with the
+  // hook told `replicated`; its log record is deleted in the same batch,
+  // also when the mutation leaves the item unchanged (a change that lost
+  // last-writer-wins). A throttle commits nothing: the record stays.
+  Result<std::optional<Item>> ApplyReplicated(const TableInfo& table,
+                                              const std::string& item_key,
+                                              const ItemMutation& mutation,
+                                              const ReplicatedChange& replicated,
+                                              Metering* metering = nullptr);
 
   // One item of a multi-item write.
   struct ItemWrite {
@@ -222,7 +261,8 @@ class WritePath {
                                     Metering* metering,
                                     std::vector<PendingStreamRecord>* records,
                                     const std::optional<StreamUserIdentity>& user_identity,
-                                    bool mutation_reads_old = true);
+                                    bool mutation_reads_old = true,
+                                    const ReplicatedChange* replicated = nullptr);
   // The item before a staged write: read from the store, or only its size
   // and existence when that is all the write needs and it is remembered.
   struct Before {
@@ -238,12 +278,13 @@ class WritePath {
                             IndexWriter::Txn* txn, bool mutation_reads_old);
   // Stage's second half: the new item (or its deletion), its PITR and
   // stream records and its counters, added to `batch` and `stats`.
-  void StageAfter(const TableInfo& table, const std::string& item_key,
-                  const Before& before, const Item* new_item, int64_t new_size,
-                  std::vector<PartitionSizeDelta> gsi_sizes, const Metering& m,
-                  WriteBatch* batch, std::vector<StatsDelta>* stats,
-                  std::vector<PendingStreamRecord>* records,
-                  const std::optional<StreamUserIdentity>& user_identity);
+  Status StageAfter(const TableInfo& table, const std::string& item_key,
+                    const Before& before, const Item* new_item, int64_t new_size,
+                    std::vector<PartitionSizeDelta> gsi_sizes, const Metering& m,
+                    WriteBatch* batch, std::vector<StatsDelta>* stats,
+                    std::vector<PendingStreamRecord>* records,
+                    const std::optional<StreamUserIdentity>& user_identity,
+                    const ReplicatedChange* replicated);
   // Store::Write, through the stream log when there are stream records.
   Status Commit(WriteBatch* batch, const std::vector<PendingStreamRecord>& records);
   // Apply, charged (a client's write) or not (ApplyAsService).
@@ -251,7 +292,7 @@ class WritePath {
       const TableInfo& table, const std::string& item_key,
       const ItemMutation& mutation, Metering* metering, bool charged,
       const std::optional<StreamUserIdentity>& user_identity,
-      bool mutation_reads_old = true);
+      bool mutation_reads_old = true, const ReplicatedChange* replicated = nullptr);
   bool throttling() const {
     return throughput_ != nullptr && throttling_ != nullptr &&
            throttling_->load(std::memory_order_relaxed);
@@ -315,6 +356,7 @@ class WritePath {
   StreamLog* streams_ = nullptr;
   const PitrLog* pitr_ = nullptr;
   LaggingReplica* replica_ = nullptr;
+  ChangeHook* hook_ = nullptr;
   ThroughputController* throughput_ = nullptr;
   const std::atomic<bool>* throttling_ = nullptr;
 };

@@ -1,0 +1,433 @@
+#include "engine/replication/global_tables.h"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <utility>
+
+#include "engine/clock.h"
+#include "engine/keys/key_codec.h"
+#include "engine/util/coding.h"
+
+namespace dynarock {
+namespace {
+
+constexpr char kMemberPrefix = 'G';
+constexpr uint8_t kMemberVersion = 1;
+constexpr char kGlobalTableVersion[] = "2019.11.21";
+// Replication records written per batch while a new replica is filled.
+constexpr size_t kCopyBatch = 1000;
+
+std::string MemberKey(uint32_t id) {
+  std::string key(1, kMemberPrefix);
+  PutFixed32BE(&key, id);
+  return key;
+}
+
+Status InUse(std::string_view what, std::string_view name) {
+  return Status::ResourceInUse(
+      "Attempt to change a resource which is still in use: Table is being " +
+      std::string(what) + ": " + std::string(name));
+}
+
+// The Regions DynamoDB serves (AWS Regions, GovCloud, China), 2026.
+constexpr std::array<std::string_view, 38> kRegions = {
+    "us-east-1",      "us-east-2",      "us-west-1",      "us-west-2",
+    "af-south-1",     "ap-east-1",      "ap-east-2",      "ap-south-1",
+    "ap-south-2",     "ap-southeast-1", "ap-southeast-2", "ap-southeast-3",
+    "ap-southeast-4", "ap-southeast-5", "ap-southeast-7", "ap-northeast-1",
+    "ap-northeast-2", "ap-northeast-3", "ca-central-1",   "ca-west-1",
+    "eu-central-1",   "eu-central-2",   "eu-west-1",      "eu-west-2",
+    "eu-west-3",      "eu-south-1",     "eu-south-2",     "eu-north-1",
+    "il-central-1",   "me-south-1",     "me-central-1",   "mx-central-1",
+    "sa-east-1",      "us-gov-east-1",  "us-gov-west-1",  "cn-north-1",
+    "cn-northwest-1", "ap-southeast-6"};
+
+}  // namespace
+
+bool IsKnownRegion(std::string_view region) {
+  return std::find(kRegions.begin(), kRegions.end(), region) != kRegions.end();
+}
+
+Result<std::unique_ptr<GlobalTables>> GlobalTables::Open(Store* store, Clock* clock,
+                                                         const Catalog* catalog,
+                                                         TableLifecycle* tables,
+                                                         ItemLocks* locks, ReplicationLog* log,
+                                                         const Replicator* replicator) {
+  std::unique_ptr<GlobalTables> g(
+      new GlobalTables(store, clock, catalog, tables, locks, log, replicator));
+  auto it = store->NewIterator(Cf::kMeta, std::string(1, kMemberPrefix),
+                               std::string(1, kMemberPrefix + 1));
+  MutexLock lock(&g->mu_);
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    if (it->key().size() != 5) return Status::Corruption("bad global table member key");
+    const uint32_t id = DecodeFixed32BE(it->key().data() + 1);
+    RecordReader r(it->value());
+    Member m;
+    if (r.Byte() != kMemberVersion) return Status::Corruption("bad global table member record");
+    m.group = static_cast<uint32_t>(r.Varint());
+    m.region = r.String();
+    m.ns = r.String();
+    m.name = r.String();
+    m.copied_until = r.Signed();
+    if (!r.ok) return Status::Corruption("truncated global table member record");
+    // A member whose table is gone (a crash between the two) is not one.
+    std::shared_ptr<const TableInfo> t = catalog->Find(m.ns, m.name);
+    if (!t || t->id != id) continue;
+    g->members_[id] = std::move(m);
+  }
+  DR_RETURN_IF_ERROR(it->status());
+  g->PublishLocked();
+  return g;
+}
+
+Status GlobalTables::Persist(uint32_t id, const Member& m) {
+  std::string value;
+  RecordWriter w(&value);
+  w.Byte(kMemberVersion);
+  w.Varint(m.group);
+  w.String(m.region);
+  w.String(m.ns);
+  w.String(m.name);
+  w.Signed(m.copied_until);
+  WriteBatch batch;
+  batch.Put(Cf::kMeta, MemberKey(id), value);
+  return store_->Write(&batch);
+}
+
+void GlobalTables::PublishLocked() {
+  for (const auto& [id, m] : members_) {
+    std::vector<ReplicationTarget> targets;
+    for (const auto& [other_id, o] : members_) {
+      if (other_id == id || o.group != m.group) continue;
+      targets.push_back({other_id, o.region, o.ns, o.name});
+    }
+    log_->SetMember(id, m.region, std::move(targets));
+  }
+}
+
+Status GlobalTables::Publish(const std::function<Status()>& while_stopped) {
+  // Every write holds its item's stripe from staging to commit: with all of
+  // them held, none is between reading the targets and committing.
+  for (size_t i = 0; i < ItemLocks::kStripes; ++i) locks_->Stripe(i).lock();
+  PublishLocked();
+  Status s = while_stopped ? while_stopped() : Status::OK();
+  for (size_t i = ItemLocks::kStripes; i-- > 0;) locks_->Stripe(i).unlock();
+  return s;
+}
+
+std::map<uint32_t, GlobalTables::Member>::const_iterator GlobalTables::InRegion(
+    uint32_t source_id, std::string_view region) const {
+  auto self = members_.find(source_id);
+  if (self == members_.end()) return members_.end();
+  for (auto it = members_.begin(); it != members_.end(); ++it) {
+    if (it->second.group == self->second.group && it->second.region == region) return it;
+  }
+  return members_.end();
+}
+
+Scope GlobalTables::ScopeOf(const Scope& caller, const Member& m) {
+  Scope s = caller;
+  s.ns = m.ns;
+  s.region = m.region;
+  return s;
+}
+
+Result<TableDescription> GlobalTables::UpdateReplicas(const UpdateTableRequest& req) {
+  MutexLock lock(&mu_);
+  if (req.scope.ns.empty()) {
+    return Status::Validation(
+        "Global tables need a set of tables per access key and Region: replicas are not "
+        "available with a shared database (--shared-db) or to unsigned calls");
+  }
+  if (req.replica_updates->empty()) {
+    return Status::Validation(
+        "1 validation error detected: Value '[]' at 'replicaUpdates' failed to satisfy "
+        "constraint: Member must have length greater than or equal to 1");
+  }
+  for (const ReplicationGroupUpdate& u : *req.replica_updates) {
+    if (u.region_name == req.scope.region) {
+      return Status::Validation(
+          "Cannot add, delete, or update the local region through ReplicaUpdates. Use "
+          "CreateTable, DeleteTable, or UpdateTable as required.");
+    }
+    if (!IsKnownRegion(u.region_name)) {
+      return Status::Validation("The provided region is not a valid AWS region: " +
+                                u.region_name);
+    }
+  }
+  TableStatus status;
+  std::shared_ptr<const TableInfo> table = tables_->Find(req.scope, req.table_name, &status);
+  if (!table) return TableNotFound(req.table_name);
+  if (status == TableStatus::kCreating) return InUse("created", req.table_name);
+  if (status == TableStatus::kDeleting) return InUse("deleted", req.table_name);
+  if (status == TableStatus::kUpdating) return InUse("updated", req.table_name);
+  for (const ReplicationGroupUpdate& u : *req.replica_updates) {
+    switch (u.action) {
+      case ReplicationGroupUpdate::Action::kCreate:
+        DR_RETURN_IF_ERROR(CreateReplica(req, *table, u));
+        break;
+      case ReplicationGroupUpdate::Action::kUpdate:
+        DR_RETURN_IF_ERROR(UpdateReplica(req, *table, u));
+        break;
+      case ReplicationGroupUpdate::Action::kDelete:
+        DR_RETURN_IF_ERROR(DeleteReplica(req, *table, u));
+        break;
+    }
+  }
+  DescribeTableRequest d;
+  d.scope = req.scope;
+  d.table_name = req.table_name;
+  return tables_->Describe(d);
+}
+
+Status GlobalTables::CreateReplica(const UpdateTableRequest& req, const TableInfo& source,
+                                   const ReplicationGroupUpdate& action) {
+  std::string access_key = req.scope.access_key;
+  const std::string suffix = "_" + req.scope.region;
+  if (access_key.empty() && req.scope.ns.size() > suffix.size() &&
+      req.scope.ns.ends_with(suffix)) {
+    access_key = req.scope.ns.substr(0, req.scope.ns.size() - suffix.size());
+  }
+  const std::string replica_ns = NamespaceFor(access_key, action.region_name);
+  const Status exists = Status::Validation(
+      "Failed to create a the new replica of table with name: '" + req.table_name +
+      "' because one or more replicas already existed as tables.");
+  if (InRegion(source.id, action.region_name) != members_.end()) return exists;
+  if (catalog_->Find(replica_ns, req.table_name)) return exists;
+
+  const TableDescription& d = source.desc;
+  CreateTableRequest c;
+  c.scope = req.scope;
+  c.scope.ns = replica_ns;
+  c.scope.region = action.region_name;
+  c.scope.access_key = access_key;
+  c.table_name = d.table_name;
+  c.attribute_definitions = d.attribute_definitions;
+  c.key_schema = d.key_schema;
+  c.billing_mode = d.billing_mode;
+  const bool provisioned = d.billing_mode == BillingMode::kProvisioned;
+  if (provisioned) {
+    c.provisioned_throughput = ProvisionedThroughput{d.provisioned_throughput.read_capacity_units,
+                                                     d.provisioned_throughput.write_capacity_units};
+  }
+  for (const auto& l : d.local_secondary_indexes) c.local_secondary_indexes.push_back(l.def);
+  for (const auto& g : d.global_secondary_indexes) {
+    GlobalSecondaryIndexDef def = g.def;
+    if (provisioned) {
+      def.provisioned_throughput = ProvisionedThroughput{
+          g.provisioned_throughput.read_capacity_units,
+          g.provisioned_throughput.write_capacity_units};
+    } else {
+      def.provisioned_throughput.reset();
+    }
+    c.global_secondary_indexes.push_back(std::move(def));
+  }
+  for (const auto& v : d.vector_indexes) c.vector_indexes.push_back(v.def);
+  if (d.stream_specification && d.stream_specification->stream_enabled) {
+    c.stream_specification = d.stream_specification;
+  }
+  if (action.table_class_override) {
+    c.table_class = action.table_class_override;
+  } else if (d.table_class_summary) {
+    c.table_class = d.table_class_summary->table_class;
+  }
+  if (action.kms_master_key_id || d.sse_description) {
+    SseSpecification sse;
+    sse.enabled = true;
+    sse.kms_master_key_id = action.kms_master_key_id;
+    c.sse_specification = sse;
+  }
+  DR_RETURN_IF_ERROR(tables_->Create(c).status());
+  std::shared_ptr<const TableInfo> created = catalog_->Find(replica_ns, req.table_name);
+  if (!created) return Status::Internal("the new replica table is missing");
+
+  if (members_.find(source.id) == members_.end()) {
+    Member self{source.id, req.scope.region, source.ns, source.desc.table_name, 0};
+    DR_RETURN_IF_ERROR(Persist(source.id, self));
+    members_[source.id] = std::move(self);
+  }
+  Member replica{members_[source.id].group, action.region_name, replica_ns, req.table_name,
+                 clock_->NowMicros()};
+  members_[created->id] = replica;
+  // From here every write of the group fans out to the new replica too; the
+  // snapshot holds every write before.
+  std::unique_ptr<StoreSnapshot> snapshot;
+  DR_RETURN_IF_ERROR(Publish([&] {
+    snapshot = store_->NewSnapshot();
+    return Status::OK();
+  }));
+  DR_RETURN_IF_ERROR(CopyItems(*snapshot, source, req.scope.region, created->id));
+  return Persist(created->id, replica);
+}
+
+Status GlobalTables::CopyItems(const StoreReader& snapshot, const TableInfo& source,
+                               const std::string& source_region, uint32_t target_id) {
+  std::optional<WriteBatch> batch(std::in_place);  // not assignable
+  size_t staged = 0;
+  auto flush = [&]() -> Status {
+    if (staged == 0) return Status::OK();
+    staged = 0;
+    Status s = store_->Write(&*batch);
+    batch.emplace();
+    return s;
+  };
+  auto add = [&](std::string key, std::string value) -> Status {
+    batch->Put(Cf::kMeta, key, value);
+    if (++staged == kCopyBatch) return flush();
+    return Status::OK();
+  };
+  const std::string prefix = keys::TablePrefix(source.id);
+  // The items, with their versions (those written before the table was
+  // global have none: the oldest stamp).
+  {
+    auto it = snapshot.NewIterator(Cf::kItems, prefix, keys::TableEnd(source.id));
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      const std::string_view suffix = it->key().substr(prefix.size());
+      ItemVersion v{0, source_region};
+      DR_ASSIGN_OR_RETURN(std::optional<std::string> stored,
+                          snapshot.Get(Cf::kMeta, ReplicationLog::VersionKey(source.id, suffix)));
+      if (stored) {
+        DR_ASSIGN_OR_RETURN(v, ReplicationLog::DecodeVersion(*stored));
+      }
+      const std::string item(it->value());
+      DR_RETURN_IF_ERROR(add(ReplicationLog::LogKey(target_id, v.stamp_micros, v.origin_region,
+                                                    suffix),
+                             ReplicationLog::RecordValue(&item)));
+    }
+    DR_RETURN_IF_ERROR(it->status());
+  }
+  // The tombstones: deletions an older write must not undo on the replica.
+  {
+    auto it = snapshot.NewIterator(Cf::kMeta, ReplicationLog::VersionsBegin(source.id),
+                                   ReplicationLog::VersionsEnd(source.id));
+    const size_t key_prefix = ReplicationLog::VersionsBegin(source.id).size();
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      const std::string_view suffix = it->key().substr(key_prefix);
+      DR_ASSIGN_OR_RETURN(std::optional<std::string> item,
+                          snapshot.Get(Cf::kItems, prefix + std::string(suffix)));
+      if (item) continue;
+      DR_ASSIGN_OR_RETURN(ItemVersion v, ReplicationLog::DecodeVersion(it->value()));
+      DR_RETURN_IF_ERROR(add(ReplicationLog::LogKey(target_id, v.stamp_micros, v.origin_region,
+                                                    suffix),
+                             ReplicationLog::RecordValue(nullptr)));
+    }
+    DR_RETURN_IF_ERROR(it->status());
+  }
+  // The changes of other replicas still on their way to the source.
+  {
+    auto it = snapshot.NewIterator(Cf::kMeta, ReplicationLog::LogBegin(source.id),
+                                   ReplicationLog::LogBegin(source.id + 1));
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      DR_ASSIGN_OR_RETURN(ReplicationLog::Record r,
+                          ReplicationLog::ParseRecord(it->key(), it->value()));
+      DR_RETURN_IF_ERROR(add(ReplicationLog::LogKey(target_id, r.stamp_micros, r.origin,
+                                                    r.suffix),
+                             std::string(it->value())));
+    }
+    DR_RETURN_IF_ERROR(it->status());
+  }
+  return flush();
+}
+
+Status GlobalTables::UpdateReplica(const UpdateTableRequest& req, const TableInfo& source,
+                                   const ReplicationGroupUpdate& action) {
+  auto it = InRegion(source.id, action.region_name);
+  if (it == members_.end()) {
+    return Status::Validation("Update global table operation failed: replica in region " +
+                              action.region_name + " does not exist");
+  }
+  if (!action.table_class_override && !action.kms_master_key_id) return Status::OK();
+  UpdateTableRequest u;
+  u.scope = ScopeOf(req.scope, it->second);
+  u.table_name = it->second.name;
+  u.table_class = action.table_class_override;
+  if (action.kms_master_key_id) u.sse_specification = SseSpecification{true, action.kms_master_key_id};
+  return tables_->Update(u).status();
+}
+
+Status GlobalTables::DeleteReplica(const UpdateTableRequest& req, const TableInfo& source,
+                                   const ReplicationGroupUpdate& action) {
+  auto it = InRegion(source.id, action.region_name);
+  if (it == members_.end()) {
+    return Status::Validation("Update global table operation failed: replica in region " +
+                              action.region_name + " does not exist");
+  }
+  const uint32_t id = it->first;
+  DeleteTableRequest del;
+  del.scope = ScopeOf(req.scope, it->second);
+  del.table_name = it->second.name;
+  DR_RETURN_IF_ERROR(tables_->Delete(del).status());
+  WriteBatch batch;
+  DR_RETURN_IF_ERROR(Publish([&] {
+    Leave(id, &batch);
+    PublishLocked();
+    return Status::OK();
+  }));
+  return store_->Write(&batch);
+}
+
+void GlobalTables::Leave(uint32_t id, WriteBatch* batch) {
+  auto it = members_.find(id);
+  if (it == members_.end()) return;
+  const uint32_t group = it->second.group;
+  std::vector<uint32_t> leaving{id};
+  std::vector<uint32_t> rest;
+  for (const auto& [other, m] : members_) {
+    if (other != id && m.group == group) rest.push_back(other);
+  }
+  // A global table of one Region is a plain table again.
+  if (rest.size() == 1) leaving.push_back(rest.front());
+  for (uint32_t l : leaving) {
+    members_.erase(l);
+    log_->RemoveMember(l);
+    batch->Delete(Cf::kMeta, MemberKey(l));
+    batch->DeleteRange(Cf::kMeta, ReplicationLog::LogBegin(l), ReplicationLog::LogBegin(l + 1));
+    batch->DeleteRange(Cf::kMeta, ReplicationLog::VersionsBegin(l),
+                       ReplicationLog::VersionsEnd(l));
+  }
+}
+
+Status GlobalTables::TableDeleted(const TableInfo& table) {
+  MutexLock lock(&mu_);
+  if (members_.find(table.id) == members_.end()) return Status::OK();
+  WriteBatch batch;
+  DR_RETURN_IF_ERROR(Publish([&] {
+    Leave(table.id, &batch);
+    PublishLocked();
+    return Status::OK();
+  }));
+  return store_->Write(&batch);
+}
+
+void GlobalTables::Describe(const TableInfo& table, TableDescription* desc) const {
+  MutexLock lock(&mu_);
+  auto self = members_.find(table.id);
+  if (self == members_.end()) return;
+  desc->global_table_version = kGlobalTableVersion;
+  for (const auto& [id, m] : members_) {
+    if (id == table.id || m.group != self->second.group) continue;
+    Scope scope;
+    scope.ns = m.ns;
+    scope.region = m.region;
+    TableStatus status;
+    std::shared_ptr<const TableInfo> t = tables_->Find(scope, m.name, &status);
+    if (!t || t->id != id) continue;
+    ReplicaDescription r;
+    r.region_name = m.region;
+    r.replica_status = ReplicaStatus::kActive;
+    Result<bool> copying = replicator_->HasPendingUpTo(id, m.copied_until);
+    if (status == TableStatus::kCreating || !copying.ok() || *copying) {
+      r.replica_status = ReplicaStatus::kCreating;
+    } else if (status == TableStatus::kDeleting) {
+      r.replica_status = ReplicaStatus::kDeleting;
+    } else if (status == TableStatus::kUpdating) {
+      r.replica_status = ReplicaStatus::kUpdating;
+    }
+    if (t->desc.sse_description) r.kms_master_key_id = t->desc.sse_description->kms_master_key_arn;
+    r.replica_table_class_summary = t->desc.table_class_summary;
+    desc->replicas.push_back(std::move(r));
+  }
+}
+
+}  // namespace dynarock

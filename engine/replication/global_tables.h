@@ -1,0 +1,132 @@
+// engine/replication/global_tables.h
+//
+// GlobalTables is the control plane of global tables version 2019.11.21:
+// UpdateTable's ReplicaUpdates (Create, Update, Delete of a replica in
+// another Region), the Replicas of DescribeTable, and a member's leaving
+// when its table is deleted. A replica is a table of the same name in the
+// namespace of the same access key in the replica's Region (NamespaceFor,
+// engine/requests/scope.h), so clients signed for that Region use it as
+// any table. Membership is persisted in the meta column family,
+//
+//   "G" table_id (4 BE) -> 1 | group (varint: the first member's id) |
+//                          region | ns | table name | copied_until (signed)
+//
+// and handed to the ReplicationLog (who replicates to whom), which the
+// Replicator drains. A replica created over existing items is filled from
+// a consistent snapshot of its source (the items with their versions, and
+// the source's own pending replication records) written as replication
+// records of the new replica; it shows CREATING until the records stamped
+// up to its creation (`copied_until`) are applied.
+//
+// Thread-safe; control-plane calls are serialized here.
+
+#ifndef DYNAROCK_ENGINE_REPLICATION_GLOBAL_TABLES_H_
+#define DYNAROCK_ENGINE_REPLICATION_GLOBAL_TABLES_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/replication/replication_log.h"
+#include "engine/replication/replicator.h"
+#include "engine/requests/table_requests.h"
+#include "engine/status.h"
+#include "engine/storage/catalog.h"
+#include "engine/storage/store.h"
+#include "engine/table/item_locks.h"
+#include "engine/table/table_lifecycle.h"
+#include "engine/util/mutex.h"
+
+namespace dynarock {
+
+class Clock;
+
+// Whether DynamoDB serves the Region `region` (the commercial, GovCloud and
+// China Regions): a replica can be created only in one of them.
+bool IsKnownRegion(std::string_view region);
+
+class GlobalTables {
+ public:
+  // Loads the membership records and hands them to `log`. None of the
+  // pointers is owned; all outlive this. Errors: kIOError, kCorruption.
+  static Result<std::unique_ptr<GlobalTables>> Open(Store* store, Clock* clock,
+                                                    const Catalog* catalog,
+                                                    TableLifecycle* tables, ItemLocks* locks,
+                                                    ReplicationLog* log,
+                                                    const Replicator* replicator);
+
+  // UpdateTable with ReplicaUpdates: each action in order, then the table's
+  // description. Errors (kValidation unless said): the caller has no
+  // namespace of its own (--shared-db, unsigned calls); the local Region
+  // ("Cannot add, delete, or update the local region through
+  // ReplicaUpdates..."); an unknown Region; Create of a Region that has the
+  // replica or a table of that name; Update or Delete of a Region that has
+  // no replica; kResourceNotFound / kResourceInUse for the table as
+  // UpdateTable reports them.
+  Result<TableDescription> UpdateReplicas(const UpdateTableRequest& req);
+
+  // Adds `table`'s Replicas and GlobalTableVersion to `desc` when it is a
+  // member of a global table.
+  void Describe(const TableInfo& table, TableDescription* desc) const;
+
+  // `table` was deleted (DeleteTable): it leaves its global table; a group
+  // left with one member is no global table any more.
+  Status TableDeleted(const TableInfo& table);
+
+ private:
+  struct Member {
+    uint32_t group = 0;
+    std::string region;
+    std::string ns;
+    std::string name;
+    int64_t copied_until = 0;
+  };
+
+  GlobalTables(Store* store, Clock* clock, const Catalog* catalog, TableLifecycle* tables,
+               ItemLocks* locks, ReplicationLog* log, const Replicator* replicator)
+      : store_(store), clock_(clock), catalog_(catalog), tables_(tables), locks_(locks),
+        log_(log), replicator_(replicator) {}
+
+  Status CreateReplica(const UpdateTableRequest& req, const TableInfo& source,
+                       const ReplicationGroupUpdate& action) REQUIRES(mu_);
+  Status UpdateReplica(const UpdateTableRequest& req, const TableInfo& source,
+                       const ReplicationGroupUpdate& action) REQUIRES(mu_);
+  Status DeleteReplica(const UpdateTableRequest& req, const TableInfo& source,
+                       const ReplicationGroupUpdate& action) REQUIRES(mu_);
+  // The member of `source`'s group in `region`, or members_.end().
+  std::map<uint32_t, Member>::const_iterator InRegion(uint32_t source_id,
+                                                      std::string_view region) const
+      REQUIRES(mu_);
+  // Hands every member's targets to the log, with every write stopped
+  // (all item lock stripes held), then runs `while_stopped`.
+  Status Publish(const std::function<Status()>& while_stopped) REQUIRES(mu_);
+  void PublishLocked() REQUIRES(mu_);
+  // Copies `source`'s items and pending records, as of `snapshot`, into
+  // replication records for `target_id`.
+  Status CopyItems(const StoreReader& snapshot, const TableInfo& source,
+                   const std::string& source_region, uint32_t target_id);
+  Status Persist(uint32_t id, const Member& m);
+  // Removes `id` from its group in memory and `batch`; a group left with
+  // one member is dissolved.
+  void Leave(uint32_t id, WriteBatch* batch) REQUIRES(mu_);
+  // The Scope of `m`'s namespace and Region.
+  static Scope ScopeOf(const Scope& caller, const Member& m);
+
+  Store* const store_;
+  Clock* const clock_;
+  const Catalog* const catalog_;
+  TableLifecycle* const tables_;
+  ItemLocks* const locks_;
+  ReplicationLog* const log_;
+  const Replicator* const replicator_;
+  mutable Mutex mu_;
+  std::map<uint32_t, Member> members_ GUARDED_BY(mu_);
+};
+
+}  // namespace dynarock
+
+#endif  // DYNAROCK_ENGINE_REPLICATION_GLOBAL_TABLES_H_

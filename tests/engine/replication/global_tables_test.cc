@@ -1,0 +1,345 @@
+// Global tables through the Engine (engine/replication/global_tables.cc and
+// the replicator it feeds): replicas in another Region's namespace of the
+// same access key, the items a replica is created over, replication after
+// the lag on the simulated clock, last-writer-wins between Regions
+// (deletes included), replica deletion, DynamoDB's refusals, and a restart
+// in the middle of replication.
+#include "engine/replication/global_tables.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "engine/engine.h"
+#include "tests/testutil/status_matchers.h"
+#include "tests/testutil/test_engine.h"
+
+namespace dynarock {
+namespace {
+
+constexpr int64_t kLag = 1'000'000;
+
+Scope In(const std::string& region) {
+  Scope s;
+  s.access_key = "AKID";
+  s.region = region;
+  s.ns = NamespaceFor("AKID", region);
+  return s;
+}
+
+const Scope kEast = In("us-east-1");
+const Scope kWest = In("us-west-2");
+
+EngineOptions Options() {
+  EngineOptions o = TestEngine::Options();
+  o.replication_lag_micros = kLag;
+  return o;
+}
+
+void Put(Engine* db, const Scope& scope, const std::string& pk, const std::string& payload) {
+  PutItemRequest req;
+  req.scope = scope;
+  req.table_name = "Tab";
+  req.item = SimpleItem(pk, "1", payload);
+  ASSERT_OK(db->PutItem(req).status());
+}
+
+void Delete(Engine* db, const Scope& scope, const std::string& pk) {
+  DeleteItemRequest req;
+  req.scope = scope;
+  req.table_name = "Tab";
+  req.key = SimpleKey(pk, "1");
+  ASSERT_OK(db->DeleteItem(req).status());
+}
+
+// The item's payload, or "" when it is absent.
+std::string Get(Engine* db, const Scope& scope, const std::string& pk) {
+  GetItemRequest req;
+  req.scope = scope;
+  req.table_name = "Tab";
+  req.key = SimpleKey(pk, "1");
+  req.consistent_read = true;
+  Result<GetItemResult> got = db->GetItem(req);
+  EXPECT_OK(got.status());
+  if (!got.ok() || !got->item) return "";
+  return got->item->at("payload").s();
+}
+
+Result<TableDescription> Replicas(Engine* db, const Scope& scope,
+                                  std::vector<ReplicationGroupUpdate> updates) {
+  UpdateTableRequest req;
+  req.scope = scope;
+  req.table_name = "Tab";
+  req.replica_updates = std::move(updates);
+  return db->UpdateTable(req);
+}
+
+ReplicationGroupUpdate Action(ReplicationGroupUpdate::Action action, const std::string& region) {
+  ReplicationGroupUpdate u;
+  u.action = action;
+  u.region_name = region;
+  return u;
+}
+
+TableDescription Describe(Engine* db, const Scope& scope) {
+  DescribeTableRequest req;
+  req.scope = scope;
+  req.table_name = "Tab";
+  Result<TableDescription> d = db->DescribeTable(req);
+  EXPECT_OK(d.status());
+  return d.ok() ? *d : TableDescription();
+}
+
+// A table "Tab" in us-east-1 with a replica in us-west-2, on a clock past
+// the lag (so that records stamped at 0 are due).
+void MakeGlobal(TestEngine& db, bool stream = false) {
+  ASSERT_OK(db->AdvanceClock(10 * kLag).status());
+  CreateTableRequest create = SimpleTable("Tab");
+  create.scope = kEast;
+  if (stream) create.stream_specification = StreamSpecification{true, StreamViewType::kNewAndOldImages};
+  ASSERT_OK(db->CreateTable(create).status());
+  ASSERT_OK(
+      Replicas(db.engine.get(), kEast, {Action(ReplicationGroupUpdate::Action::kCreate, "us-west-2")})
+          .status());
+}
+
+TEST(GlobalTablesTest, ReplicaCopiesExistingItemsThenTurnsActive) {
+  TestEngine db(Options());
+  ASSERT_OK(db->AdvanceClock(10 * kLag).status());
+  CreateTableRequest create = SimpleTable("Tab");
+  create.scope = kEast;
+  ASSERT_OK(db->CreateTable(create).status());
+  for (const char* pk : {"a", "b", "c"}) Put(db.engine.get(), kEast, pk, std::string("v-") + pk);
+  Delete(db.engine.get(), kEast, "c");  // not global yet: no tombstone to copy
+
+  ASSERT_OK_AND_ASSIGN(
+      TableDescription updated,
+      Replicas(db.engine.get(), kEast, {Action(ReplicationGroupUpdate::Action::kCreate, "us-west-2")}));
+  EXPECT_EQ(updated.global_table_version, "2019.11.21");
+  ASSERT_EQ(updated.replicas.size(), 1u);
+  EXPECT_EQ(updated.replicas[0].region_name, "us-west-2");
+  EXPECT_EQ(updated.replicas[0].replica_status, ReplicaStatus::kCreating);
+
+  // The next call's due work copies the items (stamped before the lag).
+  TableDescription east = Describe(db.engine.get(), kEast);
+  ASSERT_EQ(east.replicas.size(), 1u);
+  EXPECT_EQ(east.replicas[0].replica_status, ReplicaStatus::kActive);
+  EXPECT_EQ(Get(db.engine.get(), kWest, "a"), "v-a");
+  EXPECT_EQ(Get(db.engine.get(), kWest, "b"), "v-b");
+  EXPECT_EQ(Get(db.engine.get(), kWest, "c"), "");
+  // The replica describes its source as its replica, in its own Region.
+  TableDescription west = Describe(db.engine.get(), kWest);
+  EXPECT_EQ(west.item_count, 2);
+  EXPECT_EQ(west.table_arn.find("arn:aws:dynamodb:us-west-2:"), 0u);
+  ASSERT_EQ(west.replicas.size(), 1u);
+  EXPECT_EQ(west.replicas[0].region_name, "us-east-1");
+  EXPECT_EQ(west.global_table_version, "2019.11.21");
+}
+
+TEST(GlobalTablesTest, WritesReachTheOtherRegionAfterTheLag) {
+  TestEngine db(Options());
+  MakeGlobal(db);
+  Put(db.engine.get(), kEast, "a", "from-east");
+  EXPECT_EQ(Get(db.engine.get(), kWest, "a"), "");
+  ASSERT_OK(db->AdvanceClock(kLag - 1).status());
+  EXPECT_EQ(Get(db.engine.get(), kWest, "a"), "");
+  ASSERT_OK(db->AdvanceClock(1).status());
+  EXPECT_EQ(Get(db.engine.get(), kWest, "a"), "from-east");
+  // Both ways, deletes too.
+  Delete(db.engine.get(), kWest, "a");
+  EXPECT_EQ(Get(db.engine.get(), kEast, "a"), "from-east");
+  ASSERT_OK(db->AdvanceClock(kLag).status());
+  EXPECT_EQ(Get(db.engine.get(), kEast, "a"), "");
+  // A replicated write is not replicated back (only its Region fans out).
+  ASSERT_OK(db->AdvanceClock(10 * kLag).status());
+  EXPECT_EQ(Describe(db.engine.get(), kEast).item_count, 0);
+  EXPECT_EQ(Describe(db.engine.get(), kWest).item_count, 0);
+}
+
+TEST(GlobalTablesTest, ConcurrentWritesConvergeOnTheLastWriter) {
+  TestEngine db(Options());
+  MakeGlobal(db);
+  // The later write wins in both Regions, whichever arrives first.
+  Put(db.engine.get(), kWest, "a", "west-first");
+  ASSERT_OK(db->AdvanceClock(10).status());
+  Put(db.engine.get(), kEast, "a", "east-later");
+  // The same microsecond: the greater Region name wins.
+  Put(db.engine.get(), kEast, "b", "east-same");
+  Put(db.engine.get(), kWest, "b", "west-same");
+  ASSERT_OK(db->AdvanceClock(kLag + 10).status());
+  EXPECT_EQ(Get(db.engine.get(), kEast, "a"), "east-later");
+  EXPECT_EQ(Get(db.engine.get(), kWest, "a"), "east-later");
+  EXPECT_EQ(Get(db.engine.get(), kEast, "b"), "west-same");
+  EXPECT_EQ(Get(db.engine.get(), kWest, "b"), "west-same");
+}
+
+TEST(GlobalTablesTest, DeleteRacingAPutFollowsLastWriterWins) {
+  TestEngine db(Options());
+  MakeGlobal(db);
+  Put(db.engine.get(), kEast, "a", "v0");
+  Put(db.engine.get(), kEast, "b", "v0");
+  ASSERT_OK(db->AdvanceClock(kLag).status());
+  ASSERT_EQ(Get(db.engine.get(), kWest, "a"), "v0");
+  // a: a put, then a later delete in the other Region: the delete wins.
+  Put(db.engine.get(), kEast, "a", "v1");
+  // b: a delete, then a later put in the other Region: the put wins.
+  Delete(db.engine.get(), kWest, "b");
+  ASSERT_OK(db->AdvanceClock(5).status());
+  Delete(db.engine.get(), kWest, "a");
+  Put(db.engine.get(), kEast, "b", "v2");
+  ASSERT_OK(db->AdvanceClock(kLag + 5).status());
+  for (const Scope* s : {&kEast, &kWest}) {
+    EXPECT_EQ(Get(db.engine.get(), *s, "a"), "") << s->region;
+    EXPECT_EQ(Get(db.engine.get(), *s, "b"), "v2") << s->region;
+  }
+  // The tombstone holds: an older put arriving late does not bring a back.
+  EXPECT_EQ(Describe(db.engine.get(), kWest).item_count, 1);
+}
+
+TEST(GlobalTablesTest, DeletingTheReplicaEndsReplication) {
+  TestEngine db(Options());
+  MakeGlobal(db);
+  ASSERT_OK_AND_ASSIGN(
+      TableDescription d,
+      Replicas(db.engine.get(), kEast, {Action(ReplicationGroupUpdate::Action::kDelete, "us-west-2")}));
+  EXPECT_TRUE(d.replicas.empty());
+  EXPECT_EQ(d.global_table_version, "");
+  ASSERT_OK(db->AdvanceClock(1).status());
+  DescribeTableRequest west;
+  west.scope = kWest;
+  west.table_name = "Tab";
+  EXPECT_EQ(db->DescribeTable(west).status().code(), ErrorCode::kResourceNotFound);
+  Put(db.engine.get(), kEast, "a", "alone");
+  ASSERT_OK(db->AdvanceClock(kLag).status());
+  EXPECT_EQ(Get(db.engine.get(), kEast, "a"), "alone");
+  // A replica can be created again.
+  ASSERT_OK(Replicas(db.engine.get(), kEast,
+                     {Action(ReplicationGroupUpdate::Action::kCreate, "us-west-2")})
+                .status());
+  ASSERT_OK(db->AdvanceClock(1).status());
+  EXPECT_EQ(Get(db.engine.get(), kWest, "a"), "alone");
+}
+
+TEST(GlobalTablesTest, DeleteTableOfAReplicaLeavesTheOthers) {
+  TestEngine db(Options());
+  MakeGlobal(db);
+  DeleteTableRequest del;
+  del.scope = kWest;
+  del.table_name = "Tab";
+  ASSERT_OK(db->DeleteTable(del).status());
+  TableDescription east = Describe(db.engine.get(), kEast);
+  EXPECT_TRUE(east.replicas.empty());
+  Put(db.engine.get(), kEast, "a", "alone");
+  EXPECT_EQ(Get(db.engine.get(), kEast, "a"), "alone");
+}
+
+TEST(GlobalTablesTest, RefusesWhatDynamoDbRefuses) {
+  TestEngine db(Options());
+  MakeGlobal(db);
+  using A = ReplicationGroupUpdate::Action;
+  EXPECT_THAT(Replicas(db.engine.get(), kEast, {Action(A::kCreate, "us-east-1")}).status(),
+              StatusIs(ErrorCode::kValidation,
+                       "Cannot add, delete, or update the local region through ReplicaUpdates. "
+                       "Use CreateTable, DeleteTable, or UpdateTable as required."));
+  EXPECT_THAT(Replicas(db.engine.get(), kEast, {Action(A::kCreate, "moon-1")}).status(),
+              StatusIs(ErrorCode::kValidation, testing::HasSubstr("moon-1")));
+  EXPECT_THAT(Replicas(db.engine.get(), kEast, {Action(A::kCreate, "us-west-2")}).status(),
+              StatusIs(ErrorCode::kValidation, testing::HasSubstr("already existed")));
+  EXPECT_THAT(Replicas(db.engine.get(), kEast, {Action(A::kDelete, "eu-west-1")}).status(),
+              StatusIs(ErrorCode::kValidation, testing::HasSubstr("eu-west-1")));
+  // A table of the name already in the other Region.
+  CreateTableRequest other = SimpleTable("Tab");
+  other.scope = In("eu-west-1");
+  ASSERT_OK(db->CreateTable(other).status());
+  EXPECT_THAT(Replicas(db.engine.get(), kEast, {Action(A::kCreate, "eu-west-1")}).status(),
+              StatusIs(ErrorCode::kValidation, testing::HasSubstr("already existed")));
+  // No table.
+  UpdateTableRequest missing;
+  missing.scope = kEast;
+  missing.table_name = "Nope";
+  missing.replica_updates = {Action(A::kCreate, "eu-west-2")};
+  EXPECT_EQ(db->UpdateTable(missing).status().code(), ErrorCode::kResourceNotFound);
+  // The shared namespace has no Regions of its own.
+  CreateTableRequest shared = SimpleTable("Tab");
+  ASSERT_OK(db->CreateTable(shared).status());
+  UpdateTableRequest in_shared;
+  in_shared.table_name = "Tab";
+  in_shared.replica_updates = {Action(A::kCreate, "eu-west-2")};
+  EXPECT_EQ(db->UpdateTable(in_shared).status().code(), ErrorCode::kValidation);
+}
+
+// Every record of the table's stream, all shards.
+std::vector<StreamRecord> StreamRecords(Engine* db, const Scope& scope) {
+  std::vector<StreamRecord> out;
+  DescribeStreamRequest ds;
+  ds.scope = scope;
+  ds.stream_arn = Describe(db, scope).latest_stream_arn;
+  Result<StreamDescription> desc = db->DescribeStream(ds);
+  EXPECT_OK(desc.status());
+  if (!desc.ok()) return out;
+  for (const ShardDescription& shard : desc->shards) {
+    GetShardIteratorRequest gi;
+    gi.scope = scope;
+    gi.stream_arn = ds.stream_arn;
+    gi.shard_id = shard.shard_id;
+    Result<std::string> iterator = db->GetShardIterator(gi);
+    EXPECT_OK(iterator.status());
+    if (!iterator.ok()) continue;
+    GetRecordsRequest gr;
+    gr.scope = scope;
+    gr.shard_iterator = *iterator;
+    Result<GetRecordsResult> got = db->GetRecords(gr);
+    EXPECT_OK(got.status());
+    if (got.ok()) out.insert(out.end(), got->records.begin(), got->records.end());
+  }
+  return out;
+}
+
+TEST(GlobalTablesTest, ARestartMidReplicationLosesNothingAndAppliesNothingTwice) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("dynarock_global_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  SimulatedClock clock;
+  EngineOptions options = Options();
+  options.in_memory = false;
+  options.path = dir.string();
+  options.clock = &clock;
+  {
+    ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(options));
+    ASSERT_OK(db->AdvanceClock(10 * kLag).status());
+    CreateTableRequest create = SimpleTable("Tab");
+    create.scope = kEast;
+    create.stream_specification = StreamSpecification{true, StreamViewType::kNewAndOldImages};
+    ASSERT_OK(db->CreateTable(create).status());
+    ASSERT_OK(Replicas(db.get(), kEast,
+                       {Action(ReplicationGroupUpdate::Action::kCreate, "us-west-2")})
+                  .status());
+    Put(db.get(), kEast, "a", "one");
+    ASSERT_OK(db->AdvanceClock(kLag).status());  // a reaches the west
+    Put(db.get(), kEast, "b", "two");             // b does not, before the restart
+    ASSERT_EQ(Get(db.get(), kWest, "b"), "");
+  }
+  {
+    ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(options));
+    EXPECT_EQ(Describe(db.get(), kEast).replicas.size(), 1u);
+    EXPECT_EQ(Get(db.get(), kWest, "b"), "");
+    ASSERT_OK(db->AdvanceClock(kLag).status());
+    EXPECT_EQ(Get(db.get(), kWest, "a"), "one");
+    EXPECT_EQ(Get(db.get(), kWest, "b"), "two");
+    ASSERT_OK(db->AdvanceClock(10 * kLag).status());
+    // The replica's stream holds each replicated change once.
+    std::vector<StreamRecord> records = StreamRecords(db.get(), kWest);
+    ASSERT_EQ(records.size(), 2u);
+    EXPECT_EQ(records[0].event_name, StreamEventName::kInsert);
+    EXPECT_EQ(records[1].event_name, StreamEventName::kInsert);
+    // Replication goes on after the restart, both ways.
+    Put(db.get(), kWest, "c", "three");
+    ASSERT_OK(db->AdvanceClock(kLag).status());
+    EXPECT_EQ(Get(db.get(), kEast, "c"), "three");
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace dynarock
