@@ -4,7 +4,8 @@
 #   1. scripts/setup.sh: missing Debian packages, then the Release build in
 #      build/ with warnings as errors (-DDYNAROCK_WERROR=ON): the server, the
 #      tools and the benchmarks, and every header compiled on its own (the
-#      check_headers target). The unit tests are not built here.
+#      check_headers target). The unit tests are not built here. A smoke
+#      of bench/vector_bench (recall checked, 12,000 vectors).
 #   1b. the package (scripts/package_check.sh, docs/embedding.md): build/
 #      installed into a temporary prefix, examples/cpp built against it with
 #      find_package(dynarock) and run (their output checked), the Debian
@@ -166,6 +167,15 @@ if ((rc != 0)); then summary; fi
 banner "headers compile on their own (check_headers)"
 run "$LOGS/check-headers.log" cmake --build build -j "$JOBS" --target check_headers
 record "check_headers" "$?" 0 0
+
+# A smoke of the vector-search bench (bench/README.md, issue 39): a few
+# thousand vectors, both data sets, every distance function, the recall@10
+# of SearchVectors' search checked (MIN_RECALL), PutItem with and without a
+# vector index. The 100,000-vector figures are measured by hand, not here.
+banner "bench smoke: vector_bench (12,000 vectors, MIN_RECALL 0.95)"
+run "$LOGS/vector-bench.log" env VECTORS=12000 PUTS=500 MIN_RECALL=0.95 build/bench/vector_bench
+rc=$?
+record "bench smoke: vector_bench" "$rc" $((rc == 0)) $((rc != 0))
 
 # 1b. What another project consumes: install, examples, Debian packages.
 # Reuses build/ (about 20 s on top of it); PASS/FAIL lines are its counts.

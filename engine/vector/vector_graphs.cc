@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <optional>
 #include <queue>
 #include <unordered_map>
 
@@ -60,7 +61,96 @@ struct Graph {
   std::vector<Slot> slots;
   std::unordered_map<std::string, size_t> by_key;
   size_t alive = 0;
+  // Calibration's outcome (GraphOptions): the ef searches use, or an exact
+  // scan; `calibrated_at` is the vector count it was decided at (0: not
+  // yet, and a partition above exact_below is scanned until it is).
+  size_t ef = 0;
+  bool scan = false;
+  size_t calibrated_at = 0;
+  // The calibration under way: per ef tried (ef_search, 2x ... ef_max),
+  // the true neighbours found and wanted, and the graph's comparisons.
+  struct Probe {
+    size_t queries = 0;
+    std::vector<size_t> found, wanted;
+    std::vector<double> compared;
+  };
+  std::optional<Probe> probe;
+
+  // (distance, label) of every live vector `keep` accepts, unordered.
+  template <typename Keep>
+  std::vector<std::pair<float, size_t>> Scan(const float* q, const Keep& keep) const {
+    std::vector<std::pair<float, size_t>> out;
+    out.reserve(alive);
+    auto dist = space->get_dist_func();
+    void* param = space->get_dist_func_param();
+    for (hnswlib::tableint i = 0; i < hnsw->cur_element_count; ++i) {
+      const size_t label = hnsw->getExternalLabel(i);
+      if (!slots[label].alive || !keep(label)) continue;
+      out.emplace_back(dist(q, hnsw->getDataByInternalId(i), param), label);
+    }
+    return out;
+  }
 };
+
+namespace {
+
+constexpr size_t kCalibrationTopK = 10;
+constexpr size_t kCalibrationMinVectors = 1000;
+
+// Calibration (GraphOptions). A vector about to be added to `g` is first a
+// held-out query: its exact 10 nearest against the graph's at each ef tried.
+// (A vector already in the graph is no fair query: the search walks to it
+// and its own links are its neighbours.) After calibration_queries of them
+// the smallest ef whose recall reaches calibration_recall while comparing
+// at most max_compared of the vectors per search is kept; none: the
+// partition is scanned. Deterministic: the same inserts, the same graph.
+void ProbeWith(Graph& g, const float* q, const GraphOptions& o) {
+  Graph::Probe& p = *g.probe;
+  auto all = g.Scan(q, [](size_t) { return true; });
+  const size_t k = std::min(kCalibrationTopK, all.size());
+  std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(k), all.end());
+  std::vector<size_t> truth;
+  for (size_t j = 0; j < k; ++j) truth.push_back(all[j].second);
+  std::sort(truth.begin(), truth.end());
+  size_t level = 0;
+  for (size_t ef = std::max(o.ef_search, kCalibrationTopK); ef <= o.ef_max; ef *= 2, ++level) {
+    if (p.found.size() <= level) {
+      p.found.push_back(0);
+      p.wanted.push_back(0);
+      p.compared.push_back(0);
+    }
+    const long before = g.hnsw->metric_distance_computations.load();
+    auto result = g.hnsw->searchKnn(q, std::min(ef, g.alive));
+    p.compared[level] += static_cast<double>(g.hnsw->metric_distance_computations.load() - before);
+    while (result.size() > k) result.pop();  // the farthest first
+    while (!result.empty()) {
+      p.found[level] += std::binary_search(truth.begin(), truth.end(), result.top().second);
+      result.pop();
+    }
+    p.wanted[level] += k;
+  }
+  ++p.queries;
+}
+
+void Decide(Graph& g, const GraphOptions& o) {
+  const Graph::Probe& p = *g.probe;
+  g.scan = true;
+  const double max_compared = o.max_compared * static_cast<double>(g.alive);
+  size_t ef = std::max(o.ef_search, kCalibrationTopK);
+  for (size_t level = 0; level < p.found.size(); ++level, ef *= 2) {
+    if (p.compared[level] / static_cast<double>(p.queries) > max_compared) break;
+    if (static_cast<double>(p.found[level]) >=
+        o.calibration_recall * static_cast<double>(p.wanted[level])) {
+      g.ef = ef;
+      g.scan = false;
+      break;
+    }
+  }
+  g.calibrated_at = g.alive;
+  g.probe.reset();
+}
+
+}  // namespace
 
 struct VectorGraphs::Index {
   std::shared_ptr<const VectorIndexDef> def;
@@ -156,6 +246,7 @@ Status VectorGraphs::Apply(uint32_t index_id, const std::string* delete_key,
       g.hnsw = std::make_unique<hnswlib::HierarchicalNSW<float>>(
           g.space.get(), kInitialCapacity, options_.m, options_.ef_construction);
       g.hnsw->setEf(options_.ef_search);
+      g.ef = options_.ef_search;
     }
     size_t label;
     auto s = g.by_key.find(*put_key);
@@ -175,6 +266,14 @@ Status VectorGraphs::Apply(uint32_t index_id, const std::string* delete_key,
       if (e.type != SearchSchemaElementType::kInlineFilter) continue;
       auto f = item.find(e.attribute_name);
       if (f != item.end()) slot.filters.emplace_back(e.attribute_name, f->second);
+    }
+    if (!g.probe && g.alive >= std::max(options_.exact_below, kCalibrationMinVectors) &&
+        2 * g.alive >= 3 * g.calibrated_at) {
+      g.probe.emplace();
+    }
+    if (g.probe) {
+      ProbeWith(g, v.data(), options_);
+      if (g.probe->queries >= options_.calibration_queries) Decide(g, options_);
     }
     g.hnsw->addPoint(v.data(), label);
     if (!slot.alive) ++g.alive;
@@ -197,7 +296,8 @@ Status VectorGraphs::Load(const StoreReader& store, uint32_t index_id) {
 
 Result<SearchOutcome> VectorGraphs::Search(uint32_t index_id, std::span<const float> query,
                                            size_t top_k,
-                                           const SearchFilter& filter) const {
+                                           const SearchFilter& filter,
+                                           size_t ef_search) const {
   std::shared_ptr<Index> index = Find(index_id);
   if (!index) return Status::ResourceNotFound("vector index not loaded");
   ReaderMutexLock lock(&index->mu);
@@ -219,11 +319,15 @@ Result<SearchOutcome> VectorGraphs::Search(uint32_t index_id, std::span<const fl
   };
   std::vector<std::pair<float, size_t>> best;  // (distance, label)
   try {
-    bool exact = g.alive <= options_.exact_below;
+    // Not calibrated yet, or calibrated to scan: exact (an explicit ef,
+    // for bench/, searches the graph anyway).
+    bool exact = g.alive <= options_.exact_below ||
+                 (ef_search == 0 && (g.scan || g.calibrated_at == 0));
     if (!exact) {
       // Widen the graph search until TopK results pass the filter; past an
       // eighth of the partition, comparing every vector is cheaper.
-      size_t k = std::max(top_k, options_.ef_search);
+      size_t k = std::max(top_k, ef_search > 0 ? ef_search : g.ef);
+      out.ef = static_cast<int64_t>(k);
       while (true) {
         auto result = g.hnsw->searchKnn(q.data(), std::min(k, g.alive));
         best.clear();
@@ -242,14 +346,8 @@ Result<SearchOutcome> VectorGraphs::Search(uint32_t index_id, std::span<const fl
     }
     if (exact) {
       out.exact = true;
-      best.clear();
-      auto dist = g.space->get_dist_func();
-      void* param = g.space->get_dist_func_param();
-      for (hnswlib::tableint i = 0; i < g.hnsw->cur_element_count; ++i) {
-        const size_t label = g.hnsw->getExternalLabel(i);
-        if (!passes(g.slots[label])) continue;
-        best.emplace_back(dist(q.data(), g.hnsw->getDataByInternalId(i), param), label);
-      }
+      out.ef = 0;
+      best = g.Scan(q.data(), [&](size_t label) { return passes(g.slots[label]); });
     }
   } catch (const std::exception& e) {
     return Status::Internal(std::string("vector search: ") + e.what());
@@ -287,6 +385,17 @@ int64_t VectorGraphs::MemoryBytes(uint32_t index_id) const {
     for (const auto& s : g.slots) bytes += static_cast<int64_t>(2 * s.entry_key.size() + sizeof(s) + 64);
   }
   return bytes;
+}
+
+int64_t VectorGraphs::GraphComparisons(uint32_t index_id) const {
+  std::shared_ptr<Index> index = Find(index_id);
+  if (!index) return 0;
+  ReaderMutexLock lock(&index->mu);
+  int64_t n = 0;
+  for (const auto& [p, g] : index->graphs) {
+    if (g.hnsw) n += g.hnsw->metric_distance_computations.load();
+  }
+  return n;
 }
 
 }  // namespace dynarock::vector

@@ -36,17 +36,34 @@
 namespace dynarock::vector {
 
 // Chosen by measurement (bench/engine/vector/vector_bench.cc, figures in
-// bench/README.md): clustered data is above 0.99 recall@10 with far less,
-// but uniform random 128-dimension data (no structure, HNSW's worst case)
-// reaches 0.80 at 100,000 vectors with M 32 and ef 256 (1.5x the exact
-// scan's speed); 0.95 there costs as much as comparing every vector.
+// bench/README.md and docs/vector-search.md). No fixed ef_search reaches
+// recall@10 0.95 on every data set without wasting work on the others:
+// clustered data is above 0.99 at ef 256, uniform random 128-dimension
+// data (no structure, HNSW's worst case) needs several times more. So each
+// partition's graph calibrates its own ef as it grows (vector_graphs.cc):
+// the next vectors inserted are first searched as held-out queries, through
+// the graph at ef_search, 2x, 4x ... ef_max and exactly; the smallest ef
+// whose recall reaches `calibration_recall` while the graph compares at
+// most `max_compared` of the partition's vectors per search is kept. When
+// none does, the partition is searched exactly (as right, and as fast).
 struct GraphOptions {
   size_t m = 32;                 // HNSW links per node
   size_t ef_construction = 200;  // candidates while inserting
-  size_t ef_search = 256;        // candidates while searching (at least TopK)
+  size_t ef_search = 256;        // the first ef tried (at least TopK)
   // Partitions with at most this many vectors are searched exactly: at
   // 10,000 x 128 the scan is about as fast as the graph, and exact.
   size_t exact_below = 10000;
+  // Calibration: when a partition of at least exact_below (and 1,000)
+  // vectors has grown by half since its last one, its next
+  // `calibration_queries` inserts are the held-out queries. Until its first
+  // calibration a partition above exact_below is searched exactly.
+  size_t calibration_queries = 100;
+  double calibration_recall = 0.97;  // above 0.95: the sample's error
+  size_t ef_max = 2048;
+  // Of the partition's vectors, per search: the graph's comparisons cost more
+  // than the scan's (random memory, a heap): at 100,000 x 128 the graph is
+  // as fast as the scan when it compares 20-25 % of the vectors.
+  double max_compared = 0.2;
 };
 
 // Equality on inline-filter attributes, and the partition (the HASH value's
@@ -65,6 +82,7 @@ struct SearchOutcome {
   std::vector<SearchHit> hits;  // best first
   int64_t vectors = 0;          // vectors in the partition searched
   bool exact = false;           // compared every vector
+  int64_t ef = 0;               // the graph's ef when not exact
 };
 
 class VectorGraphs {
@@ -89,13 +107,20 @@ class VectorGraphs {
   Status Load(const StoreReader& store, uint32_t index_id);
 
   // The `top_k` best entries for `query` (its dimensions are the index's)
-  // passing `filter`. Errors: kResourceNotFound (index not kept), kInternal.
+  // passing `filter`. `ef_search` > 0 replaces the calibrated ef and the
+  // choice of an exact scan (for tuning: bench/engine/vector/vector_bench.cc
+  // sweeps it over one built graph).
+  // Errors: kResourceNotFound (index not kept), kInternal.
   Result<SearchOutcome> Search(uint32_t index_id, std::span<const float> query,
-                               size_t top_k, const SearchFilter& filter) const;
+                               size_t top_k, const SearchFilter& filter,
+                               size_t ef_search = 0) const;
 
   // Vectors indexed, and an estimate of the graphs' memory in bytes.
   int64_t Count(uint32_t index_id) const;
   int64_t MemoryBytes(uint32_t index_id) const;
+  // Distance computations of every graph search (calibration's included)
+  // so far: a diagnostic for bench/.
+  int64_t GraphComparisons(uint32_t index_id) const;
 
  private:
   struct Index;

@@ -184,7 +184,7 @@ Result<SearchVectorsResult> Search(const SearchVectorsRequest& req, const TableI
   // graph search about ef per layer (log2 of the vectors).
   int64_t examined = outcome.vectors;
   if (!outcome.exact && outcome.vectors > 1) {
-    const int64_t ef = std::max<int64_t>(req.top_k, 128);
+    const int64_t ef = std::max<int64_t>(req.top_k, outcome.ef);
     const int64_t layers = static_cast<int64_t>(std::ceil(std::log2(outcome.vectors)));
     examined = std::min<int64_t>(outcome.vectors, ef * (1 + layers));
   }

@@ -4,24 +4,30 @@
 // one run, as ratios against baselines measured in the same run:
 //
 // 1. Recall@10 of the HNSW graph (engine/vector/vector_graphs.h, its
-//    default GraphOptions) against exact search (every vector
+//    default GraphOptions: each graph calibrates its ef, or chooses an
+//    exact scan, as it grows) against exact search (every vector
 //    compared), on N vectors of 128 dimensions (N = 100,000 unless
 //    VECTORS=n), random (uniform) and clustered (100 Gaussian clusters),
 //    for COSINE, EUCLIDEAN and DOT_PRODUCT; 200 queries each, drawn from
-//    the data's distribution.
-// 2. Searches/s through the graph against exact search of the same
-//    partition (the brute-force scan), TopK 10.
-// 3. Build rate (vectors/s into the graph) and memory per vector (the
-//    graph's estimate, VectorGraphs::MemoryBytes, over the count).
+//    the data's distribution (not the data's own vectors).
+// 2. Searches/s as SearchVectors searches (the line marked "calibrated")
+//    against exact search of the same partition (the brute-force scan),
+//    TopK 10, and the distance computations per graph search.
+// 3. Build rate (vectors/s into the graph, calibrations included) and
+//    memory per vector (the graph's estimate, VectorGraphs::MemoryBytes,
+//    over the count).
 // 4. PutItem cost with one vector index against none: an in-memory Engine,
 //    PUTS items (20,000 unless PUTS=n) of 128 dimensions, including the
 //    propagation (WaitUntilIndexesCaughtUp at the end); the ratio
 //    none / one (higher = the index costs more).
 //
-// Not run by CI (minutes at N = 100,000): build-vec/bench/vector_bench.
-// M=, EF_CONSTRUCTION=, EF_SEARCH= override the graph's defaults (for
-// tuning); DATA=random|clustered and FUNCS=cosine,euclidean,dot choose the
-// configurations; PUTS=0 skips part 4.
+// The 100,000-vector run takes minutes: not in CI, which runs a smoke
+// (scripts/test.sh: VECTORS=12000 PUTS=500 MIN_RECALL=0.95). M=,
+// EF_CONSTRUCTION= override the graph's defaults; EF_SEARCH=a,b,... also
+// measures each fixed ef over the same graph (0: as SearchVectors
+// searches); DATA=random|clustered and FUNCS=cosine,euclidean,dot choose
+// the configurations; PUTS=0 skips part 4; MIN_RECALL=x exits 1 when the
+// recall of a calibrated search is below x.
 
 #include <algorithm>
 #include <chrono>
@@ -97,8 +103,10 @@ void Check(const Status& s) {
   }
 }
 
-void GraphFigures(VectorDistanceFunction f, bool clustered, size_t n,
-                  const vector::GraphOptions& options) {
+// Prints one line per ef of `efs`; returns the recall of the calibrated
+// search (ef 0), 1 when not measured.
+double GraphFigures(VectorDistanceFunction f, bool clustered, size_t n,
+                    const vector::GraphOptions& options, const std::vector<size_t>& efs) {
   const auto data = Data(n, clustered, 1);
   const auto queries = Data(200, clustered, 2);
   auto def = std::make_shared<VectorIndexDef>();
@@ -128,7 +136,6 @@ void GraphFigures(VectorDistanceFunction f, bool clustered, size_t n,
     const std::string key = Key(i);
     Check(exact.Apply(kIndex, nullptr, &key, values[i]));
   }
-  int found = 0, total = 0;
   std::vector<std::vector<std::string>> truth;
   start = Clock::now();
   for (const auto& q : queries) {
@@ -140,23 +147,48 @@ void GraphFigures(VectorDistanceFunction f, bool clustered, size_t n,
     truth.push_back(std::move(keys));
   }
   const double exact_s = Seconds(start);
-  start = Clock::now();
-  for (size_t qi = 0; qi < queries.size(); ++qi) {
-    auto r = graph.Search(kIndex, queries[qi], 10, {});
-    Check(r.status());
-    for (const auto& h : r->hits) {
-      found += std::binary_search(truth[qi].begin(), truth[qi].end(), h.entry_key);
-    }
-    total += 10;
-  }
-  const double graph_s = Seconds(start);
   const double q = static_cast<double>(queries.size());
-  std::printf("%-11s %-9s  recall@10 %.4f  graph %7.0f/s  exact %6.0f/s  ratio %6.1f  "
-              "build %6.0f vectors/s  memory %5.0f B/vector\n",
-              std::string(VectorDistanceFunctionName(f)).c_str(),
-              clustered ? "clustered" : "random", static_cast<double>(found) / total,
-              q / graph_s, q / exact_s, exact_s / graph_s, static_cast<double>(n) / build,
-              static_cast<double>(graph.MemoryBytes(kIndex)) / static_cast<double>(n));
+  double calibrated_recall = 1;
+  // One line per ef_search over the same graph; 0: as SearchVectors
+  // searches (the graph's calibrated ef, or an exact scan).
+  for (size_t ef : efs) {
+    int found = 0, total = 0;
+    bool exact_scan = false;
+    int64_t used_ef = 0;
+    const int64_t compared_before = graph.GraphComparisons(kIndex);
+    start = Clock::now();
+    for (size_t qi = 0; qi < queries.size(); ++qi) {
+      auto r = graph.Search(kIndex, queries[qi], 10, {}, ef);
+      Check(r.status());
+      exact_scan = r->exact;
+      used_ef = r->ef;
+      for (const auto& h : r->hits) {
+        found += std::binary_search(truth[qi].begin(), truth[qi].end(), h.entry_key);
+      }
+      total += 10;
+    }
+    const double graph_s = Seconds(start);
+    const double compared =
+        static_cast<double>(graph.GraphComparisons(kIndex) - compared_before) / q;
+    char mode[32];
+    if (exact_scan) {
+      std::snprintf(mode, sizeof mode, "%s scan", ef == 0 ? "calibrated" : "");
+    } else {
+      std::snprintf(mode, sizeof mode, "%s ef %lld", ef == 0 ? "calibrated" : "",
+                    static_cast<long long>(used_ef));
+    }
+    std::printf("%-11s %-9s %-16s recall@10 %.4f  graph %7.0f/s  exact %6.0f/s  "
+                "ratio %6.2f  compared %6.0f/search  build %6.0f vectors/s  "
+                "memory %5.0f B/vector\n",
+                std::string(VectorDistanceFunctionName(f)).c_str(),
+                clustered ? "clustered" : "random", mode,
+                static_cast<double>(found) / total, q / graph_s, q / exact_s,
+                exact_s / graph_s, compared, static_cast<double>(n) / build,
+                static_cast<double>(graph.MemoryBytes(kIndex)) / static_cast<double>(n));
+    std::fflush(stdout);
+    if (ef == 0) calibrated_recall = static_cast<double>(found) / total;
+  }
+  return calibrated_recall;
   std::fflush(stdout);
 }
 
@@ -211,35 +243,53 @@ int main() {
   using namespace dynarock::bench;
   const size_t n = static_cast<size_t>(EnvOr("VECTORS", 100000));
   const int64_t puts = EnvOr("PUTS", 20000);
-  // The graph's options: the defaults unless M, EF_CONSTRUCTION or
-  // EF_SEARCH say otherwise (to tune them); DATA=random|clustered and
+  const double min_recall =
+      std::getenv("MIN_RECALL") != nullptr ? std::atof(std::getenv("MIN_RECALL")) : 0;
+  bool failed = false;
+  // The graph's options: the defaults unless M or EF_CONSTRUCTION say
+  // otherwise (to tune them); DATA=random|clustered and
   // FUNCS=cosine,euclidean,dot (a comma list) choose what is measured.
   vector::GraphOptions options;
   options.m = static_cast<size_t>(EnvOr("M", static_cast<int64_t>(options.m)));
   options.ef_construction = static_cast<size_t>(
       EnvOr("EF_CONSTRUCTION", static_cast<int64_t>(options.ef_construction)));
-  options.ef_search =
-      static_cast<size_t>(EnvOr("EF_SEARCH", static_cast<int64_t>(options.ef_search)));
+  // EF_SEARCH may be a comma list: each is measured over the same graph.
+  std::vector<size_t> efs;
+  if (const char* list = std::getenv("EF_SEARCH")) {
+    for (const char* p = list; *p != '\0';) {
+      char* end;
+      const unsigned long long ef = std::strtoull(p, &end, 10);
+      if (end == p) break;
+      efs.push_back(static_cast<size_t>(ef));
+      p = *end == ',' ? end + 1 : end;
+    }
+  }
+  if (efs.empty()) efs.push_back(0);
   const std::string data = std::getenv("DATA") != nullptr ? std::getenv("DATA") : "";
   const std::string funcs = std::getenv("FUNCS") != nullptr ? std::getenv("FUNCS") : "";
   std::printf("vector_bench: %zu vectors of %d dimensions, 200 queries, TopK 10, M %zu, "
-              "ef_construction %zu, ef_search %zu\n",
-              n, kDims, options.m, options.ef_construction, options.ef_search);
+              "ef_construction %zu, first ef %zu, max compared %.2f\n",
+              n, kDims, options.m, options.ef_construction, options.ef_search,
+              options.max_compared);
   for (bool clustered : {false, true}) {
     if (!data.empty() && data != (clustered ? "clustered" : "random")) continue;
     for (auto [f, name] : {std::pair{VectorDistanceFunction::kCosine, "cosine"},
                            std::pair{VectorDistanceFunction::kEuclidean, "euclidean"},
                            std::pair{VectorDistanceFunction::kDotProduct, "dot"}}) {
       if (!funcs.empty() && funcs.find(name) == std::string::npos) continue;
-      GraphFigures(f, clustered, n, options);
+      const double recall = GraphFigures(f, clustered, n, options, efs);
+      if (recall < min_recall) {
+        std::printf("recall %.4f is below MIN_RECALL %.4f\n", recall, min_recall);
+        failed = true;
+      }
     }
   }
-  if (puts == 0) return 0;
+  if (puts == 0) return failed ? 1 : 0;
   const double none = PutSeconds(false, puts);
   const double one = PutSeconds(true, puts);
   std::printf("PutItem (%lld items, 128 dimensions, propagation included): no index %.0f/s, "
               "one vector index %.0f/s, cost ratio %.2f\n",
               static_cast<long long>(puts), static_cast<double>(puts) / none,
               static_cast<double>(puts) / one, one / none);
-  return 0;
+  return failed ? 1 : 0;
 }

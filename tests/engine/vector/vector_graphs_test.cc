@@ -156,7 +156,9 @@ TEST_F(VectorGraphsTest, GraphSearchRecallAndSelectiveFilters) {
   for (VectorDistanceFunction f :
        {VectorDistanceFunction::kCosine, VectorDistanceFunction::kEuclidean,
         VectorDistanceFunction::kDotProduct}) {
-    VectorGraphs graphs(GraphOptions{.exact_below = 50});
+    // A graph the calibration keeps (it compares less than half the
+    // vectors at the ef it settles on): the graph's own recall is tested.
+    VectorGraphs graphs(GraphOptions{.ef_search = 32, .exact_below = 50, .max_compared = 1.0});
     graphs.Register(kIndex, Def(f, 16));
     std::mt19937 rng(11);
     std::normal_distribution<float> g;
@@ -190,6 +192,58 @@ TEST_F(VectorGraphsTest, GraphSearchRecallAndSelectiveFilters) {
     }
     EXPECT_GE(static_cast<double>(hits) / total, 0.95) << VectorDistanceFunctionName(f);
   }
+}
+
+// Calibration (GraphOptions): a graph that reaches the sample recall cheaply
+// is searched at the ef found; one that cannot (a poor graph of
+// high-dimension random data, or any graph when it may compare only a few
+// vectors) is scanned, and its answer is exact. Deterministic: a fixed
+// sample of a deterministic graph.
+TEST_F(VectorGraphsTest, CalibrationChoosesTheGraphOrAScan) {
+  auto fill = [](VectorGraphs* graphs, int dims, int n) {
+    graphs->Register(kIndex, Def(VectorDistanceFunction::kEuclidean, dims));
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> u(-1, 1);
+    std::vector<std::vector<float>> data;
+    for (int i = 0; i < n; ++i) {
+      std::vector<float> v(dims);
+      for (float& x : v) x = u(rng);
+      const std::string key = "k" + std::to_string(i);
+      EXPECT_OK(graphs->Apply(kIndex, nullptr, &key, Value("x", "c", v)));
+      data.push_back(std::move(v));
+    }
+    return data;
+  };
+  const std::vector<float> q2 = {0.1f, 0.2f};
+  VectorGraphs easy(GraphOptions{.m = 8, .ef_construction = 64, .ef_search = 16,
+                                 .exact_below = 50});
+  fill(&easy, 2, 4000);
+  ASSERT_OK_AND_ASSIGN(SearchOutcome o, easy.Search(kIndex, q2, 10, {Partition("x"), {}}));
+  EXPECT_FALSE(o.exact);
+  EXPECT_GE(o.ef, 16);
+  EXPECT_LE(o.ef, 64);
+  // The same graph may compare only 0.1 % of its vectors: scanned.
+  VectorGraphs frugal(GraphOptions{.m = 8, .ef_construction = 64, .ef_search = 16,
+                                   .exact_below = 50, .max_compared = 0.001});
+  fill(&frugal, 2, 4000);
+  ASSERT_OK_AND_ASSIGN(o, frugal.Search(kIndex, q2, 10, {Partition("x"), {}}));
+  EXPECT_TRUE(o.exact);
+
+  // 64 uniform random dimensions, a graph of 4 links, ef at most 16: the
+  // sample's recall stays low, so searches scan, and answer exactly.
+  VectorGraphs poor(GraphOptions{.m = 4, .ef_construction = 8, .ef_search = 16,
+                                 .exact_below = 50, .ef_max = 16});
+  const std::vector<std::vector<float>> data = fill(&poor, 64, 3000);
+  const std::vector<float> q64(data[7].begin(), data[7].end());
+  ASSERT_OK_AND_ASSIGN(o, poor.Search(kIndex, q64, 10, {Partition("x"), {}}));
+  EXPECT_TRUE(o.exact);
+  std::set<std::string> got;
+  for (const SearchHit& h : o.hits) got.insert(h.entry_key);
+  EXPECT_EQ(got, ExactSearcher(VectorDistanceFunction::kEuclidean, data).TopK(q64, 10, ""));
+  // An explicit ef (bench/) searches the graph anyway.
+  ASSERT_OK_AND_ASSIGN(o, poor.Search(kIndex, q64, 10, {Partition("x"), {}}, 16));
+  EXPECT_FALSE(o.exact);
+  EXPECT_EQ(o.ef, 16);
 }
 
 TEST_F(VectorGraphsTest, LoadRebuildsFromStoredEntries) {
