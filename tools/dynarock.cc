@@ -102,6 +102,12 @@ void AddServeModelFlags(CLI::App* serve, dynarock::tools::ServeOptions* opts) {
       ->capture_default_str()
       ->check(CLI::Range(int64_t{0}, int64_t{86'400'000}));
   serve
+      ->add_option("--replication-lag-ms", opts->replication_lag_ms,
+                   "Milliseconds before a write to a replica of a global table "
+                   "reaches the other Regions' replicas; 0 = at the next due work")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{0}, int64_t{86'400'000}));
+  serve
       ->add_option("--eventual-read-lag-ms", opts->eventual_read_lag_ms,
                    "Milliseconds an eventually consistent read of a table or "
                    "LSI may lag behind the latest write (it sees the items as "

@@ -117,6 +117,7 @@ Result<EngineOptions> EngineOptionsFor(const ServeOptions& options, SimulatedClo
   e.in_memory = options.in_memory;
   e.gsi_lag_micros = options.gsi_lag_ms * 1000;
   e.eventual_read_lag_micros = options.eventual_read_lag_ms * 1000;
+  e.replication_lag_micros = options.replication_lag_ms * 1000;
   e.throttling = options.throttling;
   e.sync_writes = options.sync_writes;
   e.min_free_disk_bytes = options.min_free_disk_mb << 20;

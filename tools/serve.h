@@ -26,6 +26,9 @@ struct ServeOptions {
   // How far behind the latest write an eventually consistent read of a
   // table or LSI may be (0: never).
   int64_t eventual_read_lag_ms = 0;
+  // How long a write to a replica of a global table takes to reach the
+  // other replicas (docs/global-tables.md).
+  int64_t replication_lag_ms = 1000;
   // Refuse requests beyond a table's capacity, as DynamoDB does (on), or
   // never, as DynamoDB Local (off). Metering (ConsumedCapacity) and the
   // capacity statistics (`dynarock stats`) are on either way; the

@@ -263,6 +263,33 @@ const Shape kGlobalSecondaryIndexUpdateShape{
 const Shape kGlobalSecondaryIndexUpdatesShape{
     .kind = Kind::kList, .element = &kGlobalSecondaryIndexUpdateShape};
 
+// ReplicaUpdates (global tables version 2019.11.21): the Region, and the
+// replica's KMS key and table class; the replica's throughput and index
+// overrides are refused by name.
+const Shape kReplicaMemberActionShape{
+    .kind = Kind::kStructure,
+    .members = {
+        Member{.name = "RegionName", .shape = &kStringShape, .required = true},
+        Member{.name = "KMSMasterKeyId", .shape = &kStringShape},
+        Member{.name = "TableClassOverride", .shape = &kStringShape,
+               .enum_values = {"STANDARD", "STANDARD_INFREQUENT_ACCESS"}},
+        UnsupportedMember("ProvisionedThroughputOverride", &kOpaqueStructureShape),
+        UnsupportedMember("OnDemandThroughputOverride", &kOpaqueStructureShape),
+        UnsupportedMember("GlobalSecondaryIndexes", &kOpaqueStructureListShape),
+    }};
+const Shape kReplicaDeleteActionShape{
+    .kind = Kind::kStructure,
+    .members = {Member{.name = "RegionName", .shape = &kStringShape, .required = true}}};
+const Shape kReplicationGroupUpdateShape{
+    .kind = Kind::kStructure,
+    .members = {
+        Member{.name = "Create", .shape = &kReplicaMemberActionShape},
+        Member{.name = "Update", .shape = &kReplicaMemberActionShape},
+        Member{.name = "Delete", .shape = &kReplicaDeleteActionShape},
+    }};
+const Shape kReplicationGroupUpdatesShape{
+    .kind = Kind::kList, .element = &kReplicationGroupUpdateShape};
+
 const Shape kUpdateTableInput{
     .kind = Kind::kStructure,
     .members = {
@@ -278,12 +305,12 @@ const Shape kUpdateTableInput{
         OnDemandThroughputMember(),
         WarmThroughputMember(),
         Member{.name = "VectorIndexUpdates", .shape = &VectorIndexUpdateListShape()},
-        // Replicas (global tables: issue 44) and their settings are not
-        // implemented; refused by name, so that an
-        // UpdateTable carrying only them is not told that "At least one of
-        // ... is required".
         Member{.name = "SSESpecification", .shape = &kSseSpecificationShape},
-        UnsupportedMember("ReplicaUpdates", &kOpaqueStructureListShape),
+        Member{.name = "ReplicaUpdates", .shape = &kReplicationGroupUpdatesShape,
+               .min_length = 1},
+        // Multi-Region strong consistency and witnesses (issue 44) are not
+        // implemented; refused by name, so that an UpdateTable carrying
+        // only them is not told that "At least one of ... is required".
         UnsupportedMember("MultiRegionConsistency", &kStringShape),
         UnsupportedMember("GlobalTableWitnessUpdates", &kOpaqueStructureListShape),
         UnsupportedMember("GlobalTableSettingsReplicationMode", &kStringShape),
@@ -533,6 +560,21 @@ Json EncodeTableDescription(const TableDescription& d) {
                              {"SSEType", "KMS"},
                              {"KMSMasterKeyArn", d.sse_description->kms_master_key_arn}};
   }
+  if (!d.replicas.empty()) {
+    Json replicas = Json::array();
+    for (const ReplicaDescription& r : d.replicas) {
+      Json replica = {{"RegionName", r.region_name},
+                      {"ReplicaStatus", ReplicaStatusName(r.replica_status)}};
+      if (r.kms_master_key_id) replica["KMSMasterKeyId"] = *r.kms_master_key_id;
+      if (r.replica_table_class_summary) {
+        replica["ReplicaTableClassSummary"] = {
+            {"TableClass", TableClassName(r.replica_table_class_summary->table_class)}};
+      }
+      replicas.push_back(std::move(replica));
+    }
+    out["Replicas"] = std::move(replicas);
+  }
+  if (!d.global_table_version.empty()) out["GlobalTableVersion"] = d.global_table_version;
   if (d.table_class_summary) {
     Json summary = {{"TableClass", TableClassName(d.table_class_summary->table_class)}};
     if (d.table_class_summary->last_update_micros) {
@@ -680,6 +722,36 @@ Result<Json> ListTables(const RequestContext& ctx, const Json& request) {
   return out;
 }
 
+// ReplicaUpdates: each entry exactly one of Create, Update or Delete.
+Result<std::vector<ReplicationGroupUpdate>> DecodeReplicaUpdates(const Json& list) {
+  std::vector<ReplicationGroupUpdate> out;
+  for (const Json& entry : list) {
+    ReplicationGroupUpdate u;
+    int actions = 0;
+    for (const auto& [name, action] :
+         {std::pair{"Create", ReplicationGroupUpdate::Action::kCreate},
+          std::pair{"Update", ReplicationGroupUpdate::Action::kUpdate},
+          std::pair{"Delete", ReplicationGroupUpdate::Action::kDelete}}) {
+      const Json* member = Field(entry, name);
+      if (member == nullptr) continue;
+      ++actions;
+      u.action = action;
+      u.region_name = StringOr(*member, "RegionName");
+      if (const Json* key = Field(*member, "KMSMasterKeyId")) u.kms_master_key_id = key->get<std::string>();
+      if (const Json* c = Field(*member, "TableClassOverride")) {
+        u.table_class_override = TableClassFromName(c->get<std::string>());
+      }
+    }
+    if (actions != 1) {
+      return Status::Validation(
+          "One or more parameter values were invalid: One of Create, Update, or Delete "
+          "must be specified in a ReplicationGroupUpdate");
+    }
+    out.push_back(std::move(u));
+  }
+  return out;
+}
+
 Result<Json> UpdateTable(const RequestContext& ctx, const Json& request) {
   DR_RETURN_IF_ERROR(ValidateRequest(request, kUpdateTableInput));
   UpdateTableRequest req;
@@ -721,6 +793,9 @@ Result<Json> UpdateTable(const RequestContext& ctx, const Json& request) {
   }
   if (const Json* vectors = Field(request, "VectorIndexUpdates")) {
     req.vector_index_updates = DecodeVectorIndexUpdates(*vectors);
+  }
+  if (const Json* replicas = Field(request, "ReplicaUpdates")) {
+    DR_ASSIGN_OR_RETURN(req.replica_updates, DecodeReplicaUpdates(*replicas));
   }
   DR_ASSIGN_OR_RETURN(TableDescription d, ctx.engine->UpdateTable(req));
   return Json{{"TableDescription", EncodeTableDescription(d)}};

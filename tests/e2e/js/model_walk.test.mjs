@@ -52,7 +52,6 @@ const IN_PROGRESS = {};
 const REFUSED = {
   "CreateTable.GlobalTableSourceArn": "global tables, issue 44",
   "CreateTable.GlobalTableSettingsReplicationMode": "global tables, issue 44",
-  "UpdateTable.ReplicaUpdates": "global tables, issue 44",
   "UpdateTable.MultiRegionConsistency": "global tables, issue 44",
   "UpdateTable.GlobalTableWitnessUpdates": "global tables, issue 44",
   "UpdateTable.GlobalTableSettingsReplicationMode": "global tables, issue 44",
