@@ -382,6 +382,9 @@ Status CheckMembersFirst(const Json& request, const Shape& input) {
   for (const Member& m : input.members) {
     const Json* v = FindMember(request, m.name);
     if (m.presence_first && v == nullptr) {
+      if (!m.absent_message.empty()) {
+        return Status::Validation(std::string(m.absent_message));
+      }
       std::string message = "The parameter '";
       message += m.name;
       message += "' is required but was not present in the request";

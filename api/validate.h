@@ -57,6 +57,9 @@ struct Member {
   // other constraint, each failure alone in the message. Absent: "The
   // parameter 'TableName' is required but was not present in the request".
   bool presence_first = false;
+  // With presence_first: the message for an absent member instead
+  // ("Invalid TableArn" for the tagging operations' ResourceArn).
+  std::string_view absent_message;
   // Outside min_length..max_length: "TableName must be at least 3
   // characters long and at most 255 characters long", and the lengths are
   // then not among the aggregated constraint violations.

@@ -53,6 +53,16 @@ TEST_F(TagOpsTest, CreateTableWithTags) {
 TEST_F(TagOpsTest, Messages) {
   EXPECT_EQ(Call("TagResource", R"({})").body, ValidationError("Invalid TableArn"));
   EXPECT_EQ(Call("ListTagsOfResource", R"({})").body, ValidationError("Invalid TableArn"));
+  // The members' JSON types come first, even without ResourceArn (dynalite's
+  // tagResource and untagResource tests, recorded against DynamoDB).
+  EXPECT_EQ(Call("TagResource", R"({"Tags": true})").body,
+            SerializationError("Unexpected field type"));
+  EXPECT_EQ(Call("TagResource", R"({"Tags": [{"Key": true}]})").body,
+            SerializationError("TRUE_VALUE cannot be converted to String"));
+  EXPECT_EQ(Call("UntagResource", R"({"TagKeys": [true]})").body,
+            SerializationError("TRUE_VALUE cannot be converted to String"));
+  // Missing ResourceArn before the other members' constraints.
+  EXPECT_EQ(Call("UntagResource", R"({"TagKeys": []})").body, ValidationError("Invalid TableArn"));
   EXPECT_EQ(Call("TagResource", R"({"ResourceArn":"a:b:c:d:e:f/g"})").body,
             ValidationError("1 validation error detected: Value null at 'tags' failed to "
                             "satisfy constraint: Member must not be null"));
