@@ -301,6 +301,18 @@ Status CheckNumbersFirst(const Json& value) {
   return Status::OK();
 }
 
+// A set is checked (not empty, no duplicates) as soon as it is read, as
+// DynamoDB checks each value in turn: an empty set in a Key, a legacy
+// condition or an ExclusiveStartKey is reported before a later value's
+// problem, before AttributesToGet's duplicates and before the table is
+// looked up (dynalite's getItem, deleteItem, updateItem, query and scan
+// tests, recorded against DynamoDB). The engine checks again; the messages
+// are its own (ValidateAttributeValue).
+Result<AttributeValue> CheckedSet(AttributeValue set) {
+  DR_RETURN_IF_ERROR(ValidateAttributeValue(set));
+  return set;
+}
+
 Result<AttributeValue> DecodeAv(const Json& value, int depth) {
   if (depth > kMaxDecodeDepth) return TooDeep();
   if (!value.is_object()) return EmptyAttributeValue();  // JSON null element
@@ -333,7 +345,7 @@ Result<AttributeValue> DecodeAv(const Json& value, int depth) {
       return AttributeValue::Null();
     case AttrType::kSS: {
       DR_ASSIGN_OR_RETURN(std::vector<std::string> members, DecodeStrings(*v));
-      return AttributeValue::SS(std::move(members));
+      return CheckedSet(AttributeValue::SS(std::move(members)));
     }
     case AttrType::kNS: {
       std::vector<Number> members;
@@ -343,7 +355,7 @@ Result<AttributeValue> DecodeAv(const Json& value, int depth) {
         DR_ASSIGN_OR_RETURN(Number n, Number::Parse(e.get<std::string>()));
         members.push_back(std::move(n));
       }
-      return AttributeValue::NS(std::move(members));
+      return CheckedSet(AttributeValue::NS(std::move(members)));
     }
     case AttrType::kBS: {
       std::vector<std::string> members;
@@ -353,7 +365,7 @@ Result<AttributeValue> DecodeAv(const Json& value, int depth) {
         DR_ASSIGN_OR_RETURN(std::string bytes, Base64Decode(e.get<std::string>()));
         members.push_back(std::move(bytes));
       }
-      return AttributeValue::BS(std::move(members));
+      return CheckedSet(AttributeValue::BS(std::move(members)));
     }
     case AttrType::kL: {
       AttributeValue::List list;

@@ -106,6 +106,27 @@ Result<std::vector<AttributeValue>> DecodeValueList(const Json& list) {
   return out;
 }
 
+namespace {
+
+// DynamoDB checks ExpressionAttributeNames and the keys of
+// ExpressionAttributeValues before the values: {":b": {"a": ""}, "b": ...}
+// is "ExpressionAttributeValues contains invalid key: Syntax error; key:
+// \"b\"" (dynalite's deleteItem and updateItem tests, recorded against
+// DynamoDB). The engine makes these checks (CheckAttributeMaps); when a
+// value fails to decode they are made here first, with the values left
+// out (each a NULL).
+Status CheckMapsBeforeValues(const Json& request, const Json& values) {
+  std::optional<ExpressionAttributeNames> names = DecodeNames(request);
+  ExpressionAttributeValues placeholders;
+  for (const auto& [key, v] : values.items()) {
+    placeholders.emplace(key, AttributeValue::Null());
+  }
+  expr::RequestExpressions exprs(names ? &*names : nullptr, &placeholders);
+  return exprs.CheckAttributeMaps();
+}
+
+}  // namespace
+
 Result<std::optional<ExpressionAttributeValues>> DecodeValues(
     const Json& request) {
   const Json* values = Field(request, "ExpressionAttributeValues");
@@ -114,6 +135,7 @@ Result<std::optional<ExpressionAttributeValues>> DecodeValues(
   for (const auto& [key, v] : values->items()) {
     Result<AttributeValue> value = DecodeAttributeValue(v);
     if (!value.ok()) {
+      DR_RETURN_IF_ERROR(CheckMapsBeforeValues(request, *values));
       return expr::InvalidExpressionAttributeValue(key, value.status());
     }
     out.emplace(key, std::move(value).value());

@@ -3,8 +3,9 @@
 // As the item handlers: the request's shape (api/validate), then which
 // expression and legacy parameters it carries and Select
 // (CheckParameterUse, before any AttributeValue is decoded), then the
-// AttributeValues in DynamoDB's order (the legacy filter, ExclusiveStartKey,
-// ExpressionAttributeValues, KeyConditions). The engine checks, plans and
+// AttributeValues in DynamoDB's order (the legacy filter with its checks
+// and AttributesToGet's, ExclusiveStartKey, ExpressionAttributeValues,
+// KeyConditions; DecodeReadValues). The engine checks, plans and
 // reads the page; nothing here interprets an expression.
 
 #include <optional>
@@ -160,9 +161,23 @@ Result<std::optional<Item>> DecodeStartKey(const Json& request) {
   return std::optional<Item>(std::move(out));
 }
 
+// Query checks its filter before AttributesToGet, Scan after; both before
+// the start key's values (dynalite's query and scan tests, recorded against
+// DynamoDB: a filter with the wrong number of arguments is reported over a
+// malformed ExclusiveStartKey, a duplicate in AttributesToGet over both or
+// after the filter).
+enum class FilterFirst { kYes, kNo };
+
 Status DecodeReadValues(const Json& request, std::string_view filter_name,
-                        ReadPageParameters* p) {
+                        FilterFirst filter_first, ReadPageParameters* p) {
+  if (filter_first == FilterFirst::kNo) {
+    DR_RETURN_IF_ERROR(CheckAttributesToGet(*p));
+  }
   DR_ASSIGN_OR_RETURN(p->legacy_filter, DecodeConditions(request, filter_name));
+  DR_RETURN_IF_ERROR(CheckLegacyFilter(*p));
+  if (filter_first == FilterFirst::kYes) {
+    DR_RETURN_IF_ERROR(CheckAttributesToGet(*p));
+  }
   DR_ASSIGN_OR_RETURN(p->exclusive_start_key, DecodeStartKey(request));
   DR_ASSIGN_OR_RETURN(p->expression_attribute_values, DecodeValues(request));
   return Status::OK();
@@ -243,7 +258,8 @@ Result<Json> Query(const RequestContext& ctx, const Json& request) {
   req.scan_index_forward =
       OptionalBool(request, "ScanIndexForward").value_or(true);
   DR_RETURN_IF_ERROR(CheckParameterUse(req));
-  DR_RETURN_IF_ERROR(DecodeReadValues(request, "QueryFilter", &req.read));
+  DR_RETURN_IF_ERROR(
+      DecodeReadValues(request, "QueryFilter", FilterFirst::kYes, &req.read));
   DR_ASSIGN_OR_RETURN(req.key_conditions,
                       DecodeConditions(request, "KeyConditions"));
   req.read.encoded_items = ctx.body_text != nullptr;
@@ -260,7 +276,8 @@ Result<Json> Scan(const RequestContext& ctx, const Json& request) {
   req.segment = OptionalInt(request, "Segment");
   req.total_segments = OptionalInt(request, "TotalSegments");
   DR_RETURN_IF_ERROR(CheckParameterUse(req));
-  DR_RETURN_IF_ERROR(DecodeReadValues(request, "ScanFilter", &req.read));
+  DR_RETURN_IF_ERROR(
+      DecodeReadValues(request, "ScanFilter", FilterFirst::kNo, &req.read));
   req.read.encoded_items = ctx.body_text != nullptr;
   DR_ASSIGN_OR_RETURN(ScanResult result, ctx.engine->Scan(req));
   return Respond(ctx, request, result);

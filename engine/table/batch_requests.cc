@@ -67,15 +67,10 @@ Result<PreparedBatchGet> PrepareBatchGetItem(const BatchGetItemRequest& req) {
   size_t keys = 0;
   for (const auto& [table, t] : req.request_items) {
     DR_RETURN_IF_ERROR(CheckParameterUse(t));
-    for (size_t i = 0; i < t.keys.size(); ++i) {
-      DR_RETURN_IF_ERROR(ValidateValues(t.keys[i]));
-      // Keys compare as values: {"a":{"N":"1"}} and {"a":{"N":"1.0"}} are
-      // the same key.
-      for (size_t j = 0; j < i; ++j) {
-        if (t.keys[j] == t.keys[i]) return DuplicateItemKeys();
-      }
-      if (++keys > kMaxBatchGetKeys) return TooManyKeys();
-    }
+    // A table's AttributesToGet and expressions are checked before its
+    // keys: a duplicate name or an empty ProjectionExpression is reported
+    // over duplicate keys (dynalite's batchGetItem tests, recorded against
+    // DynamoDB).
     expr::RequestExpressions exprs(OrNull(t.expression_attribute_names),
                                    nullptr);
     std::optional<expr::ProjectionExpression> projection;
@@ -87,6 +82,15 @@ Result<PreparedBatchGet> PrepareBatchGetItem(const BatchGetItemRequest& req) {
       DR_ASSIGN_OR_RETURN(projection, PrepareProjection(t.projection_expression,
                                                         std::nullopt, exprs));
       DR_RETURN_IF_ERROR(exprs.CheckAllUsed());
+    }
+    for (size_t i = 0; i < t.keys.size(); ++i) {
+      DR_RETURN_IF_ERROR(ValidateValues(t.keys[i]));
+      // Keys compare as values: {"a":{"N":"1"}} and {"a":{"N":"1.0"}} are
+      // the same key.
+      for (size_t j = 0; j < i; ++j) {
+        if (t.keys[j] == t.keys[i]) return DuplicateItemKeys();
+      }
+      if (++keys > kMaxBatchGetKeys) return TooManyKeys();
     }
     out.push_back(std::move(projection));
   }

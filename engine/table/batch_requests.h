@@ -41,10 +41,11 @@ Status CheckParameterUse(const KeysAndAttributes& table_request);
 // items).
 using PreparedBatchGet = std::vector<std::optional<expr::ProjectionExpression>>;
 
-// Per table, in order: the parameter mix, each key's values, no key twice
-// ("Provided list of item keys contains duplicates"), at most 100 keys in
-// all ("Too many items requested for the BatchGetItem call"),
-// AttributesToGet, ExpressionAttributeNames and the ProjectionExpression.
+// Per table, in order: the parameter mix, AttributesToGet,
+// ExpressionAttributeNames and the ProjectionExpression, then each key's
+// values, no key twice ("Provided list of item keys contains duplicates"),
+// at most 100 keys in all ("Too many items requested for the BatchGetItem
+// call").
 Result<PreparedBatchGet> PrepareBatchGetItem(const BatchGetItemRequest& req);
 
 // At most 25 requests in all ("Too many items requested for the

@@ -336,17 +336,14 @@ std::vector<const expr::Path*> FilterPaths(const PreparedRead& prepared) {
 }
 
 // IndexName: the index read (null without one), or DynamoDB's message for
-// a missing index (Scan with a start key says the key is invalid) and for a
-// strongly consistent GSI read.
+// a missing index (also before a Scan's start key is looked at: dynalite's
+// "unknown index and bad ExclusiveStartKey" scan tests, recorded against
+// DynamoDB) and for a strongly consistent GSI read.
 Result<const IndexInfo*> FindReadIndex(const TableInfo& table,
-                                       const ReadPageParameters& p,
-                                       bool is_query) {
+                                       const ReadPageParameters& p) {
   if (!p.index_name) return static_cast<const IndexInfo*>(nullptr);
   const IndexInfo* index = table.FindIndex(*p.index_name);
-  if (index == nullptr) {
-    if (!is_query && p.exclusive_start_key) return StartKeyInvalid();
-    return IndexNotFound(*p.index_name);
-  }
+  if (index == nullptr) return IndexNotFound(*p.index_name);
   if (index->global && p.consistent_read) return GsiConsistentRead();
   return index;
 }
@@ -482,6 +479,15 @@ Status InvalidStartKeyValue(const Status& cause) {
   return StartKeyInvalidBecause(cause);
 }
 
+Status CheckLegacyFilter(const ReadPageParameters& p) {
+  return expr::TranslateFilter(p.legacy_filter, p.conditional_operator).status();
+}
+
+Status CheckAttributesToGet(const ReadPageParameters& p) {
+  if (!p.attributes_to_get) return Status::OK();
+  return expr::TranslateAttributesToGet(*p.attributes_to_get).status();
+}
+
 Status CheckParameterUse(const QueryRequest& req) {
   const ReadPageParameters& p = req.read;
   DR_RETURN_IF_ERROR(CheckSelect(p, /*is_query=*/true));
@@ -586,7 +592,7 @@ Result<PreparedRead> PrepareScan(const ScanRequest& req) {
 Result<PageRequest> PlanQuery(const TableInfo& table, const QueryRequest& req,
                               const PreparedRead& prepared) {
   const ReadPageParameters& p = req.read;
-  DR_ASSIGN_OR_RETURN(const IndexInfo* index, FindReadIndex(table, p, true));
+  DR_ASSIGN_OR_RETURN(const IndexInfo* index, FindReadIndex(table, p));
   // The key the query runs on: the index's for an IndexName read.
   const KeyDef& key = index ? index->key : table.key;
   const Item* start = OrNull(p.exclusive_start_key);
@@ -686,7 +692,7 @@ Result<PageRequest> PlanQuery(const TableInfo& table, const QueryRequest& req,
 Result<PageRequest> PlanScan(const TableInfo& table, const ScanRequest& req,
                              const PreparedRead& prepared) {
   const ReadPageParameters& p = req.read;
-  DR_ASSIGN_OR_RETURN(const IndexInfo* index, FindReadIndex(table, p, false));
+  DR_ASSIGN_OR_RETURN(const IndexInfo* index, FindReadIndex(table, p));
   PageRequest page;
   const int64_t total = req.total_segments.value_or(1);
   const int64_t segment = req.segment.value_or(0);

@@ -61,6 +61,17 @@ struct PreparedRead {
 Status CheckParameterUse(const QueryRequest& req);
 Status CheckParameterUse(const ScanRequest& req);
 
+// Two checks of Prepare*() that DynamoDB makes before it reads the start
+// key's values, for the api to run between its decoding steps (Query: the
+// filter's values, CheckLegacyFilter, CheckAttributesToGet, the start key;
+// Scan: CheckAttributesToGet, the filter's values, CheckLegacyFilter, the
+// start key). Prepare*() runs them again, in the same order.
+// CheckLegacyFilter: QueryFilter / ScanFilter with ConditionalOperator
+// (argument counts, types, BETWEEN's bounds); CheckAttributesToGet: its
+// names, then "Duplicate value in attribute name: a".
+Status CheckLegacyFilter(const ReadPageParameters& p);
+Status CheckAttributesToGet(const ReadPageParameters& p);
+
 // "The provided starting key is invalid: <cause>": an ExclusiveStartKey
 // value that is malformed (found by the api's decoder) or invalid (found
 // here). Number errors and some set errors are reported bare, as DynamoDB

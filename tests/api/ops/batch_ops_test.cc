@@ -149,6 +149,17 @@ TEST_F(BatchOpsTest, GetShapeErrors) {
                    {"pk": {"S": "a"}}, {"pk": {"S": "a"}}]}}})")
                 .body,
             ValidationError("Provided list of item keys contains duplicates"));
+  // A table's AttributesToGet and expressions before its keys (dynalite's
+  // batchGetItem tests, recorded against DynamoDB).
+  EXPECT_EQ(Call("BatchGetItem", R"({"RequestItems": {"nope": {"Keys": [
+                   {"pk": {"S": "a"}}, {"pk": {"S": "a"}}], "AttributesToGet": ["a", "a"]}}})")
+                .body,
+            ValidationError("One or more parameter values were invalid: Duplicate value in "
+                            "attribute name: a"));
+  EXPECT_EQ(Call("BatchGetItem", R"({"RequestItems": {"nope": {"Keys": [
+                   {"pk": {"S": "a"}}, {"pk": {"S": "a"}}], "ProjectionExpression": ""}}})")
+                .body,
+            ValidationError("Invalid ProjectionExpression: The expression can not be empty;"));
   EXPECT_EQ(Call("BatchGetItem", R"({"RequestItems": {"nope": {"Keys": [{"pk": {"S": "a"}}]}}})")
                 .body,
             ErrorBody("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",

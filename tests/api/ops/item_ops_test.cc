@@ -190,6 +190,28 @@ TEST_F(ItemOpsTest, KeyAndItemErrorsFromTheEngine) {
                       "Requested resource not found"));
 }
 
+// dynalite's getItem, deleteItem and updateItem tests, recorded against
+// DynamoDB: a Key's set is checked as it is read, before AttributesToGet
+// and AttributeUpdates and before the table is looked up; the keys of
+// ExpressionAttributeValues before its values.
+TEST_F(ItemOpsTest, KeyValuesAndValueKeysAreCheckedFirst) {
+  EXPECT_EQ(Call("GetItem", R"({"TableName":"nope","Key":{"a":{"SS":[]}},
+                               "AttributesToGet":["a","a"]})").body,
+            ValidationError("One or more parameter values were invalid: An string set  may "
+                            "not be empty"));
+  EXPECT_EQ(Call("DeleteItem", R"({"TableName":"nope","Key":{"a":{"NS":["1","1"]}}})").body,
+            ValidationError("Input collection contains duplicates"));
+  EXPECT_EQ(Call("UpdateItem", R"({"TableName":"nope","Key":{"a":{"NS":[]}},
+                                  "AttributeUpdates":{"b":{"Action":"PUT"}}})").body,
+            ValidationError("One or more parameter values were invalid: An number set  may "
+                            "not be empty"));
+  EXPECT_EQ(Call("DeleteItem", R"({"TableName":"nope","Key":{},"ConditionExpression":"",
+                                  "ExpressionAttributeValues":{":b":{"a":""},"b":{"S":"a"}}})")
+                .body,
+            ValidationError("ExpressionAttributeValues contains invalid key: Syntax error; "
+                            "key: \"b\""));
+}
+
 TEST_F(ItemOpsTest, UnimplementedOptionsAreAcceptedAndIgnored) {
   // They change nothing a client could see yet (capacity issue).
   EXPECT_EQ(Put(json::parse(kKey), {{"ReturnConsumedCapacity", "TOTAL"},

@@ -150,6 +150,51 @@ TEST_F(QueryOpsTest, OrderOfChecks) {
             ValidationError("The table does not have the specified index: nope"));
 }
 
+// dynalite's query and scan tests, recorded against DynamoDB: Query checks
+// QueryFilter (its values, then argument counts and types), AttributesToGet
+// and then the start key; Scan checks AttributesToGet before ScanFilter.
+// Sets are checked as they are read, so an empty set is reported before a
+// later empty value, and a missing index before a Scan's start key.
+TEST_F(QueryOpsTest, LegacyParametersAreCheckedInDynamoDbsOrder) {
+  EXPECT_EQ(Query(json::parse(R"({"ExclusiveStartKey": {"a": {}}, "AttributesToGet": ["a", "a"],
+      "KeyConditions": {"a": {"ComparisonOperator": "EQ", "AttributeValueList": [{}]}},
+      "QueryFilter": {"a": {"ComparisonOperator": "EQ",
+                            "AttributeValueList": [{"N": "1"}, {"SS": []}, {}]}}})"))
+                .body,
+            ValidationError("One or more parameter values were invalid: An string set  may "
+                            "not be empty"));
+  EXPECT_EQ(Query(json::parse(R"({"ExclusiveStartKey": {"a": {}}, "AttributesToGet": ["a", "a"],
+      "QueryFilter": {"a": {"ComparisonOperator": "EQ"}}})"))
+                .body,
+            ValidationError("One or more parameter values were invalid: Invalid number of "
+                            "argument(s) for the EQ ComparisonOperator"));
+  EXPECT_EQ(Query(json::parse(R"({"ExclusiveStartKey": {"a": {}}, "AttributesToGet": ["a", "a"],
+                                 "QueryFilter": {}})"))
+                .body,
+            ValidationError("One or more parameter values were invalid: Duplicate value in "
+                            "attribute name: a"));
+  EXPECT_EQ(Query(json::parse(R"({"KeyConditions": {"a": {"ComparisonOperator": "EQ",
+                                                         "AttributeValueList": [{}, {}]}},
+                                 "ExclusiveStartKey": {"a": {"NS": ["1", "1"]}}})"))
+                .body,
+            ValidationError("Input collection contains duplicates"));
+  // Scan: AttributesToGet first, then the filter's values, then the start key.
+  EXPECT_EQ(Scan(json::parse(R"({"AttributesToGet": ["a", "a"], "ExclusiveStartKey": {"a": {}},
+      "ScanFilter": {"a": {"ComparisonOperator": "EQ", "AttributeValueList": [{}]}}})"))
+                .body,
+            ValidationError("One or more parameter values were invalid: Duplicate value in "
+                            "attribute name: a"));
+  EXPECT_EQ(Scan(json::parse(R"({"ExclusiveStartKey": {"a": {}},
+      "ScanFilter": {"a": {"ComparisonOperator": "LT", "AttributeValueList": [{"BOOL": true}]}}})"))
+                .body,
+            ValidationError("One or more parameter values were invalid: ComparisonOperator LT "
+                            "is not valid for BOOL AttributeValue type"));
+  EXPECT_EQ(Scan(json::parse(R"({"IndexName": "whatever",
+                                "ExclusiveStartKey": {"z": {"S": "a"}, "y": {"S": "a"}}})"))
+                .body,
+            ValidationError("The table does not have the specified index: whatever"));
+}
+
 TEST_F(QueryOpsTest, ScanReturnsTheTableAndSegments) {
   Reply r = Scan(json::parse(R"j({"FilterExpression": "attribute_exists(v)",
                                   "ProjectionExpression": "v"})j"));
