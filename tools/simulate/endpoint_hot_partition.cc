@@ -65,138 +65,203 @@ bool IsThrottleType(const std::string& type) {
          type == "RequestLimitExceeded";
 }
 
+// One scenario's schedule on `table`, run by several client threads that
+// share this state: the next scheduled write, the throttled writes due for
+// a retry, and the counts. Each thread loops: take the next write due
+// (NextWrite), send it without the lock, count its answer (Count).
+class ScenarioRun {
+ public:
+  ScenarioRun(EndpointSession& session, const HotPartitionOptions& o, const std::string& table,
+              int keys, const std::function<void(int64_t)>& on_done)
+      : session_(session),
+        o_(o),
+        table_(table),
+        keys_(keys),
+        on_done_(on_done),
+        backoff_(o.backoff, o.seed),
+        t0_(std::chrono::steady_clock::now()) {
+    sc_.name = ScenarioName(keys);
+    sc_.table_name = table;
+    sc_.keys = keys;
+    sc_.scheduled = o.rate * o.duration_seconds;
+  }
+
+  // One client's loop, until the schedule and its retries are done, the
+  // run is interrupted, or a write failed in a way no retry mends.
+  void Client() {
+    std::unique_ptr<http::DynamoDbHttpClient> client = session_.NewClient();
+    std::unique_lock<std::mutex> lock(mu_);
+    Write w;
+    while (NextWrite(lock, &w)) {
+      ++in_flight_;
+      lock.unlock();
+      api::Json put = {{"TableName", table_},
+                       {"Item", api::EncodeItem(HotWriteItem(o_, keys_, w.i))},
+                       {"ReturnConsumedCapacity", "TOTAL"}};
+      const int64_t sent = NowMicros();
+      api::Response r = session_.Call(*client, "PutItem", put.dump());
+      const int64_t done = NowMicros();
+      lock.lock();
+      --in_flight_;
+      cv_.notify_all();
+      Count(w, r, sent, done);
+    }
+    cv_.notify_all();
+  }
+
+  Result<EndpointScenario> Finish() {
+    if (!failure_.ok()) return failure_;
+    sc_.latency_p50_ms = Percentile(latencies_, 0.50);
+    sc_.latency_p99_ms = Percentile(latencies_, 0.99);
+    sc_.send_lag_p99_ms = Percentile(lags_, 0.99);
+    sc_.last_write_seconds = static_cast<double>(last_write_) / 1e6;
+    return sc_;
+  }
+
+ private:
+  // A write of the schedule (its index `i`) due at `due` micros from the
+  // start, on its attempt-th retry.
+  struct Write {
+    int64_t due = 0;
+    int64_t i = 0;
+    int attempt = 0;
+    bool operator>(const Write& w) const { return due > w.due; }
+  };
+
+  int64_t NowMicros() const {
+    return std::chrono::duration_cast<std::chrono::microseconds>(
+               std::chrono::steady_clock::now() - t0_)
+        .count();
+  }
+
+  // Waits (with `lock` held) until a write is due, the earlier of the next
+  // scheduled one and the first retry, and takes it into `w`; false when
+  // the run is over for this client.
+  bool NextWrite(std::unique_lock<std::mutex>& lock, Write* w) {
+    const int64_t total = sc_.scheduled;
+    while (true) {
+      if (session_.interrupted() || !failure_.ok()) {
+        sc_.interrupted = sc_.interrupted || session_.interrupted();
+        return false;
+      }
+      if (retries_.empty() && next_ >= total) {
+        if (in_flight_ == 0) return false;
+        cv_.wait_for(lock, std::chrono::milliseconds(50));
+        continue;
+      }
+      const int64_t scheduled_due =
+          next_ < total ? next_ * kMicros / o_.rate : std::numeric_limits<int64_t>::max();
+      const bool take_retry = !retries_.empty() && retries_.top().due <= scheduled_due;
+      const int64_t due = take_retry ? retries_.top().due : scheduled_due;
+      const int64_t now = NowMicros();
+      if (now < due) {
+        cv_.wait_for(lock, std::chrono::microseconds(std::min<int64_t>(due - now, 50'000)));
+        continue;
+      }
+      if (take_retry) {
+        *w = retries_.top();
+        retries_.pop();
+      } else {
+        *w = Write{due, next_++, 0};
+      }
+      lags_.push_back(now - due);
+      return true;
+    }
+  }
+
+  // Counts the answer `r` to write `w` (sent and answered at those micros):
+  // a success with its consumed units, a throttle (retried after a backoff
+  // until max_retries), an error the session already retried, or a failure
+  // that ends the run.
+  void Count(const Write& w, const api::Response& r, int64_t sent, int64_t done) {
+    if (r.http_status != 0) {
+      latencies_.push_back(done - sent);
+      ++sc_.requests;
+    }
+    if (r.ok()) {
+      ++sc_.writes;
+      last_write_ = std::max(last_write_, done);
+      CountConsumed(r);
+      Done();
+      return;
+    }
+    const std::string type = load::ErrorTypeOf(r);
+    if (IsThrottleType(type)) {
+      CountThrottle(type, r);
+      if (w.attempt >= o_.max_retries) {
+        ++sc_.failed;
+        Done();
+      } else {
+        retries_.push(Write{done + backoff_.DelayMicros(w.attempt), w.i, w.attempt + 1});
+      }
+      return;
+    }
+    if (r.http_status == 0 || r.http_status >= 500) {
+      ++sc_.errors;  // the session retried it already
+      Done();
+      return;
+    }
+    if (failure_.ok()) failure_ = Status::Validation(session_.Describe("PutItem " + table_, r));
+  }
+
+  void CountConsumed(const api::Response& r) {
+    api::Json body = api::Json::parse(r.body, nullptr, false);
+    if (!body.is_object() || !body.contains("ConsumedCapacity")) return;
+    const api::Json& c = body["ConsumedCapacity"];
+    double units = c.value("CapacityUnits", 0.0);
+    if (units == 0) units = c.value("WriteCapacityUnits", 0.0);
+    sc_.consumed_units += units;
+    ++sc_.responses_with_capacity;
+  }
+
+  void CountThrottle(const std::string& type, const api::Response& r) {
+    ++sc_.throttled;
+    ++sc_.throttled_by_exception[type];
+    api::Json body = api::Json::parse(r.body, nullptr, false);
+    if (!body.is_object() || !body.contains("ThrottlingReasons") ||
+        !body["ThrottlingReasons"].is_array()) {
+      return;
+    }
+    for (const api::Json& reason : body["ThrottlingReasons"]) {
+      if (reason.is_object()) ++sc_.throttling_reasons[reason.value("reason", "?")];
+    }
+  }
+
+  // A write reached its end (written, given up or failed): progress.
+  void Done() {
+    if (on_done_) on_done_(sc_.writes + sc_.failed + sc_.errors);
+  }
+
+  EndpointSession& session_;
+  const HotPartitionOptions& o_;
+  const std::string table_;
+  const int keys_;
+  const std::function<void(int64_t)>& on_done_;
+  ExponentialBackoff backoff_;
+  const std::chrono::steady_clock::time_point t0_;
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  // Everything below is guarded by mu_.
+  EndpointScenario sc_;
+  std::priority_queue<Write, std::vector<Write>, std::greater<Write>> retries_;
+  int64_t next_ = 0;  // the next scheduled write not yet sent
+  int in_flight_ = 0;
+  Status failure_;
+  std::vector<int64_t> latencies_;
+  std::vector<int64_t> lags_;
+  int64_t last_write_ = 0;
+};
+
 // One scenario's schedule on `table`, by `clients` threads.
 Result<EndpointScenario> RunScenario(EndpointSession& session, const HotPartitionOptions& o,
                                      const std::string& table, int keys, int clients,
                                      const std::function<void(int64_t)>& on_done) {
-  EndpointScenario sc;
-  sc.name = ScenarioName(keys);
-  sc.table_name = table;
-  sc.keys = keys;
-  sc.scheduled = o.rate * o.duration_seconds;
-
-  struct Retry {
-    int64_t due;
-    int64_t i;
-    int attempt;
-    bool operator>(const Retry& r) const { return due > r.due; }
-  };
-  std::mutex mu;
-  std::condition_variable cv;
-  std::priority_queue<Retry, std::vector<Retry>, std::greater<Retry>> retries;
-  int64_t next = 0;  // the next scheduled write not yet sent
-  int in_flight = 0;
-  Status failure;
-  std::vector<int64_t> latencies;
-  std::vector<int64_t> lags;
-  int64_t last_write = 0;
-  ExponentialBackoff backoff(o.backoff, o.seed);
-
-  const auto t0 = std::chrono::steady_clock::now();
-  auto now_micros = [&] {
-    return std::chrono::duration_cast<std::chrono::microseconds>(
-               std::chrono::steady_clock::now() - t0)
-        .count();
-  };
-  const int64_t total = sc.scheduled;
-  auto worker = [&] {
-    std::unique_ptr<http::DynamoDbHttpClient> client = session.NewClient();
-    std::unique_lock<std::mutex> lock(mu);
-    while (true) {
-      if (session.interrupted() || !failure.ok()) {
-        sc.interrupted = sc.interrupted || session.interrupted();
-        break;
-      }
-      const int64_t initial_due =
-          next < total ? next * kMicros / o.rate : std::numeric_limits<int64_t>::max();
-      if (retries.empty() && next >= total) {
-        if (in_flight == 0) break;
-        cv.wait_for(lock, std::chrono::milliseconds(50));
-        continue;
-      }
-      const bool take_retry = !retries.empty() && retries.top().due <= initial_due;
-      const int64_t due = take_retry ? retries.top().due : initial_due;
-      const int64_t now = now_micros();
-      if (now < due) {
-        cv.wait_for(lock, std::chrono::microseconds(std::min<int64_t>(due - now, 50'000)));
-        continue;
-      }
-      Retry ev{due, 0, 0};
-      if (take_retry) {
-        ev = retries.top();
-        retries.pop();
-      } else {
-        ev.i = next++;
-      }
-      lags.push_back(now - due);
-      ++in_flight;
-      lock.unlock();
-
-      api::Json put = {{"TableName", table},
-                       {"Item", api::EncodeItem(HotWriteItem(o, keys, ev.i))},
-                       {"ReturnConsumedCapacity", "TOTAL"}};
-      const int64_t sent = now_micros();
-      api::Response r = session.Call(*client, "PutItem", put.dump());
-      const int64_t done = now_micros();
-
-      lock.lock();
-      --in_flight;
-      cv.notify_all();
-      if (r.http_status != 0) {
-        latencies.push_back(done - sent);
-        ++sc.requests;
-      }
-      if (r.ok()) {
-        ++sc.writes;
-        last_write = std::max(last_write, done);
-        api::Json body = api::Json::parse(r.body, nullptr, false);
-        if (body.is_object() && body.contains("ConsumedCapacity")) {
-          const api::Json& c = body["ConsumedCapacity"];
-          double units = c.value("CapacityUnits", 0.0);
-          if (units == 0) units = c.value("WriteCapacityUnits", 0.0);
-          sc.consumed_units += units;
-          ++sc.responses_with_capacity;
-        }
-        if (on_done) on_done(sc.writes + sc.failed + sc.errors);
-        continue;
-      }
-      const std::string type = load::ErrorTypeOf(r);
-      if (IsThrottleType(type)) {
-        ++sc.throttled;
-        ++sc.throttled_by_exception[type];
-        api::Json body = api::Json::parse(r.body, nullptr, false);
-        if (body.is_object() && body.contains("ThrottlingReasons") &&
-            body["ThrottlingReasons"].is_array()) {
-          for (const api::Json& reason : body["ThrottlingReasons"]) {
-            if (reason.is_object()) ++sc.throttling_reasons[reason.value("reason", "?")];
-          }
-        }
-        if (ev.attempt >= o.max_retries) {
-          ++sc.failed;
-          if (on_done) on_done(sc.writes + sc.failed + sc.errors);
-          continue;
-        }
-        retries.push(Retry{done + backoff.DelayMicros(ev.attempt), ev.i, ev.attempt + 1});
-        continue;
-      }
-      if (r.http_status == 0 || r.http_status >= 500) {
-        ++sc.errors;  // the session retried it already
-        if (on_done) on_done(sc.writes + sc.failed + sc.errors);
-        continue;
-      }
-      if (failure.ok()) failure = Status::Validation(session.Describe("PutItem " + table, r));
-    }
-    cv.notify_all();
-  };
+  ScenarioRun run(session, o, table, keys, on_done);
   std::vector<std::thread> threads;
-  for (int c = 0; c < clients; ++c) threads.emplace_back(worker);
+  for (int c = 0; c < clients; ++c) threads.emplace_back([&run] { run.Client(); });
   for (std::thread& t : threads) t.join();
-  if (!failure.ok()) return failure;
-  sc.latency_p50_ms = Percentile(latencies, 0.50);
-  sc.latency_p99_ms = Percentile(latencies, 0.99);
-  sc.send_lag_p99_ms = Percentile(lags, 0.99);
-  sc.last_write_seconds = static_cast<double>(last_write) / 1e6;
-  return sc;
+  return run.Finish();
 }
 
 std::string Ratio(double endpoint, double model) {
