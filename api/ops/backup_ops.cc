@@ -11,6 +11,7 @@
 #include "api/ops/fields.h"
 #include "api/ops/ops.h"
 #include "api/ops/table_codec.h"
+#include "api/ops/vector_codec.h"
 #include "api/validate.h"
 #include "engine/engine.h"
 
@@ -52,6 +53,7 @@ std::vector<Member> OverrideMembers() {
       Member{.name = "ProvisionedThroughputOverride", .shape = &ProvisionedThroughputShape()},
       Member{.name = "OnDemandThroughputOverride", .shape = &OnDemandThroughputShape()},
       Member{.name = "SSESpecificationOverride", .shape = &SseSpecificationShape()},
+      Member{.name = "VectorIndexOverride", .shape = &VectorIndexListShape()},
   };
 }
 
@@ -125,6 +127,9 @@ Result<RestoreOverrides> DecodeOverrides(const Json& request) {
   if (const Json* l = Field(request, "LocalSecondaryIndexOverride")) {
     DR_ASSIGN_OR_RETURN(o.local_secondary_indexes,
                         DecodeLocalSecondaryIndexes(*l, "LocalSecondaryIndexOverride"));
+  }
+  if (const Json* v = Field(request, "VectorIndexOverride")) {
+    o.vector_indexes = DecodeVectorIndexes(*v);
   }
   DR_ASSIGN_OR_RETURN(o.sse_specification,
                       DecodeSseSpecification(Field(request, "SSESpecificationOverride")));

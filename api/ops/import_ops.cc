@@ -8,6 +8,7 @@
 #include "api/ops/fields.h"
 #include "api/ops/ops.h"
 #include "api/ops/table_codec.h"
+#include "api/ops/vector_codec.h"
 #include "api/validate.h"
 #include "engine/engine.h"
 
@@ -106,6 +107,11 @@ Json TableCreationParametersJson(const TableDescription& t) {
       gsis.push_back(std::move(index));
     }
     out["GlobalSecondaryIndexes"] = std::move(gsis);
+  }
+  if (!t.vector_indexes.empty()) {
+    Json vectors = Json::array();
+    for (const auto& v : t.vector_indexes) vectors.push_back(VectorIndexDefJson(v.def));
+    out["VectorIndexes"] = std::move(vectors);
   }
   return out;
 }

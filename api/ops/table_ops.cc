@@ -213,6 +213,7 @@ const Shape kTableCreationParametersShape{
         BillingModeMember(),
         Member{.name = "ProvisionedThroughput", .shape = &kProvisionedThroughputShape},
         OnDemandThroughputMember(),
+        Member{.name = "VectorIndexes", .shape = &VectorIndexListShape()},
     }};
 
 const Shape kTableNameOnlyInput{.kind = Kind::kStructure,

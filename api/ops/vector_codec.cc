@@ -121,24 +121,31 @@ std::vector<VectorIndexUpdate> DecodeVectorIndexUpdates(const Json& list) {
   return out;
 }
 
-Json VectorIndexesJson(const std::vector<VectorIndexDescription>& indexes) {
-  Json out = Json::array();
-  for (const VectorIndexDescription& v : indexes) {
+Json VectorIndexDefJson(const VectorIndexDef& def) {
+  Json j{{"IndexName", def.index_name},
+         {"VectorAttribute", {{"AttributeName", def.vector_attribute}}},
+         {"Dimensions", def.dimensions},
+         {"DistanceFunction", VectorDistanceFunctionName(def.distance_function)},
+         {"Projection", ProjectionJson(def.projection)}};
+  if (!def.search_schema.empty()) {
     Json schema = Json::array();
-    for (const SearchSchemaElement& e : v.def.search_schema) {
+    for (const SearchSchemaElement& e : def.search_schema) {
       schema.push_back({{"AttributeName", e.attribute_name},
                         {"SearchSchemaElementType", SearchSchemaElementTypeName(e.type)}});
     }
-    Json j{{"IndexName", v.def.index_name},
-           {"VectorAttribute", {{"AttributeName", v.def.vector_attribute}}},
-           {"Dimensions", v.def.dimensions},
-           {"DistanceFunction", VectorDistanceFunctionName(v.def.distance_function)},
-           {"Projection", ProjectionJson(v.def.projection)},
-           {"IndexStatus", TableStatusName(v.index_status)},
-           {"IndexSizeBytes", v.index_size_bytes},
-           {"ItemCount", v.item_count},
-           {"IndexArn", v.index_arn}};
-    if (!schema.empty()) j["SearchSchema"] = std::move(schema);
+    j["SearchSchema"] = std::move(schema);
+  }
+  return j;
+}
+
+Json VectorIndexesJson(const std::vector<VectorIndexDescription>& indexes) {
+  Json out = Json::array();
+  for (const VectorIndexDescription& v : indexes) {
+    Json j = VectorIndexDefJson(v.def);
+    j["IndexStatus"] = TableStatusName(v.index_status);
+    j["IndexSizeBytes"] = v.index_size_bytes;
+    j["ItemCount"] = v.item_count;
+    j["IndexArn"] = v.index_arn;
     if (v.backfilling) j["Backfilling"] = *v.backfilling;
     out.push_back(std::move(j));
   }

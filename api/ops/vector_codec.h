@@ -23,7 +23,11 @@ const Shape& VectorIndexUpdateListShape();
 std::vector<VectorIndexDef> DecodeVectorIndexes(const Json& list);
 std::vector<VectorIndexUpdate> DecodeVectorIndexUpdates(const Json& list);
 
+// DescribeTable's VectorIndexes (each definition with its status).
 Json VectorIndexesJson(const std::vector<VectorIndexDescription>& indexes);
+// One definition as the model's VectorIndex (ImportTable's
+// TableCreationParameters).
+Json VectorIndexDefJson(const VectorIndexDef& def);
 
 }  // namespace dynarock::api::ops
 

@@ -2,6 +2,8 @@
 
 #include <map>
 #include <memory>
+#include <set>
+#include <string>
 #include <utility>
 
 #include "engine/clock.h"
@@ -56,6 +58,19 @@ Status CheckOverrideMatches(const Def& index, const SourceIndexes& source) {
   }
   return Status::Validation("Invalid Request: Index " + index.index_name +
                             " does not match a secondary index that existed in the source "
+                            "table and cannot be created during the restore operation");
+}
+
+// A VectorIndexOverride element must be one of the source's vector indexes,
+// as it was defined (name, attribute, dimensions, distance function, search
+// schema, projection). DynamoDB documents the rule, not its text: the text
+// is the secondary indexes' one (above), naming a vector index.
+Status CheckVectorOverride(const VectorIndexDef& index, const TableDescription& source) {
+  for (const VectorIndexDescription& s : source.vector_indexes) {
+    if (s.def == index) return Status::OK();
+  }
+  return Status::Validation("Invalid Request: Index " + index.index_name +
+                            " does not match a vector index that existed in the source "
                             "table and cannot be created during the restore operation");
 }
 
@@ -191,16 +206,31 @@ Result<TableInfo> TableRestorer::Definition(const Scope& scope, const std::strin
     desc.index_arn = IndexArn(d.table_arn, l.index_name);
     d.local_secondary_indexes.push_back(std::move(desc));
   }
-  // Vector indexes come along as they were (VectorIndexOverride is not
-  // implemented: docs/compatibility.md); their graphs are built from the
-  // restored entries when the table is published.
-  if (!source.vector_indexes.empty() && d.billing_mode != BillingMode::kPayPerRequest) {
+  // Vector indexes: the source's, or those of VectorIndexOverride (each one
+  // of the source's: "The indexes provided must match existing vector
+  // indexes from the backup", API reference); their graphs are built from
+  // the restored entries when the table is published.
+  std::vector<VectorIndexDef> vectors;
+  if (overrides.vector_indexes) {
+    vectors = *overrides.vector_indexes;
+  } else {
+    for (const auto& v : source.vector_indexes) vectors.push_back(v.def);
+  }
+  std::set<std::string> vector_names;
+  for (const VectorIndexDef& v : vectors) {
+    if (overrides.vector_indexes) DR_RETURN_IF_ERROR(CheckVectorOverride(v, source));
+    if (!vector_names.insert(v.index_name).second) {
+      return Status::Validation("One or more parameter values were invalid: Duplicate index "
+                                "name: " + v.index_name);
+    }
+  }
+  if (!vectors.empty() && d.billing_mode != BillingMode::kPayPerRequest) {
     return vector::OnDemandOnly();
   }
-  for (const VectorIndexDescription& v : source.vector_indexes) {
+  for (VectorIndexDef& v : vectors) {
     VectorIndexDescription desc;
-    desc.def = v.def;
-    desc.index_arn = IndexArn(d.table_arn, v.def.index_name);
+    desc.index_arn = IndexArn(d.table_arn, v.index_name);
+    desc.def = std::move(v);
     d.vector_indexes.push_back(std::move(desc));
   }
   info.key = ResolveKeyDef(d.key_schema, d.attribute_definitions);

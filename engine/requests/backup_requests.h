@@ -29,6 +29,9 @@ struct RestoreOverrides {
   std::optional<OnDemandThroughput> on_demand_throughput;
   std::optional<std::vector<GlobalSecondaryIndexDef>> global_secondary_indexes;
   std::optional<std::vector<LocalSecondaryIndexDef>> local_secondary_indexes;
+  // VectorIndexOverride: the source's vector indexes to keep (each must be
+  // one of them); unset: all of them.
+  std::optional<std::vector<VectorIndexDef>> vector_indexes;
   // SSESpecificationOverride; unset: the source's encryption.
   std::optional<SseSpecification> sse_specification;
 };

@@ -14,6 +14,7 @@
 #include "engine/util/coding.h"
 #include "engine/value/attribute_value_validation.h"
 #include "engine/value/item_codec.h"
+#include "engine/vector/vector_index_rules.h"
 
 namespace dynarock {
 namespace {
@@ -177,6 +178,9 @@ Result<ImportTableDescription> Imports::Import(const ImportTableRequest& req) {
   CreateTableRequest create = req.table;
   create.scope = req.scope;
   DR_RETURN_IF_ERROR(ValidateCreateTable(create));
+  // TableCreationParameters' VectorIndexes: CreateTable's rules (on-demand
+  // only, the index definitions) and messages.
+  DR_RETURN_IF_ERROR(vector::CheckCreateTableVectorIndexes(create));
   DR_ASSIGN_OR_RETURN(TableInfo def, tables_->Define(create));
   const std::string fingerprint = Fingerprint(req, def);
   {

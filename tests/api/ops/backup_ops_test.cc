@@ -90,6 +90,46 @@ TEST_F(BackupOpsTest, RestoreWithOnDemandThroughputOverride) {
   EXPECT_EQ(r.body, SerializationError("STRING_VALUE cannot be converted to Long"));
 }
 
+// VectorIndexOverride (RestoreTableFromBackup, RestoreTableToPointInTime):
+// the source's vector indexes to keep, in the model's VectorIndex shape.
+TEST_F(BackupOpsTest, RestoreWithVectorIndexOverride) {
+  const json index = json::parse(R"({"IndexName":"emb","VectorAttribute":{"AttributeName":"v"},
+      "Dimensions":2,"DistanceFunction":"COSINE","Projection":{"ProjectionType":"ALL"}})");
+  Reply r = Call("CreateTable", json{{"TableName", "vec"},
+                                     {"BillingMode", "PAY_PER_REQUEST"},
+                                     {"AttributeDefinitions",
+                                      {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
+                                     {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}},
+                                     {"VectorIndexes", json::array({index})}});
+  ASSERT_EQ(r.http_status, 200) << r;
+  r = Call("CreateBackup", json{{"TableName", "vec"}, {"BackupName", "bvec"}});
+  ASSERT_EQ(r.http_status, 200) << r;
+  const std::string arn = r.body["BackupDetails"]["BackupArn"];
+  r = Call("RestoreTableFromBackup", json{{"TargetTableName", "kept"}, {"BackupArn", arn},
+                                          {"VectorIndexOverride", json::array({index})}});
+  ASSERT_EQ(r.http_status, 200) << r;
+  ASSERT_EQ(r.body["TableDescription"]["VectorIndexes"].size(), 1u) << r;
+  EXPECT_EQ(r.body["TableDescription"]["VectorIndexes"][0]["IndexName"], "emb");
+  r = Call("RestoreTableFromBackup", json{{"TargetTableName", "none"}, {"BackupArn", arn},
+                                          {"VectorIndexOverride", json::array()}});
+  ASSERT_EQ(r.http_status, 200) << r;
+  EXPECT_FALSE(r.body["TableDescription"].contains("VectorIndexes")) << r;
+  json other = index;
+  other["DistanceFunction"] = "DOT_PRODUCT";
+  r = Call("RestoreTableFromBackup", json{{"TargetTableName", "other"}, {"BackupArn", arn},
+                                          {"VectorIndexOverride", json::array({other})}});
+  EXPECT_EQ(r.body, ValidationError("Invalid Request: Index emb does not match a vector index "
+                                    "that existed in the source table and cannot be created "
+                                    "during the restore operation"));
+  other["DistanceFunction"] = "MANHATTAN";
+  r = Call("RestoreTableFromBackup", json{{"TargetTableName", "other"}, {"BackupArn", arn},
+                                          {"VectorIndexOverride", json::array({other})}});
+  EXPECT_EQ(r.http_status, 400);
+  EXPECT_NE(r.body["message"].get<std::string>().find("vectorIndexOverride.1.member."
+                                                      "distanceFunction"),
+            std::string::npos) << r;
+}
+
 TEST_F(BackupOpsTest, ShapeErrors) {
   Reply r = Call("CreateBackup", R"({"TableName":"tbl"})");
   EXPECT_EQ(r.body, ValidationError(

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -93,6 +94,55 @@ TEST_F(ImportOpsTest, ImportDescribeList) {
   EXPECT_EQ(r.body["ImportSummaryList"][0]["ImportStatus"], "COMPLETED");
   r = Call("GetItem", {{"TableName", "imported"}, {"Key", {{"pk", {{"S", "b"}}}}}});
   EXPECT_EQ(r.body["Item"]["v"], json::parse(R"({"S":"2"})")) << r;
+}
+
+// TableCreationParameters' VectorIndexes: the imported table has the
+// index, built from the imported items; an item whose vector is not the
+// index's is refused like any invalid item (counted in ErrorCount).
+TEST_F(ImportOpsTest, VectorIndexes) {
+  std::filesystem::create_directories(root_ + "/bucket/vec");
+  std::ofstream(root_ + "/bucket/vec/a.json")
+      << R"({"Item":{"pk":{"S":"a"},"v":{"L":[{"N":"0"},{"N":"1"}]}}})" "\n"
+      << R"({"Item":{"pk":{"S":"b"},"v":{"L":[{"N":"3"},{"N":"5"}]}}})" "\n"
+      << R"({"Item":{"pk":{"S":"c"},"v":{"L":[{"N":"1"},{"N":"1"},{"N":"1"}]}}})" "\n"
+      << R"({"Item":{"pk":{"S":"d"}}})" "\n";
+  json params = Params("vectors");
+  const json index = json::parse(R"({"IndexName":"emb","VectorAttribute":{"AttributeName":"v"},
+      "Dimensions":2,"DistanceFunction":"EUCLIDEAN","Projection":{"ProjectionType":"KEYS_ONLY"}})");
+  params["VectorIndexes"] = json::array({index});
+  Reply r = Call("ImportTable", {{"S3BucketSource", {{"S3Bucket", "bucket"}, {"S3KeyPrefix", "vec/"}}},
+                                 {"InputFormat", "DYNAMODB_JSON"},
+                                 {"TableCreationParameters", params}});
+  ASSERT_EQ(r.http_status, 200) << r;
+  EXPECT_EQ(r.body["ImportTableDescription"]["TableCreationParameters"]["VectorIndexes"],
+            json::array({index}));
+  const std::string arn = r.body["ImportTableDescription"]["ImportArn"];
+  engine_->WaitUntilTransfersDone();
+  r = Call("DescribeImport", {{"ImportArn", arn}});
+  json d = r.body["ImportTableDescription"];
+  EXPECT_EQ(d["ImportedItemCount"], 3) << r;
+  EXPECT_EQ(d["ErrorCount"], 1) << r;
+  r = Call("DescribeTable", {{"TableName", "vectors"}});
+  ASSERT_EQ(r.body["Table"]["VectorIndexes"].size(), 1u) << r;
+  EXPECT_EQ(r.body["Table"]["VectorIndexes"][0]["IndexStatus"], "ACTIVE");
+  r = Call("SearchVectors", json::parse(R"({"TableName":"vectors","IndexName":"emb",
+      "SearchVector":[{"N":"0"},{"N":"0"}],"TopK":10})"));
+  ASSERT_EQ(r.body["SearchResults"].size(), 2u) << r;
+  EXPECT_EQ(r.body["SearchResults"][0]["Item"], json::parse(R"({"pk":{"S":"a"}})"));
+  EXPECT_EQ(r.body["SearchResults"][0]["Score"], 1.0);
+  EXPECT_EQ(r.body["SearchResults"][1]["Item"], json::parse(R"({"pk":{"S":"b"}})"));
+  EXPECT_NEAR(r.body["SearchResults"][1]["Score"].get<double>(), std::sqrt(34.0), 1e-6);
+  // A vector index's rules hold for an import's table as for CreateTable's.
+  params = Params("vectors2");
+  params["BillingMode"] = "PROVISIONED";
+  params["ProvisionedThroughput"] = {{"ReadCapacityUnits", 1}, {"WriteCapacityUnits", 1}};
+  params["VectorIndexes"] = json::array({index});
+  r = Call("ImportTable", {{"S3BucketSource", {{"S3Bucket", "bucket"}, {"S3KeyPrefix", "vec/"}}},
+                           {"InputFormat", "DYNAMODB_JSON"},
+                           {"TableCreationParameters", params}});
+  EXPECT_EQ(r.body, ValidationError("One or more parameter values were invalid: Vector indexes "
+                                    "are supported only on tables that use on-demand capacity "
+                                    "mode (BillingMode PAY_PER_REQUEST)"));
 }
 
 TEST_F(ImportOpsTest, Errors) {

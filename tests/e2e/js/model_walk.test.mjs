@@ -59,12 +59,8 @@ const REFUSED = {
   "ExportTableToPointInTime.FilterSpecification": "filtered exports, not implemented",
 };
 
-// Members of issue 39's vector indexes not built yet (restores keep the
-// source's vector indexes; docs/compatibility.md): not walked until built.
-const OWNED_ELSEWHERE = new Set([
-  "RestoreTableFromBackup.VectorIndexOverride",
-  "RestoreTableToPointInTime.VectorIndexOverride",
-]);
+// Members being built by other sessions: not walked until built.
+const OWNED_ELSEWHERE = new Set([]);
 
 const NUMERIC = new Set([1, 4, 5, 6, 7, 17, 19]);
 

@@ -3,7 +3,8 @@
 // VectorIndexes, DescribeTable, PutItem (a wrong-dimension vector refused),
 // SearchVectors (TopK, HASH condition, inline filter, projection, consumed
 // VectorSearchRequestBytes, the documented validation messages), UpdateTable
-// VectorIndexUpdates Create (CREATING + Backfilling, then ACTIVE) and Delete.
+// VectorIndexUpdates Create (CREATING + Backfilling, then ACTIVE) and Delete,
+// RestoreTableFromBackup with VectorIndexOverride.
 //
 // Run: cd tests/e2e/js && npm ci && node --test vector_search.test.mjs
 
@@ -14,10 +15,13 @@ import { once } from "node:events";
 import { startServer } from "./dynarock_server.mjs";
 
 import {
+  CreateBackupCommand,
   CreateTableCommand,
+  DescribeBackupCommand,
   DescribeTableCommand,
   DynamoDBClient,
   PutItemCommand,
+  RestoreTableFromBackupCommand,
   ScanCommand,
   SearchVectorsCommand,
   UpdateTableCommand,
@@ -255,4 +259,49 @@ test("a provisioned table cannot have a vector index", async () => {
       DistanceFunction: "COSINE", Projection: { ProjectionType: "ALL" },
     }],
   })), "ValidationException", /on-demand/);
+});
+
+test("a restore keeps the vector indexes VectorIndexOverride names", async () => {
+  const index = (name, fn) => ({
+    IndexName: name, VectorAttribute: { AttributeName: "v" }, Dimensions: 2,
+    DistanceFunction: fn, Projection: { ProjectionType: "KEYS_ONLY" },
+  });
+  await ddb.send(new CreateTableCommand({
+    TableName: "jsvec4",
+    BillingMode: "PAY_PER_REQUEST",
+    KeySchema: [{ AttributeName: "pk", KeyType: "HASH" }],
+    AttributeDefinitions: [{ AttributeName: "pk", AttributeType: "S" }],
+    VectorIndexes: [index("byCos", "COSINE"), index("byL2", "EUCLIDEAN")],
+  }));
+  await waitUntilTableExists({ client: ddb, minDelay: 1, maxWaitTime: 30 }, { TableName: "jsvec4" });
+  for (const [pk, v] of [["a", [1, 0]], ["b", [3, 4]]]) {
+    await ddb.send(new PutItemCommand({ TableName: "jsvec4", Item: { pk: { S: pk }, v: vec(v) } }));
+  }
+  const { BackupDetails } = await ddb.send(new CreateBackupCommand({
+    TableName: "jsvec4", BackupName: "jsvec4-backup",
+  }));
+  // A backup is restored once AVAILABLE (CREATING first).
+  for (let i = 0; ; i++) {
+    const d = await ddb.send(new DescribeBackupCommand({ BackupArn: BackupDetails.BackupArn }));
+    if (d.BackupDescription.BackupDetails.BackupStatus === "AVAILABLE") break;
+    assert.ok(i < 300, "the backup never became AVAILABLE");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const restored = await ddb.send(new RestoreTableFromBackupCommand({
+    TargetTableName: "jsvec5", BackupArn: BackupDetails.BackupArn,
+    VectorIndexOverride: [index("byL2", "EUCLIDEAN")],
+  }));
+  assert.deepEqual(restored.TableDescription.VectorIndexes.map((v) => v.IndexName), ["byL2"]);
+  await waitUntilTableExists({ client: ddb, minDelay: 1, maxWaitTime: 30 }, { TableName: "jsvec5" });
+  const out = await ddb.send(new SearchVectorsCommand({
+    TableName: "jsvec5", IndexName: "byL2", SearchVector: floats([3, 3]), TopK: 1,
+  }));
+  assert.deepEqual(out.SearchResults.map((r) => r.Item), [{ pk: { S: "b" } }]);
+  await rejects(ddb.send(new SearchVectorsCommand({
+    TableName: "jsvec5", IndexName: "byCos", SearchVector: floats([3, 3]), TopK: 1,
+  })), "ValidationException", "The table does not have the specified index: byCos");
+  await rejects(ddb.send(new RestoreTableFromBackupCommand({
+    TargetTableName: "jsvec6", BackupArn: BackupDetails.BackupArn,
+    VectorIndexOverride: [index("byL2", "COSINE")],
+  })), "ValidationException", /Index byL2 does not match a vector index that existed/);
 });

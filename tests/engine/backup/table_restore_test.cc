@@ -207,6 +207,85 @@ TEST(TableRestoreTest, OverridesReplaceBillingThroughputAndIndexes) {
               StatusIs(ErrorCode::kResourceNotFound, testing::_));
 }
 
+// VectorIndexOverride keeps some of the source's vector indexes (each as it
+// was defined); none kept lets the restore be provisioned.
+TEST(TableRestoreTest, VectorIndexOverrideKeepsSomeOfTheSources) {
+  TestEngine db;
+  CreateTableRequest create = SimpleTable("Src", /*with_sort=*/false);
+  create.billing_mode = BillingMode::kPayPerRequest;
+  for (const char* name : {"emb1", "emb2"}) {
+    VectorIndexDef v;
+    v.index_name = name;
+    v.vector_attribute = "v";
+    v.dimensions = 2;
+    v.distance_function = VectorDistanceFunction::kEuclidean;
+    v.projection.type = ProjectionType::kKeysOnly;
+    create.vector_indexes.push_back(v);
+  }
+  ASSERT_OK(db->CreateTable(create).status());
+  for (int i = 0; i < 3; ++i) {
+    PutItemRequest put;
+    put.table_name = "Src";
+    put.item = {{"pk", AttributeValue::S("k" + std::to_string(i))},
+                {"v", AttributeValue::L({AttributeValue::N(Number::Parse(std::to_string(i)).value()),
+                                         AttributeValue::N(Number::Parse("0").value())})}};
+    ASSERT_OK(db->PutItem(put).status());
+  }
+  ASSERT_OK(db->WaitUntilIndexesCaughtUp());
+  const std::string arn = Backup(db.engine.get(), "Src");
+
+  RestoreOverrides o;
+  o.vector_indexes = std::vector<VectorIndexDef>{create.vector_indexes[1]};
+  ASSERT_OK_AND_ASSIGN(TableDescription d, Restore(db.engine.get(), arn, "Dst", o));
+  ASSERT_EQ(d.vector_indexes.size(), 1u);
+  EXPECT_EQ(d.vector_indexes[0].def, create.vector_indexes[1]);
+  ASSERT_OK(db->WaitUntilIndexesCaughtUp());
+  SearchVectorsRequest search;
+  search.table_name = "Dst";
+  search.index_name = "emb2";
+  search.search_vector = {AttributeValue::N(Number::Parse("2").value()),
+                          AttributeValue::N(Number::Parse("0").value())};
+  search.top_k = 1;
+  ASSERT_OK_AND_ASSIGN(SearchVectorsResult found, db->SearchVectors(search));
+  ASSERT_EQ(found.results.size(), 1u);
+  EXPECT_EQ(found.results[0].item.at("pk").s(), "k2");
+  search.index_name = "emb1";
+  EXPECT_THAT(db->SearchVectors(search).status(),
+              StatusIs(ErrorCode::kValidation,
+                       "The table does not have the specified index: emb1"));
+
+  // Vector indexes need an on-demand table: a provisioned restore keeps
+  // none of them or is refused.
+  RestoreOverrides provisioned;
+  provisioned.billing_mode = BillingMode::kProvisioned;
+  provisioned.provisioned_throughput = ProvisionedThroughput{5, 5};
+  EXPECT_THAT(Restore(db.engine.get(), arn, "Prov", provisioned).status(),
+              StatusIs(ErrorCode::kValidation, testing::HasSubstr("on-demand capacity mode")));
+  provisioned.vector_indexes = std::vector<VectorIndexDef>{};
+  ASSERT_OK_AND_ASSIGN(d, Restore(db.engine.get(), arn, "Prov", provisioned));
+  EXPECT_TRUE(d.vector_indexes.empty());
+  EXPECT_EQ(Contents(db.engine.get(), "Prov").size(), 3u);
+
+  // An index the source did not have as given, or given twice, is refused.
+  RestoreOverrides bad;
+  VectorIndexDef other = create.vector_indexes[0];
+  other.dimensions = 3;
+  bad.vector_indexes = std::vector<VectorIndexDef>{other};
+  EXPECT_THAT(Restore(db.engine.get(), arn, "Bad", bad).status(),
+              StatusIs(ErrorCode::kValidation,
+                       "Invalid Request: Index emb1 does not match a vector index that existed "
+                       "in the source table and cannot be created during the restore "
+                       "operation"));
+  bad.vector_indexes = std::vector<VectorIndexDef>{create.vector_indexes[0],
+                                                   create.vector_indexes[0]};
+  EXPECT_THAT(Restore(db.engine.get(), arn, "Bad", bad).status(),
+              StatusIs(ErrorCode::kValidation, testing::HasSubstr("Duplicate index name: emb1")));
+  DescribeTableRequest describe;
+  describe.table_name = "Bad";
+  EXPECT_THAT(db->DescribeTable(describe).status(),
+              StatusIs(ErrorCode::kResourceNotFound, testing::_));
+}
+
 TEST(TableRestoreTest, StreamTtlAndTagsAreNotRestored) {
   TestEngine db;
   CreateTableRequest create = IndexedTable("Src");
