@@ -359,7 +359,7 @@ Status GlobalTables::DeleteReplica(const UpdateTableRequest& req, const TableInf
   del.table_name = it->second.name;
   DR_RETURN_IF_ERROR(tables_->Delete(del).status());
   WriteBatch batch;
-  DR_RETURN_IF_ERROR(Publish([&] {
+  DR_RETURN_IF_ERROR(Publish([&]() REQUIRES(mu_) {
     Leave(id, &batch);
     PublishLocked();
     return Status::OK();
@@ -392,7 +392,7 @@ Status GlobalTables::TableDeleted(const TableInfo& table) {
   MutexLock lock(&mu_);
   if (members_.find(table.id) == members_.end()) return Status::OK();
   WriteBatch batch;
-  DR_RETURN_IF_ERROR(Publish([&] {
+  DR_RETURN_IF_ERROR(Publish([&]() REQUIRES(mu_) {
     Leave(table.id, &batch);
     PublishLocked();
     return Status::OK();
