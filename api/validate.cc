@@ -405,14 +405,47 @@ Status CheckMembersFirst(const Json& request, const Shape& input) {
   return Status::OK();
 }
 
+// The first member declared unsupported that `value` (of `shape`) sets, at
+// any depth: in nested structures, list elements and map values (e.g. a
+// ReplicaUpdates Create's ProvisionedThroughputOverride). The walk follows
+// the shapes, whose nesting is the model's and small, not the client's;
+// `depth` bounds it all the same. Runs after the type check.
+const Member* FindUnsupported(const Json& value, const Shape& shape, int depth) {
+  if (depth > 16) return nullptr;
+  switch (shape.kind) {
+    case Shape::Kind::kStructure:
+      if (!value.is_object()) return nullptr;
+      for (const Member& m : shape.members) {
+        const Json* v = FindMember(value, m.name);
+        if (v == nullptr) continue;
+        if (m.unsupported) return &m;
+        if (m.shape == nullptr) continue;
+        if (const Member* inner = FindUnsupported(*v, *m.shape, depth + 1)) return inner;
+      }
+      return nullptr;
+    case Shape::Kind::kList:
+    case Shape::Kind::kMap:
+      // Items and keys (maps of AttributeValues) hold no member: not walked,
+      // so the hot path pays nothing per attribute.
+      if (shape.element == nullptr || shape.element->kind == Shape::Kind::kAttributeValue ||
+          !(value.is_array() || value.is_object())) {
+        return nullptr;
+      }
+      for (const Json& e : value) {
+        if (const Member* inner = FindUnsupported(e, *shape.element, depth + 1)) return inner;
+      }
+      return nullptr;
+    default:
+      return nullptr;
+  }
+}
+
 }  // namespace
 
 Status ValidateRequest(const Json& request, const Shape& input) {
   DR_RETURN_IF_ERROR(CheckStructureTypes(request, input));
-  for (const Member& m : input.members) {
-    if (m.unsupported && FindMember(request, m.name) != nullptr) {
-      return UnsupportedParameter(m.name);
-    }
+  if (const Member* m = FindUnsupported(request, input, 0)) {
+    return UnsupportedParameter(m->name);
   }
   DR_RETURN_IF_ERROR(CheckMembersFirst(request, input));
   std::vector<std::string> errors;

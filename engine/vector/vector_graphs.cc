@@ -70,6 +70,10 @@ struct Graph {
   // The calibration under way: per ef tried (ef_search, 2x ... ef_max),
   // the true neighbours found and wanted, and the graph's comparisons.
   struct Probe {
+    // Declared, not defaulted in place: clang cannot default-construct a
+    // nested struct with member initializers inside its enclosing class
+    // (std::optional<Probe>::emplace() refused it).
+    Probe() {}
     size_t queries = 0;
     std::vector<size_t> found, wanted;
     std::vector<double> compared;

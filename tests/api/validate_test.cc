@@ -228,5 +228,26 @@ TEST(ValidateTest, UnsupportedMemberIsRefusedAfterTypes) {
               StatusIs(ErrorCode::kSerialization, ::testing::_));
 }
 
+// An unsupported member nested in a structure of a list element (as
+// ReplicaUpdates[].Create.ProvisionedThroughputOverride) is refused by
+// name too; absent, the rest of the element is accepted.
+TEST(ValidateTest, NestedUnsupportedMemberIsRefused) {
+  const Shape inner{.kind = Shape::Kind::kStructure,
+                    .members = {Member{.name = "Region", .shape = &kStringShape},
+                                UnsupportedMember("Override", &kStringShape)}};
+  const Shape action{.kind = Shape::Kind::kStructure,
+                     .members = {Member{.name = "Create", .shape = &inner}}};
+  const Shape actions{.kind = Shape::Kind::kList, .element = &action};
+  const Shape input{.kind = Shape::Kind::kStructure,
+                    .members = {Member{.name = "Updates", .shape = &actions}}};
+  EXPECT_OK(ValidateRequest(J(R"({"Updates":[{"Create":{"Region":"r"}}]})"), input));
+  EXPECT_THAT(
+      ValidateRequest(J(R"({"Updates":[{"Create":{"Region":"r"}},
+                                       {"Create":{"Region":"s","Override":"o"}}]})"),
+                      input),
+      StatusIs(ErrorCode::kValidation, Eq("One or more parameter values were invalid: "
+                                          "dynarock does not support the parameter Override")));
+}
+
 }  // namespace
 }  // namespace dynarock::api

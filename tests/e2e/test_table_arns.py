@@ -85,10 +85,14 @@ def test_another_account_or_region(ddb, table):
 
 def test_unimplemented_parameters_are_refused_by_name(ddb, table, table_name):
     name, _ = table
+    # A replica's own throughput is not served (ReplicaUpdates is:
+    # tests/e2e/test_global_tables.py).
     with pytest.raises(ClientError) as e:
-        ddb.update_table(TableName=name, ReplicaUpdates=[{"Create": {"RegionName": "us-west-2"}}])
+        ddb.update_table(TableName=name, ReplicaUpdates=[{"Create": {
+            "RegionName": "us-west-2",
+            "ProvisionedThroughputOverride": {"ReadCapacityUnits": 5}}}])
     assert e.value.response["Error"]["Code"] == "ValidationException"
-    assert "ReplicaUpdates" in e.value.response["Error"]["Message"]
+    assert "ProvisionedThroughputOverride" in e.value.response["Error"]["Message"]
     # The AWS owned key (Enabled false) is every table's: accepted, no SSEDescription.
     other = table_name + "-sse"
     ddb.create_table(TableName=other, BillingMode="PAY_PER_REQUEST",

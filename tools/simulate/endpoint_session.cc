@@ -194,6 +194,21 @@ Result<std::string> EndpointSession::CreateTable(std::string_view name, api::Jso
   return Status::Validation("interrupted while table " + table + " was being created");
 }
 
+// How long Cleanup waits for a deleted table to be gone (DynamoDB's take
+// seconds; a run must not look clean while its tables still list).
+constexpr std::chrono::seconds kDeleteWait{60};
+
+bool EndpointSession::WaitGone(http::DynamoDbHttpClient& client, const std::string& table) {
+  const std::string body = api::Json{{"TableName", table}}.dump();
+  const auto deadline = std::chrono::steady_clock::now() + kDeleteWait;
+  while (true) {
+    api::Response r = client.Call("DescribeTable", body);
+    if (load::ErrorTypeOf(r) == "ResourceNotFoundException") return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+}
+
 std::vector<std::string> EndpointSession::Cleanup() {
   std::vector<std::string> lines;
   // A fresh client: a workload's interruption may have left the control
@@ -215,7 +230,10 @@ std::vector<std::string> EndpointSession::Cleanup() {
       std::this_thread::sleep_for(std::chrono::seconds(1));
     }
     if (r.ok() || load::ErrorTypeOf(r) == "ResourceNotFoundException") {
-      lines.push_back("deleted table " + table);
+      lines.push_back(WaitGone(*client, table) ? "deleted table " + table
+                                               : "deleting (still DELETING after " +
+                                                     std::to_string(kDeleteWait.count()) +
+                                                     " s): table " + table);
     } else {
       lines.push_back("left behind: table " + table + " (" + Describe("DeleteTable", r) +
                       "); delete it with: aws dynamodb delete-table --table-name " + table +

@@ -106,9 +106,11 @@ class EndpointSession {
   // remembered for Cleanup as soon as CreateTable succeeded.
   Result<std::string> CreateTable(std::string_view name, api::Json create);
 
-  // Deletes every table this session created; lines for the user: "deleted
-  // table T", or "left behind: table T (<why>); delete it with: aws
-  // dynamodb delete-table --table-name T ...". Each line once.
+  // Deletes every table this session created and waits (up to a minute
+  // each) until it is gone; lines for the user: "deleted table T",
+  // "deleting (still DELETING after 60 s): table T", or "left behind: table
+  // T (<why>); delete it with: aws dynamodb delete-table --table-name T
+  // ...". Each line once.
   std::vector<std::string> Cleanup();
   const std::vector<std::string>& created_tables() const { return created_; }
 
@@ -120,6 +122,8 @@ class EndpointSession {
 
  private:
   void Sleep(std::chrono::microseconds d) const;
+  // Polls DescribeTable until `table` is gone (true) or the wait ran out.
+  bool WaitGone(http::DynamoDbHttpClient& client, const std::string& table);
 
   ResolvedEndpoint endpoint_;
   EndpointOptions options_;
