@@ -26,100 +26,6 @@ namespace {
 constexpr int kBatchSize = 25;
 constexpr int64_t kMicros = kMicrosPerSecond;
 
-// What the loader and the reader need to know about order `id`.
-struct OrderFacts {
-  bool open = false;
-  int day = 0;
-  int customer = 0;
-};
-
-OrderFacts FactsOf(uint64_t seed, int64_t id, const WriteShardingOptions& o) {
-  OrderFacts f;
-  const uint64_t r = Mix64(seed ^ (static_cast<uint64_t>(id) * 0x9E37u + 1));
-  f.open = static_cast<double>(r >> 11) * 0x1.0p-53 < o.open_fraction;
-  f.day = static_cast<int>(Mix64(r) % static_cast<uint64_t>(o.days));
-  f.customer = static_cast<int>(Mix64(r + 7) % 100'000);
-  return f;
-}
-
-// The shard of order `id` for a sharded index: a random draw made at insert
-// time (a seeded hash of seed, id and N, so the run is reproducible), or a
-// hash of the order id a reader could compute.
-int ShardOf(const IndexSpec& index, uint64_t seed, int64_t id,
-            const std::string& order_key) {
-  const uint64_t n = static_cast<uint64_t>(index.shards);
-  if (index.kind == ShardingKind::kRandom) {
-    return static_cast<int>(
-        Mix64(seed * 31 + static_cast<uint64_t>(id) * 1'000'003 + n) % n);
-  }
-  return static_cast<int>(Fnv1a64(order_key) % n);
-}
-
-std::string OrderKey(int64_t id) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "O#%08lld", static_cast<long long>(id));
-  return buf;
-}
-
-CreateTableRequest CreateRequest(const TableSpec& t, const CapacityMode& mode) {
-  CreateTableRequest req;
-  req.table_name = t.name;
-  req.key_schema = {{"PK", KeyType::kHash}, {"SK", KeyType::kRange}};
-  req.attribute_definitions = {{"PK", AttrType::kS}, {"SK", AttrType::kS}};
-  bool has_gsi2sk = false;
-  std::optional<ProvisionedThroughput> throughput;
-  if (mode.provisioned) {
-    throughput = ProvisionedThroughput{mode.read_capacity_units,
-                                       mode.write_capacity_units};
-    req.billing_mode = BillingMode::kProvisioned;
-    req.provisioned_throughput = throughput;
-  } else {
-    req.billing_mode = BillingMode::kPayPerRequest;
-  }
-  for (const IndexSpec& index : t.indexes) {
-    GlobalSecondaryIndexDef gsi;
-    gsi.index_name = index.index_name;
-    gsi.projection.type = ProjectionType::kInclude;
-    if (index.kind == ShardingKind::kUnsharded) {
-      gsi.key_schema = {{"Status", KeyType::kHash},
-                        {"OrderDate", KeyType::kRange}};
-      req.attribute_definitions.push_back({"Status", AttrType::kS});
-      req.attribute_definitions.push_back({"OrderDate", AttrType::kS});
-      gsi.projection.non_key_attributes = {"Detail", "GSI2SK"};
-    } else {
-      gsi.key_schema = {{index.key_attribute, KeyType::kHash},
-                        {"GSI2SK", KeyType::kRange}};
-      req.attribute_definitions.push_back({index.key_attribute, AttrType::kN});
-      has_gsi2sk = true;
-      gsi.projection.non_key_attributes = {"Detail", "Status", "OrderDate"};
-    }
-    gsi.provisioned_throughput = throughput;
-    req.global_secondary_indexes.push_back(std::move(gsi));
-  }
-  if (has_gsi2sk) req.attribute_definitions.push_back({"GSI2SK", AttrType::kS});
-  return req;
-}
-
-// The Order item without shard keys, padded to `bytes` where it can be.
-Item OrderItem(int64_t id, const OrderFacts& f, int64_t bytes) {
-  Item item;
-  item["PK"] = AttributeValue::S(OrderKey(id));
-  char customer[16];
-  std::snprintf(customer, sizeof customer, "C#%06d", f.customer);
-  item["SK"] = AttributeValue::S(customer);
-  const std::string status = f.open ? "OPEN" : "CLOSED";
-  const std::string date = DateOf(f.day);
-  item["Status"] = AttributeValue::S(status);
-  item["OrderDate"] = AttributeValue::S(date);
-  item["GSI2SK"] = AttributeValue::S(status + "#" + date);
-  item["Detail"] = AttributeValue::S("");
-  const int64_t size = ItemSize(item);
-  if (size < bytes) {
-    item["Detail"] = AttributeValue::S(std::string(bytes - size, 'x'));
-  }
-  return item;
-}
-
 Item LineItem(int64_t id, int line, int64_t bytes) {
   Item item;
   item["PK"] = AttributeValue::S(OrderKey(id));
@@ -280,7 +186,7 @@ struct TableOutcome {
 Status LoadTable(Engine& engine, SimulatedClock& clock, const TableSpec& t,
                  const WriteShardingOptions& o, int64_t open_orders,
                  Progress& progress, TableOutcome* out) {
-  CreateTableRequest create = CreateRequest(t, o.capacity);
+  CreateTableRequest create = OrdersTableRequest(t, o.capacity);
   std::vector<GlobalSecondaryIndexDef> later;
   std::vector<AttributeDefinition> definitions = create.attribute_definitions;
   if (o.backfill_indexes) {
@@ -301,18 +207,9 @@ Status LoadTable(Engine& engine, SimulatedClock& clock, const TableSpec& t,
     return s;
   };
   for (int64_t id = 0; id < o.orders; ++id) {
-    const OrderFacts f = FactsOf(o.seed, id, o);
-    if (!f.open && !o.with_closed_orders) continue;
-    Item order = OrderItem(id, f, o.order_bytes);
-    if (f.open) {
-      const std::string key = order.at("PK").s();
-      for (const IndexSpec& index : t.indexes) {
-        if (index.kind == ShardingKind::kUnsharded) continue;
-        order[index.key_attribute] =
-            AttributeValue::N(IntNumber(ShardOf(index, o.seed, id, key)));
-      }
-    }
-    batch.push_back(WriteRequest{std::move(order), std::nullopt});
+    std::optional<Item> order = OrderToLoad(o, t, id);
+    if (!order) continue;
+    batch.push_back(WriteRequest{std::move(*order), std::nullopt});
     ++batch_orders;
     if (t.first && o.with_order_items) {
       for (int line = 0; line < o.items_per_order; ++line) {
@@ -557,11 +454,14 @@ void FindSimulatedShards(const WriteShardingOptions& o, WriteShardingReport* rep
 
 }  // namespace
 
+Status PrepareWriteShardingOptions(WriteShardingOptions* o) {
+  FillShardLists(o);
+  return ValidateOptions(*o);
+}
+
 Result<WriteShardingReport> RunWriteSharding(WriteShardingOptions o) {
-  FillShardLists(&o);
-  if (Status s = ValidateOptions(o); !s.ok()) return s;
-  const int from_day = o.from_day < 0 ? 0 : std::min(o.from_day, o.days - 1);
-  const int to_day = o.to_day < 0 ? o.days - 1 : std::min(o.to_day, o.days - 1);
+  if (Status s = PrepareWriteShardingOptions(&o); !s.ok()) return s;
+  const auto [from_day, to_day] = ReadDayRange(o);
   const auto wall_start = std::chrono::steady_clock::now();
 
   WriteShardingReport report;

@@ -251,6 +251,11 @@ std::vector<int> DefaultHashShards();
 std::vector<int> DefaultSustainedShards();
 std::vector<int> DefaultSustainedHashShards();
 
+// Fills in the shard lists `o` leaves empty (the mode's defaults, or the
+// other list; sorted, without repeats) and checks the options, as
+// RunWriteSharding does first. Errors: kValidation for options out of range.
+Status PrepareWriteShardingOptions(WriteShardingOptions* o);
+
 // Runs the whole experiment. Errors: any engine error (kValidation for
 // options the engine refuses, e.g. too many shards), or kValidation for
 // options out of range.

@@ -58,15 +58,8 @@ Status CountPartitions(Engine& engine, ReadRun* run) {
 struct ShardQueries {
   ShardQueries(const TableSpec& table, const IndexSpec& index, int from_day,
                int to_day, bool count_pages) {
-    const bool unsharded = index.kind == ShardingKind::kUnsharded;
-    if (unsharded) {
-      pks.push_back(AttributeValue::S("OPEN"));
-    } else {
-      for (int k = 0; k < index.shards; ++k) {
-        pks.push_back(AttributeValue::N(IntNumber(k)));
-      }
-    }
-    const std::string from = DateOf(from_day), to = DateOf(to_day);
+    ShardQuerySpec spec = ShardQueryOf(index, from_day, to_day);
+    pks = std::move(spec.partition_keys);
     base.table_name = table.name;
     base.read.index_name = index.index_name;
     // Counted (WriteShardingOptions::count_pages), or the items as stored
@@ -79,9 +72,9 @@ struct ShardQueries {
     }
     base.key_condition_expression = "#p = :p AND #s BETWEEN :a AND :b";
     base.read.expression_attribute_names = ExpressionAttributeNames{
-        {"#p", index.key_attribute}, {"#s", unsharded ? "OrderDate" : "GSI2SK"}};
-    lo = AttributeValue::S(unsharded ? from : "OPEN#" + from);
-    hi = AttributeValue::S(unsharded ? to : "OPEN#" + to);
+        {"#p", spec.partition_attribute}, {"#s", spec.sort_attribute}};
+    lo = std::move(spec.lo);
+    hi = std::move(spec.hi);
   }
   QueryRequest For(size_t worker, const std::optional<Item>& start_key) const {
     QueryRequest q = base;
