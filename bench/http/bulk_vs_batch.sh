@@ -117,7 +117,9 @@ run_bulk() {
   arn=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["BulkOperationDescription"]["BulkOperationArn"])' "$out") ||
     die "StartBulkPutItems: $out"
   while :; do
-    d=$(call "$port" DescribeBulkOperation '{"BulkOperationArn":"'"$arn"'"}')
+    # The request that runs the due work runs the job's step inline (the
+    # whole job, with a budget this high), so a poll may wait for it.
+    d=$(CALL_MAX_TIME=3600 call "$port" DescribeBulkOperation '{"BulkOperationArn":"'"$arn"'"}')
     status=$(grep -o '"BulkOperationStatus":"[A-Z_]*"' <<<"$d" | cut -d'"' -f4 || true)
     [[ "$status" != IN_PROGRESS && -n "$status" ]] && break
     sleep 0.05

@@ -49,9 +49,10 @@ free_port() {
 }
 
 # call PORT OPERATION JSON: one DynamoDB request with the fake SigV4 headers
-# the wrk scripts send; prints the response body.
+# the wrk scripts send; prints the response body. Times out after
+# CALL_MAX_TIME seconds (default 10).
 call() {
-  curl -sS --max-time 10 -X POST "http://127.0.0.1:$1/" \
+  curl -sS --max-time "${CALL_MAX_TIME:-10}" -X POST "http://127.0.0.1:$1/" \
     -H "Content-Type: application/x-amz-json-1.0" \
     -H "X-Amz-Target: DynamoDB_20120810.$2" \
     -H "X-Amz-Date: 20261121T120000Z" \
