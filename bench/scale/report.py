@@ -17,7 +17,7 @@ import sys
 
 PHASES = ["get", "put", "query", "gsiquery"]
 LABEL = {"get": "GetItem", "put": "PutItem", "query": "Query", "gsiquery": "Query GSI2",
-         "load": "ImportTable", "batch": "BatchWriteItem", "recover": "GetItem after restart",
+         "load": "load (bulk put or import)", "batch": "BatchWriteItem", "recover": "GetItem after restart",
          "put-gsi-wait": "GSI catch-up", "restart": "restart"}
 COLORS = {"get": "#1f77b4", "put": "#d62728", "query": "#2ca02c", "gsiquery": "#9467bd",
           "batch": "#ff7f0e", "recover": "#17becf", "put-gsi-wait": "#8c564b", "load": "#7f7f7f"}
@@ -188,7 +188,7 @@ def main():
                 return float(k)
         return "not in %d s" % len(after)
 
-    row("ImportTable, items/s", "import_items_s")
+    row("load items/s (%s, GSIs caught up)" % "/".join(sorted({str(res[n].get("load_path", "import")) for n in ns})), "import_items_s")
     row("BatchWriteItem over HTTP, items/s (GSIs caught up)", "batch_items_s")
     for ph in PHASES:
         row("%s requests/s" % LABEL[ph], ph + "_rps")

@@ -5,11 +5,14 @@
 #   1. gen_export.py writes N Order items of 1,024 bytes (bench/http's items
 #      plus a pseudo-random Pad) as DynamoDB JSON under the --s3-dir (kept
 #      between runs: the same N is not written twice);
-#   2. ImportTable of them (dynarock's fastest load path: it builds the table
-#      and both GSIs as SST files and ingests them) into table Scale: PK, SK,
-#      10 items per PK; GSI1 (Status, OrderDate) and GSI2 (Rep, SK), both
-#      INCLUDE Amount, Quantity; then BATCH_ITEMS more items with
-#      BatchWriteItem over HTTP (25 a request, wrk -t1 -c8);
+#   2. loads them into table Scale (PK, SK, 10 items per PK; GSI1 (Status,
+#      OrderDate) and GSI2 (Rep, SK), both INCLUDE Amount, Quantity) with
+#      LOAD=bulk (default): CreateTable, then StartBulkPutItems of the files
+#      (every item through the write path, unpaced), or LOAD=import:
+#      ImportTable (builds the table and both GSIs as SST files and ingests
+#      them; it holds every item in memory until then, so not for 10 GB on
+#      this machine); then BATCH_ITEMS more items with BatchWriteItem over
+#      HTTP (25 a request, wrk -t1 -c8);
 #   3. wrk -t2 -c16 -d$DURATION --latency (bench/http's load) of GetItem,
 #      PutItem (overwrites, half moving their GSI entries; the phase ends when
 #      the GSIs have caught up), Query (one PK: 10 items, 10 KB) and Query of
@@ -28,7 +31,7 @@
 #
 # Environment: DYNAROCK (binary; default build-scale/dynarock, else lib.sh's),
 # DATA (scratch directory: default /work/scale-data in the issue's run, a
-# temporary one with --smoke), PORT (default 8451), DURATION (seconds per
+# temporary one with --smoke), LOAD (bulk | import), PORT (default 8451), DURATION (seconds per
 # phase, default 30), RECOVER (default 20), BATCH_ITEMS (default: N, at most
 # 200,000), SERVE_ARGS (more options for dynarock serve), OUT (default
 # DATA/results), KEEP=1 (keep the databases).
@@ -53,6 +56,7 @@ DATA="${DATA:-/work/scale-data}"
 PORT="${PORT:-8451}"
 DURATION="${DURATION:-30}"
 RECOVER="${RECOVER:-20}"
+LOAD="${LOAD:-bulk}"
 OUT="${OUT:-$DATA/results}"
 export BENCH_TABLE=Scale BENCH_PER_CUSTOMER=10
 mkdir -p "$DATA/s3/bucket" "$OUT"
@@ -152,7 +156,7 @@ for N in "$@"; do
   src="$DATA/s3/bucket/scale-$N"
   if [[ ! -f "$src/.complete" ]]; then
     rm -rf "$src"; t0=$(now)
-    python3 "$SCALE_DIR/gen_export.py" "$N" "$src" $(( N >= 1000000 ? 8 : 2 ))
+    python3 "$SCALE_DIR/gen_export.py" "$N" "$src" $(( N >= 500000 ? N / 250000 : 2 ))
     touch "$src/.complete"
     echo "generated $N items in $(since "$t0") s"
   fi
@@ -164,18 +168,34 @@ for N in "$@"; do
   start_server "$db"; wait_ready "$PORT" "$pid"; start_sampler
   echo load >"$RUN_DIR/phase"
   t0=$(now)
-  call "$PORT" ImportTable '{"S3BucketSource":{"S3Bucket":"bucket","S3KeyPrefix":"scale-'"$N"'/"},"InputFormat":"DYNAMODB_JSON","InputCompressionType":"NONE","TableCreationParameters":'"$TABLE"'}' |
-    grep -q IN_PROGRESS || die "ImportTable refused"
-  until call "$PORT" ListImports '{}' | grep -q '"ImportStatus":"COMPLETED"'; do
-    call "$PORT" ListImports '{}' | grep -q '"ImportStatus":"\(FAILED\|CANCELLED\)"' && die "import failed"
-    check_disk; sleep 0.2
-  done
+  if [[ "$LOAD" == import ]]; then
+    call "$PORT" ImportTable '{"S3BucketSource":{"S3Bucket":"bucket","S3KeyPrefix":"scale-'"$N"'/"},"InputFormat":"DYNAMODB_JSON","InputCompressionType":"NONE","TableCreationParameters":'"$TABLE"'}' |
+      grep -q IN_PROGRESS || die "ImportTable refused"
+    until call "$PORT" ListImports '{}' | grep -q '"ImportStatus":"COMPLETED"'; do
+      call "$PORT" ListImports '{}' | grep -q '"ImportStatus":"\(FAILED\|CANCELLED\)"' && die "import failed"
+      check_disk; sleep 0.2
+    done
+  else
+    call "$PORT" CreateTable "$TABLE" | grep -q TableDescription || die "CreateTable refused"
+    until describe | grep -q '"TableStatus":"ACTIVE"'; do sleep 0.05; done
+    arn=$(call "$PORT" StartBulkPutItems '{"TableName":"Scale","InputS3Configuration":{"S3Bucket":"bucket","S3KeyPrefix":"scale-'"$N"'/","InputFormat":"DYNAMODB_JSON","InputCompressionType":"NONE"},"OutputS3Configuration":{"S3Bucket":"bucket","S3KeyPrefix":"reports/","OutputType":["ERROR"]},"MaxWriteRequestUnits":1099511627776}' |
+          grep -o '"BulkOperationArn":"[^"]*"' | cut -d'"' -f4)
+    [[ -n "$arn" ]] || die "StartBulkPutItems refused"
+    while :; do
+      st=$(call "$PORT" DescribeBulkOperation '{"BulkOperationArn":"'"$arn"'"}')
+      grep -q '"BulkOperationStatus":"COMPLETED"' <<<"$st" && break
+      grep -q '"BulkOperationStatus":"\(FAILED\|CANCELLED\|COMPLETED_WITH_ERRORS\)"' <<<"$st" && die "bulk put: $st"
+      check_disk; sleep 0.5
+    done
+    wait_indexes "$PORT"
+  fi
   import_s=$(since "$t0")
   read -r count tbytes ibytes < <(sizes)
-  [[ "$count" == "$N" ]] || die "ItemCount $count after importing $N"
+  [[ "$count" == "$N" ]] || die "ItemCount $count after loading $N"
+  echo "load_path=$LOAD" >>"$RESULT"
   echo "import_s=$import_s" >>"$RESULT"
   echo "import_items_s=$(python3 -c "print(round($N / $import_s))")" >>"$RESULT"
-  echo "  ImportTable: $N items in $import_s s"
+  echo "  $LOAD: $N items in $import_s s (GSIs caught up)"
   echo batch >"$RUN_DIR/phase"
   t0=$(now)
   out=$(BENCH_OP=batch BENCH_FIRST=$N BENCH_ITEMS=$batch wrk -t1 -c8 -d3600s --timeout 30s \
