@@ -75,10 +75,14 @@ def rocks_log(out, n):
     return stalls, flushed, compacted, ingested
 
 
+# The operation each phase measures.
+PHASE_OP = {"get": "GetItem", "put": "PutItem", "query": "Query", "gsiquery": "Query",
+            "recover": "GetItem", "batch": "BatchWriteItem"}
+
+
 def phase_seconds(rows, phase):
     """Per second of a phase: (t, requests of the phase's operation, p99_ms)."""
-    op = {"get": "GetItem", "put": "PutItem", "query": "Query", "gsiquery": "Query",
-          "recover": "GetItem", "batch": "BatchWriteItem"}.get(phase)
+    op = PHASE_OP.get(phase)
     per = collections.OrderedDict()
     for r in rows:
         if r["phase"] != phase:
@@ -96,11 +100,11 @@ def svg_plot(out, n, rows):
         return
     t0 = min(int(r["t"]) for r in rows)
     t1 = max(int(r["t"]) for r in rows)
-    w, h, left, top, ph = 900, 520, 70, 30, 200
+    w, h, left, top, ph = 900, 560, 70, 30, 200
     span = max(1, t1 - t0)
     series = collections.defaultdict(list)
     for r in rows:
-        if r["operation"] == "-" or r["phase"] not in COLORS:
+        if r["phase"] not in COLORS or r["operation"] != PHASE_OP.get(r["phase"]):
             continue
         series[r["phase"]].append((int(r["t"]) - t0, int(r["requests"]), r["p99_ms"]))
     ymax = max([p[1] for s in series.values() for p in s] + [1])
@@ -132,9 +136,9 @@ def svg_plot(out, n, rows):
         p = [(s, float(q)) for s, _, q in pts if q not in ("", "inf")]
         if p:
             svg.append('<polyline fill="none" stroke="%s" points="%s"/>' % (c, " ".join("%.1f,%.1f" % (x(s), y2(v)) for s, v in p)))
-        svg.append('<text x="%d" y="%d" fill="%s">%s</text>' % (left + 10 + 150 * (legend % 5), h - 30 + 14 * (legend // 5), c, LABEL.get(phase, phase)))
+        svg.append('<text x="%d" y="%d" fill="%s">%s</text>' % (left + 10 + 150 * (legend % 5), h - 40 + 14 * (legend // 5), c, LABEL.get(phase, phase)))
         legend += 1
-    svg.append('<text x="%d" y="%d">seconds since the server started (%d s)</text>' % (left, top2 + ph + 15, span))
+    svg.append('<text x="%d" y="%d">seconds since the server started (%d s)</text>' % (left, top2 + ph + 18, span))
     svg.append("</svg>")
     with open(os.path.join(out, "plot-%d.svg" % n), "w") as f:
         f.write("\n".join(svg) + "\n")
