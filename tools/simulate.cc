@@ -7,7 +7,9 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <functional>
 #include <string>
+#include <string_view>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -19,6 +21,7 @@
 #include "tools/progress/progress_bar.h"
 #include "tools/simulate/endpoint_cost.h"
 #include "tools/simulate/endpoint_hot_partition.h"
+#include "tools/simulate/endpoint_write_sharding.h"
 #include "tools/simulate/sim_support.h"
 #include "tools/simulate/write_sharding_report.h"
 
@@ -26,6 +29,9 @@ namespace dynarock::tools {
 namespace {
 
 using simulate::CapacityMode;
+
+int RunWriteShardingAtEndpoint(SimulateOptions& opts, simulate::WriteShardingOptions o);
+void AddEndpointFlags(CLI::App* app, SimulateOptions* opts);
 
 // "1..20", "1,2,4,8" or a mix ("1..4,8,16").
 bool ParseShards(const std::string& text, std::vector<int>* out) {
@@ -133,6 +139,11 @@ int RunWriteSharding(SimulateOptions& opts) {
     }
     pos = comma + 1;
   }
+  if (!opts.endpoint.url.empty()) return RunWriteShardingAtEndpoint(opts, o);
+  if (opts.dry_run) {
+    std::fprintf(stderr, "dynarock simulate: --dry-run goes with --endpoint\n");
+    return 2;
+  }
   if (opts.progress || StderrIsTerminal()) {
     o.on_progress = [](std::string_view phase, int64_t done, int64_t total) {
       DrawProgress(static_cast<size_t>(done), static_cast<size_t>(total),
@@ -178,10 +189,26 @@ void PrintCleanup(const std::vector<std::string>& lines) {
   }
 }
 
-// `hot-partition --endpoint URL`: the plan and its cost first (--dry-run
-// stops there; --max-cost-usd refuses above the limit), then the model on
-// the same inputs, then the endpoint run, then the tables' deletion.
-int RunHotAtEndpoint(SimulateOptions& opts, simulate::HotPartitionOptions o) {
+// What an experiment brings to a run against an endpoint; RunAtEndpoint
+// does the rest.
+struct EndpointExperiment {
+  // The plan for the cost guard, in the Region and under the table prefix.
+  std::function<simulate::RunPlan(const std::string& region, const std::string& prefix)> plan;
+  // The in-process model of the same inputs: it checks the options before
+  // the endpoint is touched.
+  std::function<Status()> model;
+  // The endpoint run on the session (`bar`: draw progress).
+  std::function<Status(simulate::EndpointSession& session, bool bar)> run;
+  // Prints the comparison and writes the files asked for; false when a
+  // file could not be written.
+  std::function<bool(const simulate::EndpointRunInfo& info)> report;
+};
+
+// `EXPERIMENT --endpoint URL`: the plan and its cost first (--dry-run stops
+// there; --max-cost-usd refuses above the limit), then the model on the
+// same inputs, then the endpoint run, then the tables' deletion (also after
+// Ctrl-C), then the report.
+int RunAtEndpoint(SimulateOptions& opts, const EndpointExperiment& x) {
   simulate::EndpointOptions e = opts.endpoint;
   e.interrupted = &g_interrupted;
   Result<simulate::ResolvedEndpoint> resolved = simulate::ResolveEndpoint(e);
@@ -199,7 +226,7 @@ int RunHotAtEndpoint(SimulateOptions& opts, simulate::HotPartitionOptions o) {
   const std::string prefix =
       e.table_prefix.empty() ? simulate::NewTablePrefix() : e.table_prefix;
   e.table_prefix = prefix;
-  const simulate::RunPlan plan = simulate::PlanHotPartition(o, region, prefix);
+  const simulate::RunPlan plan = x.plan(region, prefix);
   const simulate::PlanCost cost = simulate::PricePlan(plan);
   if (opts.dry_run) {
     std::fputs(simulate::PlanText(plan, cost, opts.max_cost_usd).c_str(), stdout);
@@ -209,10 +236,8 @@ int RunHotAtEndpoint(SimulateOptions& opts, simulate::HotPartitionOptions o) {
     std::fprintf(stderr, "dynarock simulate: %s\n", s.message().c_str());
     return 1;
   }
-  // The model first: it checks the options before the endpoint is touched.
-  Result<simulate::HotPartitionReport> model = simulate::RunHotPartition(o);
-  if (!model.ok()) {
-    std::fprintf(stderr, "dynarock simulate: %s\n", model.status().message().c_str());
+  if (Status s = x.model(); !s.ok()) {
+    std::fprintf(stderr, "dynarock simulate: %s\n", s.message().c_str());
     return 1;
   }
   simulate::EndpointSession session(std::move(resolved).value(), e);
@@ -225,39 +250,116 @@ int RunHotAtEndpoint(SimulateOptions& opts, simulate::HotPartitionOptions o) {
   std::signal(SIGTERM, OnInterrupt);
   std::fprintf(stderr, "dynarock simulate: tables %s* at %s (about %s)\n", prefix.c_str(),
                e.url.c_str(), api::metrics::FormatDollars(cost.dollars).c_str());
-  const bool bar = opts.progress || StderrIsTerminal();
-  Result<std::vector<simulate::EndpointScenario>> run = simulate::RunHotPartitionAtEndpoint(
-      session, o, e.clients, [bar](int64_t done, int64_t total) {
-        if (bar) {
-          DrawProgress(static_cast<size_t>(done), static_cast<size_t>(total), "writes",
-                       "endpoint ");
-        }
-      });
-  simulate::HotEndpointReport report;
-  report.cleanup = session.Cleanup();
+  const Status run = x.run(session, opts.progress || StderrIsTerminal());
+  simulate::EndpointRunInfo info;
+  info.cleanup = session.Cleanup();
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
-  PrintCleanup(report.cleanup);
+  PrintCleanup(info.cleanup);
   if (!run.ok()) {
-    std::fprintf(stderr, "dynarock simulate: %s\n", run.status().message().c_str());
+    std::fprintf(stderr, "dynarock simulate: %s\n", run.message().c_str());
     return g_interrupted.load() ? 130 : 1;
   }
-  report.options = o;
-  report.url = e.url;
-  report.region = session.endpoint().region;
-  report.credentials_source = session.endpoint().credentials_source;
-  report.table_prefix = prefix;
-  report.clients = e.clients;
-  report.endpoint = std::move(run).value();
-  report.model = std::move(model).value();
-  report.errors = session.errors();
-  report.interrupted = g_interrupted.load();
-  std::fputs(simulate::HotComparisonText(report).c_str(), stdout);
-  const bool written =
-      WriteOutputs(opts, simulate::HotComparisonTable(report).Csv(),
-                   simulate::HotComparisonJson(report), simulate::HotPartitionSvg(report.model));
-  if (report.interrupted) return 130;
+  info.url = e.url;
+  info.region = session.endpoint().region;
+  info.credentials_source = session.endpoint().credentials_source;
+  info.table_prefix = prefix;
+  info.clients = e.clients;
+  info.errors = session.errors();
+  info.interrupted = g_interrupted.load();
+  const bool written = x.report(info);
+  if (info.interrupted) return 130;
   return written ? 0 : 1;
+}
+
+// `hot-partition --endpoint URL`.
+int RunHotAtEndpoint(SimulateOptions& opts, const simulate::HotPartitionOptions& o) {
+  simulate::HotEndpointReport report;
+  report.options = o;
+  EndpointExperiment x;
+  x.plan = [&](const std::string& region, const std::string& prefix) {
+    return simulate::PlanHotPartition(o, region, prefix);
+  };
+  x.model = [&]() -> Status {
+    Result<simulate::HotPartitionReport> model = simulate::RunHotPartition(o);
+    if (!model.ok()) return model.status();
+    report.model = std::move(model).value();
+    return Status::OK();
+  };
+  x.run = [&](simulate::EndpointSession& session, bool bar) -> Status {
+    Result<std::vector<simulate::EndpointScenario>> run = simulate::RunHotPartitionAtEndpoint(
+        session, o, opts.endpoint.clients, [bar](int64_t done, int64_t total) {
+          if (bar) {
+            DrawProgress(static_cast<size_t>(done), static_cast<size_t>(total), "writes",
+                         "endpoint ");
+          }
+        });
+    if (!run.ok()) return run.status();
+    report.endpoint = std::move(run).value();
+    return Status::OK();
+  };
+  x.report = [&](const simulate::EndpointRunInfo& info) {
+    report.info = info;
+    std::fputs(simulate::HotComparisonText(report).c_str(), stdout);
+    return WriteOutputs(opts, simulate::HotComparisonTable(report).Csv(),
+                        simulate::HotComparisonJson(report),
+                        simulate::HotPartitionSvg(report.model));
+  };
+  return RunAtEndpoint(opts, x);
+}
+
+// `write-sharding --endpoint URL`: the load, then the sustained reads.
+int RunWriteShardingAtEndpoint(SimulateOptions& opts, simulate::WriteShardingOptions o) {
+  if (o.mode != simulate::ReadMode::kSustained || o.with_order_items) {
+    std::fprintf(stderr,
+                 "dynarock simulate: write-sharding --endpoint runs the sustained "
+                 "read of the Orders (not --mode single-read, not --with-order-items)\n");
+    return 2;
+  }
+  if (Status s = simulate::PrepareWriteShardingOptions(&o); !s.ok()) {
+    std::fprintf(stderr, "dynarock simulate: %s\n", s.message().c_str());
+    return 2;
+  }
+  simulate::WriteShardingEndpointReport report;
+  EndpointExperiment x;
+  x.plan = [&](const std::string& region, const std::string& prefix) {
+    return simulate::PlanWriteSharding(o, region, prefix);
+  };
+  x.model = [&]() -> Status {
+    simulate::WriteShardingOptions model_options = o;
+    model_options.on_progress = nullptr;
+    // The endpoint's GSIs are created with the table (a GSI added to a
+    // loaded DynamoDB table takes minutes): the model's too.
+    model_options.backfill_indexes = false;
+    Result<simulate::WriteShardingReport> model = simulate::RunWriteSharding(model_options);
+    if (!model.ok()) return model.status();
+    report.model = std::move(model).value();
+    return Status::OK();
+  };
+  x.run = [&](simulate::EndpointSession& session, bool bar) -> Status {
+    const auto progress = [bar](std::string_view phase, int64_t done, int64_t total) {
+      if (!bar) return;
+      DrawProgress(static_cast<size_t>(done), static_cast<size_t>(total),
+                   phase == "load" ? "batches" : "ms", phase == "load" ? "load " : "read ");
+    };
+    Result<simulate::EndpointLoad> load = simulate::LoadWriteShardingAtEndpoint(
+        session, o, opts.endpoint.clients, progress);
+    if (!load.ok()) return load.status();
+    report.load = load.value();
+    Result<std::vector<simulate::EndpointRead>> reads = simulate::ReadWriteShardingAtEndpoint(
+        session, o, opts.endpoint.clients, progress);
+    if (!reads.ok()) return reads.status();
+    report.endpoint = std::move(reads).value();
+    return Status::OK();
+  };
+  x.report = [&](const simulate::EndpointRunInfo& info) {
+    report.info = info;
+    std::fputs(simulate::WriteShardingComparisonText(report).c_str(), stdout);
+    return WriteOutputs(opts, simulate::WriteShardingComparisonTable(report).Csv(),
+                        simulate::WriteShardingComparisonJson(report),
+                        simulate::WriteShardingSvg(report.model));
+  };
+  return RunAtEndpoint(opts, x);
 }
 
 int RunHot(SimulateOptions& opts) {
@@ -386,6 +488,7 @@ void AddWriteSharding(CLI::App* sim, SimulateOptions* opts) {
   ws->add_option("--backoff-base-us", w.backoff.base_micros,
                  "Retry backoff base (µs; botocore DynamoDB default 50 ms)")
       ->capture_default_str();
+  AddEndpointFlags(ws, opts);
   AddCommonOutputs(ws, opts, true);
   opts->write_sharding_app = ws;
 }

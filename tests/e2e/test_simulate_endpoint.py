@@ -189,3 +189,90 @@ def test_requests_are_signed_for_a_strict_server(start_server, tmp_path):
     assert r.returncode == 0, r.stderr
     assert "[sim]" in r.stdout
 
+
+
+# write-sharding --endpoint: a short sustained read of two GSI2 variants.
+# 5,000 orders, all OPEN, of 1,000 B (one WRU each, so that the unsharded
+# GSI's single key takes the load at 800 orders/s under its partition's
+# 1,000 WCU/s); the readers need 40,000 items/s, about 4,900 RCU/s: the
+# unsharded GSI's one key is held to its partition's 3,000 RCU/s, the
+# random suffix over 4 keys spreads it. 3 s per variant.
+WS_SCHEDULE = ["--orders", "5000", "--open-fraction", "1", "--order-bytes", "1000",
+               "--load-rate", "800", "--rate", "40000", "--duration", "3",
+               "--variants", "unsharded,random", "--shards", "4"]
+
+
+def simulate_ws(url, *args, environment=None, timeout=180):
+    return subprocess.run(
+        [str(dynarock_bin()), "simulate", "write-sharding", "--endpoint", url,
+         "--region", REGION, *map(str, args)],
+        capture_output=True, text=True, timeout=timeout, env=environment or env())
+
+
+def test_write_sharding_endpoint_and_model_agree(throttling_server, tmp_path):
+    out = tmp_path / "ws.json"
+    r = simulate_ws(throttling_server.url, *WS_SCHEDULE, "--clients", "8",
+                    "--table-prefix", "wsagree-", "--json", out, "--csv", tmp_path / "ws.csv")
+    assert r.returncode == 0, r.stderr
+    report = json.loads(out.read_text())
+    assert report["experiment"] == "write-sharding"
+    assert report["load"]["orders"] == 5000
+    runs = {(x["variant"], x["shards"]): x for x in report["runs"]}
+    assert set(runs) == {("unsharded", 1), ("random", 4)}
+    for key, x in runs.items():
+        e, m, ratio = x["endpoint"], x["model"], x["ratio"]
+        print(key, "endpoint", {k: v for k, v in e.items() if k != "seconds"},
+              "model", m, "ratio", ratio)
+        assert abs(ratio["items_per_second"] - 1) <= TOLERANCE, x
+        assert abs(ratio["consumed_read_units"] - 1) <= TOLERANCE, x
+        assert len(e["seconds"]) == 3
+    # One key is held to its partition's ceiling, with DynamoDB's exception
+    # and reason, in both; four keys read what the clients need.
+    unsharded, sharded = runs[("unsharded", 1)], runs[("random", 4)]
+    assert unsharded["model"]["throttled"] > 0
+    assert unsharded["endpoint"]["throttled"] > 0
+    assert set(unsharded["endpoint"]["throttled_by_exception"]) == {
+        "ProvisionedThroughputExceededException"}
+    assert "IndexReadKeyRangeThroughputExceeded" in unsharded["endpoint"]["throttling_reasons"]
+    assert unsharded["endpoint"]["items_per_second"] < 0.8 * sharded["endpoint"]["items_per_second"]
+    assert "endpoint/model" in r.stdout and "deleted table wsagree-Orders" in r.stdout
+    assert (tmp_path / "ws.csv").read_text().startswith(
+        "variant,N,measure,endpoint,model,endpoint/model\n")
+    assert prefixed(throttling_server, "wsagree-") == []
+
+
+def test_write_sharding_dry_run_and_cost_guard(throttling_server):
+    r = simulate_ws("http://127.0.0.1:1", *WS_SCHEDULE, "--dry-run", "--table-prefix", "wsdry-")
+    assert r.returncode == 0, r.stderr
+    assert "plan: write-sharding against the endpoint, Region us-east-1" in r.stdout
+    assert "tables (deleted at the end): wsdry-Orders" in r.stdout
+    assert "CreateTable wsdry-Orders with 2 GSI(s)" in r.stdout
+    # 5,000 orders of 1 WRU into the table and 2 GSIs: 15,000 WRU.
+    assert "(15000 WRU)" in r.stdout
+    cost = float(r.stdout.split("cost on DynamoDB: about $")[1].split(" ")[0])
+    assert 0.009 < cost < 0.02, r.stdout
+    r = simulate_ws(throttling_server.url, *WS_SCHEDULE, "--max-cost-usd", "0.001",
+                    "--table-prefix", "wsguard-")
+    assert r.returncode == 1
+    assert "above --max-cost-usd $0.001000" in r.stderr
+    assert prefixed(throttling_server, "wsguard-") == []
+
+
+def test_write_sharding_ctrl_c_deletes_the_tables(throttling_server):
+    proc = subprocess.Popen(
+        [str(dynarock_bin()), "simulate", "write-sharding", "--endpoint",
+         throttling_server.url, "--region", REGION, "--orders", "2000", "--open-fraction", "1",
+         "--load-rate", "500", "--rate", "1000", "--duration", "120",
+         "--variants", "unsharded", "--table-prefix", "wssigint-"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
+    deadline = time.time() + 60
+    while time.time() < deadline and not prefixed(throttling_server, "wssigint-"):
+        time.sleep(0.2)
+    assert prefixed(throttling_server, "wssigint-") == ["wssigint-Orders"]
+    time.sleep(6.0)  # the load (4 s) is over: reading
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "deleted table wssigint-Orders" in err
+    assert "INTERRUPTED" in out
+    assert prefixed(throttling_server, "wssigint-") == []

@@ -18,9 +18,10 @@ PlanCost PricePlan(const RunPlan& plan) {
   // Provisioned capacity is billed by the started hour.
   usage.period_hours = plan.provisioned ? std::max(1.0, std::ceil(plan.run_seconds / 3600.0))
                                         : plan.run_seconds / 3600.0;
-  const double tables = static_cast<double>(plan.tables.size());
-  usage.provisioned_rcu = static_cast<double>(plan.rcu_per_table) * tables;
-  usage.provisioned_wcu = static_cast<double>(plan.wcu_per_table) * tables;
+  // Each GSI of a provisioned table has its own throughput, billed alike.
+  const double holders = static_cast<double>(plan.tables.size()) + plan.gsis;
+  usage.provisioned_rcu = static_cast<double>(plan.rcu_per_table) * holders;
+  usage.provisioned_wcu = static_cast<double>(plan.wcu_per_table) * holders;
   const api::metrics::TableCost cost = api::metrics::EstimateCost(usage, prices);
   PlanCost out;
   out.dollars = plan.provisioned ? cost.provisioned_total() : cost.on_demand_total();

@@ -38,8 +38,10 @@ struct RunPlan {
   double read_request_units = 0;
   double stored_bytes = 0;  // at the end of the run
   double run_seconds = 0;   // the schedule's length
-  // Provisioned: per table (each GSI as much).
+  // Provisioned: per table, and each of the `gsis` GSIs (over all the
+  // tables) as much.
   bool provisioned = false;
+  int gsis = 0;
   int64_t rcu_per_table = 0;
   int64_t wcu_per_table = 0;
   std::vector<std::string> steps;  // what the run does, one line each

@@ -7,8 +7,8 @@
 // The same writes (HotWriteItem: keys, items, sizes) arrive open-loop at
 // `rate` per second for `duration` seconds, one table per scenario
 // (<prefix>HotSingleKey, <prefix>HotSuffixed), sent by at most `clients`
-// connections at once: a shared queue orders the scheduled writes and the
-// retries of throttled ones (exponential backoff with full jitter, the
+// connections at once: a PacedRun (endpoint_pacing.h) orders the scheduled
+// writes and the retries of throttled ones (exponential backoff with full jitter, the
 // model's, at most `max_retries`, then failed), so that the endpoint sees
 // the model's schedule as far as `clients` connections can keep it (the
 // report gives how late the sends ran). 5xx and transport failures are
@@ -30,6 +30,7 @@
 
 #include "engine/status.h"
 #include "tools/simulate/endpoint_cost.h"
+#include "tools/simulate/endpoint_report.h"
 #include "tools/simulate/endpoint_session.h"
 #include "tools/simulate/hot_partition.h"
 #include "tools/simulate/sim_support.h"
@@ -44,13 +45,9 @@ struct EndpointScenario {
   int64_t scheduled = 0;  // writes in the schedule
   int64_t writes = 0;     // succeeded
   int64_t requests = 0;   // PutItem calls answered, retries included
-  int64_t throttled = 0;
   int64_t failed = 0;     // given up after max_retries throttles
   int64_t errors = 0;     // failed otherwise (5xx or transport after retries)
-  std::map<std::string, int64_t> throttled_by_exception;
-  std::map<std::string, int64_t> throttling_reasons;  // ThrottlingReasons[].reason
-  double consumed_units = 0;  // ConsumedCapacity the endpoint reported
-  int64_t responses_with_capacity = 0;
+  EndpointCounts counts;  // throttles, consumed WCU
   double latency_p50_ms = 0;
   double latency_p99_ms = 0;
   double last_write_seconds = 0;  // when the last write succeeded, from start
@@ -65,16 +62,9 @@ double AchievedItemsPerSecond(int64_t writes, double last_write_seconds, int dur
 
 struct HotEndpointReport {
   HotPartitionOptions options;
-  std::string url;
-  std::string region;
-  std::string credentials_source;
-  std::string table_prefix;
-  int clients = 0;
+  EndpointRunInfo info;
   std::vector<EndpointScenario> endpoint;
   HotPartitionReport model;  // the in-process run of the same inputs
-  ErrorCounts errors;
-  std::vector<std::string> cleanup;  // "deleted table T", "left behind: ..."
-  bool interrupted = false;
 };
 
 // The tables, requests and units of the run, for the cost guard.

@@ -6,6 +6,7 @@
 #include <random>
 #include <thread>
 
+#include "api/ops/table_codec.h"
 #include "tools/http/aws_credentials.h"
 #include "tools/load/loader.h"
 
@@ -35,6 +36,41 @@ std::string RegionOfAwsHost(std::string_view host) {
   // "us-east-1", not "us-east-1.api" or a FIPS host's "fips.us-east-1".
   if (middle.empty() || middle.find('.') != std::string_view::npos) return "";
   return std::string(middle);
+}
+
+api::Json CreateTableJson(const CreateTableRequest& request) {
+  api::Json out = {{"TableName", request.table_name},
+                   {"KeySchema", api::ops::KeySchemaJson(request.key_schema)}};
+  api::Json definitions = api::Json::array();
+  for (const AttributeDefinition& d : request.attribute_definitions) {
+    definitions.push_back({{"AttributeName", d.attribute_name},
+                           {"AttributeType", std::string(AttrTypeName(d.attribute_type))}});
+  }
+  out["AttributeDefinitions"] = std::move(definitions);
+  auto throughput = [](const ProvisionedThroughput& t) {
+    return api::Json{{"ReadCapacityUnits", t.read_capacity_units},
+                     {"WriteCapacityUnits", t.write_capacity_units}};
+  };
+  const bool provisioned = request.billing_mode.value_or(BillingMode::kProvisioned) ==
+                           BillingMode::kProvisioned;
+  out["BillingMode"] = provisioned ? "PROVISIONED" : "PAY_PER_REQUEST";
+  if (request.provisioned_throughput) {
+    out["ProvisionedThroughput"] = throughput(*request.provisioned_throughput);
+  }
+  if (!request.global_secondary_indexes.empty()) {
+    api::Json gsis = api::Json::array();
+    for (const GlobalSecondaryIndexDef& g : request.global_secondary_indexes) {
+      api::Json gsi = {{"IndexName", g.index_name},
+                       {"KeySchema", api::ops::KeySchemaJson(g.key_schema)},
+                       {"Projection", api::ops::ProjectionJson(g.projection)}};
+      if (g.provisioned_throughput) {
+        gsi["ProvisionedThroughput"] = throughput(*g.provisioned_throughput);
+      }
+      gsis.push_back(std::move(gsi));
+    }
+    out["GlobalSecondaryIndexes"] = std::move(gsis);
+  }
+  return out;
 }
 
 std::string NewTablePrefix() {

@@ -30,6 +30,7 @@
 
 #include "api/client.h"
 #include "api/json_codec.h"
+#include "engine/requests/table_requests.h"
 #include "engine/status.h"
 #include "tools/http/http_client.h"
 #include "tools/simulate/event_loop.h"
@@ -65,6 +66,12 @@ struct ResolvedEndpoint {
 // Parses the URL and finds credentials and Region. Errors: kValidation for
 // a bad URL, and for an AWS endpoint without credentials.
 Result<ResolvedEndpoint> ResolveEndpoint(const EndpointOptions& options);
+
+// The CreateTable body of an engine request: TableName, AttributeDefinitions,
+// KeySchema, BillingMode, ProvisionedThroughput and GlobalSecondaryIndexes
+// (the members the experiments' tables use), so that an endpoint run
+// creates the table its model creates.
+api::Json CreateTableJson(const CreateTableRequest& request);
 
 // "us-west-2" from "dynamodb.us-west-2.amazonaws.com"; "" otherwise.
 std::string RegionOfAwsHost(std::string_view host);

@@ -27,18 +27,7 @@ Result<HotScenario> RunScenario(Engine& engine, SimulatedClock& clock,
   sc.keys = keys;
   sc.name = keys == 1 ? "single-key" : "suffixed-" + std::to_string(keys);
 
-  CreateTableRequest create;
-  create.table_name = table;
-  create.key_schema = {{"PK", KeyType::kHash}, {"SK", KeyType::kRange}};
-  create.attribute_definitions = {{"PK", AttrType::kS}, {"SK", AttrType::kS}};
-  if (o.capacity.provisioned) {
-    create.billing_mode = BillingMode::kProvisioned;
-    create.provisioned_throughput = ProvisionedThroughput{
-        o.capacity.read_capacity_units, o.capacity.write_capacity_units};
-  } else {
-    create.billing_mode = BillingMode::kPayPerRequest;
-  }
-  if (auto r = engine.CreateTable(create); !r.ok()) return r.status();
+  if (auto r = engine.CreateTable(HotTableRequest(o, table)); !r.ok()) return r.status();
 
   // Start on a whole second, after an idle minute.
   clock.Set((clock.NowMicros() / kMicros + 60) * kMicros);
@@ -123,6 +112,31 @@ Result<HotScenario> RunScenario(Engine& engine, SimulatedClock& clock,
 }
 
 }  // namespace
+
+CreateTableRequest HotTableRequest(const HotPartitionOptions& o, const std::string& table) {
+  CreateTableRequest create;
+  create.table_name = table;
+  create.key_schema = {{"PK", KeyType::kHash}, {"SK", KeyType::kRange}};
+  create.attribute_definitions = {{"PK", AttrType::kS}, {"SK", AttrType::kS}};
+  if (o.capacity.provisioned) {
+    create.billing_mode = BillingMode::kProvisioned;
+    create.provisioned_throughput = ProvisionedThroughput{
+        o.capacity.read_capacity_units, o.capacity.write_capacity_units};
+  } else {
+    create.billing_mode = BillingMode::kPayPerRequest;
+  }
+  return create;
+}
+
+nlohmann::json HotPartitionOptionsJson(const HotPartitionOptions& o) {
+  return {{"rate", o.rate},
+          {"item_bytes", o.item_bytes},
+          {"duration_seconds", o.duration_seconds},
+          {"suffixes", o.suffixes},
+          {"max_retries", o.max_retries},
+          {"seed", o.seed},
+          {"capacity_mode", o.capacity.Describe()}};
+}
 
 Item HotWriteItem(const HotPartitionOptions& o, int keys, int64_t i) {
   Item item;
@@ -246,13 +260,7 @@ std::string HotPartitionJson(const HotPartitionReport& report) {
   const HotPartitionOptions& o = report.options;
   nlohmann::json j;
   j["experiment"] = "hot-partition";
-  j["options"] = {{"rate", o.rate},
-                  {"item_bytes", o.item_bytes},
-                  {"duration_seconds", o.duration_seconds},
-                  {"suffixes", o.suffixes},
-                  {"max_retries", o.max_retries},
-                  {"seed", o.seed},
-                  {"capacity_mode", o.capacity.Describe()}};
+  j["options"] = HotPartitionOptionsJson(o);
   nlohmann::json scenarios = nlohmann::json::array();
   for (const HotScenario& s : report.scenarios) {
     nlohmann::json heat = nlohmann::json::array();

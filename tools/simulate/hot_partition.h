@@ -22,8 +22,11 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/capacity/capacity_options.h"
 #include "engine/capacity/capacity_stats.h"
+#include "engine/requests/table_requests.h"
 #include "engine/status.h"
 #include "engine/types.h"
 #include "tools/simulate/event_loop.h"
@@ -76,6 +79,14 @@ struct HotPartitionReport {
 // item to `item_bytes`. The simulation and the endpoint run
 // (endpoint_hot_partition.h) send the same items.
 Item HotWriteItem(const HotPartitionOptions& options, int keys, int64_t i);
+
+// The CreateTable request of a scenario's table `table`: PK/SK strings, the
+// capacity mode. The simulation and the endpoint run create the same.
+CreateTableRequest HotTableRequest(const HotPartitionOptions& options, const std::string& table);
+
+// The options as the JSON reports give them (the model's and the endpoint
+// comparison's).
+nlohmann::json HotPartitionOptionsJson(const HotPartitionOptions& options);
 
 // Errors: engine errors; kValidation for options out of range.
 Result<HotPartitionReport> RunHotPartition(const HotPartitionOptions& options);

@@ -349,32 +349,36 @@ std::string WriteShardingText(const WriteShardingReport& report) {
   return out;
 }
 
+nlohmann::json WriteShardingOptionsJson(const WriteShardingOptions& o) {
+  return {{"orders", o.orders},
+          {"open_fraction", o.open_fraction},
+          {"order_bytes", o.order_bytes},
+          {"order_item_bytes", o.order_item_bytes},
+          {"items_per_order", o.items_per_order},
+          {"with_order_items", o.with_order_items},
+          {"days", o.days},
+          {"shards", o.shards},
+          {"hash_shards", o.hash_shards},
+          {"seed", o.seed},
+          {"capacity_mode", o.capacity.Describe()},
+          {"load_orders_per_second", o.load_orders_per_second},
+          {"service_base_micros", o.service.base_micros},
+          {"service_micros_per_kb", o.service.micros_per_kb},
+          {"backoff_base_micros", o.backoff.base_micros},
+          {"backoff_cap_micros", o.backoff.cap_micros},
+          {"plateau_fraction", o.plateau_fraction},
+          {"required_items_per_second", o.required_items_per_second},
+          {"mode", ReadModeName(o.mode)},
+          {"duration_seconds", o.duration_seconds},
+          {"max_lag_micros", o.max_lag_micros},
+          {"sustained_fraction", o.sustained_fraction}};
+}
+
 std::string WriteShardingJson(const WriteShardingReport& report) {
   const WriteShardingOptions& o = report.options;
   nlohmann::json j;
   j["experiment"] = "write-sharding";
-  j["options"] = {{"orders", o.orders},
-                  {"open_fraction", o.open_fraction},
-                  {"order_bytes", o.order_bytes},
-                  {"order_item_bytes", o.order_item_bytes},
-                  {"items_per_order", o.items_per_order},
-                  {"with_order_items", o.with_order_items},
-                  {"days", o.days},
-                  {"shards", o.shards},
-                  {"hash_shards", o.hash_shards},
-                  {"seed", o.seed},
-                  {"capacity_mode", o.capacity.Describe()},
-                  {"load_orders_per_second", o.load_orders_per_second},
-                  {"service_base_micros", o.service.base_micros},
-                  {"service_micros_per_kb", o.service.micros_per_kb},
-                  {"backoff_base_micros", o.backoff.base_micros},
-                  {"backoff_cap_micros", o.backoff.cap_micros},
-                  {"plateau_fraction", o.plateau_fraction},
-                  {"required_items_per_second", o.required_items_per_second},
-                  {"mode", ReadModeName(o.mode)},
-                  {"duration_seconds", o.duration_seconds},
-                  {"max_lag_micros", o.max_lag_micros},
-                  {"sustained_fraction", o.sustained_fraction}};
+  j["options"] = WriteShardingOptionsJson(o);
   j["loaded"] = {{"orders_per_table", report.orders_loaded},
                  {"with_closed_orders", o.with_closed_orders},
                  {"total_wall_seconds", report.total_wall_seconds},

@@ -12,6 +12,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "tools/simulate/sim_support.h"
 #include "tools/simulate/write_sharding.h"
 
@@ -37,6 +39,9 @@ ReadRunCost CostOfRead(const ReadRun& run);
 // The text report; it ends with each run's ReadRunCost.
 std::string WriteShardingText(const WriteShardingReport& report);
 std::string WriteShardingJson(const WriteShardingReport& report);
+// The options as the JSON reports give them (the model's and the endpoint
+// comparison's).
+nlohmann::json WriteShardingOptionsJson(const WriteShardingOptions& options);
 std::string WriteShardingSvg(const WriteShardingReport& report);
 
 }  // namespace dynarock::tools::simulate
