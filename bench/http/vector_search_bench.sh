@@ -105,10 +105,13 @@ for v in t.get("VectorIndexes", []):
 backfill() {
   local out t0 t1 c0 c1 s
   c0=$(cpu_ticks "$pid"); t0=$(now)
-  out=$(call "$port" UpdateTable '{"TableName":"'"$1"'","VectorIndexUpdates":[{"Create":'"$(index_json "$2" "$3")"'}]}')
+  # UpdateTable waits for the propagator's pass in progress (Propagator::
+  # PauseApply): seconds on a loaded machine, so long timeouts here.
+  out=$(CALL_MAX_TIME=600 call "$port" UpdateTable '{"TableName":"'"$1"'","VectorIndexUpdates":[{"Create":'"$(index_json "$2" "$3")"'}]}')
   grep -q TableDescription <<<"$out" || die "UpdateTable $1 $2: $out"
+  echo "UpdateTable $2 answered in $(python3 -c "print(round($(now) - $t0, 2))") s" >&2
   while :; do
-    s=$(index_status "$1" "$2")
+    s=$(CALL_MAX_TIME=600 index_status "$1" "$2")
     [[ "$s" == ACTIVE ]] && break
     [[ "$s" == CREATING* ]] || die "index $2: $s"
     sleep 0.2
