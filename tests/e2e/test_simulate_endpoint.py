@@ -276,3 +276,119 @@ def test_write_sharding_ctrl_c_deletes_the_tables(throttling_server):
     assert "deleted table wssigint-Orders" in err
     assert "INTERRUPTED" in out
     assert prefixed(throttling_server, "wssigint-") == []
+
+
+class TlsTerminator:
+    """A TLS front for a plain-HTTP `dynarock serve`, as a proxy in front of
+    it would be (README: serve has no TLS): each TLS connection accepted on
+    127.0.0.1 gets its own plain connection to the backend, and bytes are
+    copied both ways until either side closes. The certificate is
+    self-signed for IP 127.0.0.1 (subjectAltName: a client checking an IP
+    endpoint matches it against the certificate's IP SANs, not its CN)."""
+
+    def __init__(self, backend_port, certfile, keyfile):
+        import socket
+        import ssl
+        import threading
+        self._socket, self._ssl, self._threading = socket, ssl, threading
+        self.backend_port = backend_port
+        self.context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        self.context.load_cert_chain(certfile, keyfile)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.handshakes = 0
+        self.failed_handshakes = 0
+        self.closed = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while not self.closed:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            self._threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    def _serve(self, conn):
+        try:
+            tls = self.context.wrap_socket(conn, server_side=True)
+        except (OSError, self._ssl.SSLError):
+            self.failed_handshakes += 1
+            conn.close()
+            return
+        self.handshakes += 1
+        backend = self._socket.create_connection(("127.0.0.1", self.backend_port))
+        done = self._threading.Event()
+
+        def pump(src, dst):
+            try:
+                while True:
+                    data = src.recv(65536)
+                    if not data:
+                        break
+                    dst.sendall(data)
+            except OSError:
+                pass
+            done.set()
+
+        self._threading.Thread(target=pump, args=(backend, tls), daemon=True).start()
+        pump(tls, backend)
+        done.wait(timeout=5)
+        for s in (tls, backend):
+            try:
+                s.close()
+            except OSError:
+                pass
+
+    def close(self):
+        self.closed = True
+        self.listener.close()
+
+
+@pytest.fixture
+def tls_front(throttling_server, tmp_path):
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1", "-days", "1",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True, timeout=60)
+    port = int(throttling_server.url.rsplit(":", 1)[1])
+    front = TlsTerminator(port, str(cert), str(key))
+    front.cert = cert
+    yield front
+    front.close()
+
+
+# `--endpoint https://...`: the client's TLS (OpenSSL through Boost.Asio)
+# against a local terminator, the certificate trusted through AWS_CA_BUNDLE
+# as the AWS CLI and SDKs take it; a run in full (tables, writes, report,
+# cleanup) goes through it.
+def test_https_endpoint_with_a_ca_bundle(throttling_server, tls_front, tmp_path):
+    url = f"https://127.0.0.1:{tls_front.port}"
+    out = tmp_path / "tls.json"
+    r = simulate(url, "--rate", "5", "--item-bytes", "1000", "--duration", "2",
+                 "--suffixes", "4", "--clients", "2", "--table-prefix", "tls-", "--json", out,
+                 environment=env(AWS_CA_BUNDLE=str(tls_front.cert)))
+    assert r.returncode == 0, r.stderr
+    report = json.loads(out.read_text())
+    assert report["endpoint"]["url"] == url
+    for sc in report["scenarios"]:
+        assert sc["endpoint"]["writes"] == 10, sc
+    assert f"at {url} (Region {REGION}" in r.stdout
+    assert "deleted table tls-HotSingleKey" in r.stdout
+    assert tls_front.handshakes >= 2  # the control connection and the clients
+    assert prefixed(throttling_server, "tls-") == []
+
+
+# Without the bundle the self-signed certificate is not trusted: the run
+# stops at its first request, with the reason, and creates nothing.
+def test_https_endpoint_refuses_an_untrusted_certificate(throttling_server, tls_front):
+    r = simulate(f"https://127.0.0.1:{tls_front.port}", "--rate", "1", "--duration", "1",
+                 "--table-prefix", "untrusted-",
+                 environment=env(SSL_CERT_FILE=None, SSL_CERT_DIR=None))
+    assert r.returncode == 1
+    assert f"ListTables: endpoint https://127.0.0.1:{tls_front.port} unreachable" in r.stderr
+    assert "certificate verify failed" in r.stderr, r.stderr
+    assert tls_front.handshakes == 0
+    assert prefixed(throttling_server, "untrusted-") == []
