@@ -32,6 +32,7 @@ Scope ScopeFor(const CallerIdentity& caller, const ClientOptions& options) {
   scope.ns = NamespaceFor(caller, options);
   // "ddblocal" is the region DynamoDB Local puts in ARNs of unsigned calls.
   scope.region = caller.region.empty() ? "ddblocal" : caller.region;
+  scope.account = options.account_id;
   // Only a caller with its own tables has replicas in other Regions.
   if (!scope.ns.empty()) scope.access_key = caller.access_key_id;
   return scope;

@@ -14,6 +14,8 @@
 #include <string>
 #include <string_view>
 
+#include "engine/requests/scope.h"
+
 namespace dynarock {
 class Engine;
 }
@@ -45,6 +47,10 @@ struct ClientOptions {
   // One set of tables for every caller, as DynamoDB Local's -sharedDb;
   // otherwise each access key id + region has its own.
   bool shared_db = false;
+  // The AWS account id every ARN names (12 digits; Client refuses nothing,
+  // `dynarock serve --account-id` and the Python embedding check it). An ARN
+  // of another account is answered AccessDeniedException, as DynamoDB does.
+  std::string account_id{kDefaultAccountId};
   // GetItem and PutItem bodies of the common shape are read in one pass
   // (api/ops/item_request_reader.h) instead of parsed to a JSON tree first;
   // same answers, byte for byte. false: always the JSON tree (the

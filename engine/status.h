@@ -129,8 +129,8 @@ enum class ErrorCode {
   // PartiQL INSERT of an item whose primary key exists.
   kDuplicateItem,
   // The caller may not act on the resource: a table ARN of another account
-  // (no account but 000000000000 exists locally, and no resource-based
-  // policy grants another account anything).
+  // (only the Scope's account exists locally, and no resource-based policy
+  // grants another account anything).
   kAccessDenied,
   // No resource-based policy is attached to the resource, or not the
   // revision a request expected (engine/table/resource_policies.h).

@@ -35,6 +35,7 @@
 #include "engine/clock.h"
 #include "engine/engine.h"
 #include "engine/options.h"
+#include "engine/requests/scope.h"
 #include "engine/status.h"
 
 namespace py = pybind11;
@@ -66,6 +67,7 @@ struct Options {
   double start = 1'700'000'000.0;  // seconds since the epoch (simulated)
   bool throttling = false;
   bool shared_db = true;
+  std::string account_id{kDefaultAccountId};
   bool sync_writes = false;
   double table_create_delay = -1;  // seconds; < 0: engine default
   double table_delete_delay = -1;
@@ -87,6 +89,11 @@ struct Options {
 class PyEngine {
  public:
   explicit PyEngine(const Options& o) : options_(o) {
+    if (!IsAccountId(o.account_id)) {
+      throw py::value_error(
+          "account_id must be 12 digits (an AWS account id), not '" +
+          o.account_id + "'");
+    }
     EngineOptions eo;
     eo.path = o.path;
     s3_ = std::make_unique<api::S3Directory>(o.s3_dir);
@@ -151,6 +158,7 @@ class PyEngine {
     engine_ = std::move(opened).value();
     api::ClientOptions co;
     co.shared_db = o.shared_db;
+    co.account_id = o.account_id;
     client_ = std::make_unique<api::Client>(engine_.get(), co);
   }
 
@@ -298,6 +306,7 @@ PYBIND11_MODULE(_dynarock, m) {
       .def_readwrite("start", &Options::start)
       .def_readwrite("throttling", &Options::throttling)
       .def_readwrite("shared_db", &Options::shared_db)
+      .def_readwrite("account_id", &Options::account_id)
       .def_readwrite("sync_writes", &Options::sync_writes)
       .def_readwrite("table_create_delay", &Options::table_create_delay)
       .def_readwrite("table_delete_delay", &Options::table_delete_delay)

@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "engine/requests/scope.h"
 #include "tools/clock.h"
 #include "tools/load.h"
 #include "tools/serve.h"
@@ -79,6 +80,18 @@ void AddServeDatabaseFlags(CLI::App* serve, dynarock::tools::ServeOptions* opts)
   serve->add_flag("--shared-db", opts->shared_db,
                   "One set of tables for all credentials and regions "
                   "(otherwise each access key id + region has its own)");
+  serve
+      ->add_option("--account-id", opts->account_id,
+                   "The AWS account id (12 digits) every ARN names; an ARN of "
+                   "another account is answered AccessDeniedException")
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](std::string& id) {
+            return dynarock::IsAccountId(id)
+                       ? std::string()
+                       : "an AWS account id is 12 digits, not '" + id + "'";
+          },
+          "ACCOUNT_ID", "account id"));
   serve->add_flag("--sync-writes", opts->sync_writes,
                   "fsync the write-ahead log before acknowledging each write: "
                   "acknowledged writes survive a power loss, not only a "

@@ -166,6 +166,8 @@ std::string Describe(const ServeOptions& options, const EngineOptions& engine_op
   };
   std::string db = options.in_memory ? "in-memory" : "db: " + options.db_path;
   if (options.shared_db) db += ", shared-db";
+  if (options.account_id != kDefaultAccountId)
+    db += ", account " + options.account_id;
   if (!options.throttling) db += ", throttling off";
   if (options.sync_writes) db += ", sync-writes";
   if (engine_options.clock != nullptr) db += ", simulated clock";
@@ -226,6 +228,7 @@ int RunServe(const ServeOptions& options) {
   const bool metrics = options.metrics != "off";
   api::ClientOptions client_options;
   client_options.shared_db = options.shared_db;
+  client_options.account_id = options.account_id;
   if (metrics) client_options.request_metrics = &request_metrics;
   // The server waits out a fault rule's latency on a timer instead.
   client_options.wait_injected_latency = false;

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <string>
 
+#include "engine/requests/scope.h"
+
 namespace dynarock::tools {
 
 struct ServeOptions {
@@ -19,6 +21,9 @@ struct ServeOptions {
   std::string db_path = "./dynarock-data";
   bool in_memory = false;  // nothing survives the process
   bool shared_db = false;  // one set of tables for every access key + region
+  // The AWS account id in every ARN (12 digits); an ARN of another account
+  // is answered AccessDeniedException.
+  std::string account_id{kDefaultAccountId};
   int threads = 0;         // HTTP threads; 0 = four per core, at least 8
   // How long after a write its changes reach the GSIs (0: at once, on a
   // background thread); SetIndexLag changes it per index at runtime.

@@ -6,6 +6,7 @@
 #include "api/ops/tags.h"
 #include "api/validate.h"
 #include "engine/engine.h"
+#include "engine/schema/arns.h"
 
 namespace dynarock::api::ops {
 
@@ -67,6 +68,10 @@ Result<Json> TagResource(const RequestContext& ctx, const Json& request) {
   TagResourceRequest req;
   req.scope = ctx.scope;
   req.resource_arn = StringOr(request, "ResourceArn");
+  // Another account's table (DynamoDB Local's 000000000000 among them):
+  // AWS refuses it before DynamoDB looks for it (conformance tier2/tags).
+  DR_RETURN_IF_ERROR(
+      CheckArnAccount(ctx.scope, req.resource_arn, "TagResource"));
   req.tags = DecodeTags(request);
   DR_RETURN_IF_ERROR(ctx.engine->TagResource(req));
   return Json(nullptr);  // no body, as DynamoDB
@@ -77,6 +82,8 @@ Result<Json> UntagResource(const RequestContext& ctx, const Json& request) {
   UntagResourceRequest req;
   req.scope = ctx.scope;
   req.resource_arn = StringOr(request, "ResourceArn");
+  DR_RETURN_IF_ERROR(
+      CheckArnAccount(ctx.scope, req.resource_arn, "UntagResource"));
   if (const Json* keys = Field(request, "TagKeys")) {
     for (const Json& k : *keys) {
       if (k.is_string()) req.tag_keys.push_back(k.get<std::string>());
@@ -91,6 +98,8 @@ Result<Json> ListTagsOfResource(const RequestContext& ctx, const Json& request) 
   ListTagsOfResourceRequest req;
   req.scope = ctx.scope;
   req.resource_arn = StringOr(request, "ResourceArn");
+  DR_RETURN_IF_ERROR(
+      CheckArnAccount(ctx.scope, req.resource_arn, "ListTagsOfResource"));
   req.next_token = OptionalString(request, "NextToken");
   DR_ASSIGN_OR_RETURN(ListTagsOfResourceResult result, ctx.engine->ListTagsOfResource(req));
   Json tags = Json::array();

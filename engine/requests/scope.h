@@ -11,13 +11,29 @@
 
 namespace dynarock {
 
+// The AWS account id dynarock's ARNs name unless told another
+// (api::ClientOptions::account_id, `dynarock serve --account-id`): the one
+// AWS's own documentation uses in examples. Not 000000000000: no AWS account
+// has that id, so an ARN naming it is another account's, and DynamoDB
+// answers AccessDeniedException to it (engine/schema/arns.h).
+inline constexpr std::string_view kDefaultAccountId = "123456789012";
+
+// Whether `id` is an AWS account id: exactly 12 decimal digits.
+inline bool IsAccountId(std::string_view id) {
+  if (id.size() != 12) return false;
+  for (char c : id) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
 // Which set of tables a request sees, and how their ARNs read. DynamoDB Local
 // (and `dynarock serve` without --shared-db) gives each access key id +
 // region its own set of tables; `ns` is that key, empty for the shared set.
 struct Scope {
   std::string ns;
   std::string region = "ddblocal";
-  std::string account = "000000000000";
+  std::string account{kDefaultAccountId};
   // The caller's access key id: with `region` it names `ns`
   // (NamespaceFor); empty for unsigned calls. Global tables find a table's
   // replicas in the namespaces of the same key in other Regions.

@@ -84,19 +84,26 @@ Result<std::string> TableNameOfArn(const Scope& scope, std::string_view arn,
     return Status::Validation("Invalid TableArn: Invalid ResourceArn provided as input " +
                               std::string(arn));
   }
-  if (parsed->account != scope.account) {
-    std::string action = "dynamodb:";
-    action += operation;
-    return Status(ErrorCode::kAccessDenied,
-                  "User: arn:aws:iam::" + scope.account + ":root is not authorized to perform: " +
-                      action + " on resource: " + std::string(arn) +
-                      " because no resource-based policy allows the " + action + " action");
-  }
+  DR_RETURN_IF_ERROR(CheckArnAccount(scope, arn, operation));
   if (parsed->region != scope.region) {
     return Status::Validation("Invalid TableArn: Invalid ResourceArn provided as input " +
                               std::string(arn));
   }
   return std::move(parsed->table);
+}
+
+Status CheckArnAccount(const Scope& scope, std::string_view arn,
+                       std::string_view operation) {
+  std::optional<DynamoDbArn> parsed = ParseArn(arn);
+  if (!parsed || parsed->account == scope.account) return Status::OK();
+  std::string action = "dynamodb:";
+  action += operation;
+  return Status(ErrorCode::kAccessDenied,
+                "User: arn:aws:iam::" + scope.account +
+                    ":root is not authorized to perform: " + action +
+                    " on resource: " + std::string(arn) +
+                    " because no resource-based policy allows the " + action +
+                    " action");
 }
 
 }  // namespace dynarock

@@ -64,6 +64,14 @@ bool LooksLikeArn(std::string_view s);
 Result<std::string> TableNameOfArn(const Scope& scope, std::string_view arn,
                                    std::string_view operation);
 
+// kAccessDenied, in IAM's cross-account words for `operation`, when `arn`
+// parses as a DynamoDB ARN (ParseArn) of another account than the scope's;
+// OK otherwise, malformed ARNs included (the operation's own checks answer
+// those). AWS authorizes a request before the service reads it, so this
+// comes before the operation's other checks of the ARN.
+Status CheckArnAccount(const Scope& scope, std::string_view arn,
+                       std::string_view operation);
+
 }  // namespace dynarock
 
 #endif  // DYNAROCK_ENGINE_SCHEMA_ARNS_H_

@@ -80,6 +80,9 @@ class Engine:
         as DynamoDB Local; `dynarock serve` defaults to on).
       shared_db: one set of tables for every client (default True); False
         gives each access key id + region its own, as `dynarock serve`.
+      account_id: the AWS account id (12 digits) every ARN names (default
+        "123456789012", as `dynarock serve --account-id`); an ARN of another
+        account is answered AccessDeniedException.
       table_create_delay / table_delete_delay: seconds a table stays
         CREATING / DELETING (default: 0 on a simulated clock, the engine's
         50 ms on the real one).
@@ -100,7 +103,8 @@ class Engine:
     """
 
     def __init__(self, path=None, *, clock="real", start=1_700_000_000.0,
-                 throttling=False, shared_db=True, table_create_delay=None,
+                 throttling=False, shared_db=True, account_id="123456789012",
+                 table_create_delay=None,
                  table_delete_delay=None, gsi_lag=0.0, eventual_read_lag=0.0,
                  gsi_propagation="auto",
                  ttl_sweep_interval=1.0, ttl_deletion_spread=0.0,
@@ -117,6 +121,7 @@ class Engine:
         o.start = float(start)
         o.throttling = bool(throttling)
         o.shared_db = bool(shared_db)
+        o.account_id = str(account_id)
         o.sync_writes = bool(sync_writes)
         if table_create_delay is None and o.simulated_clock:
             table_create_delay = 0.0

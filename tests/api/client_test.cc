@@ -5,12 +5,18 @@
 
 #include <gtest/gtest.h>
 #include <pthread.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "api/dispatch.h"
+#include "engine/engine.h"
+#include "engine/requests/scope.h"
 #include "tests/api/api_test_util.h"
+#include "tests/testutil/test_engine.h"
 
 namespace dynarock::api {
 namespace {
@@ -29,7 +35,8 @@ TEST_F(ClientTest, EachAccessKeyAndRegionHasItsOwnTables) {
   Reply r = Call("CreateTable", create, kAlice);
   ASSERT_EQ(r.http_status, 200) << r;
   EXPECT_EQ(r.body["TableDescription"]["TableArn"],
-            "arn:aws:dynamodb:us-east-1:000000000000:table/tbl");
+            "arn:aws:dynamodb:us-east-1:" + std::string(kDefaultAccountId) +
+                ":table/tbl");
   EXPECT_EQ(Call("ListTables", "{}", kAlice).body, json::parse(R"({"TableNames":["tbl"]})"));
   EXPECT_EQ(Call("ListTables", "{}", kBob).body, json::parse(R"({"TableNames":[]})"));
   EXPECT_EQ(Call("ListTables", "{}", CallerIdentity{"AKIDALICE", "eu-west-1"}).body,
@@ -42,7 +49,127 @@ TEST_F(ClientTest, EachAccessKeyAndRegionHasItsOwnTables) {
 TEST_F(ClientTest, UnsignedCallsUseTheSharedSetAndDdbLocalArns) {
   CreateTable("shared");
   Reply r = Call("DescribeTable", R"({"TableName":"shared"})");
-  EXPECT_EQ(r.body["Table"]["TableArn"], "arn:aws:dynamodb:ddblocal:000000000000:table/shared");
+  EXPECT_EQ(r.body["Table"]["TableArn"],
+            "arn:aws:dynamodb:ddblocal:" + std::string(kDefaultAccountId) +
+                ":table/shared");
+}
+
+// ClientOptions::account_id names the account of every ARN, and decides
+// which ARNs are another account's (AccessDeniedException, as DynamoDB).
+TEST_F(ClientTest, AccountIdOptionNamesTheArnsAccount) {
+  EXPECT_EQ(kDefaultAccountId, "123456789012");
+  Client other(test_engine_.engine.get(),
+               ClientOptions{.account_id = "111122223333"});
+  Response created = other.Call("CreateTable", R"({"TableName":"acct",
+      "BillingMode":"PAY_PER_REQUEST",
+      "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
+      "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
+      "GlobalSecondaryIndexes":[{"IndexName":"gsi","Projection":{"ProjectionType":"ALL"},
+        "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}],
+      "StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"}})",
+                                kAlice);
+  ASSERT_TRUE(created.ok()) << created.body;
+  const json desc = json::parse(created.body)["TableDescription"];
+  const std::string arn = "arn:aws:dynamodb:us-east-1:111122223333:table/acct";
+  EXPECT_EQ(desc["TableArn"], arn);
+  EXPECT_EQ(desc["GlobalSecondaryIndexes"][0]["IndexArn"], arn + "/index/gsi");
+  EXPECT_EQ(
+      desc["LatestStreamArn"].get<std::string>().rfind(arn + "/stream/", 0),
+      0u);
+  // Its own account's ARN is the table; the default account's is another's.
+  Response tagged = other.Call(
+      "TagResource",
+      R"({"ResourceArn":")" + arn + R"(","Tags":[{"Key":"k","Value":"v"}]})",
+      kAlice);
+  EXPECT_TRUE(tagged.ok()) << tagged.body;
+  const std::string default_arn =
+      "arn:aws:dynamodb:us-east-1:" + std::string(kDefaultAccountId) +
+      ":table/acct";
+  Response denied =
+      other.Call("ListTagsOfResource",
+                 R"({"ResourceArn":")" + default_arn + R"("})", kAlice);
+  EXPECT_EQ(denied.http_status, 400);
+  EXPECT_EQ(
+      json::parse(denied.body)["message"],
+      "User: arn:aws:iam::111122223333:root is not authorized to perform: "
+      "dynamodb:ListTagsOfResource on resource: " +
+          default_arn +
+          " because no resource-based policy allows the "
+          "dynamodb:ListTagsOfResource "
+          "action");
+}
+
+// The account is part of the ARNs a table keeps (its catalog record), as on
+// DynamoDB, where a table never changes accounts: a database written under
+// one account id (every one before --account-id existed: 000000000000)
+// opens and answers under the default, and keeps its tables' ARNs, which
+// that account id serves again.
+TEST(ClientAccountTest, DatabaseKeepsTheAccountItsTablesWereCreatedUnder) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() /
+      ("dynarock_client_account_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  SimulatedClock clock;
+  EngineOptions options = TestEngine::Options();
+  options.in_memory = false;
+  options.path = dir.string();
+  options.clock = &clock;
+  const std::string old_arn =
+      "arn:aws:dynamodb:us-east-1:000000000000:table/old";
+  {
+    Result<std::unique_ptr<Engine>> db = Engine::Open(options);
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    Client zeros(db->get(), ClientOptions{.account_id = "000000000000"});
+    Response created = zeros.Call("CreateTable", R"({"TableName":"old",
+        "BillingMode":"PAY_PER_REQUEST",
+        "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
+        "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]})",
+                                  kAlice);
+    ASSERT_TRUE(created.ok()) << created.body;
+    EXPECT_EQ(json::parse(created.body)["TableDescription"]["TableArn"],
+              old_arn);
+    ASSERT_TRUE(zeros
+                    .Call("PutItem",
+                          R"({"TableName":"old","Item":{"pk":{"S":"a"}}})",
+                          kAlice)
+                    .ok());
+    ASSERT_TRUE(zeros
+                    .Call("TagResource",
+                          R"({"ResourceArn":")" + old_arn +
+                              R"(","Tags":[{"Key":"k","Value":"v"}]})",
+                          kAlice)
+                    .ok());
+  }
+  {
+    Result<std::unique_ptr<Engine>> db = Engine::Open(options);
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    Client fresh(db->get());
+    EXPECT_EQ(
+        json::parse(fresh.Call("ListTables", "{}", kAlice).body)["TableNames"],
+        json::array({"old"}));
+    Response got = fresh.Call(
+        "GetItem", R"({"TableName":"old","Key":{"pk":{"S":"a"}}})", kAlice);
+    EXPECT_EQ(json::parse(got.body)["Item"]["pk"]["S"], "a") << got.body;
+    EXPECT_EQ(json::parse(
+                  fresh.Call("DescribeTable", R"({"TableName":"old"})", kAlice)
+                      .body)["Table"]["TableArn"],
+              old_arn);
+    // An ARN is checked against the serving account...
+    Response denied =
+        fresh.Call("ListTagsOfResource",
+                   R"({"ResourceArn":")" + old_arn + R"("})", kAlice);
+    EXPECT_EQ(json::parse(denied.body)["__type"],
+              "com.amazon.coral.service#AccessDeniedException");
+    // ... so serving it under its own account id answers as before.
+    Client zeros(db->get(), ClientOptions{.account_id = "000000000000"});
+    Response tags =
+        zeros.Call("ListTagsOfResource",
+                   R"({"ResourceArn":")" + old_arn + R"("})", kAlice);
+    EXPECT_EQ(json::parse(tags.body)["Tags"],
+              json::parse(R"([{"Key":"k","Value":"v"}])"))
+        << tags.body;
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST_F(ClientTest, SharedDbIgnoresTheCaller) {
@@ -54,7 +181,8 @@ TEST_F(ClientTest, SharedDbIgnoresTheCaller) {
   ASSERT_TRUE(created.ok()) << created.body;
   // The ARN still names the caller's region.
   EXPECT_EQ(json::parse(created.body)["TableDescription"]["TableArn"],
-            "arn:aws:dynamodb:us-east-1:000000000000:table/tbl");
+            "arn:aws:dynamodb:us-east-1:" + std::string(kDefaultAccountId) +
+                ":table/tbl");
   EXPECT_EQ(json::parse(shared.Call("ListTables", "{}", kBob).body),
             json::parse(R"({"TableNames":["tbl"]})"));
   EXPECT_EQ(Call("ListTables", "{}").body, json::parse(R"({"TableNames":["tbl"]})"));

@@ -7,6 +7,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <string>
+
+#include "engine/requests/scope.h"
 #include "tests/api/api_test_util.h"
 
 namespace dynarock::api {
@@ -19,14 +22,19 @@ class TableArnsTest : public ApiTest {
  protected:
   // A signed caller in us-east-1: its tables' ARNs name that region.
   const CallerIdentity caller_{"AKID", "us-east-1"};
-  const std::string arn_ = "arn:aws:dynamodb:us-east-1:000000000000:table/Music";
+  // The table's ARN as CreateTable answered it.
+  std::string arn_;
 
   void SetUp() override {
     json req = {{"TableName", "Music"},
                 {"BillingMode", "PAY_PER_REQUEST"},
                 {"AttributeDefinitions", {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
                 {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}}};
-    ASSERT_EQ(Call("CreateTable", req, caller_).http_status, 200);
+    Reply created = Call("CreateTable", req, caller_);
+    ASSERT_EQ(created.http_status, 200);
+    arn_ = created.body["TableDescription"]["TableArn"].get<std::string>();
+    ASSERT_EQ(arn_, "arn:aws:dynamodb:us-east-1:" +
+                        std::string(kDefaultAccountId) + ":table/Music");
   }
   Reply C(std::string_view op, const json& body) { return Call(op, body, caller_); }
 };
@@ -63,11 +71,13 @@ TEST_F(TableArnsTest, SingleTableOperationsAcceptTheArn) {
 }
 
 TEST_F(TableArnsTest, CreateTableTakesANameNotAnArn) {
-  Reply r = C("CreateTable", {{"TableName", "arn:aws:dynamodb:us-east-1:000000000000:table/X"},
-                              {"BillingMode", "PAY_PER_REQUEST"},
-                              {"AttributeDefinitions",
-                               {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
-                              {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}}});
+  Reply r =
+      C("CreateTable",
+        {{"TableName", arn_.substr(0, arn_.size() - 5) + "X"},
+         {"BillingMode", "PAY_PER_REQUEST"},
+         {"AttributeDefinitions",
+          {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
+         {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}}});
   EXPECT_EQ(r.http_status, 400);
   EXPECT_THAT(r.body["message"].get<std::string>(), HasSubstr("regular expression pattern"));
 }
@@ -117,8 +127,23 @@ TEST_F(TableArnsTest, OtherAccountsAndRegionsAnswerAsDynamoDb) {
   EXPECT_EQ(account.body["__type"], "com.amazon.coral.service#AccessDeniedException");
   EXPECT_THAT(account.body["message"].get<std::string>(),
               HasSubstr("is not authorized to perform: dynamodb:GetItem"));
-  Reply region = C("GetItem", {{"TableName", "arn:aws:dynamodb:eu-west-1:000000000000:table/Music"},
-                               {"Key", {{"pk", {{"S", "a"}}}}}});
+  // DynamoDB Local's account, 000000000000, is no AWS account: another's.
+  Reply zeros = C(
+      "ListTagsOfResource",
+      {{"ResourceArn", "arn:aws:dynamodb:us-east-1:000000000000:table/Music"}});
+  EXPECT_EQ(zeros.http_status, 400);
+  EXPECT_EQ(zeros.body["__type"],
+            "com.amazon.coral.service#AccessDeniedException")
+      << zeros;
+  EXPECT_THAT(
+      zeros.body["message"].get<std::string>(),
+      HasSubstr(
+          "User: arn:aws:iam::" + std::string(kDefaultAccountId) +
+          ":root is not authorized to perform: dynamodb:ListTagsOfResource"));
+  std::string eu_arn = arn_;
+  eu_arn.replace(eu_arn.find("us-east-1"), 9, "eu-west-1");
+  Reply region =
+      C("GetItem", {{"TableName", eu_arn}, {"Key", {{"pk", {{"S", "a"}}}}}});
   EXPECT_EQ(region.http_status, 400);
   EXPECT_EQ(region.body["__type"], "com.amazon.coral.validate#ValidationException");
   Reply index = C("Query", {{"TableName", arn_ + "/index/byYear"},

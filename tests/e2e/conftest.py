@@ -36,6 +36,8 @@ from botocore.exceptions import ClientError
 REPO = Path(__file__).resolve().parents[2]
 LISTENING = re.compile(r"^dynarock listening on (http://\S+)")
 REGION = "us-east-1"
+# The account id in the ARNs of `dynarock serve` without --account-id.
+ACCOUNT = "123456789012"
 INPROCESS = os.environ.get("DYNAROCK_E2E_INPROCESS") == "1"
 
 
@@ -47,6 +49,8 @@ def _inprocess_engine(args):
     flags = dict(zip(args, list(args[1:]) + [None]))
     kwargs = {"throttling": flags.get("--throttling", "on") != "off",
               "shared_db": "--shared-db" in args}
+    if "--account-id" in flags:
+        kwargs["account_id"] = flags["--account-id"]
     if "--gsi-lag-ms" in flags:
         kwargs["gsi_lag"] = int(flags["--gsi-lag-ms"]) / 1000
     if "--ttl-sweep-interval-ms" in flags:

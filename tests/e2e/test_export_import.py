@@ -14,7 +14,7 @@ import time
 import pytest
 from botocore.exceptions import ClientError
 
-from conftest import unique_name
+from conftest import ACCOUNT, unique_name
 
 WAIT = {"Delay": 0.05, "MaxAttempts": 200}
 
@@ -426,7 +426,7 @@ def test_import_errors(s3):
                                                 "BillingMode": "PAY_PER_REQUEST"})
     assert code == "ValidationException"
     code, _ = error_of(ddb.describe_import,
-                       ImportArn="arn:aws:dynamodb:us-east-1:000000000000:table/x/import/"
+                       ImportArn=f"arn:aws:dynamodb:us-east-1:{ACCOUNT}:table/x/import/"
                                  "01234567890123-abcdef01")
     assert code == "ImportNotFoundException"
     # Records that are not items are counted and left out; the last item of

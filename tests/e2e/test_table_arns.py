@@ -3,17 +3,19 @@ item, query and table operations, batch keys echoed as given, transactions,
 PartiQL, and DynamoDB's answers for another account or region
 (docs/compatibility.md "Table ARNs")."""
 
+import subprocess
+
 import pytest
 from botocore.exceptions import ClientError
 
-from conftest import REGION, create_simple_table
+from conftest import ACCOUNT, INPROCESS, REGION, create_simple_table, dynarock_bin
 
 
 @pytest.fixture
 def table(ddb, table_name):
     create_simple_table(ddb, table_name)
     arn = ddb.describe_table(TableName=table_name)["Table"]["TableArn"]
-    assert arn == f"arn:aws:dynamodb:{REGION}:000000000000:table/{table_name}"
+    assert arn == f"arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{table_name}"
     return table_name, arn
 
 
@@ -67,14 +69,14 @@ def test_transactions_and_partiql_accept_the_arn(ddb, table):
 
 
 def test_another_account_or_region(ddb, table):
-    name, _ = table
+    name, arn = table
     with pytest.raises(ClientError) as e:
         ddb.get_item(TableName=f"arn:aws:dynamodb:{REGION}:111122223333:table/{name}",
                      Key={"pk": {"S": "a"}})
     assert e.value.response["Error"]["Code"] == "AccessDeniedException"
     assert "dynamodb:GetItem" in e.value.response["Error"]["Message"]
     with pytest.raises(ClientError) as e:
-        ddb.get_item(TableName=f"arn:aws:dynamodb:eu-west-1:000000000000:table/{name}",
+        ddb.get_item(TableName=arn.replace(REGION, "eu-west-1"),
                      Key={"pk": {"S": "a"}})
     assert e.value.response["Error"]["Code"] == "ValidationException"
     with pytest.raises(ClientError) as e:
@@ -108,3 +110,40 @@ def test_unimplemented_parameters_are_refused_by_name(ddb, table, table_name):
                                KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
                                SSESpecification={"Enabled": True})
     assert created["TableDescription"]["SSEDescription"]["SSEType"] == "KMS"
+
+
+def test_account_000000000000_is_another_account(ddb, table):
+    # DynamoDB Local's account id is no AWS account's: the conformance suite
+    # (written against DynamoDB) expects AccessDeniedException for it.
+    name, _ = table
+    zeros = f"arn:aws:dynamodb:{REGION}:000000000000:table/{name}"
+    with pytest.raises(ClientError) as e:
+        ddb.list_tags_of_resource(ResourceArn=zeros)
+    err = e.value.response["Error"]
+    assert err["Code"] == "AccessDeniedException"
+    assert err["Message"] == (
+        f"User: arn:aws:iam::{ACCOUNT}:root is not authorized to perform: "
+        f"dynamodb:ListTagsOfResource on resource: {zeros} because no resource-based "
+        "policy allows the dynamodb:ListTagsOfResource action")
+
+
+def test_account_id_flag_names_the_account(start_server, table_name):
+    server = start_server("--in-memory", "--account-id", "000000000000")
+    ddb = server.client()
+    create_simple_table(ddb, table_name)
+    arn = ddb.describe_table(TableName=table_name)["Table"]["TableArn"]
+    assert arn == f"arn:aws:dynamodb:{REGION}:000000000000:table/{table_name}"
+    ddb.tag_resource(ResourceArn=arn, Tags=[{"Key": "k", "Value": "v"}])
+    assert ddb.list_tags_of_resource(ResourceArn=arn)["Tags"] == [{"Key": "k", "Value": "v"}]
+    with pytest.raises(ClientError) as e:
+        ddb.list_tags_of_resource(ResourceArn=arn.replace("000000000000", ACCOUNT))
+    assert e.value.response["Error"]["Code"] == "AccessDeniedException"
+
+
+@pytest.mark.skipif(INPROCESS, reason="a command-line flag of dynarock serve")
+@pytest.mark.parametrize("bad", ["12345678901", "1234567890123", "12345678901x", ""])
+def test_account_id_flag_refuses_what_is_no_account_id(bad):
+    done = subprocess.run([str(dynarock_bin()), "serve", "--in-memory", "--port", "0",
+                           "--account-id", bad], capture_output=True, text=True, timeout=30)
+    assert done.returncode != 0
+    assert "--account-id" in done.stderr and "12 digits" in done.stderr, done.stderr

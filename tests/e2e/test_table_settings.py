@@ -16,7 +16,7 @@ import time
 import pytest
 from botocore.exceptions import ClientError
 
-from conftest import unique_name
+from conftest import ACCOUNT, unique_name
 
 WAIT = {"Delay": 0.05, "MaxAttempts": 200}
 
@@ -255,13 +255,13 @@ def test_server_side_encryption_with_a_kms_key(ddb):
     sse = created["TableDescription"]["SSEDescription"]
     assert sse["Status"] == "ENABLED" and sse["SSEType"] == "KMS"
     assert sse["KMSMasterKeyArn"].startswith("arn:aws:kms:")
-    assert ":000000000000:key/" in sse["KMSMasterKeyArn"]
+    assert f":{ACCOUNT}:key/" in sse["KMSMasterKeyArn"]
     wait_active(ddb, name)
     # A key of one's own, by alias; then back to the AWS owned key.
     ddb.update_table(TableName=name, SSESpecification={
         "Enabled": True, "SSEType": "KMS", "KMSMasterKeyId": "alias/mine"})
     assert ddb.describe_table(TableName=name)["Table"]["SSEDescription"][
-        "KMSMasterKeyArn"].endswith(":000000000000:alias/mine")
+        "KMSMasterKeyArn"].endswith(f":{ACCOUNT}:alias/mine")
     wait_active(ddb, name)
     # A backup's restore keeps the source's key unless overridden.
     arn = ddb.create_backup(TableName=name, BackupName="sse-backup")["BackupDetails"]["BackupArn"]
@@ -312,4 +312,4 @@ def test_a_kms_key_survives_a_restart(start_server, tmp_path):
     server = start_server("--db-path", str(db))
     assert describe(server.client(), name)["SSEDescription"] == before
     assert before["KMSMasterKeyArn"].endswith(
-        ":000000000000:key/1234abcd-12ab-34cd-56ef-1234567890ab")
+        f":{ACCOUNT}:key/1234abcd-12ab-34cd-56ef-1234567890ab")

@@ -15,7 +15,8 @@ import pytest
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
-from conftest import (create_simple_table, dynarock_bin, extension, unique_name, REGION)
+from conftest import (create_simple_table, dynarock_bin, extension, unique_name, ACCOUNT,
+                      REGION)
 
 START = 1_700_000_000
 
@@ -169,7 +170,7 @@ def test_recipe_standard_retries_see_the_injected_throttle(server, table):
         assert err["Error"]["Message"].startswith("Throughput exceeds the current capacity")
         assert bodies[-1]["ThrottlingReasons"] == [{
             "reason": "TableWriteKeyRangeThroughputExceeded",
-            "resource": f"arn:aws:dynamodb:{REGION}:000000000000:table/{table}"}]
+            "resource": f"arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{table}"}]
         assert "Item" not in client(server).get_item(TableName=table, Key={"pk": {"S": "b"}})
         _, capacity = extension(server.url, "DescribeCapacity", {"TableName": table})
         assert capacity["InjectedFaults"] == {"ProvisionedThroughputExceededException": 3}

@@ -11,7 +11,6 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <filesystem>
@@ -20,6 +19,7 @@
 
 #include "engine/engine.h"
 #include "engine/keys/key_codec.h"
+#include "engine/requests/scope.h"
 #include "engine/value/item_size.h"
 #include "tests/engine/expr/expr_test_util.h"
 #include "tests/testutil/status_matchers.h"
@@ -38,7 +38,8 @@ using ::testing::ElementsAre;
 
 constexpr int64_t kKB = 1024;
 constexpr int64_t kSecond = 1'000'000;
-const char* const kArn = "arn:aws:dynamodb:ddblocal:000000000000:table/";
+const std::string kArn =
+    "arn:aws:dynamodb:ddblocal:" + std::string(kDefaultAccountId) + ":table/";
 
 // An item of `bytes` bytes with partition key `pk` (and more attributes).
 Item Sized(const std::string& pk, int64_t bytes, Item extra = {}) {

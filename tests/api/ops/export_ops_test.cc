@@ -9,6 +9,7 @@
 #include <string>
 
 #include "api/transfer/s3_directory.h"
+#include "engine/requests/scope.h"
 #include "tests/api/api_test_util.h"
 
 namespace dynarock::api {
@@ -53,7 +54,8 @@ class ExportOpsTest : public ::testing::Test {
              {{"TableName", name},
               {"PointInTimeRecoverySpecification", {{"PointInTimeRecoveryEnabled", true}}}});
     EXPECT_EQ(r.http_status, 200) << r;
-    return "arn:aws:dynamodb:ddblocal:000000000000:table/" + name;
+    return "arn:aws:dynamodb:ddblocal:" + std::string(kDefaultAccountId) +
+           ":table/" + name;
   }
 
   std::string root_ = TempRoot();
@@ -135,7 +137,8 @@ TEST_F(ExportOpsTest, Errors) {
             {"AttributeDefinitions", {{{"AttributeName", "pk"}, {"AttributeType", "S"}}}},
             {"KeySchema", {{{"AttributeName", "pk"}, {"KeyType", "HASH"}}}}});
   r = Call("ExportTableToPointInTime",
-           {{"TableArn", "arn:aws:dynamodb:ddblocal:000000000000:table/nopitr"},
+           {{"TableArn", "arn:aws:dynamodb:ddblocal:" +
+                             std::string(kDefaultAccountId) + ":table/nopitr"},
             {"S3Bucket", "bucket"}});
   EXPECT_EQ(r.body["__type"], std::string(kDynamoDb) + "PointInTimeRecoveryUnavailableException");
   r = Call("DescribeExport", {{"ExportArn", arn + "/export/01234567890123-abcdef01"}});

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "api/transfer/s3_directory.h"
+#include "engine/requests/scope.h"
 #include "tests/api/api_test_util.h"
 
 namespace dynarock::api {
@@ -67,7 +68,9 @@ TEST_F(ImportOpsTest, ImportDescribeList) {
   ASSERT_EQ(r.http_status, 200) << r;
   json d = r.body["ImportTableDescription"];
   EXPECT_EQ(d["ImportStatus"], "IN_PROGRESS");
-  EXPECT_EQ(d["TableArn"], "arn:aws:dynamodb:ddblocal:000000000000:table/imported");
+  EXPECT_EQ(d["TableArn"],
+            "arn:aws:dynamodb:ddblocal:" + std::string(kDefaultAccountId) +
+                ":table/imported");
   EXPECT_EQ(d["S3BucketSource"], json::parse(R"({"S3Bucket":"bucket","S3KeyPrefix":"csv/"})"));
   EXPECT_EQ(d["InputFormat"], "CSV");
   EXPECT_EQ(d["InputCompressionType"], "NONE");
@@ -185,8 +188,11 @@ TEST_F(ImportOpsTest, Errors) {
             "constraint: Member must have length greater than or equal to 1; Value 'FREE' "
             "at 'tableCreationParameters.billingMode' failed to satisfy constraint: Member "
             "must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]");
-  r = Call("DescribeImport", {{"ImportArn", "arn:aws:dynamodb:ddblocal:000000000000:table/x/"
-                                            "import/01234567890123-abcdef01"}});
+  r = Call("DescribeImport",
+           {{"ImportArn",
+             "arn:aws:dynamodb:ddblocal:" + std::string(kDefaultAccountId) +
+                 ":table/x/"
+                 "import/01234567890123-abcdef01"}});
   EXPECT_EQ(r.body["__type"], "com.amazonaws.dynamodb.v20120810#ImportNotFoundException");
   r = Call("ListImports", {{"PageSize", 0}});
   EXPECT_EQ(r.body["__type"], "com.amazon.coral.validate#ValidationException");

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "api/ops/resource_policy.h"
+#include "engine/requests/scope.h"
 #include "tests/api/api_test_util.h"
 
 namespace dynarock::api {
@@ -15,7 +16,9 @@ namespace {
 
 using nlohmann::json;
 
-constexpr char kArn[] = "arn:aws:dynamodb:ddblocal:000000000000:table/tbl";
+const std::string kArn =
+    "arn:aws:dynamodb:ddblocal:" + std::string(kDefaultAccountId) +
+    ":table/tbl";
 constexpr char kPolicy[] =
     R"({"Version": "2012-10-17",
   "Statement": [{"Effect": "Allow", "Principal": {"AWS": "000000000000"},
@@ -93,7 +96,8 @@ TEST_F(PolicyOpsTest, CreateTableResourcePolicy) {
   Reply r = Call("CreateTable", create + json(std::string(kPolicy)).dump() + "}");
   ASSERT_EQ(r.http_status, 200) << r;
   r = Call("GetResourcePolicy",
-           R"({"ResourceArn":"arn:aws:dynamodb:ddblocal:000000000000:table/withpolicy"})");
+           R"({"ResourceArn":"arn:aws:dynamodb:ddblocal:)" +
+               std::string(kDefaultAccountId) + R"(:table/withpolicy"})");
   ASSERT_EQ(r.http_status, 200) << r;
   EXPECT_EQ(r.body["Policy"], kCompact);
   // A bad document refuses the table.

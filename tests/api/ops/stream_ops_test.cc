@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "engine/requests/scope.h"
 #include "tests/api/api_test_util.h"
 
 namespace dynarock::api {
@@ -119,13 +120,16 @@ TEST_F(StreamOpsTest, RequestShapesAndErrors) {
   EXPECT_EQ(Streams("GetRecords", json{{"ShardIterator", "x"}}).body,
             ValidationError("Invalid ShardIterator"));
   Reply missing = Streams(
-      "DescribeStream",
-      json{{"StreamArn", "arn:aws:dynamodb:ddblocal:000000000000:table/tab/stream/x"}});
+      "DescribeStream", json{{"StreamArn", "arn:aws:dynamodb:ddblocal:" +
+                                               std::string(kDefaultAccountId) +
+                                               ":table/tab/stream/x"}});
   EXPECT_EQ(missing.http_status, 400);
   EXPECT_EQ(missing.body["__type"],
             "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException");
   EXPECT_EQ(Streams("GetShardIterator",
-                    json{{"StreamArn", "arn:aws:dynamodb:ddblocal:000000000000:table/tab/x"},
+                    json{{"StreamArn", "arn:aws:dynamodb:ddblocal:" +
+                                           std::string(kDefaultAccountId) +
+                                           ":table/tab/x"},
                          {"ShardId", "shardId-00000000000000000000-00000000"},
                          {"ShardIteratorType", "LATEST"}})
                 .body,
@@ -140,23 +144,29 @@ TEST_F(StreamOpsTest, RequestShapesAndErrors) {
                 .body,
             ValidationError("Invalid StreamArn"));
   for (const char* type : {"TRIM_HORIZON", "LATEST"}) {
-    EXPECT_EQ(Streams("GetShardIterator",
-                      json{{"StreamArn", "arn:aws:dynamodb:ddblocal:000000000000:table/tab/x"},
-                           {"ShardId", "shardId-00000000000000000000-00000000"},
-                           {"ShardIteratorType", type},
-                           {"SequenceNumber", "000000000000000000001"}})
-                  .body,
-              ValidationError("Must not provide a SequenceNumber for a TRIM_HORIZON "
-                              "or LATEST shard iterator"));
+    EXPECT_EQ(
+        Streams("GetShardIterator",
+                json{{"StreamArn", "arn:aws:dynamodb:ddblocal:" +
+                                       std::string(kDefaultAccountId) +
+                                       ":table/tab/x"},
+                     {"ShardId", "shardId-00000000000000000000-00000000"},
+                     {"ShardIteratorType", type},
+                     {"SequenceNumber", "000000000000000000001"}})
+            .body,
+        ValidationError("Must not provide a SequenceNumber for a TRIM_HORIZON "
+                        "or LATEST shard iterator"));
   }
-  EXPECT_EQ(Streams("DescribeStream",
-                    json{{"StreamArn", "arn:aws:dynamodb:ddblocal:000000000000:table/tab/stream/x"},
-                         {"ShardFilter",
-                          {{"ShardId", "shardId-00000000000000000000-00000000"}}}})
-                .body,
-            ValidationError("1 validation error detected: Value null at "
-                            "'shardFilter.type' failed to satisfy constraint: Member "
-                            "must not be null"));
+  EXPECT_EQ(
+      Streams("DescribeStream",
+              json{{"StreamArn", "arn:aws:dynamodb:ddblocal:" +
+                                     std::string(kDefaultAccountId) +
+                                     ":table/tab/stream/x"},
+                   {"ShardFilter",
+                    {{"ShardId", "shardId-00000000000000000000-00000000"}}}})
+          .body,
+      ValidationError("1 validation error detected: Value null at "
+                      "'shardFilter.type' failed to satisfy constraint: Member "
+                      "must not be null"));
   // A DynamoDB target never reaches the streams operations.
   EXPECT_EQ(Call("GetRecords", json{{"ShardIterator", "x"}}).http_status, 400);
 }

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "engine/requests/scope.h"
 #include "tests/api/api_test_util.h"
 
 namespace dynarock::api {
@@ -20,7 +21,7 @@ void StripTableId(json* description) {
   (*description)["TableId"] = "ID";
 }
 
-const char* kOnDemandTable = R"({
+const std::string kOnDemandTable = R"({
   "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
   "TableName":"tbl",
   "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
@@ -30,7 +31,9 @@ const char* kOnDemandTable = R"({
                            "WriteCapacityUnits":0},
   "TableSizeBytes":0,
   "ItemCount":0,
-  "TableArn":"arn:aws:dynamodb:ddblocal:000000000000:table/tbl",
+  "TableArn":"arn:aws:dynamodb:ddblocal:)" +
+                                   std::string(kDefaultAccountId) +
+                                   R"(:table/tbl",
   "TableId":"ID",
   "BillingModeSummary":{"BillingMode":"PAY_PER_REQUEST",
                         "LastUpdateToPayPerRequestDateTime":1700000000.0},
@@ -72,7 +75,8 @@ TEST_F(TableOpsTest, CreateProvisionedTableWithIndexes) {
   ASSERT_EQ(r.http_status, 200) << r;
   json& d = r.body["TableDescription"];
   StripTableId(&d);
-  const json expected = json::parse(R"({
+  const json expected = json::parse(
+      R"({
     "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},
                             {"AttributeName":"sk","AttributeType":"N"},
                             {"AttributeName":"l","AttributeType":"B"},
@@ -86,7 +90,8 @@ TEST_F(TableOpsTest, CreateProvisionedTableWithIndexes) {
                              "WriteCapacityUnits":6},
     "TableSizeBytes":0,
     "ItemCount":0,
-    "TableArn":"arn:aws:dynamodb:ddblocal:000000000000:table/orders",
+    "TableArn":"arn:aws:dynamodb:ddblocal:)" +
+      std::string(kDefaultAccountId) + R"(:table/orders",
     "TableId":"ID",
     "DeletionProtectionEnabled":true,
     "LocalSecondaryIndexes":[{"IndexName":"lsi",
@@ -94,7 +99,8 @@ TEST_F(TableOpsTest, CreateProvisionedTableWithIndexes) {
                      {"AttributeName":"l","KeyType":"RANGE"}],
         "Projection":{"ProjectionType":"KEYS_ONLY"},
         "IndexSizeBytes":0,"ItemCount":0,
-        "IndexArn":"arn:aws:dynamodb:ddblocal:000000000000:table/orders/index/lsi"}],
+        "IndexArn":"arn:aws:dynamodb:ddblocal:)" +
+      std::string(kDefaultAccountId) + R"(:table/orders/index/lsi"}],
     "GlobalSecondaryIndexes":[{"IndexName":"gsi",
         "KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],
         "Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["x","y"]},
@@ -102,7 +108,8 @@ TEST_F(TableOpsTest, CreateProvisionedTableWithIndexes) {
         "ProvisionedThroughput":{"NumberOfDecreasesToday":0,"ReadCapacityUnits":3,
                                  "WriteCapacityUnits":4},
         "IndexSizeBytes":0,"ItemCount":0,
-        "IndexArn":"arn:aws:dynamodb:ddblocal:000000000000:table/orders/index/gsi",
+        "IndexArn":"arn:aws:dynamodb:ddblocal:)" +
+      std::string(kDefaultAccountId) + R"(:table/orders/index/gsi",
         "WarmThroughput":{"ReadUnitsPerSecond":3,"WriteUnitsPerSecond":4,
                           "Status":"ACTIVE"}}]})");
   EXPECT_EQ(d, expected);
@@ -372,7 +379,8 @@ TEST_F(TableOpsTest, DeleteTable) {
   // AttributeDefinitions, indexes or settings).
   json expected = json::parse(R"({
     "TableName":"tbl","TableStatus":"DELETING","TableId":"ID",
-    "TableArn":"arn:aws:dynamodb:ddblocal:000000000000:table/tbl",
+    "TableArn":"arn:aws:dynamodb:ddblocal:)" +
+                              std::string(kDefaultAccountId) + R"(:table/tbl",
     "ItemCount":0,"TableSizeBytes":0,
     "ProvisionedThroughput":{"NumberOfDecreasesToday":0,"ReadCapacityUnits":0,
                              "WriteCapacityUnits":0},

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "engine/requests/scope.h"
 #include "tests/api/api_test_util.h"
 
 namespace dynarock::api {
@@ -13,7 +14,9 @@ namespace {
 
 using nlohmann::json;
 
-constexpr char kArn[] = "arn:aws:dynamodb:ddblocal:000000000000:table/tbl";
+const std::string kArn =
+    "arn:aws:dynamodb:ddblocal:" + std::string(kDefaultAccountId) +
+    ":table/tbl";
 
 class TagOpsTest : public ApiTest {
  protected:
@@ -46,7 +49,8 @@ TEST_F(TagOpsTest, CreateTableWithTags) {
       "Tags":[{"Key":"k","Value":"v"}]})");
   ASSERT_EQ(r.http_status, 200) << r;
   r = Call("ListTagsOfResource",
-           R"({"ResourceArn":"arn:aws:dynamodb:ddblocal:000000000000:table/tagged"})");
+           R"({"ResourceArn":"arn:aws:dynamodb:ddblocal:)" +
+               std::string(kDefaultAccountId) + R"(:table/tagged"})");
   EXPECT_EQ(r.body, json::parse(R"({"Tags":[{"Key":"k","Value":"v"}]})"));
 }
 
@@ -84,7 +88,9 @@ TEST_F(TagOpsTest, Messages) {
                                {"Tags", {{{"Key", "k"}, {"Value", std::string(257, 'v')}}}}});
   EXPECT_EQ(r.http_status, 400);
   EXPECT_NE(r.body["message"].get<std::string>().find("'tags.1.member.value'"), std::string::npos);
-  const std::string missing = "arn:aws:dynamodb:ddblocal:000000000000:table/nope";
+  const std::string missing =
+      "arn:aws:dynamodb:ddblocal:" + std::string(kDefaultAccountId) +
+      ":table/nope";
   EXPECT_EQ(Call("ListTagsOfResource", json{{"ResourceArn", missing}}).body,
             ErrorBody("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",
                       "Requested resource not found: ResourceArn: " + missing + " not found"));

@@ -204,7 +204,7 @@ describe("bulk put items (AWS SDK for JavaScript v3)", () => {
       return true;
     });
     await assert.rejects(client.send(new DescribeBulkOperationCommand({
-      BulkOperationArn: "arn:aws:dynamodb:us-east-1:000000000000:table/Bulk/bulk-operation/x",
+      BulkOperationArn: "arn:aws:dynamodb:us-east-1:123456789012:table/Bulk/bulk-operation/x",
     })), (err) => {
       assert.equal(err.name, "ResourceNotFoundException");
       return true;

@@ -7,10 +7,12 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
+#include <string>
+#include <unistd.h>
 
+#include "engine/requests/scope.h"
 #include "tests/engine/backup/backup_test_util.h"
 #include "tests/testutil/status_matchers.h"
 #include "tests/testutil/test_engine.h"
@@ -55,9 +57,10 @@ TEST(BackupsTest, CreateDescribesTheBackupAndItsSource) {
   ASSERT_OK(db->CreateTable(IndexedTable("Tab")).status());
   for (int i = 0; i < 10; ++i) Put(db.engine.get(), "Tab", IndexedItem(i));
   ASSERT_OK_AND_ASSIGN(BackupDescription b, Create(db.engine.get(), "Tab", "first"));
-  EXPECT_THAT(b.backup_arn,
-              MatchesRegex("arn:aws:dynamodb:ddblocal:000000000000:table/Tab/backup/"
-                           "[0-9]{13}-[0-9a-f]{8}"));
+  EXPECT_THAT(b.backup_arn, MatchesRegex("arn:aws:dynamodb:ddblocal:" +
+                                         std::string(kDefaultAccountId) +
+                                         ":table/Tab/backup/"
+                                         "[0-9]{13}-[0-9a-f]{8}"));
   EXPECT_EQ(b.backup_name, "first");
   EXPECT_EQ(b.backup_status, BackupStatus::kAvailable);  // no creation delay here
   EXPECT_EQ(b.source.table_name, "Tab");
@@ -96,7 +99,8 @@ TEST(BackupsTest, ErrorsAsDynamoDb) {
   EXPECT_THAT(Create(db.engine.get(), "Missing").status(),
               StatusIs(ErrorCode::kTableNotFound, "Table not found: Missing"));
   const std::string arn =
-      "arn:aws:dynamodb:ddblocal:000000000000:table/T/backup/0000000000000-00000000";
+      "arn:aws:dynamodb:ddblocal:" + std::string(kDefaultAccountId) +
+      ":table/T/backup/0000000000000-00000000";
   DescribeBackupRequest describe;
   describe.backup_arn = arn;
   EXPECT_THAT(db->DescribeBackup(describe).status(),
@@ -112,7 +116,8 @@ TEST(BackupsTest, ErrorsAsDynamoDb) {
               StatusIs(ErrorCode::kTableAlreadyExists, "Table already exists: Tab"));
   // A table's ARN, or no ARN at all, is not a backup's.
   for (const std::string& not_backup :
-       {std::string("arn:aws:dynamodb:ddblocal:000000000000:table/Tab"),
+       {std::string("arn:aws:dynamodb:ddblocal:" +
+                    std::string(kDefaultAccountId) + ":table/Tab"),
         std::string(48, 'x')}) {
     DescribeBackupRequest bad;
     bad.backup_arn = not_backup;

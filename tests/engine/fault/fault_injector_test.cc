@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/clock.h"
+#include "engine/requests/scope.h"
 #include "tests/testutil/status_matchers.h"
 
 namespace dynarock {
@@ -76,7 +77,8 @@ TEST_F(FaultInjectorTest, AThrottleCarriesDynamoDbsMessageAndReason) {
   ASSERT_EQ(s.throttling_reasons().size(), 1u);
   EXPECT_EQ(s.throttling_reasons()[0].reason, "TableWriteKeyRangeThroughputExceeded");
   EXPECT_EQ(s.throttling_reasons()[0].resource,
-            "arn:aws:dynamodb:ddblocal:000000000000:table/Orders");
+            "arn:aws:dynamodb:ddblocal:" + std::string(kDefaultAccountId) +
+                ":table/Orders");
   // Other operations and tables are not matched.
   EXPECT_TRUE(faults_.Decide(Site("GetItem")).empty());
   EXPECT_TRUE(faults_.Decide(Site("PutItem", "Other")).empty());
@@ -94,7 +96,8 @@ TEST_F(FaultInjectorTest, AChosenReasonOnAnIndexRead) {
               HasSubstr("provisioned throughput for one or more global secondary indexes"));
   EXPECT_EQ(d[0].error.throttling_reasons()[0].reason, "IndexReadProvisionedThroughputExceeded");
   EXPECT_EQ(d[0].error.throttling_reasons()[0].resource,
-            "arn:aws:dynamodb:ddblocal:000000000000:table/Orders/index/GSI1");
+            "arn:aws:dynamodb:ddblocal:" + std::string(kDefaultAccountId) +
+                ":table/Orders/index/GSI1");
 }
 
 TEST_F(FaultInjectorTest, EveryNthAndFirstN) {

@@ -3,6 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <string>
+
+#include "engine/requests/scope.h"
 #include "tests/testutil/status_matchers.h"
 
 namespace dynarock {
@@ -47,8 +50,10 @@ TEST(ArnsTest, RefusesWhatIsNoDynamoDbTableArn) {
 TEST(ArnsTest, TableNameOfArnChecksAccountAndRegion) {
   Scope scope;
   scope.region = "us-east-1";
-  Result<std::string> name =
-      TableNameOfArn(scope, "arn:aws:dynamodb:us-east-1:000000000000:table/Music", "GetItem");
+  const std::string own = TableArn(scope, "Music");
+  EXPECT_EQ(own, "arn:aws:dynamodb:us-east-1:" +
+                     std::string(kDefaultAccountId) + ":table/Music");
+  Result<std::string> name = TableNameOfArn(scope, own, "GetItem");
   ASSERT_OK(name);
   EXPECT_EQ(*name, "Music");
   EXPECT_THAT(TableNameOfArn(scope, "arn:aws:dynamodb:us-east-1:111122223333:table/Music",
@@ -57,13 +62,34 @@ TEST(ArnsTest, TableNameOfArnChecksAccountAndRegion) {
                        HasSubstr("is not authorized to perform: dynamodb:GetItem on resource: "
                                  "arn:aws:dynamodb:us-east-1:111122223333:table/Music because "
                                  "no resource-based policy allows the dynamodb:GetItem action")));
-  EXPECT_THAT(TableNameOfArn(scope, "arn:aws:dynamodb:us-west-2:000000000000:table/Music",
-                             "GetItem"),
+  // No AWS account is 000000000000 (DynamoDB Local's): by default it is
+  // another account's, as it is on DynamoDB.
+  EXPECT_THAT(
+      TableNameOfArn(scope,
+                     "arn:aws:dynamodb:us-east-1:000000000000:table/Music",
+                     "ListTagsOfResource"),
+      StatusIs(
+          ErrorCode::kAccessDenied,
+          HasSubstr("User: arn:aws:iam::" + std::string(kDefaultAccountId) +
+                    ":root is not authorized")));
+  Scope west = scope;
+  west.region = "us-west-2";
+  EXPECT_THAT(TableNameOfArn(scope, TableArn(west, "Music"), "GetItem"),
               StatusIs(ErrorCode::kValidation, HasSubstr("Invalid TableArn")));
-  EXPECT_THAT(TableNameOfArn(scope,
-                             "arn:aws:dynamodb:us-east-1:000000000000:table/Music/index/g",
-                             "Query"),
+  EXPECT_THAT(TableNameOfArn(scope, IndexArn(own, "g"), "Query"),
               StatusIs(ErrorCode::kValidation, HasSubstr("Invalid TableArn")));
+  // Another account id in the Scope (ClientOptions::account_id) is the
+  // caller's own.
+  Scope zeros = scope;
+  zeros.account = "000000000000";
+  Result<std::string> zeros_name = TableNameOfArn(
+      zeros, "arn:aws:dynamodb:us-east-1:000000000000:table/Music", "GetItem");
+  ASSERT_OK(zeros_name);
+  EXPECT_EQ(*zeros_name, "Music");
+  EXPECT_TRUE(IsAccountId("123456789012"));
+  EXPECT_FALSE(IsAccountId("12345678901"));
+  EXPECT_FALSE(IsAccountId("1234567890123"));
+  EXPECT_FALSE(IsAccountId("12345678901a"));
   EXPECT_TRUE(LooksLikeArn("arn:x"));
   EXPECT_FALSE(LooksLikeArn("Music"));
 }

@@ -7,11 +7,13 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
+#include <string>
+#include <unistd.h>
 
 #include "engine/engine.h"
+#include "engine/requests/scope.h"
 #include "tests/testutil/status_matchers.h"
 #include "tests/testutil/test_engine.h"
 
@@ -20,7 +22,9 @@ namespace {
 
 using ::testing::HasSubstr;
 
-constexpr char kArn[] = "arn:aws:dynamodb:ddblocal:000000000000:table/Tab";
+const std::string kArn =
+    "arn:aws:dynamodb:ddblocal:" + std::string(kDefaultAccountId) +
+    ":table/Tab";
 constexpr char kPolicyA[] = R"({"Version":"2012-10-17","Statement":[{"Resource":"*"}]})";
 constexpr char kPolicyB[] = R"({"Version":"2012-10-17","Statement":[{"Resource":"x"}]})";
 
@@ -122,9 +126,13 @@ TEST(ResourcePoliciesTest, ArnsAsDynamoDbAnswersThem) {
   };
   const std::string p = "One or more parameter values were invalid: ";
   invalid("Tab", p + "ARNs must start with 'arn:': Tab");
-  const std::string other_region = "arn:aws:dynamodb:us-east-1:000000000000:table/Tab";
+  const std::string other_region =
+      "arn:aws:dynamodb:us-east-1:" + std::string(kDefaultAccountId) +
+      ":table/Tab";
   invalid(other_region, p + "Invalid resource Arn: " + other_region);
-  const std::string cn = "arn:aws-cn:dynamodb:ddblocal:000000000000:table/Tab";
+  const std::string cn =
+      "arn:aws-cn:dynamodb:ddblocal:" + std::string(kDefaultAccountId) +
+      ":table/Tab";
   invalid(cn, p + "Invalid resource Arn: " + cn);
   invalid("arn:aws:dynamodb:ddblocal:111111111111:table/Tab",
           "This action is only supported by accounts that match the resource owner\u2019s "
@@ -134,9 +142,12 @@ TEST(ResourcePoliciesTest, ArnsAsDynamoDbAnswersThem) {
                      "Provided resource arn: " + index);
   const std::string backup = std::string(kArn) + "/backup/01";
   invalid(backup, p + "Provided Arn is not a DynamoDB resource " + backup);
-  EXPECT_THAT(Get(db.engine.get(), "arn:aws:dynamodb:ddblocal:000000000000:table/Nope").status(),
-              StatusIs(ErrorCode::kResourceNotFound,
-                       "Requested resource not found: Table: Nope not found"));
+  EXPECT_THAT(
+      Get(db.engine.get(), "arn:aws:dynamodb:ddblocal:" +
+                               std::string(kDefaultAccountId) + ":table/Nope")
+          .status(),
+      StatusIs(ErrorCode::kResourceNotFound,
+               "Requested resource not found: Table: Nope not found"));
   EXPECT_THAT(Put(db.engine.get(), kPolicyA, std::nullopt, std::string(kArn) +
                                                                 "/stream/2000-01-01T00:00:00.000")
                   .status(),
@@ -186,8 +197,11 @@ TEST(ResourcePoliciesTest, CreateTableRestartDeleteTableAndBackups) {
     restore.target_table_name = "Restored";
     restore.backup_arn = b.backup_arn;
     ASSERT_OK(db->RestoreTableFromBackup(restore).status());
-    EXPECT_THAT(Get(db.get(), "arn:aws:dynamodb:ddblocal:000000000000:table/Restored").status(),
-                StatusIs(ErrorCode::kPolicyNotFound, HasSubstr("Restored")));
+    EXPECT_THAT(
+        Get(db.get(), "arn:aws:dynamodb:ddblocal:" +
+                          std::string(kDefaultAccountId) + ":table/Restored")
+            .status(),
+        StatusIs(ErrorCode::kPolicyNotFound, HasSubstr("Restored")));
     DeleteTableRequest del;
     del.table_name = "Tab";
     ASSERT_OK(db->DeleteTable(del).status());

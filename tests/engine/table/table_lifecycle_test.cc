@@ -6,7 +6,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "engine/engine.h"
+#include "engine/requests/scope.h"
 #include "tests/testutil/status_matchers.h"
 #include "tests/testutil/test_engine.h"
 
@@ -124,7 +127,8 @@ TEST(TableLifecycleTest, DescriptionHasArnIdAndBilling) {
   CreateTableRequest req = SimpleTable("Orders");
   req.scope.region = "eu-west-1";
   ASSERT_OK_AND_ASSIGN(TableDescription d, db->CreateTable(req));
-  EXPECT_EQ(d.table_arn, "arn:aws:dynamodb:eu-west-1:000000000000:table/Orders");
+  EXPECT_EQ(d.table_arn, "arn:aws:dynamodb:eu-west-1:" +
+                             std::string(kDefaultAccountId) + ":table/Orders");
   EXPECT_EQ(d.table_id.size(), 36u);
   EXPECT_EQ(d.billing_mode, BillingMode::kPayPerRequest);
   EXPECT_TRUE(d.last_update_to_pay_per_request_micros.has_value());

@@ -5,11 +5,13 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
+#include <string>
+#include <unistd.h>
 
 #include "engine/engine.h"
+#include "engine/requests/scope.h"
 #include "tests/testutil/status_matchers.h"
 #include "tests/testutil/test_engine.h"
 
@@ -18,7 +20,9 @@ namespace {
 
 using ::testing::ElementsAre;
 
-constexpr char kArn[] = "arn:aws:dynamodb:ddblocal:000000000000:table/Tab";
+const std::string kArn =
+    "arn:aws:dynamodb:ddblocal:" + std::string(kDefaultAccountId) +
+    ":table/Tab";
 
 Status TagIt(Engine* db, std::vector<Tag> tags, const std::string& arn = kArn) {
   TagResourceRequest req;
@@ -94,7 +98,9 @@ TEST(TableTagsTest, DynamoDbsRefusals) {
   }
   EXPECT_THAT(TagIt(db.engine.get(), {}),
               StatusIs(ErrorCode::kValidation, "Atleast one Tag needs to be provided as Input."));
-  const std::string missing = "arn:aws:dynamodb:ddblocal:000000000000:table/Other";
+  const std::string missing =
+      "arn:aws:dynamodb:ddblocal:" + std::string(kDefaultAccountId) +
+      ":table/Other";
   const std::string not_found = "Requested resource not found: ResourceArn: " + missing + " not found";
   EXPECT_THAT(TagIt(db.engine.get(), {{"a", "b"}}, missing),
               StatusIs(ErrorCode::kResourceNotFound, not_found));
@@ -102,7 +108,9 @@ TEST(TableTagsTest, DynamoDbsRefusals) {
   list.resource_arn = missing;
   EXPECT_THAT(db->ListTagsOfResource(list), StatusIs(ErrorCode::kResourceNotFound, not_found));
   // Another region's ARN of the same name is not this table.
-  const std::string elsewhere = "arn:aws:dynamodb:us-west-2:000000000000:table/Tab";
+  const std::string elsewhere =
+      "arn:aws:dynamodb:us-west-2:" + std::string(kDefaultAccountId) +
+      ":table/Tab";
   EXPECT_EQ(TagIt(db.engine.get(), {{"a", "b"}}, elsewhere).code(), ErrorCode::kResourceNotFound);
   EXPECT_THAT(TagIt(db.engine.get(), {{"aws:cloudformation:stack-name", "s"}}),
               StatusIs(ErrorCode::kValidation,

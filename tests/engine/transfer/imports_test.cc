@@ -8,12 +8,14 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <string>
+#include <unistd.h>
 
+#include "engine/requests/scope.h"
 #include "tests/engine/backup/backup_test_util.h"
 #include "tests/testutil/status_matchers.h"
 #include "tests/testutil/test_engine.h"
@@ -169,11 +171,14 @@ TEST(ImportsTest, ErrorsAndFailures) {
   EXPECT_THAT(db->ImportTable(exists).status(),
               StatusIs(ErrorCode::kResourceInUse, "Table already exists: Exists"));
   const std::string unknown =
-      "arn:aws:dynamodb:ddblocal:000000000000:table/T/import/01234567890123-abcdef01";
+      "arn:aws:dynamodb:ddblocal:" + std::string(kDefaultAccountId) +
+      ":table/T/import/01234567890123-abcdef01";
   EXPECT_THAT(db->DescribeImport(DescribeImportRequest{Scope(), unknown}).status(),
               StatusIs(ErrorCode::kImportNotFound, "Import not found: " + unknown));
-  EXPECT_THAT(db->DescribeImport(DescribeImportRequest{
-                                     Scope(), "arn:aws:dynamodb:ddblocal:000000000000:table/T"})
+  EXPECT_THAT(db
+                  ->DescribeImport(DescribeImportRequest{
+                      Scope(), "arn:aws:dynamodb:ddblocal:" +
+                                   std::string(kDefaultAccountId) + ":table/T"})
                   .status(),
               StatusIs(ErrorCode::kValidation, "Invalid Import ARN"));
 
