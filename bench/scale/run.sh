@@ -26,7 +26,7 @@
 # report.py prints the table of figures with the ratios to the first N and
 # each goal met or not, into OUT/summary.md, and draws OUT/plot-N.svg.
 #
-#   bench/scale/run.sh 100000 10000000     # the run (about an hour)
+#   bench/scale/run.sh 100000 10000000     # the run (34 minutes here)
 #   bench/scale/run.sh --smoke             # 2,000 items, 2 s phases: < 60 s
 #
 # Environment: DYNAROCK (binary; default build-scale/dynarock, else lib.sh's),
