@@ -15,7 +15,8 @@
 # beside it registers the pytest plugin (dynarock.pytest_plugin). Prints
 # where it went; `import dynarock` then works from any directory.
 #
-# Environment: PYTHON, BUILD_DIR (default build-py), JOBS (default 2),
+# Environment: PYTHON, BUILD_DIR (default build, the tree scripts/setup.sh
+# builds the server in), JOBS (default 2),
 # CMAKE_ARGS (extra cmake -D flags).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,18 +24,23 @@ cd "$(dirname "$0")/.."
 MODE="${1:-}"
 # The interpreter itself, not a launcher (pyenv's shims are scripts).
 PYTHON="$("$(command -v "${PYTHON:-python3}")" -c 'import sys; print(sys.executable)')"
-BUILD_DIR="${BUILD_DIR:-build-py}"
+BUILD_DIR="${BUILD_DIR:-build}"
 JOBS="${JOBS:-2}"
 
 scripts/setup.sh --python
 
-# The engine and api libraries are compiled as position-independent code in
-# this tree only (DYNAROCK_BUILD_PYTHON), which is why it is not build/.
+# Any tree can build the module (the libraries are position-independent
+# code in every tree): scripts/test.sh builds it in build/, beside the
+# server, so that CI compiles the engine once. A new tree gets only what the
+# module needs; an existing one keeps its other targets.
 # -U '_Python3_*': FindPython caches what it found; forget it, so that a
 # tree built for one interpreter is reconfigured for another.
+fresh=()
+if [[ ! -f "$BUILD_DIR/CMakeCache.txt" ]]; then
+  fresh=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DDYNAROCK_BUILD_TESTS=OFF -DDYNAROCK_BUILD_BENCHMARKS=OFF)
+fi
 # shellcheck disable=SC2086
-cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -U '_Python3_*' \
-  -DDYNAROCK_BUILD_TESTS=OFF -DDYNAROCK_BUILD_BENCHMARKS=OFF \
+cmake -S . -B "$BUILD_DIR" "${fresh[@]}" -U '_Python3_*' \
   -DDYNAROCK_BUILD_PYTHON=ON -DPython3_EXECUTABLE="$PYTHON" ${CMAKE_ARGS:-} >/dev/null
 cmake --build "$BUILD_DIR" -j "$JOBS" --target _dynarock
 

@@ -18,8 +18,9 @@
 #      (tests/e2e/js, node --test); the web console in headless Chromium
 #      (tests/e2e/console, puppeteer-core)
 #   3b. Python (docs/python.md): scripts/python.sh --no-install builds the
-#      module in build-py/ (its own tree: the libraries as position-
-#      independent code); the package's pytest suite (tests/python); the
+#      module in build/ (the libraries are position-independent code in
+#      every tree, so it links the ones the server was built from); the
+#      package's pytest suite (tests/python); the
 #      boto3 e2e suite again against the in-process engine
 #      (DYNAROCK_E2E_INPROCESS=1, the tests that need no server process);
 #      the SimPy example in its short mode
@@ -244,15 +245,16 @@ rc=${PIPESTATUS[0]}
 read -r p f < <(node_counts "$console_log")
 record "e2e web console (chromium)" "$rc" "$p" "$f"
 
-# 3b. Python: the module in build-py/, used from there (PYTHONPATH), not
-# installed, so CI leaves the machine's interpreters alone.
-banner "Python module (scripts/python.sh --no-install: build-py/)"
-run "$LOGS/python-build.log" env PYTHON=/usr/bin/python3 JOBS="$JOBS" \
+# 3b. Python: the module in build/ (linking the libraries the server was
+# built from: no second compile of the engine), used from there
+# (PYTHONPATH), not installed, so CI leaves the machine's interpreters alone.
+banner "Python module (scripts/python.sh --no-install in build/)"
+run "$LOGS/python-build.log" env PYTHON=/usr/bin/python3 JOBS="$JOBS" BUILD_DIR=build \
   scripts/python.sh --no-install
 py_rc=$?
 record "python module build" "$py_rc" 0 0
 if ((py_rc == 0)); then
-  export PYTHONPATH="$PWD/build-py/python-pkg${PYTHONPATH:+:$PYTHONPATH}"
+  export PYTHONPATH="$PWD/build/python-pkg${PYTHONPATH:+:$PYTHONPATH}"
   pytest_step "python package (pytest)" tests/python
   # The e2e tests whose clients all come from ddb / ddb_resource /
   # server.client(): in process, each is the server's twin engine. The

@@ -6,11 +6,11 @@
 #
 #   bench/python/example_vs_simulate.sh [extra args for both, e.g. --orders 1000000]
 #
-# Environment: DYNAROCK_BIN (default build-py/dynarock), PYTHON (default
+# Environment: DYNAROCK_BIN (default build/dynarock), PYTHON (default
 # python3), PYTHONPATH as needed for `import dynarock`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-BIN="${DYNAROCK_BIN:-build-py/dynarock}"
+BIN="${DYNAROCK_BIN:-build/dynarock}"
 PYTHON="${PYTHON:-python3}"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

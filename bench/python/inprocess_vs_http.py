@@ -5,7 +5,7 @@ over HTTP to `dynarock serve --in-memory` on the same machine, and against
 moto's in-process mock when moto is installed. One run, the same items for
 every client; the ratios printed are of this run.
 
-    bench/python/inprocess_vs_http.py [--ops 20000] [--dynarock-bin build-py/dynarock]
+    bench/python/inprocess_vs_http.py [--ops 20000] [--dynarock-bin build/dynarock]
 
 Throttling is off on both sides (serve --throttling off), so the figures are
 the request path's cost, not the table's capacity. The items are small
@@ -67,7 +67,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--ops", type=int, default=20_000)
     p.add_argument("--dynarock-bin", default=os.environ.get(
-        "DYNAROCK_BIN", str(REPO / "build-py" / "dynarock")))
+        "DYNAROCK_BIN", str(REPO / "build" / "dynarock")))
     args = p.parse_args()
 
     rows = []

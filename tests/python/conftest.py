@@ -1,6 +1,6 @@
 """tests/python: the dynarock Python package against a real in-process engine.
 
-Run (after scripts/python.sh, or with PYTHONPATH=build-py/python-pkg from
+Run (after scripts/python.sh, or with PYTHONPATH=build/python-pkg from
 `scripts/python.sh --no-install`):
 
     /usr/bin/python3 -m pytest tests/python
