@@ -89,6 +89,157 @@ Status TableRestorer::CheckTarget(const Scope& scope, const std::string& name) {
   return Status(ErrorCode::kTableAlreadyExists, "Table already exists: " + name);
 }
 
+namespace {
+
+// The restored table's billing mode, throughput and on-demand maxima: the
+// source's, or the overrides'. Sets `*keeps_maxima` when the source's
+// on-demand maxima come along (its GSIs' too).
+Status RestoreBilling(const TableDescription& source, const RestoreOverrides& overrides,
+                      int64_t now, TableDescription* d, bool* keeps_maxima) {
+  d->billing_mode = overrides.billing_mode.value_or(source.billing_mode);
+  if (d->billing_mode == BillingMode::kPayPerRequest) {
+    d->last_update_to_pay_per_request_micros = now;
+  } else if (overrides.provisioned_throughput) {
+    d->provisioned_throughput = ThroughputOf(overrides.provisioned_throughput);
+  } else if (source.billing_mode == BillingMode::kProvisioned) {
+    d->provisioned_throughput.read_capacity_units =
+        source.provisioned_throughput.read_capacity_units;
+    d->provisioned_throughput.write_capacity_units =
+        source.provisioned_throughput.write_capacity_units;
+  } else {
+    return Status::Validation(
+        "One or more parameter values were invalid: ReadCapacityUnits and "
+        "WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
+  }
+  // The OnDemandThroughput maxima come along (an on-demand source restored
+  // on demand); the table class does not (a restored table is STANDARD,
+  // as DynamoDB's: recorded October 2026 by the AWS controllers' API-quirks
+  // lab), and the warm throughput starts at the new table's default.
+  *keeps_maxima = d->billing_mode == BillingMode::kPayPerRequest &&
+                  source.billing_mode == BillingMode::kPayPerRequest;
+  if (*keeps_maxima) {
+    d->settings.max_read_request_units = source.settings.max_read_request_units;
+    d->settings.max_write_request_units = source.settings.max_write_request_units;
+  }
+  const auto& o = overrides.on_demand_throughput;
+  if (!o || (!o->max_read_request_units && !o->max_write_request_units)) return Status::OK();
+  // DynamoDB's texts (recorded for a PROVISIONED backup restored without a
+  // BillingModeOverride); an on-demand restore may set the maxima.
+  if (d->billing_mode != BillingMode::kPayPerRequest) {
+    return Status::Validation(
+        std::string("Cannot override ") +
+        (o->max_read_request_units ? "MaxReadRequestUnits" : "MaxWriteRequestUnits") +
+        " for OnDemandThroughput unless BillingModeOverride is PAY_PER_REQUEST");
+  }
+  auto apply = [](const std::optional<int64_t>& value, const char* member, int64_t* in_force) {
+    if (!value) return Status::OK();
+    if (*value < 1) {
+      return Status::Validation(std::string("Invalid Request: Requested ") + member +
+                                " for OnDemandThroughput is outside of valid range");
+    }
+    *in_force = *value;
+    return Status::OK();
+  };
+  DR_RETURN_IF_ERROR(apply(o->max_read_request_units, "MaxReadRequestUnits",
+                           &d->settings.max_read_request_units));
+  return apply(o->max_write_request_units, "MaxWriteRequestUnits",
+               &d->settings.max_write_request_units);
+}
+
+// The restored GSIs: the source's, or GlobalSecondaryIndexOverride's (each
+// one of the source's), with the restored table's throughput.
+Status RestoreGsis(const TableDescription& source, const RestoreOverrides& overrides,
+                   bool keeps_maxima, TableDescription* d) {
+  const bool provisioned = d->billing_mode == BillingMode::kProvisioned;
+  std::vector<GlobalSecondaryIndexDef> gsis;
+  if (overrides.global_secondary_indexes) {
+    gsis = *overrides.global_secondary_indexes;
+  } else {
+    for (const auto& g : source.global_secondary_indexes) gsis.push_back(g.def);
+  }
+  for (GlobalSecondaryIndexDef& g : gsis) {
+    if (overrides.global_secondary_indexes) {
+      DR_RETURN_IF_ERROR(CheckOverrideMatches(g, source.global_secondary_indexes));
+    }
+    DR_RETURN_IF_ERROR(CheckDefined(g.key_schema, d->attribute_definitions));
+    if (!provisioned) {
+      g.provisioned_throughput.reset();
+    } else if (!g.provisioned_throughput) {
+      g.provisioned_throughput = ProvisionedThroughput{
+          d->provisioned_throughput.read_capacity_units,
+          d->provisioned_throughput.write_capacity_units};
+    }
+    GlobalSecondaryIndexDescription desc;
+    desc.def = g;
+    desc.index_arn = IndexArn(d->table_arn, g.index_name);
+    desc.provisioned_throughput = ThroughputOf(g.provisioned_throughput);
+    for (const auto& src : source.global_secondary_indexes) {
+      if (keeps_maxima && src.def.index_name == g.index_name) {
+        desc.settings.max_read_request_units = src.settings.max_read_request_units;
+        desc.settings.max_write_request_units = src.settings.max_write_request_units;
+      }
+    }
+    d->global_secondary_indexes.push_back(std::move(desc));
+  }
+  return Status::OK();
+}
+
+// The restored LSIs: the source's, or LocalSecondaryIndexOverride's.
+Status RestoreLsis(const TableDescription& source, const RestoreOverrides& overrides,
+                   TableDescription* d) {
+  std::vector<LocalSecondaryIndexDef> lsis;
+  if (overrides.local_secondary_indexes) {
+    lsis = *overrides.local_secondary_indexes;
+  } else {
+    for (const auto& l : source.local_secondary_indexes) lsis.push_back(l.def);
+  }
+  for (const LocalSecondaryIndexDef& l : lsis) {
+    if (overrides.local_secondary_indexes) {
+      DR_RETURN_IF_ERROR(CheckOverrideMatches(l, source.local_secondary_indexes));
+    }
+    DR_RETURN_IF_ERROR(CheckDefined(l.key_schema, d->attribute_definitions));
+    LocalSecondaryIndexDescription desc;
+    desc.def = l;
+    desc.index_arn = IndexArn(d->table_arn, l.index_name);
+    d->local_secondary_indexes.push_back(std::move(desc));
+  }
+  return Status::OK();
+}
+
+// Vector indexes: the source's, or those of VectorIndexOverride (each one
+// of the source's: "The indexes provided must match existing vector
+// indexes from the backup", API reference); their graphs are built from
+// the restored entries when the table is published.
+Status RestoreVectorIndexes(const TableDescription& source, const RestoreOverrides& overrides,
+                            TableDescription* d) {
+  std::vector<VectorIndexDef> vectors;
+  if (overrides.vector_indexes) {
+    vectors = *overrides.vector_indexes;
+  } else {
+    for (const auto& v : source.vector_indexes) vectors.push_back(v.def);
+  }
+  std::set<std::string> vector_names;
+  for (const VectorIndexDef& v : vectors) {
+    if (overrides.vector_indexes) DR_RETURN_IF_ERROR(CheckVectorOverride(v, source));
+    if (!vector_names.insert(v.index_name).second) {
+      return Status::Validation("One or more parameter values were invalid: Duplicate index "
+                                "name: " + v.index_name);
+    }
+  }
+  if (!vectors.empty() && d->billing_mode != BillingMode::kPayPerRequest) {
+    return vector::OnDemandOnly();
+  }
+  for (VectorIndexDef& v : vectors) {
+    VectorIndexDescription desc;
+    desc.index_arn = IndexArn(d->table_arn, v.index_name);
+    desc.def = std::move(v);
+    d->vector_indexes.push_back(std::move(desc));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Result<TableInfo> TableRestorer::Definition(const Scope& scope, const std::string& target,
                                             const TableDescription& source,
                                             const RestoreOverrides& overrides) const {
@@ -110,129 +261,11 @@ Result<TableInfo> TableRestorer::Definition(const Scope& scope, const std::strin
   } else {
     d.sse_description = source.sse_description;
   }
-  d.billing_mode = overrides.billing_mode.value_or(source.billing_mode);
-  if (d.billing_mode == BillingMode::kPayPerRequest) {
-    d.last_update_to_pay_per_request_micros = now;
-  } else if (overrides.provisioned_throughput) {
-    d.provisioned_throughput = ThroughputOf(overrides.provisioned_throughput);
-  } else if (source.billing_mode == BillingMode::kProvisioned) {
-    d.provisioned_throughput.read_capacity_units =
-        source.provisioned_throughput.read_capacity_units;
-    d.provisioned_throughput.write_capacity_units =
-        source.provisioned_throughput.write_capacity_units;
-  } else {
-    return Status::Validation(
-        "One or more parameter values were invalid: ReadCapacityUnits and "
-        "WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
-  }
-  const bool provisioned = d.billing_mode == BillingMode::kProvisioned;
-  // The OnDemandThroughput maxima come along (an on-demand source restored
-  // on demand); the table class does not (a restored table is STANDARD,
-  // as DynamoDB's: recorded October 2026 by the AWS controllers' API-quirks
-  // lab), and the warm throughput starts at the new table's default.
-  const bool keeps_maxima = !provisioned && source.billing_mode == BillingMode::kPayPerRequest;
-  if (keeps_maxima) {
-    d.settings.max_read_request_units = source.settings.max_read_request_units;
-    d.settings.max_write_request_units = source.settings.max_write_request_units;
-  }
-  if (const auto& o = overrides.on_demand_throughput;
-      o && (o->max_read_request_units || o->max_write_request_units)) {
-    // DynamoDB's texts (recorded for a PROVISIONED backup restored without
-    // a BillingModeOverride); an on-demand restore may set the maxima.
-    if (d.billing_mode != BillingMode::kPayPerRequest) {
-      return Status::Validation(
-          std::string("Cannot override ") +
-          (o->max_read_request_units ? "MaxReadRequestUnits" : "MaxWriteRequestUnits") +
-          " for OnDemandThroughput unless BillingModeOverride is PAY_PER_REQUEST");
-    }
-    auto apply = [](const std::optional<int64_t>& value, const char* member,
-                    int64_t* in_force) {
-      if (!value) return Status::OK();
-      if (*value < 1) {
-        return Status::Validation(std::string("Invalid Request: Requested ") + member +
-                                  " for OnDemandThroughput is outside of valid range");
-      }
-      *in_force = *value;
-      return Status::OK();
-    };
-    DR_RETURN_IF_ERROR(apply(o->max_read_request_units, "MaxReadRequestUnits",
-                             &d.settings.max_read_request_units));
-    DR_RETURN_IF_ERROR(apply(o->max_write_request_units, "MaxWriteRequestUnits",
-                             &d.settings.max_write_request_units));
-  }
-  std::vector<GlobalSecondaryIndexDef> gsis;
-  if (overrides.global_secondary_indexes) {
-    gsis = *overrides.global_secondary_indexes;
-  } else {
-    for (const auto& g : source.global_secondary_indexes) gsis.push_back(g.def);
-  }
-  for (GlobalSecondaryIndexDef& g : gsis) {
-    if (overrides.global_secondary_indexes) {
-      DR_RETURN_IF_ERROR(CheckOverrideMatches(g, source.global_secondary_indexes));
-    }
-    DR_RETURN_IF_ERROR(CheckDefined(g.key_schema, d.attribute_definitions));
-    if (!provisioned) {
-      g.provisioned_throughput.reset();
-    } else if (!g.provisioned_throughput) {
-      g.provisioned_throughput = ProvisionedThroughput{
-          d.provisioned_throughput.read_capacity_units,
-          d.provisioned_throughput.write_capacity_units};
-    }
-    GlobalSecondaryIndexDescription desc;
-    desc.def = g;
-    desc.index_arn = IndexArn(d.table_arn, g.index_name);
-    desc.provisioned_throughput = ThroughputOf(g.provisioned_throughput);
-    for (const auto& src : source.global_secondary_indexes) {
-      if (keeps_maxima && src.def.index_name == g.index_name) {
-        desc.settings.max_read_request_units = src.settings.max_read_request_units;
-        desc.settings.max_write_request_units = src.settings.max_write_request_units;
-      }
-    }
-    d.global_secondary_indexes.push_back(std::move(desc));
-  }
-  std::vector<LocalSecondaryIndexDef> lsis;
-  if (overrides.local_secondary_indexes) {
-    lsis = *overrides.local_secondary_indexes;
-  } else {
-    for (const auto& l : source.local_secondary_indexes) lsis.push_back(l.def);
-  }
-  for (const LocalSecondaryIndexDef& l : lsis) {
-    if (overrides.local_secondary_indexes) {
-      DR_RETURN_IF_ERROR(CheckOverrideMatches(l, source.local_secondary_indexes));
-    }
-    DR_RETURN_IF_ERROR(CheckDefined(l.key_schema, d.attribute_definitions));
-    LocalSecondaryIndexDescription desc;
-    desc.def = l;
-    desc.index_arn = IndexArn(d.table_arn, l.index_name);
-    d.local_secondary_indexes.push_back(std::move(desc));
-  }
-  // Vector indexes: the source's, or those of VectorIndexOverride (each one
-  // of the source's: "The indexes provided must match existing vector
-  // indexes from the backup", API reference); their graphs are built from
-  // the restored entries when the table is published.
-  std::vector<VectorIndexDef> vectors;
-  if (overrides.vector_indexes) {
-    vectors = *overrides.vector_indexes;
-  } else {
-    for (const auto& v : source.vector_indexes) vectors.push_back(v.def);
-  }
-  std::set<std::string> vector_names;
-  for (const VectorIndexDef& v : vectors) {
-    if (overrides.vector_indexes) DR_RETURN_IF_ERROR(CheckVectorOverride(v, source));
-    if (!vector_names.insert(v.index_name).second) {
-      return Status::Validation("One or more parameter values were invalid: Duplicate index "
-                                "name: " + v.index_name);
-    }
-  }
-  if (!vectors.empty() && d.billing_mode != BillingMode::kPayPerRequest) {
-    return vector::OnDemandOnly();
-  }
-  for (VectorIndexDef& v : vectors) {
-    VectorIndexDescription desc;
-    desc.index_arn = IndexArn(d.table_arn, v.index_name);
-    desc.def = std::move(v);
-    d.vector_indexes.push_back(std::move(desc));
-  }
+  bool keeps_maxima = false;
+  DR_RETURN_IF_ERROR(RestoreBilling(source, overrides, now, &d, &keeps_maxima));
+  DR_RETURN_IF_ERROR(RestoreGsis(source, overrides, keeps_maxima, &d));
+  DR_RETURN_IF_ERROR(RestoreLsis(source, overrides, &d));
+  DR_RETURN_IF_ERROR(RestoreVectorIndexes(source, overrides, &d));
   info.key = ResolveKeyDef(d.key_schema, d.attribute_definitions);
   return info;
 }

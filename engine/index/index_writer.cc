@@ -148,6 +148,42 @@ void MeterEntry(const IndexInfo& index, const Item& item, double units,
       units));
 }
 
+// Meters one index's change of an item: a vector index in the bytes
+// replicated to it (VectorWriteRequestBytes: the entry written, or the one
+// removed), never in write units nor on the table's partitions; a GSI or
+// LSI in write units of the entry deleted and of the one written.
+// `deleted` sizes the deleted entry (lazily: only some paths need it).
+template <typename DeletedSize>
+void MeterIndexWrite(const IndexInfo& index, const Item* old_item, const Item* new_item,
+                     bool delete_old, bool has, int64_t before_size, int64_t after_size,
+                     DeletedSize& deleted, Metering* metering) {
+  if (index.vector) {
+    const int64_t bytes = has ? after_size : deleted();
+    metering->consumed.vector_indexes[index.name] +=
+        static_cast<double>(bytes - kIndexEntryOverheadBytes);
+    return;
+  }
+  if (delete_old) MeterEntry(index, *old_item, EntryWriteUnits(deleted()), metering);
+  if (has) {
+    const int64_t size = delete_old ? after_size : std::max(before_size, after_size);
+    MeterEntry(index, *new_item, EntryWriteUnits(size), metering);
+  }
+}
+
+// Adds `delta` bytes to an item collection's size (an LSI table's), in
+// `batch`; a growth past `limit` is refused as DynamoDB refuses it.
+Status StageCollectionSize(const Store& store, int64_t limit, const std::string& key,
+                           int64_t delta, WriteBatch* batch) {
+  if (delta > 0) {
+    DR_ASSIGN_OR_RETURN(int64_t current, store.GetCounter(key));
+    if (current + delta > limit) {
+      return Status(ErrorCode::kItemCollectionSizeLimitExceeded, "Collection size exceeded.");
+    }
+  }
+  batch->AddToCounter(key, delta);
+  return Status::OK();
+}
+
 }  // namespace
 
 bool IndexWriter::HasIndexes(const Txn& /*txn: holds the shared lock*/,
@@ -196,22 +232,9 @@ Status IndexWriter::Stage(Txn* txn, uint32_t table_id,
       }
       return *deleted_size;
     };
-    if (metering != nullptr && index.vector) {
-      // Vector writes are metered apart, in the bytes replicated to the
-      // index (VectorWriteRequestBytes: the entry written, or the one
-      // removed), never in write units nor on the table's partitions.
-      const int64_t bytes = has ? after.size : deleted();
-      metering->consumed.vector_indexes[index.name] +=
-          static_cast<double>(bytes - kIndexEntryOverheadBytes);
-    } else if (metering != nullptr) {
-      if (delete_old) {
-        MeterEntry(index, *old_side.item, EntryWriteUnits(deleted()), metering);
-      }
-      if (has) {
-        const int64_t size =
-            delete_old ? after.size : std::max(before.size, after.size);
-        MeterEntry(index, *new_side.item, EntryWriteUnits(size), metering);
-      }
+    if (metering != nullptr) {
+      MeterIndexWrite(index, old_side.item, new_side.item, delete_old, has, before.size,
+                      after.size, deleted, metering);
     }
     if (index.global && !index.vector && gsi_sizes != nullptr) {
       // The entry key carries its partition's hash (of every partition-key
@@ -267,20 +290,11 @@ Status IndexWriter::Stage(Txn* txn, uint32_t table_id,
     batch->Put(Cf::kGsiLog, GsiLogKey(index.id, ticket->seq), value);
     txn->logged_indexes_.push_back(index.id);
   }
-  if (collection_delta != 0) {
-    const Item& any = new_item != nullptr ? *new_item : *old_item;
-    const std::string key =
-        ItemCollectionSizeKey(table_id, any.at(t.table_key.hash_name));
-    if (collection_delta > 0) {
-      DR_ASSIGN_OR_RETURN(int64_t current, store_->GetCounter(key));
-      if (current + collection_delta > item_collection_limit_bytes_) {
-        return Status(ErrorCode::kItemCollectionSizeLimitExceeded,
-                      "Collection size exceeded.");
-      }
-    }
-    batch->AddToCounter(key, collection_delta);
-  }
-  return Status::OK();
+  if (collection_delta == 0) return Status::OK();
+  const Item& any = new_item != nullptr ? *new_item : *old_item;
+  return StageCollectionSize(*store_, item_collection_limit_bytes_,
+                             ItemCollectionSizeKey(table_id, any.at(t.table_key.hash_name)),
+                             collection_delta, batch);
 }
 
 }  // namespace dynarock

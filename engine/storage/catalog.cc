@@ -104,33 +104,8 @@ void PutSettings(RecordWriter& w, const ThroughputSettings& s) {
   w.Signed(s.warm_write_units_per_second);
 }
 
-std::string EncodeTableImpl(const TableInfo& t) {
-  const TableDescription& d = t.desc;
-  std::string out;
-  RecordWriter w(&out);
-  const bool two_class_updates =
-      d.table_class_summary && d.table_class_summary->previous_update_micros;
-  const uint8_t version = two_class_updates           ? kRecordVersion
-                          : d.sse_description         ? kSseKeyVersion
-                          : !d.vector_indexes.empty() ? kVectorIndexesVersion
-                          : HasMultiAttributeKey(d)   ? kMultiAttributeKeysVersion
-                                                      : kSingleAttributeKeysVersion;
-  w.Byte(version);
-  w.Varint(t.id);
-  w.String(t.ns);
-  w.String(d.table_name);
-  w.String(d.table_arn);
-  w.String(d.table_id);
-  w.Signed(d.creation_date_time_micros);
-  w.Byte(d.billing_mode);
-  w.OptionalSigned(d.last_update_to_pay_per_request_micros);
-  PutThroughput(w, d.provisioned_throughput);
-  PutKeySchema(w, d.key_schema);
-  w.Varint(d.attribute_definitions.size());
-  for (const auto& a : d.attribute_definitions) {
-    w.String(a.attribute_name);
-    w.Byte(a.attribute_type);
-  }
+// Version 1's GSIs and LSIs.
+void PutSecondaryIndexes(RecordWriter& w, const TableDescription& d) {
   w.Varint(d.global_secondary_indexes.size());
   for (const auto& g : d.global_secondary_indexes) {
     w.String(g.def.index_name);
@@ -153,9 +128,12 @@ std::string EncodeTableImpl(const TableInfo& t) {
     PutProjection(w, l.def.projection);
     w.String(l.index_arn);
   }
-  w.Bool(d.deletion_protection_enabled);
-  w.OptionalSigned(t.updating_since_micros);
-  w.OptionalSigned(t.deleting_since_micros);
+}
+
+// What versions 2 to 6 added: index ids, Time to Live, tags, the stream,
+// contributor insights.
+void PutVersionsTwoToSix(RecordWriter& w, const TableInfo& t) {
+  const TableDescription& d = t.desc;
   // Version 2.
   w.Varint(t.index_ids.size());
   for (const auto& [name, id] : t.index_ids) {
@@ -191,6 +169,59 @@ std::string EncodeTableImpl(const TableInfo& t) {
     w.Byte((setting.enabled ? 1 : 0) | (throttled_only ? 2 : 0));
     w.Signed(setting.last_change_micros);
   }
+}
+
+// Version 9's vector indexes.
+void PutVectorIndexes(RecordWriter& w, const TableDescription& d) {
+  w.Varint(d.vector_indexes.size());
+  for (const auto& v : d.vector_indexes) {
+    w.String(v.def.index_name);
+    w.String(v.def.vector_attribute);
+    w.Signed(v.def.dimensions);
+    w.Byte(static_cast<uint8_t>(v.def.distance_function));
+    w.Varint(v.def.search_schema.size());
+    for (const auto& e : v.def.search_schema) {
+      w.String(e.attribute_name);
+      w.Byte(static_cast<uint8_t>(e.type));
+    }
+    PutProjection(w, v.def.projection);
+    w.String(v.index_arn);
+    w.Bool(v.backfilling.has_value());
+  }
+}
+
+std::string EncodeTableImpl(const TableInfo& t) {
+  const TableDescription& d = t.desc;
+  std::string out;
+  RecordWriter w(&out);
+  const bool two_class_updates =
+      d.table_class_summary && d.table_class_summary->previous_update_micros;
+  const uint8_t version = two_class_updates           ? kRecordVersion
+                          : d.sse_description         ? kSseKeyVersion
+                          : !d.vector_indexes.empty() ? kVectorIndexesVersion
+                          : HasMultiAttributeKey(d)   ? kMultiAttributeKeysVersion
+                                                      : kSingleAttributeKeysVersion;
+  w.Byte(version);
+  w.Varint(t.id);
+  w.String(t.ns);
+  w.String(d.table_name);
+  w.String(d.table_arn);
+  w.String(d.table_id);
+  w.Signed(d.creation_date_time_micros);
+  w.Byte(d.billing_mode);
+  w.OptionalSigned(d.last_update_to_pay_per_request_micros);
+  PutThroughput(w, d.provisioned_throughput);
+  PutKeySchema(w, d.key_schema);
+  w.Varint(d.attribute_definitions.size());
+  for (const auto& a : d.attribute_definitions) {
+    w.String(a.attribute_name);
+    w.Byte(a.attribute_type);
+  }
+  PutSecondaryIndexes(w, d);
+  w.Bool(d.deletion_protection_enabled);
+  w.OptionalSigned(t.updating_since_micros);
+  w.OptionalSigned(t.deleting_since_micros);
+  PutVersionsTwoToSix(w, t);
   // Version 7.
   w.Bool(d.table_class_summary.has_value());
   if (d.table_class_summary) {
@@ -200,23 +231,7 @@ std::string EncodeTableImpl(const TableInfo& t) {
   PutSettings(w, d.settings);
   for (const auto& g : d.global_secondary_indexes) PutSettings(w, g.settings);
   // Version 9.
-  if (version >= kVectorIndexesVersion) {
-    w.Varint(d.vector_indexes.size());
-    for (const auto& v : d.vector_indexes) {
-      w.String(v.def.index_name);
-      w.String(v.def.vector_attribute);
-      w.Signed(v.def.dimensions);
-      w.Byte(static_cast<uint8_t>(v.def.distance_function));
-      w.Varint(v.def.search_schema.size());
-      for (const auto& e : v.def.search_schema) {
-        w.String(e.attribute_name);
-        w.Byte(static_cast<uint8_t>(e.type));
-      }
-      PutProjection(w, v.def.projection);
-      w.String(v.index_arn);
-      w.Bool(v.backfilling.has_value());
-    }
-  }
+  if (version >= kVectorIndexesVersion) PutVectorIndexes(w, d);
   // Version 10.
   if (version == kSseKeyVersion) w.String(d.sse_description->kms_master_key_arn);
   // Version 11.
@@ -266,29 +281,9 @@ struct Reader : RecordReader {
   }
 };
 
-Result<TableInfo> DecodeTableImpl(std::string_view bytes) {
-  Reader r{bytes};
-  const uint8_t version = r.Byte();
-  if (version < 1 || version > kRecordVersion) {
-    return Status::Corruption("unknown table record version");
-  }
-  TableInfo t;
-  TableDescription& d = t.desc;
-  t.id = static_cast<uint32_t>(r.Varint());
-  t.ns = r.String();
-  d.table_name = r.String();
-  d.table_arn = r.String();
-  d.table_id = r.String();
-  d.creation_date_time_micros = r.Signed();
-  d.billing_mode = static_cast<BillingMode>(r.Byte());
-  d.last_update_to_pay_per_request_micros = r.OptionalSigned();
-  d.provisioned_throughput = r.Throughput();
-  d.key_schema = r.KeySchema();
-  d.attribute_definitions.resize(r.Count());
-  for (auto& a : d.attribute_definitions) {
-    a.attribute_name = r.String();
-    a.attribute_type = static_cast<AttrType>(r.Byte());
-  }
+// Version 1's GSIs and LSIs (PutSecondaryIndexes).
+void ReadSecondaryIndexes(Reader& r, TableDescription* out) {
+  TableDescription& d = *out;
   d.global_secondary_indexes.resize(r.Count());
   for (auto& g : d.global_secondary_indexes) {
     g.def.index_name = r.String();
@@ -312,9 +307,13 @@ Result<TableInfo> DecodeTableImpl(std::string_view bytes) {
     l.def.projection = r.ReadProjection();
     l.index_arn = r.String();
   }
-  d.deletion_protection_enabled = r.Byte() != 0;
-  t.updating_since_micros = r.OptionalSigned();
-  t.deleting_since_micros = r.OptionalSigned();
+}
+
+// PutVersionsTwoToSix's fields, as far as `version` has them; a version 1
+// record's indexes must be rebuilt (it kept no index ids).
+void ReadVersionsTwoToSix(Reader& r, uint8_t version, TableInfo* out) {
+  TableInfo& t = *out;
+  TableDescription& d = t.desc;
   if (version >= 2) {
     const uint64_t n = r.Count();
     for (uint64_t i = 0; i < n && r.ok; ++i) {
@@ -361,6 +360,56 @@ Result<TableInfo> DecodeTableImpl(std::string_view bytes) {
       t.contributor_insights[std::move(resource)] = setting;
     }
   }
+}
+
+// PutVectorIndexes.
+void ReadVectorIndexes(Reader& r, TableDescription* out) {
+  TableDescription& d = *out;
+  d.vector_indexes.resize(r.Count());
+  for (auto& v : d.vector_indexes) {
+    v.def.index_name = r.String();
+    v.def.vector_attribute = r.String();
+    v.def.dimensions = r.Signed();
+    v.def.distance_function = static_cast<VectorDistanceFunction>(r.Byte());
+    v.def.search_schema.resize(r.Count());
+    for (auto& e : v.def.search_schema) {
+      e.attribute_name = r.String();
+      e.type = static_cast<SearchSchemaElementType>(r.Byte());
+    }
+    v.def.projection = r.ReadProjection();
+    v.index_arn = r.String();
+    if (r.Byte() != 0) v.backfilling = false;
+  }
+}
+
+Result<TableInfo> DecodeTableImpl(std::string_view bytes) {
+  Reader r{bytes};
+  const uint8_t version = r.Byte();
+  if (version < 1 || version > kRecordVersion) {
+    return Status::Corruption("unknown table record version");
+  }
+  TableInfo t;
+  TableDescription& d = t.desc;
+  t.id = static_cast<uint32_t>(r.Varint());
+  t.ns = r.String();
+  d.table_name = r.String();
+  d.table_arn = r.String();
+  d.table_id = r.String();
+  d.creation_date_time_micros = r.Signed();
+  d.billing_mode = static_cast<BillingMode>(r.Byte());
+  d.last_update_to_pay_per_request_micros = r.OptionalSigned();
+  d.provisioned_throughput = r.Throughput();
+  d.key_schema = r.KeySchema();
+  d.attribute_definitions.resize(r.Count());
+  for (auto& a : d.attribute_definitions) {
+    a.attribute_name = r.String();
+    a.attribute_type = static_cast<AttrType>(r.Byte());
+  }
+  ReadSecondaryIndexes(r, &d);
+  d.deletion_protection_enabled = r.Byte() != 0;
+  t.updating_since_micros = r.OptionalSigned();
+  t.deleting_since_micros = r.OptionalSigned();
+  ReadVersionsTwoToSix(r, version, &t);
   if (version >= 7) {
     if (r.Byte() != 0) {
       TableClassSummary summary;
@@ -371,23 +420,7 @@ Result<TableInfo> DecodeTableImpl(std::string_view bytes) {
     d.settings = r.Settings();
     for (auto& g : d.global_secondary_indexes) g.settings = r.Settings();
   }
-  if (version >= 9) {
-    d.vector_indexes.resize(r.Count());
-    for (auto& v : d.vector_indexes) {
-      v.def.index_name = r.String();
-      v.def.vector_attribute = r.String();
-      v.def.dimensions = r.Signed();
-      v.def.distance_function = static_cast<VectorDistanceFunction>(r.Byte());
-      v.def.search_schema.resize(r.Count());
-      for (auto& e : v.def.search_schema) {
-        e.attribute_name = r.String();
-        e.type = static_cast<SearchSchemaElementType>(r.Byte());
-      }
-      v.def.projection = r.ReadProjection();
-      v.index_arn = r.String();
-      if (r.Byte() != 0) v.backfilling = false;
-    }
-  }
+  if (version >= 9) ReadVectorIndexes(r, &d);
   if (version == kSseKeyVersion) d.sse_description = SseDescription{r.String()};
   if (version >= kRecordVersion) {
     if (r.Byte() != 0) d.sse_description = SseDescription{r.String()};
