@@ -32,6 +32,7 @@ const std::vector<Operation>& Operations() {
              ops::kPartiqlOperations,
              ops::kPolicyOperations,
              ops::kQueryOperations,
+             ops::kReplicationOperations,
              ops::kSnapshotOperations,
              ops::kStreamOperations,
              ops::kTableOperations,

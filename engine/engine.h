@@ -36,6 +36,7 @@
 #include "engine/requests/partiql_requests.h"
 #include "engine/requests/policy_requests.h"
 #include "engine/requests/query_scan_requests.h"
+#include "engine/requests/replication_requests.h"
 #include "engine/requests/scope.h"
 #include "engine/requests/snapshot_requests.h"
 #include "engine/requests/stream_requests.h"
@@ -349,6 +350,24 @@ class Engine final {
   // kValidation (an LSI: always synchronous).
   Status SetIndexLag(const SetIndexLagRequest& req);
   IndexPropagationStats GetIndexPropagationStats();
+
+  // --- Global tables (dynarock extensions) ---
+  // Replication reaches each replica after a lag on the clock
+  // (EngineOptions::replication_lag_micros); these calls let tests make
+  // replicas lag, diverge and converge.
+  //
+  // Sets the lag of the table's replica in one Region. Errors:
+  // kResourceNotFound (the table), kValidation (no global table, or no
+  // replica in that Region).
+  Status SetReplicationLag(const SetReplicationLagRequest& req);
+  // Partitions two Regions (or heals them). Errors: kValidation (the same
+  // Region twice, a Region DynamoDB does not serve, a heal of a pair that
+  // is not partitioned).
+  Status PartitionRegions(const PartitionRegionsRequest& req);
+  // Replication into each member of the table's global table. Errors:
+  // kResourceNotFound, kValidation (no global table), kIOError.
+  Result<ReplicationDescription> DescribeReplication(const Scope& scope,
+                                                     const std::string& table_name);
   // The consistency checker: rebuilds every index of the table from its
   // items and compares the result with the stored entries, and recounts the
   // table's items and their bytes (DynamoDB item sizes) against its counters

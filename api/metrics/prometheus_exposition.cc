@@ -109,6 +109,12 @@ void DeclareCapacityFamilies(PrometheusText* out) {
               "GSI changes applied, over every GSI.");
   out->Family("dynarock_gsi_propagation_lag_seconds", MetricType::kGauge,
               "Lag of applied GSI changes, from commit to index, by quantile.");
+  out->Family("dynamodb_replication_latency_seconds", MetricType::kGauge,
+              "ReplicationLatency: seconds from a write in another Region to its apply on "
+              "this replica of a global table, over its latest changes, by quantile; "
+              "receiving_region is the replica's own.");
+  out->Family("dynarock_replication_pending_changes", MetricType::kGauge,
+              "Changes of other Regions on their way to this replica of a global table.");
   out->Family("dynarock_metrics_tables", MetricType::kGauge, "Tables this document describes.");
   out->Family("dynarock_metrics_omitted", MetricType::kGauge,
               "Tables, or partitions, left out of this document by its bounds.");
@@ -281,6 +287,31 @@ void RenderTable(const TableFigures& t, const ExpositionOptions& options,
   }
 }
 
+// A global table's replica: what replication into it is doing. Only its
+// own entry (each member is rendered under its own namespace).
+void RenderReplication(Engine* engine, const std::string& ns, const TableDescription& d,
+                       PrometheusText* out) {
+  if (d.global_table_version.empty()) return;
+  Scope scope;
+  scope.ns = ns;
+  Result<ReplicationDescription> r = engine->DescribeReplication(scope, d.table_name);
+  if (!r.ok() || r->replicas.empty()) return;  // left its group meanwhile
+  const ReplicaReplicationDescription& self = r->replicas.front();
+  const std::vector<Label> labels = {
+      {"namespace", ns}, {"table", d.table_name}, {"receiving_region", self.region_name}};
+  out->Sample("dynarock_replication_pending_changes", "", labels,
+              static_cast<double>(self.pending_records));
+  if (self.latency_samples == 0) return;
+  constexpr std::string_view kLatency = "dynamodb_replication_latency_seconds";
+  for (const auto& [quantile, micros] :
+       {std::pair<const char*, int64_t>{"0.5", self.latency_p50_micros},
+        {"0.99", self.latency_p99_micros},
+        {"1", self.latency_max_micros}}) {
+    const Label q{"quantile", quantile};
+    out->Sample(kLatency, "", labels, static_cast<double>(micros) / 1e6, &q);
+  }
+}
+
 void RenderCapacity(Engine* engine, const RequestMetrics* requests,
                     const ExpositionOptions& options, PrometheusText* out) {
   std::vector<std::string> namespaces = {""};
@@ -304,6 +335,7 @@ void RenderCapacity(Engine* engine, const RequestMetrics* requests,
     t.description = *std::move(description);
     t.capacity = *std::move(capacity);
     RenderTable(t, options, &omitted_partitions, out);
+    RenderReplication(engine, ns, t.description, out);
     ++described;
   }
   const IndexPropagationStats gsi = engine->GetIndexPropagationStats();

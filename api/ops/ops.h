@@ -31,6 +31,7 @@ extern const std::span<const Operation> kItemOperations;  // item_ops.cc
 extern const std::span<const Operation> kPartiqlOperations;  // partiql_ops.cc
 extern const std::span<const Operation> kPolicyOperations;  // policy_ops.cc
 extern const std::span<const Operation> kQueryOperations;  // query_ops.cc
+extern const std::span<const Operation> kReplicationOperations;  // replication_ops.cc
 extern const std::span<const Operation> kSnapshotOperations;  // snapshot_ops.cc
 extern const std::span<const Operation> kStreamOperations;  // stream_ops.cc
 extern const std::span<const Operation> kTableOperations;  // table_ops.cc

@@ -17,7 +17,6 @@
 namespace dynarock {
 namespace {
 
-constexpr size_t kLagSamples = 1 << 16;
 // The background thread re-reads the clock at least this often while
 // records wait, so that a simulated clock driving it is noticed too.
 constexpr int64_t kMaxWaitMicros = 10'000;
@@ -208,19 +207,11 @@ PropagationStats Propagator::Stats() const {
   PropagationStats s;
   s.applied_records = applied_;
   s.pending_records = std::max<int64_t>(0, committed_hint_ - applied_);
-  std::vector<int64_t> lags = lag_samples_;
-  s.samples = static_cast<int64_t>(lags.size());
-  if (!lags.empty()) {
-    std::sort(lags.begin(), lags.end());
-    auto at = [&](double q) {
-      size_t i =
-          static_cast<size_t>(q * static_cast<double>(lags.size() - 1) + 0.5);
-      return lags[std::min(i, lags.size() - 1)];
-    };
-    s.lag_p50_micros = at(0.50);
-    s.lag_p99_micros = at(0.99);
-    s.lag_max_micros = lags.back();
-  }
+  const LatencyPercentiles lags = lag_samples_.Percentiles();
+  s.samples = lags.samples;
+  s.lag_p50_micros = lags.p50;
+  s.lag_p99_micros = lags.p99;
+  s.lag_max_micros = lags.max;
   return s;
 }
 
@@ -395,14 +386,7 @@ Propagator::Outcome Propagator::ApplyIndex(uint32_t index_id, int64_t now,
   floors_[index_id] = stop_seq ? std::min(*stop_seq, watermark) : watermark;
   MutexLock lock(&state_mu_);
   applied_ += applied;
-  for (int64_t l : lags) {
-    if (lag_samples_.size() < kLagSamples) {
-      lag_samples_.push_back(l);
-    } else {
-      lag_samples_[lag_next_] = l;
-      lag_next_ = (lag_next_ + 1) % kLagSamples;
-    }
-  }
+  for (int64_t l : lags) lag_samples_.Add(l);
   return outcome;
 }
 

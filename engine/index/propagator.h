@@ -46,6 +46,7 @@
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"
+#include "engine/util/latency_samples.h"
 #include "engine/util/mutex.h"
 #include "engine/vector/vector_graphs.h"
 
@@ -230,8 +231,8 @@ class Propagator {
   int64_t applied_ GUARDED_BY(state_mu_) = 0;
   // Records notified, for pending_records.
   int64_t committed_hint_ GUARDED_BY(state_mu_) = 0;
-  std::vector<int64_t> lag_samples_ GUARDED_BY(state_mu_);  // recent lags
-  size_t lag_next_ GUARDED_BY(state_mu_) = 0;
+  // The lags of the most recent records applied when due.
+  LatencySamples lag_samples_ GUARDED_BY(state_mu_){1 << 16};
 
   std::thread thread_;
 };

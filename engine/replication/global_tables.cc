@@ -400,6 +400,21 @@ Status GlobalTables::TableDeleted(const TableInfo& table) {
   return store_->Write(&batch);
 }
 
+std::vector<ReplicationTarget> GlobalTables::Group(const TableInfo& table) const {
+  MutexLock lock(&mu_);
+  std::vector<ReplicationTarget> out;
+  auto self = members_.find(table.id);
+  if (self == members_.end()) return out;
+  auto add = [&](uint32_t id, const Member& m) {
+    out.push_back(ReplicationTarget{id, m.region, m.ns, m.name});
+  };
+  add(self->first, self->second);
+  for (const auto& [id, m] : members_) {
+    if (id != table.id && m.group == self->second.group) add(id, m);
+  }
+  return out;
+}
+
 void GlobalTables::Describe(const TableInfo& table, TableDescription* desc) const {
   MutexLock lock(&mu_);
   auto self = members_.find(table.id);

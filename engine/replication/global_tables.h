@@ -73,6 +73,10 @@ class GlobalTables {
   // member of a global table.
   void Describe(const TableInfo& table, TableDescription* desc) const;
 
+  // The members of `table`'s global table, `table` first; empty when it is
+  // no member.
+  std::vector<ReplicationTarget> Group(const TableInfo& table) const;
+
   // `table` was deleted (DeleteTable): it leaves its global table; a group
   // left with one member is no global table any more.
   Status TableDeleted(const TableInfo& table);

@@ -30,7 +30,8 @@ bool Newer(const ItemVersion& a, const ItemVersion& b) {
 void ReplicationLog::SetMember(uint32_t table_id, std::string region,
                                std::vector<ReplicationTarget> targets) {
   WriterMutexLock lock(&mu_);
-  members_[table_id] = Member{std::move(region), std::move(targets)};
+  members_[table_id] =
+      std::make_shared<const Member>(Member{std::move(region), std::move(targets)});
   count_.store(members_.size(), std::memory_order_release);
 }
 
@@ -44,7 +45,7 @@ std::vector<ReplicationTarget> ReplicationLog::AllTargets() const {
   ReaderMutexLock lock(&mu_);
   std::vector<ReplicationTarget> out;
   for (const auto& [id, m] : members_) {
-    for (const ReplicationTarget& t : m.targets) {
+    for (const ReplicationTarget& t : m->targets) {
       const bool seen = std::any_of(out.begin(), out.end(), [&](const ReplicationTarget& o) {
         return o.table_id == t.table_id;
       });
@@ -54,11 +55,25 @@ std::vector<ReplicationTarget> ReplicationLog::AllTargets() const {
   return out;
 }
 
+std::vector<std::string> ReplicationLog::OriginRegions(uint32_t target_id) const {
+  ReaderMutexLock lock(&mu_);
+  std::vector<std::string> out;
+  for (const auto& [id, m] : members_) {
+    const bool replicates = std::any_of(m->targets.begin(), m->targets.end(),
+                                        [&](const ReplicationTarget& t) {
+                                          return t.table_id == target_id;
+                                        });
+    if (replicates) out.push_back(m->region);
+  }
+  return out;
+}
+
 Status ReplicationLog::Stage(const TableInfo& table, std::string_view item_key,
                              const std::string* new_value, const ReplicatedChange* replicated,
                              WriteBatch* batch) {
   if (count_.load(std::memory_order_acquire) == 0 || item_key.size() < 4) return Status::OK();
-  Member member;
+  // A reference, not a copy: every write of a member table comes here.
+  std::shared_ptr<const Member> member;
   {
     ReaderMutexLock lock(&mu_);
     auto it = members_.find(table.id);
@@ -79,10 +94,10 @@ Status ReplicationLog::Stage(const TableInfo& table, std::string_view item_key,
     DR_ASSIGN_OR_RETURN(ItemVersion seen, DecodeVersion(*stored));
     stamp = std::max(stamp, seen.stamp_micros + 1);
   }
-  batch->Put(Cf::kMeta, version_key, EncodeVersion({stamp, member.region}));
+  batch->Put(Cf::kMeta, version_key, EncodeVersion({stamp, member->region}));
   const std::string value = RecordValue(new_value);
-  for (const ReplicationTarget& t : member.targets) {
-    batch->Put(Cf::kMeta, LogKey(t.table_id, stamp, member.region, suffix), value);
+  for (const ReplicationTarget& t : member->targets) {
+    batch->Put(Cf::kMeta, LogKey(t.table_id, stamp, member->region, suffix), value);
   }
   return Status::OK();
 }

@@ -29,6 +29,7 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -72,6 +73,8 @@ class ReplicationLog : public ChangeHook {
   void RemoveMember(uint32_t table_id);
   // Every table some member replicates to.
   std::vector<ReplicationTarget> AllTargets() const;
+  // The Regions of the members that replicate to `target_id`.
+  std::vector<std::string> OriginRegions(uint32_t target_id) const;
 
   // ChangeHook: the version and the log records of a member's change.
   Status Stage(const TableInfo& table, std::string_view item_key, const std::string* new_value,
@@ -114,7 +117,8 @@ class ReplicationLog : public ChangeHook {
   // How many members there are: writes of other tables skip the lock.
   std::atomic<size_t> count_{0};
   mutable SharedMutex mu_;
-  std::map<uint32_t, Member> members_ GUARDED_BY(mu_);
+  // Shared, so that a write holds its member without copying it.
+  std::map<uint32_t, std::shared_ptr<const Member>> members_ GUARDED_BY(mu_);
 };
 
 }  // namespace dynarock

@@ -13,7 +13,86 @@ namespace dynarock {
 
 void Replicator::SetLag(uint32_t target_id, int64_t lag_micros) {
   MutexLock lock(&mu_);
-  lags_[target_id] = std::max<int64_t>(0, lag_micros);
+  if (lag_micros < 0) {
+    lags_.erase(target_id);
+  } else {
+    lags_[target_id] = lag_micros;
+  }
+}
+
+namespace {
+
+// The pair in the order RegionPartition keeps it.
+std::pair<std::string, std::string> Ordered(const std::string& x, const std::string& y) {
+  return x < y ? std::make_pair(x, y) : std::make_pair(y, x);
+}
+
+}  // namespace
+
+void Replicator::PartitionRegions(const std::string& a, const std::string& b,
+                                  int64_t until_micros) {
+  auto [lo, hi] = Ordered(a, b);
+  MutexLock lock(&mu_);
+  for (RegionPartition& p : partitions_) {
+    if (p.a == lo && p.b == hi) {
+      p.until_micros = until_micros;
+      return;
+    }
+  }
+  partitions_.push_back(RegionPartition{std::move(lo), std::move(hi), until_micros});
+}
+
+bool Replicator::HealRegions(const std::string& a, const std::string& b) {
+  auto [lo, hi] = Ordered(a, b);
+  MutexLock lock(&mu_);
+  ExpirePartitions(clock_->NowMicros());
+  const size_t before = partitions_.size();
+  std::erase_if(partitions_,
+                [&](const RegionPartition& p) { return p.a == lo && p.b == hi; });
+  return partitions_.size() != before;
+}
+
+std::vector<RegionPartition> Replicator::Partitions() const {
+  const int64_t now = clock_->NowMicros();
+  MutexLock lock(&mu_);
+  std::vector<RegionPartition> out;
+  for (const RegionPartition& p : partitions_) {
+    if (p.until_micros == 0 || p.until_micros > now) out.push_back(p);
+  }
+  return out;
+}
+
+bool Replicator::Partitioned(const std::string& x, const std::string& y, int64_t now) const {
+  if (partitions_.empty() || x == y) return false;
+  const std::string& lo = x < y ? x : y;
+  const std::string& hi = x < y ? y : x;
+  for (const RegionPartition& p : partitions_) {
+    if (p.a == lo && p.b == hi) return p.until_micros == 0 || p.until_micros > now;
+  }
+  return false;
+}
+
+void Replicator::ExpirePartitions(int64_t now) {
+  std::erase_if(partitions_, [&](const RegionPartition& p) {
+    return p.until_micros != 0 && p.until_micros <= now;
+  });
+}
+
+Result<ReplicaReplicationState> Replicator::Describe(uint32_t target_id) const {
+  ReplicaReplicationState s;
+  DR_ASSIGN_OR_RETURN(s.pending_records, Pending(target_id));
+  MutexLock lock(&mu_);
+  auto lag = lags_.find(target_id);
+  s.default_lag = lag == lags_.end();
+  s.lag_micros = s.default_lag ? default_lag_ : lag->second;
+  auto it = target_stats_.find(target_id);
+  if (it != target_stats_.end()) {
+    s.applied = it->second.applied;
+    s.superseded = it->second.superseded;
+    s.throttled = it->second.throttled;
+    s.latency = it->second.latency.Percentiles();
+  }
+  return s;
 }
 
 int64_t Replicator::Lag(uint32_t target_id) const {
@@ -65,6 +144,18 @@ Status Replicator::Drain(const ReplicationTarget& target, int64_t* budget) {
   const int64_t now = clock_->NowMicros();
   const int64_t due = now - Lag(target.table_id);
   if (due < 0) return Status::OK();
+  {
+    // Cut off from every Region that replicates to it: nothing to read.
+    const std::vector<std::string> origins = log_->OriginRegions(target.table_id);
+    MutexLock lock(&mu_);
+    ExpirePartitions(now);
+    if (!partitions_.empty() && !origins.empty() &&
+        std::all_of(origins.begin(), origins.end(), [&](const std::string& o) {
+          return Partitioned(o, target.region, now);
+        })) {
+      return Status::OK();
+    }
+  }
   // Read a chunk, then apply it: the iterator is not held across writes.
   std::vector<std::pair<std::string, std::string>> chunk;
   {
@@ -81,6 +172,10 @@ Status Replicator::Drain(const ReplicationTarget& target, int64_t* budget) {
     --*budget;
     DR_ASSIGN_OR_RETURN(ReplicationLog::Record record,
                         ReplicationLog::ParseRecord(key, value));
+    {
+      MutexLock lock(&mu_);
+      if (Partitioned(std::string(record.origin), target.region, now)) continue;
+    }
     ReplicatedChange change{record.stamp_micros, std::string(record.origin), key};
     const std::string item_key = prefix + std::string(record.suffix);
     const std::string version_key = ReplicationLog::VersionKey(table->id, record.suffix);
@@ -108,6 +203,7 @@ Status Replicator::Drain(const ReplicationTarget& target, int64_t* budget) {
     Result<std::optional<Item>> applied =
         writes_->ApplyReplicated(*table, item_key, mutation, change);
     MutexLock lock(&mu_);
+    TargetStats& mine = target_stats_[target.table_id];
     if (!applied.ok()) {
       const ErrorCode code = applied.status().code();
       if (code == ErrorCode::kProvisionedThroughputExceeded ||
@@ -116,14 +212,17 @@ Status Replicator::Drain(const ReplicationTarget& target, int64_t* budget) {
         // The replica is out of capacity (or the item is in a transaction):
         // the record stays and is retried at a later due work.
         ++stats_.throttled;
+        ++mine.throttled;
         return Status::OK();
       }
       return applied.status();
     }
     ++(superseded ? stats_.superseded : stats_.applied);
+    ++(superseded ? mine.superseded : mine.applied);
     const int64_t latency = std::max<int64_t>(0, now - change.stamp_micros);
     stats_.latency_sum_micros += latency;
     stats_.latency_max_micros = std::max(stats_.latency_max_micros, latency);
+    mine.latency.Add(latency);
   }
   return Status::OK();
 }

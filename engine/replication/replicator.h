@@ -4,6 +4,9 @@
 // replication_log.h) to the replicas, in the engine's due work: a record
 // is due once its stamp is the replica's lag behind the clock
 // (EngineOptions::replication_lag_micros, or SetLag for one replica).
+// Two Regions can be partitioned for a while (PartitionRegions): records
+// between them wait in the log until the partition heals, on the clock or
+// by HealRegions, so that tests can make replicas diverge and converge.
 // Each record goes through WritePath::ApplyReplicated on the replica: its
 // change is applied when its version is newer than the item's (last writer
 // wins), and the record is deleted in the same batch either way, so a
@@ -18,12 +21,15 @@
 
 #include <cstdint>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "engine/replication/replication_log.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"
 #include "engine/table/write_path.h"
+#include "engine/util/latency_samples.h"
 #include "engine/util/mutex.h"
 
 namespace dynarock {
@@ -40,6 +46,26 @@ struct ReplicationStats {
   int64_t latency_max_micros = 0;
 };
 
+// Two Regions between which nothing replicates until `until_micros` on the
+// clock (0: until HealRegions). `a` < `b`.
+struct RegionPartition {
+  std::string a;
+  std::string b;
+  int64_t until_micros = 0;
+};
+
+// How replication into one replica is doing.
+struct ReplicaReplicationState {
+  int64_t lag_micros = 0;       // the configured lag
+  bool default_lag = true;      // no SetLag for this replica
+  int64_t pending_records = 0;  // waiting, due or not
+  int64_t applied = 0;
+  int64_t superseded = 0;
+  int64_t throttled = 0;
+  // Stamp-to-apply delay of its most recent applied and superseded records.
+  LatencyPercentiles latency;
+};
+
 class Replicator {
  public:
   // None of the pointers is owned; all outlive this.
@@ -53,9 +79,22 @@ class Replicator {
   // in the log and are returned after the other replicas were served.
   Status RunDue(int64_t max_records = 10'000);
 
-  // The lag of the replica table `target_id` (the default when unset).
+  // The lag of the replica table `target_id` (the default when unset;
+  // a negative `lag_micros` unsets it).
   void SetLag(uint32_t target_id, int64_t lag_micros);
   int64_t Lag(uint32_t target_id) const;
+
+  // Stops replication both ways between Regions `a` and `b` until
+  // `until_micros` on the clock (0: until HealRegions); replaces an earlier
+  // partition of the pair.
+  void PartitionRegions(const std::string& a, const std::string& b, int64_t until_micros);
+  // Ends the pair's partition; false when there was none.
+  bool HealRegions(const std::string& a, const std::string& b);
+  // The partitions in force now.
+  std::vector<RegionPartition> Partitions() const;
+
+  // Replication into the replica table `target_id`. Errors: kIOError.
+  Result<ReplicaReplicationState> Describe(uint32_t target_id) const;
 
   // Whether the log holds a record for `target_id` stamped at or before
   // `stamp` (a replica is CREATING while its copied items wait).
@@ -66,9 +105,23 @@ class Replicator {
   ReplicationStats stats() const;
 
  private:
+  struct TargetStats {
+    int64_t applied = 0;
+    int64_t superseded = 0;
+    int64_t throttled = 0;
+    LatencySamples latency{4096};
+  };
+
   // Applies one target's due records, stopping at a throttle (the rest
-  // wait for the next due work).
+  // wait for the next due work). Records from a partitioned Region are
+  // passed over (they count against `budget`, which bounds the work of one
+  // due run however long the partition lasts).
   Status Drain(const ReplicationTarget& target, int64_t* budget);
+  // Whether `x` and `y` are partitioned at `now`.
+  bool Partitioned(const std::string& x, const std::string& y, int64_t now) const
+      REQUIRES(mu_);
+  // Drops the partitions that healed on the clock.
+  void ExpirePartitions(int64_t now) REQUIRES(mu_);
 
   const Store* const store_;
   const Clock* const clock_;
@@ -80,6 +133,8 @@ class Replicator {
   mutable Mutex mu_;
   std::map<uint32_t, int64_t> lags_ GUARDED_BY(mu_);
   ReplicationStats stats_ GUARDED_BY(mu_);
+  std::map<uint32_t, TargetStats> target_stats_ GUARDED_BY(mu_);
+  std::vector<RegionPartition> partitions_ GUARDED_BY(mu_);
 };
 
 }  // namespace dynarock

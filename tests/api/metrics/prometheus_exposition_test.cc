@@ -116,6 +116,35 @@ TEST_F(PrometheusExpositionTest, TimeToLiveDeletionsAreCountedPerTable) {
   EXPECT_THAT(text, Not(HasSubstr(R"(dynamodb_time_to_live_deleted_item_count_total{namespace="AKID_us-east-1",table="Sessions",index="ByG"})")));
 }
 
+TEST_F(PrometheusExpositionTest, AReplicaShowsItsReplicationLatencyAndBacklog) {
+  CreateTable("Orders");
+  Call("UpdateTable",
+       R"({"TableName":"Orders","ReplicaUpdates":[{"Create":{"RegionName":"us-west-2"}}]})");
+  Put("Orders", "a");
+  Put("Orders", "b");
+  // Applied in us-west-2 on the first call after the default 1 s lag, 2 s
+  // after the writes; then one more change waits.
+  Call("DynamoRock_20251121.AdvanceClock", R"({"Seconds":2})");
+  const CallerIdentity west{"AKID", "us-west-2"};
+  Response r = client_->Call("GetItem", R"({"TableName":"Orders","Key":{"pk":{"S":"a"}}})", west);
+  ASSERT_EQ(r.http_status, 200) << r.body;
+  ASSERT_NE(r.body.find("\"a\""), std::string::npos) << r.body;
+  Put("Orders", "c");
+  const std::string text = RenderMetrics(test_engine_.engine.get(), &requests_);
+  EXPECT_THAT(text, HasSubstr("# TYPE dynamodb_replication_latency_seconds gauge\n"));
+  const std::string labels =
+      R"({namespace="AKID_us-west-2",table="Orders",receiving_region="us-west-2")";
+  EXPECT_THAT(text, HasSubstr("dynamodb_replication_latency_seconds" + labels.substr(0, labels.size() - 1) +
+                              R"(,quantile="0.5"} 2)"));
+  EXPECT_THAT(text, HasSubstr("dynamodb_replication_latency_seconds" + labels.substr(0, labels.size() - 1) +
+                              R"(,quantile="1"} 2)"));
+  EXPECT_THAT(text, HasSubstr("dynarock_replication_pending_changes" + labels + " 1\n"));
+  // The source has received nothing: a backlog of 0 and no latency yet.
+  EXPECT_THAT(text, HasSubstr(
+      R"(dynarock_replication_pending_changes{namespace="AKID_us-east-1",table="Orders",receiving_region="us-east-1"} 0)"));
+  EXPECT_THAT(text, Not(HasSubstr(R"(dynamodb_replication_latency_seconds{namespace="AKID_us-east-1")")));
+}
+
 TEST_F(PrometheusExpositionTest, TablesBeyondTheBoundAreOmittedAndCounted) {
   for (const char* name : {"Aaa", "Bbb", "Ccc"}) CreateTable(name);
   ExpositionOptions options;
