@@ -172,7 +172,7 @@ class Engine final {
   Result<ListTagsOfResourceResult> ListTagsOfResource(
       const ListTagsOfResourceRequest& req);
 
-  // --- Resource-based policies (engine/table/resource_policies.h) ---
+  // --- Resource-based policies (engine/control/resource_policies.h) ---
   // One policy per table and one per its latest stream, named by ARN,
   // persisted and deleted with the table, not carried by backups; stored
   // and returned, never enforced. Errors: kValidation (the ARN),
@@ -183,7 +183,7 @@ class Engine final {
   Result<DeleteResourcePolicyResult> DeleteResourcePolicy(
       const DeleteResourcePolicyRequest& req);
 
-  // --- Contributor insights (engine/table/contributor_insights.h) ---
+  // --- Contributor insights (engine/control/contributor_insights.h) ---
   // The on/off setting per table and GSI, persisted with the table. The
   // hot-key data itself is DescribeCapacity's. Errors: kResourceNotFound.
   Result<ContributorInsightsDescription> UpdateContributorInsights(
@@ -194,7 +194,7 @@ class Engine final {
   Result<ListContributorInsightsResult> ListContributorInsights(
       const ListContributorInsightsRequest& req);
 
-  // --- Transactions (engine/table/transactions.h) ---
+  // --- Transactions (engine/transactions/transactions.h) ---
   // All actions or none: every condition is evaluated against the items as
   // stored, and every change (items, LSI entries, GSI log records,
   // counters) is ONE WriteBatch. Any failing action cancels the whole

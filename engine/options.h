@@ -69,7 +69,7 @@ struct EngineOptions {
   // files, so a smaller one bounds its memory; simulations set it.
   int64_t memtable_bytes = 0;
   // How many items' existence and size the write path remembers
-  // (engine/table/item_size_cache.h), so that a PutItem that needs nothing
+  // (engine/data/item_size_cache.h), so that a PutItem that needs nothing
   // else of the item it replaces does not read it. 16 bytes a slot, this
   // many slots rounded up to a power of two in each of 64 shards, allocated
   // as items are written. 0 remembers nothing.

@@ -133,7 +133,7 @@ enum class ErrorCode {
   // grants another account anything).
   kAccessDenied,
   // No resource-based policy is attached to the resource, or not the
-  // revision a request expected (engine/table/resource_policies.h).
+  // revision a request expected (engine/control/resource_policies.h).
   kPolicyNotFound,
   // DynamoDB cannot serve the request for now (HTTP 503); SDKs retry it.
   // Only fault injection (engine/fault/) and the HTTP server's own limits

@@ -250,7 +250,7 @@ struct WarmThroughput {
 // The throughput settings in force on an on-demand table or GSI: its
 // OnDemandThroughput maxima (0 = no maximum) and its warm throughput (0 =
 // not recorded: the engine's default for on-demand, the provisioned units
-// otherwise; see engine/table/table_settings.h).
+// otherwise; see engine/control/table_lifecycle.h).
 struct ThroughputSettings {
   int64_t max_read_request_units = 0;
   int64_t max_write_request_units = 0;

@@ -113,16 +113,16 @@ def self_test():
             "engine/layers.txt": rules.read_text(),
             "engine/keys/ok.cc": '#include "engine/keys/ok.h"\n#include "engine/value/x.h"\n'
                                  '#include "engine/status.h"\n',
-            "engine/keys/up.cc": '#include "engine/table/write_path.h"\n',
+            "engine/keys/up.cc": '#include "engine/data/write_path.h"\n',
             "engine/keys/facade.cc": '#include "engine/engine.h"\n',
             "engine/nowhere/x.cc": "",
-            "engine/engine.cc": '#include "engine/table/write_path.h"\n',
+            "engine/engine.cc": '#include "engine/data/write_path.h"\n',
             "engine/requests/scope.cc": '#include "engine/requests/scope.h"\n'
                                         '#include "engine/keys/key_codec.h"\n',
             "engine/partiql/runs.cc": '#include "engine/engine.h"\n',
             "engine/facade/impl.cc": '#include "engine/engine.h"\n'
-                                     '#include "engine/table/write_path.h"\n',
-            "api/ok.cc": '#include "engine/engine.h"\n#include "engine/table/item_requests.h"\n',
+                                     '#include "engine/data/write_path.h"\n',
+            "api/ok.cc": '#include "engine/engine.h"\n#include "engine/plan/item_requests.h"\n',
             "tools/bad.cc": '#include "engine/index/propagator.h"\n',
         }
         for name, text in files.items():

@@ -15,7 +15,7 @@
 #include "api/ops/fields.h"
 #include "api/ops/ops.h"
 #include "api/validate.h"
-#include "engine/table/batch_requests.h"
+#include "engine/plan/batch_requests.h"
 
 namespace dynarock::api::ops {
 

@@ -47,4 +47,18 @@ std::optional<int64_t> OptionalInt(const Json& object, std::string_view name) {
   return static_cast<int64_t>(d);
 }
 
+std::optional<int64_t> OptionalMillisAsMicros(const Json& object, std::string_view name) {
+  const std::optional<int64_t> millis = OptionalInt(object, name);
+  if (!millis) return std::nullopt;
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max() / 1000;
+  if (*millis > kMax) return std::numeric_limits<int64_t>::max();
+  if (*millis < -kMax) return std::numeric_limits<int64_t>::min();
+  return *millis * 1000;
+}
+
+int64_t LagMicrosOf(const Json& request) {
+  const int64_t micros = OptionalMillisAsMicros(request, "LagMillis").value_or(0);
+  return micros < 0 ? -1 : micros;
+}
+
 }  // namespace dynarock::api::ops

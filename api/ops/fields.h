@@ -24,6 +24,12 @@ std::string StringOr(const Json& object, std::string_view name, std::string fall
 std::optional<bool> OptionalBool(const Json& object, std::string_view name);
 // Integers; a decimal is truncated, out-of-range values are clamped.
 std::optional<int64_t> OptionalInt(const Json& object, std::string_view name);
+// A member given in milliseconds, in microseconds (saturating at the int64
+// range); nullopt when absent.
+std::optional<int64_t> OptionalMillisAsMicros(const Json& object, std::string_view name);
+// The extensions' "LagMillis", in microseconds; -1 (any negative value)
+// restores the default lag.
+int64_t LagMicrosOf(const Json& request);
 
 }  // namespace dynarock::api::ops
 

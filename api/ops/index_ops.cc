@@ -70,8 +70,7 @@ Result<Json> SetIndexLag(const RequestContext& ctx, const Json& request) {
   req.scope = ctx.scope;
   req.table_name = StringOr(request, "TableName");
   req.index_name = StringOr(request, "IndexName");
-  const int64_t millis = OptionalInt(request, "LagMillis").value_or(0);
-  req.lag_micros = millis < 0 ? -1 : millis * 1000;
+  req.lag_micros = LagMicrosOf(request);
   DR_RETURN_IF_ERROR(ctx.engine->SetIndexLag(req));
   return Json::object();
 }

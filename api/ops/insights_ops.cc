@@ -1,6 +1,6 @@
 // Contributor insights: UpdateContributorInsights,
 // DescribeContributorInsights and ListContributorInsights, for tables and
-// their GSIs (engine/table/contributor_insights.h). Shapes from DynamoDB's
+// their GSIs (engine/control/contributor_insights.h). Shapes from DynamoDB's
 // API model (botocore's dynamodb service-2.json).
 
 #include <string>

@@ -23,7 +23,7 @@
 #include "api/ops/ops.h"
 #include "api/validate.h"
 #include "engine/expr/request_expressions.h"
-#include "engine/table/item_requests.h"
+#include "engine/plan/item_requests.h"
 
 namespace dynarock::api::ops {
 

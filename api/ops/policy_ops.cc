@@ -1,5 +1,5 @@
 // Resource-based policies: PutResourcePolicy, GetResourcePolicy,
-// DeleteResourcePolicy (engine/table/resource_policies.h), and the check of
+// DeleteResourcePolicy (engine/control/resource_policies.h), and the check of
 // a policy document CreateTable's ResourcePolicy shares (resource_policy.h).
 
 #include <algorithm>

@@ -19,7 +19,7 @@
 #include "api/ops/fields.h"
 #include "api/ops/ops.h"
 #include "api/validate.h"
-#include "engine/table/query_requests.h"
+#include "engine/plan/query_requests.h"
 
 namespace dynarock::api::ops {
 

@@ -77,8 +77,7 @@ Result<Json> SetReplicationLag(const RequestContext& ctx, const Json& request) {
   req.scope = ctx.scope;
   req.table_name = StringOr(request, "TableName");
   req.region_name = StringOr(request, "RegionName");
-  const int64_t millis = OptionalInt(request, "LagMillis").value_or(0);
-  req.lag_micros = millis < 0 ? -1 : millis * 1000;
+  req.lag_micros = LagMicrosOf(request);
   DR_RETURN_IF_ERROR(ctx.engine->SetReplicationLag(req));
   return Json::object();
 }
@@ -86,7 +85,7 @@ Result<Json> SetReplicationLag(const RequestContext& ctx, const Json& request) {
 Result<Json> PartitionRegions(const RequestContext& ctx, const Json& request) {
   DR_RETURN_IF_ERROR(ValidateRequest(request, kPartitionRegionsInput));
   PartitionRegionsRequest req = PairOf(request);
-  req.duration_micros = OptionalInt(request, "DurationMillis").value_or(0) * 1000;
+  req.duration_micros = OptionalMillisAsMicros(request, "DurationMillis").value_or(0);
   DR_RETURN_IF_ERROR(ctx.engine->PartitionRegions(req));
   return Json::object();
 }

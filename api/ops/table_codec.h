@@ -3,7 +3,8 @@
 // The pieces of a table's definition that operations other than the table
 // operations take or answer (RestoreTableFromBackup's overrides, a backup's
 // source table): input shapes, their decoding, and DescribeTable's
-// rendering. Defined in api/ops/table_ops.cc, the one place that knows them.
+// rendering. Defined in api/ops/table_ops.cc (shapes, decoding) and
+// api/ops/table_codec.cc (rendering), the one place that knows each.
 
 #ifndef DYNAROCK_API_OPS_TABLE_CODEC_H_
 #define DYNAROCK_API_OPS_TABLE_CODEC_H_

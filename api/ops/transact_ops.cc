@@ -4,7 +4,7 @@
 // members and their constraints, ClientRequestToken 1..36 characters),
 // then each action's AttributeValues in order. Every element must hold
 // exactly one action. The engine checks expressions, keys, sizes and
-// duplicate items, and runs the transaction (engine/table/transactions.h).
+// duplicate items, and runs the transaction (engine/transactions/transactions.h).
 // A cancelled transaction's CancellationReasons are rendered by api/error.
 
 #include <optional>

@@ -39,7 +39,7 @@
 #include "bench/common/orders_table.h"
 #include "bench/common/ratio_reporter.h"
 #include "bench/common/ratio_table.h"
-#include "engine/table/query_scan.h"
+#include "engine/pages/query_scan.h"
 
 namespace dynarock::bench {
 namespace {

@@ -35,7 +35,7 @@
 #include "engine/requests/scope.h"
 #include "engine/status.h"
 #include "engine/storage/store.h"
-#include "engine/table/table_lifecycle.h"
+#include "engine/control/table_lifecycle.h"
 #include "engine/util/mutex.h"
 
 namespace dynarock {

@@ -6,7 +6,7 @@
 // Mechanism (docs/backups.md): when PITR is turned on, the table's items are
 // written at one RocksDB snapshot to a base image (an SST file,
 // <db>/pitr/<table id>-<micros>.sst) and from then on every change of an
-// item is logged in its own WriteBatch (engine/pitr/pitr_log.h). A restore
+// item is logged in its own WriteBatch (engine/backup/pitr_log.h). A restore
 // to time T merges the base image with the newest logged change of each
 // item at or before T and builds the new table from that
 // (engine/backup/table_restore.h). The window is [base time or now - the
@@ -31,11 +31,11 @@
 
 #include "engine/backup/table_restore.h"
 #include "engine/index/index_writer.h"
-#include "engine/pitr/pitr_log.h"
+#include "engine/backup/pitr_log.h"
 #include "engine/requests/backup_requests.h"
 #include "engine/status.h"
 #include "engine/storage/store.h"
-#include "engine/table/table_lifecycle.h"
+#include "engine/control/table_lifecycle.h"
 #include "engine/util/mutex.h"
 
 namespace dynarock {

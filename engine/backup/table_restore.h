@@ -26,7 +26,7 @@
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"
-#include "engine/table/table_lifecycle.h"
+#include "engine/control/table_lifecycle.h"
 #include "engine/types.h"
 
 namespace dynarock {

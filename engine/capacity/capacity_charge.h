@@ -9,7 +9,7 @@
 // sum to the ConsumedCapacity's Total() of the same table.
 //
 // The contract with the throttler:
-//   - writes: WritePath::Apply / ApplyMany (engine/table/write_path.h) fill a
+//   - writes: WritePath::Apply / ApplyMany (engine/data/write_path.h) fill a
 //     Metering per item write once the item is STAGED, i.e. after the old
 //     item was read, the condition evaluated, the new item and its index
 //     changes computed, and BEFORE the WriteBatch is committed; an admission
@@ -96,7 +96,7 @@ PartitionUnits PartOfStorageKey(uint32_t index_id, std::string_view storage_key,
 
 // The bytes a page read at each partition, in read order: consecutive items
 // of one partition (same hash) are one run. ReadPage fills it
-// (engine/table/query_scan.h).
+// (engine/pages/query_scan.h).
 struct PartitionRun {
   uint64_t hash = 0;
   std::string first_key;  // the storage key of the run's first item

@@ -2,6 +2,8 @@
 // propagation and of global tables' replication, the consistency checker,
 // the due background work, and the capacity model's statistics.
 
+#include <cstdint>
+
 #include "engine/facade/engine_state.h"
 #include "engine/index/consistency_checker.h"
 
@@ -74,8 +76,12 @@ Status Engine::PartitionRegions(const PartitionRegionsRequest& req) {
     if (req.duration_micros < 0) {
       return Status::Validation("A partition's duration cannot be negative");
     }
+    // A duration past the clock's range is a partition until healed.
+    const int64_t now = p.clock->NowMicros();
     const int64_t until =
-        req.duration_micros == 0 ? 0 : p.clock->NowMicros() + req.duration_micros;
+        req.duration_micros == 0 || req.duration_micros > INT64_MAX - now
+            ? 0
+            : now + req.duration_micros;
     p.replicator.PartitionRegions(req.region_a, req.region_b, until);
     return Status::OK();
   });

@@ -1,6 +1,6 @@
 // Engine's data plane: single-item reads and writes, Query and Scan,
 // the batches, transactions and PartiQL. Each operation checks its request
-// whole (engine/table/*_requests.h), finds its table, then reads or writes
+// whole (engine/plan/*_requests.h), finds its table, then reads or writes
 // through the read or write path, which meter and charge capacity.
 
 #include <optional>
@@ -15,9 +15,9 @@
 #include "engine/keys/key_codec.h"
 #include "engine/partiql/statement_runner.h"
 #include "engine/schema/schema.h"
-#include "engine/table/batch_requests.h"
-#include "engine/table/item_requests.h"
-#include "engine/table/query_requests.h"
+#include "engine/plan/batch_requests.h"
+#include "engine/plan/item_requests.h"
+#include "engine/plan/query_requests.h"
 #include "engine/value/item_codec.h"
 #include "engine/vector/vector_search.h"
 

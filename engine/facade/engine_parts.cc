@@ -88,9 +88,9 @@ EngineParts::EngineParts(const EngineOptions& options_in, Clock* clock_in,
                  options.replication_lag_micros) {
   write_path.SetThroughput(&throughput, throttling);
   write_path.SetStreams(streams.get());
-  write_path.SetPitrLog(&pitr_log);
   write_path.SetLaggingReplica(&replica);
-  write_path.SetChangeHook(&replication_log);
+  write_path.AddChangeHook(&pitr_log);
+  write_path.AddChangeHook(&replication_log);
   // Shards follow partitions: a table's split closes its shard.
   StreamLog* log = streams.get();
   throughput.SetSplitListener(
@@ -129,12 +129,12 @@ Status EngineParts::OpenBackups() {
   return Status::OK();
 }
 
-void EngineParts::RunDueWork() {
+void EngineParts::RunDueWork(bool in_request) {
   indexes->Pump();
   ttl_sweeper.RunDue();
   streams->Maintain().ok();
   if (continuous_backups) continuous_backups->Maintain().ok();
-  if (bulk_puts) bulk_puts->RunDue();
+  if (bulk_puts && !(in_request && options.due_work_interval_micros > 0)) bulk_puts->RunDue();
   // A failure leaves the records for the next due work; not the caller's.
   replicator.RunDue().ok();
 }

@@ -74,7 +74,7 @@ class Engine::Gate {
 template <typename Op>
 auto Engine::Run(Op&& op) {
   Gate gate(this);
-  state_->parts->RunDueWork();
+  state_->parts->RunDueWork(/*in_request=*/true);
   return std::forward<Op>(op)(*state_->parts);
 }
 

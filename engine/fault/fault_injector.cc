@@ -9,8 +9,8 @@
 #include "engine/capacity/throttle_messages.h"
 #include "engine/schema/arns.h"
 #include "engine/stream/stream_reads.h"
-#include "engine/table/transactions.h"
-#include "engine/table/write_path.h"
+#include "engine/transactions/transactions.h"
+#include "engine/data/write_path.h"
 
 namespace dynarock {
 

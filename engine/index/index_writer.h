@@ -1,7 +1,7 @@
 // engine/index/index_writer.h
 //
 // IndexWriter adds a base write's index changes to the write's own
-// WriteBatch (engine/table/write_path.h calls it from WritePath::Stage):
+// WriteBatch (engine/data/write_path.h calls it from WritePath::Stage):
 //
 //   - LSI entries, synchronously: delete the item's old entry, put the new
 //     one (nothing when the entry did not change);

@@ -8,7 +8,7 @@
 #include "engine/expr/ast.h"
 #include "engine/partiql/statement_parser.h"
 #include "engine/schema/arns.h"
-#include "engine/table/batch_requests.h"
+#include "engine/plan/batch_requests.h"
 
 namespace dynarock {
 
@@ -190,7 +190,7 @@ Status InStatementWords(Status status) {
   return status;
 }
 
-// Query's refusal of a consistent read of a GSI (engine/table/
+// Query's refusal of a consistent read of a GSI (engine/plan/
 // query_requests.cc); statement_runner_test fails should the two drift.
 constexpr std::string_view kQueryGsiConsistentRead =
     "Consistent reads are not supported on global secondary indexes";

@@ -37,8 +37,8 @@
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"
-#include "engine/table/item_locks.h"
-#include "engine/table/table_lifecycle.h"
+#include "engine/data/item_locks.h"
+#include "engine/control/table_lifecycle.h"
 #include "engine/util/mutex.h"
 
 namespace dynarock {

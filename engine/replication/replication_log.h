@@ -37,7 +37,7 @@
 
 #include "engine/status.h"
 #include "engine/storage/store.h"
-#include "engine/table/write_path.h"
+#include "engine/data/write_path.h"
 #include "engine/util/mutex.h"
 
 namespace dynarock {
@@ -79,6 +79,12 @@ class ReplicationLog : public ChangeHook {
   // ChangeHook: the version and the log records of a member's change.
   Status Stage(const TableInfo& table, std::string_view item_key, const std::string* new_value,
                const ReplicatedChange* replicated, WriteBatch* batch) override;
+  // ChangeHook: the tombstone version of a replicated delete of an item the
+  // replica never held.
+  Status StageTombstone(const TableInfo& table, std::string_view item_key,
+                        const ReplicatedChange& replicated, WriteBatch* batch) override {
+    return Stage(table, item_key, nullptr, &replicated, batch);
+  }
 
   // --- Record formats ---
   static std::string VersionKey(uint32_t table_id, std::string_view suffix);

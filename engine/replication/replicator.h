@@ -28,7 +28,7 @@
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"
-#include "engine/table/write_path.h"
+#include "engine/data/write_path.h"
 #include "engine/util/latency_samples.h"
 #include "engine/util/mutex.h"
 

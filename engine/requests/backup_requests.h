@@ -3,7 +3,7 @@
 // On-demand backups (CreateBackup, DescribeBackup, ListBackups,
 // DeleteBackup, RestoreTableFromBackup) and point-in-time recovery
 // (UpdateContinuousBackups, DescribeContinuousBackups,
-// RestoreTableToPointInTime): engine/backup/ and engine/pitr/.
+// RestoreTableToPointInTime): engine/backup/ (pitr_log, continuous_backups).
 
 #ifndef DYNAROCK_ENGINE_REQUESTS_BACKUP_REQUESTS_H_
 #define DYNAROCK_ENGINE_REQUESTS_BACKUP_REQUESTS_H_

@@ -1,7 +1,7 @@
 // engine/requests/contributor_insights_requests.h
 //
 // UpdateContributorInsights, DescribeContributorInsights and
-// ListContributorInsights (engine/table/contributor_insights.h).
+// ListContributorInsights (engine/control/contributor_insights.h).
 
 #ifndef DYNAROCK_ENGINE_REQUESTS_CONTRIBUTOR_INSIGHTS_REQUESTS_H_
 #define DYNAROCK_ENGINE_REQUESTS_CONTRIBUTOR_INSIGHTS_REQUESTS_H_

@@ -2,7 +2,7 @@
 //
 // PutResourcePolicy, GetResourcePolicy and DeleteResourcePolicy: the
 // resource-based policy of a table or of its stream
-// (engine/table/resource_policies.h). The engine stores the document as
+// (engine/control/resource_policies.h). The engine stores the document as
 // given; the api checks it (size, JSON) first.
 
 #ifndef DYNAROCK_ENGINE_REQUESTS_POLICY_REQUESTS_H_

@@ -35,7 +35,7 @@ struct CreateTableRequest {
   std::optional<WarmThroughput> warm_throughput;
   std::vector<VectorIndexDef> vector_indexes;
   // A resource-based policy to attach to the new table (its document as
-  // the api checked and stored it: engine/table/resource_policies.h).
+  // the api checked and stored it: engine/control/resource_policies.h).
   std::optional<std::string> resource_policy;
 };
 

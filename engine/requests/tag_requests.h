@@ -1,7 +1,7 @@
 // engine/requests/tag_requests.h
 //
 // TagResource, UntagResource and ListTagsOfResource: the tags of a table
-// (engine/table/table_tags.h).
+// (engine/control/table_tags.h).
 
 #ifndef DYNAROCK_ENGINE_REQUESTS_TAG_REQUESTS_H_
 #define DYNAROCK_ENGINE_REQUESTS_TAG_REQUESTS_H_

@@ -1,6 +1,6 @@
 // engine/requests/transaction_requests.h
 //
-// TransactWriteItems and TransactGetItems (engine/table/transactions.h).
+// TransactWriteItems and TransactGetItems (engine/transactions/transactions.h).
 //
 // Every result carries what the request consumed, always filled (metering
 // is always on): `consumed_capacity` in DynamoDB's units (the api shows it
@@ -47,7 +47,7 @@ struct TransactWriteAction {
 struct TransactWriteItemsRequest {
   Scope scope;
   std::vector<TransactWriteAction> actions;
-  // Makes the call idempotent for 10 minutes (engine/table/
+  // Makes the call idempotent for 10 minutes (engine/transactions/
   // idempotency_cache.h). Unset: none.
   std::optional<std::string> client_request_token;
   ReturnItemCollectionMetrics return_item_collection_metrics =

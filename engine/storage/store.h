@@ -196,7 +196,7 @@ class Store final : public StoreReader {
   // As WriteGeneration, but it changes only after a change to Cf::kItems
   // that is not a write of single keys: a Write holding a DeleteRange of
   // it, or an Ingest into it (table deletion, restores, snapshots). What is
-  // known of single items (engine/table/item_size_cache.h) is tagged with it.
+  // known of single items (engine/data/item_size_cache.h) is tagged with it.
   uint64_t ItemsBulkGeneration() const;
 
   // An iterator bounded to [lower, upper); both bounds are copied.

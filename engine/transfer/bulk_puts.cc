@@ -8,7 +8,7 @@
 #include "engine/index/index_entry.h"
 #include "engine/keys/key_codec.h"
 #include "engine/schema/schema.h"
-#include "engine/table/item_requests.h"
+#include "engine/plan/item_requests.h"
 #include "engine/transfer/job_page.h"
 #include "engine/transfer/job_records.h"
 #include "engine/util/coding.h"

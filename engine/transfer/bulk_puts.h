@@ -47,8 +47,8 @@
 #include "engine/requests/bulk_requests.h"
 #include "engine/status.h"
 #include "engine/storage/store.h"
-#include "engine/table/table_lifecycle.h"
-#include "engine/table/write_path.h"
+#include "engine/control/table_lifecycle.h"
+#include "engine/data/write_path.h"
 #include "engine/transfer/transfer_files.h"
 #include "engine/util/mutex.h"
 

@@ -35,7 +35,7 @@
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"
-#include "engine/table/table_lifecycle.h"
+#include "engine/control/table_lifecycle.h"
 #include "engine/transfer/job_thread.h"
 #include "engine/transfer/transfer_files.h"
 #include "engine/util/mutex.h"

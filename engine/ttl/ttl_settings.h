@@ -16,7 +16,7 @@
 #include "engine/requests/ttl_requests.h"
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
-#include "engine/table/table_lifecycle.h"
+#include "engine/control/table_lifecycle.h"
 
 namespace dynarock {
 

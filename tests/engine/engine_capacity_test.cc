@@ -540,7 +540,7 @@ TEST_F(EngineCapacityTest, LsiReadFetchingFromTheTableChargesTheTable) {
 }
 
 // The write path remembers items' existence and size so that a plain PutItem
-// need not read the item it replaces (engine/table/item_size_cache.h). Every
+// need not read the item it replaces (engine/data/item_size_cache.h). Every
 // kind of write, streams turned on and off, and the table deleted and made
 // again, on an engine that remembers and one that does not: the same
 // statuses, the same units, the same counters.

@@ -112,7 +112,7 @@ class EngineQueryScanTest : public ::testing::Test {
 
 TEST_F(EngineQueryScanTest, CountedPagesMatchReadPagesAndSeeEveryWrite) {
   // A Select COUNT page keeps no item; a repeat with nothing written since
-  // is answered from the engine's page memo (engine/table/page_memo.h).
+  // is answered from the engine's page memo (engine/pages/page_memo.h).
   // Either way it has the read page's Count, ScannedCount,
   // LastEvaluatedKey and capacity, and it sees every write.
   PutNumbers("p", 7);

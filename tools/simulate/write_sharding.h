@@ -138,7 +138,7 @@ struct WriteShardingOptions {
   // The clients ask Select COUNT (Count, ScannedCount, LastEvaluatedKey and
   // the consumed capacity: all the simulation looks at), so the engine
   // reads each distinct page once and answers its repeats from its page
-  // memo (engine/table/page_memo.h), admitted and charged as reads.
+  // memo (engine/pages/page_memo.h), admitted and charged as reads.
   // Otherwise they read the items (as stored). The same report either way
   // (tested); counting is what makes the sustained reads fast.
   bool count_pages = true;

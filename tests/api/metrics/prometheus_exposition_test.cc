@@ -132,13 +132,14 @@ TEST_F(PrometheusExpositionTest, AReplicaShowsItsReplicationLatencyAndBacklog) {
   Put("Orders", "c");
   const std::string text = RenderMetrics(test_engine_.engine.get(), &requests_);
   EXPECT_THAT(text, HasSubstr("# TYPE dynamodb_replication_latency_seconds gauge\n"));
+  // The west replica's labels, without the closing brace.
   const std::string labels =
       R"({namespace="AKID_us-west-2",table="Orders",receiving_region="us-west-2")";
-  EXPECT_THAT(text, HasSubstr("dynamodb_replication_latency_seconds" + labels.substr(0, labels.size() - 1) +
+  EXPECT_THAT(text, HasSubstr("dynamodb_replication_latency_seconds" + labels +
                               R"(,quantile="0.5"} 2)"));
-  EXPECT_THAT(text, HasSubstr("dynamodb_replication_latency_seconds" + labels.substr(0, labels.size() - 1) +
+  EXPECT_THAT(text, HasSubstr("dynamodb_replication_latency_seconds" + labels +
                               R"(,quantile="1"} 2)"));
-  EXPECT_THAT(text, HasSubstr("dynarock_replication_pending_changes" + labels + " 1\n"));
+  EXPECT_THAT(text, HasSubstr("dynarock_replication_pending_changes" + labels + "} 1\n"));
   // The source has received nothing: a backlog of 0 and no latency yet.
   EXPECT_THAT(text, HasSubstr(
       R"(dynarock_replication_pending_changes{namespace="AKID_us-east-1",table="Orders",receiving_region="us-east-1"} 0)"));

@@ -20,12 +20,12 @@ const CallerIdentity kWest{"AKID", "us-west-2"};
 class ReplicationOpsTest : public ApiTest {
  protected:
   void SetUp() override {
-    Reply r = Call("CreateTable", R"({"TableName":"T","BillingMode":"PAY_PER_REQUEST",
+    Reply r = Call("CreateTable", R"({"TableName":"Tab","BillingMode":"PAY_PER_REQUEST",
       "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
       "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]})", kEast);
     ASSERT_EQ(r.http_status, 200) << r;
     r = Call("UpdateTable",
-             R"({"TableName":"T","ReplicaUpdates":[{"Create":{"RegionName":"us-west-2"}}]})",
+             R"({"TableName":"Tab","ReplicaUpdates":[{"Create":{"RegionName":"us-west-2"}}]})",
              kEast);
     ASSERT_EQ(r.http_status, 200) << r;
   }
@@ -35,13 +35,13 @@ class ReplicationOpsTest : public ApiTest {
   }
   void Put(const CallerIdentity& who, const std::string& pk, const std::string& v) {
     Reply r = Call("PutItem",
-                   json{{"TableName", "T"}, {"Item", {{"pk", {{"S", pk}}}, {"v", {{"S", v}}}}}},
+                   json{{"TableName", "Tab"}, {"Item", {{"pk", {{"S", pk}}}, {"v", {{"S", v}}}}}},
                    who);
     ASSERT_EQ(r.http_status, 200) << r;
   }
   // v of the item, or "" when absent.
   std::string Get(const CallerIdentity& who, const std::string& pk) {
-    Reply r = Call("GetItem", json{{"TableName", "T"}, {"Key", {{"pk", {{"S", pk}}}}}}, who);
+    Reply r = Call("GetItem", json{{"TableName", "Tab"}, {"Key", {{"pk", {{"S", pk}}}}}}, who);
     EXPECT_EQ(r.http_status, 200) << r;
     if (!r.body.contains("Item")) return "";
     return r.body["Item"]["v"]["S"].get<std::string>();
@@ -57,7 +57,7 @@ TEST_F(ReplicationOpsTest, PartitionThenHealConvergesAndDescribeShowsIt) {
   Advance(10);
   EXPECT_EQ(Get(kWest, "a"), "");
 
-  r = Call("DynamoRock_20251121.DescribeReplication", R"({"TableName":"T"})", kEast);
+  r = Call("DynamoRock_20251121.DescribeReplication", R"({"TableName":"Tab"})", kEast);
   ASSERT_EQ(r.http_status, 200) << r;
   ASSERT_EQ(r.body["Replicas"].size(), 2u) << r;
   const json& east = r.body["Replicas"][0];
@@ -74,7 +74,7 @@ TEST_F(ReplicationOpsTest, PartitionThenHealConvergesAndDescribeShowsIt) {
   r = Call("DynamoRock_20251121.HealRegions", R"({"RegionNames":["us-west-2","us-east-1"]})");
   ASSERT_EQ(r.http_status, 200) << r;
   EXPECT_EQ(Get(kWest, "a"), "east");
-  r = Call("DynamoRock_20251121.DescribeReplication", R"({"TableName":"T"})", kWest);
+  r = Call("DynamoRock_20251121.DescribeReplication", R"({"TableName":"Tab"})", kWest);
   ASSERT_EQ(r.http_status, 200) << r;
   const json& mine = r.body["Replicas"][0];
   EXPECT_EQ(mine["RegionName"], "us-west-2");
@@ -89,7 +89,7 @@ TEST_F(ReplicationOpsTest, APartitionWithADurationReportsItsEnd) {
   Reply r = Call("DynamoRock_20251121.PartitionRegions",
                  R"({"RegionNames":["us-east-1","us-west-2"],"DurationMillis":5000})");
   ASSERT_EQ(r.http_status, 200) << r;
-  r = Call("DynamoRock_20251121.DescribeReplication", R"({"TableName":"T"})", kEast);
+  r = Call("DynamoRock_20251121.DescribeReplication", R"({"TableName":"Tab"})", kEast);
   ASSERT_EQ(r.http_status, 200) << r;
   ASSERT_EQ(r.body["Partitions"].size(), 1u) << r;
   ASSERT_TRUE(r.body["Partitions"][0].contains("UntilEpochMillis")) << r;
@@ -102,17 +102,33 @@ TEST_F(ReplicationOpsTest, APartitionWithADurationReportsItsEnd) {
 
 TEST_F(ReplicationOpsTest, SetReplicationLagDelaysOneReplica) {
   Reply r = Call("DynamoRock_20251121.SetReplicationLag",
-                 R"({"TableName":"T","RegionName":"us-west-2","LagMillis":30000})", kEast);
+                 R"({"TableName":"Tab","RegionName":"us-west-2","LagMillis":30000})", kEast);
   ASSERT_EQ(r.http_status, 200) << r;
   Put(kEast, "a", "east");
   Advance(10);
   EXPECT_EQ(Get(kWest, "a"), "");
   Advance(21);
   EXPECT_EQ(Get(kWest, "a"), "east");
-  r = Call("DynamoRock_20251121.DescribeReplication", R"({"TableName":"T"})", kEast);
+  r = Call("DynamoRock_20251121.DescribeReplication", R"({"TableName":"Tab"})", kEast);
   ASSERT_EQ(r.http_status, 200) << r;
   EXPECT_EQ(r.body["Replicas"][1]["LagMillis"], 30000.0);
   EXPECT_EQ(r.body["Replicas"][1]["DefaultLag"], false);
+}
+
+TEST_F(ReplicationOpsTest, HugeDurationsAndLagsSaturate) {
+  // Milliseconds past the microsecond range: no overflow, a lag that never
+  // ends, a partition until healed.
+  Reply r = Call("DynamoRock_20251121.SetReplicationLag",
+                 R"({"TableName":"Tab","RegionName":"us-west-2","LagMillis":9223372036854775807})",
+                 kEast);
+  ASSERT_EQ(r.http_status, 200) << r;
+  r = Call("DynamoRock_20251121.PartitionRegions",
+           R"({"RegionNames":["us-east-1","us-west-2"],"DurationMillis":9223372036854775807})");
+  ASSERT_EQ(r.http_status, 200) << r;
+  r = Call("DynamoRock_20251121.DescribeReplication", R"({"TableName":"Tab"})", kEast);
+  ASSERT_EQ(r.http_status, 200) << r;
+  EXPECT_EQ(r.body["Partitions"], json::parse(R"([{"RegionNames":["us-east-1","us-west-2"]}])"));
+  EXPECT_GT(r.body["Replicas"][1]["LagMillis"].get<double>(), 9e15);
 }
 
 TEST_F(ReplicationOpsTest, Refusals) {
@@ -126,16 +142,16 @@ TEST_F(ReplicationOpsTest, Refusals) {
   EXPECT_EQ(r.http_status, 400) << r;
   EXPECT_NE(r.body.dump().find("not partitioned"), std::string::npos) << r;
   r = Call("DynamoRock_20251121.SetReplicationLag",
-           R"({"TableName":"T","RegionName":"eu-west-1","LagMillis":5})", kEast);
+           R"({"TableName":"Tab","RegionName":"eu-west-1","LagMillis":5})", kEast);
   EXPECT_EQ(r.http_status, 400) << r;
   r = Call("DynamoRock_20251121.SetReplicationLag",
-           R"({"TableName":"T","RegionName":"us-west-2","LagMillis":-2})", kEast);
+           R"({"TableName":"Tab","RegionName":"us-west-2","LagMillis":-2})", kEast);
   EXPECT_EQ(r.http_status, 400) << r;
   r = Call("DynamoRock_20251121.DescribeReplication", R"({"TableName":"Nope"})", kEast);
   EXPECT_EQ(r.http_status, 400) << r;
   EXPECT_EQ(r.body["__type"], "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException") << r;
   // The DynamoDB prefix does not reach the extensions.
-  r = Call("DynamoDB_20120810.DescribeReplication", R"({"TableName":"T"})", kEast);
+  r = Call("DynamoDB_20120810.DescribeReplication", R"({"TableName":"Tab"})", kEast);
   EXPECT_EQ(r.http_status, 400) << r;
   EXPECT_NE(r.body["__type"].get<std::string>().find("UnknownOperationException"),
             std::string::npos) << r;

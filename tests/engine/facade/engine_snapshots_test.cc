@@ -104,7 +104,7 @@ TEST(SnapshotEngineTest, ResetsTheWholeDatabaseOnDiskAndSurvivesRestart) {
 
 // A restore replaces items without writing them one by one: a PutItem after
 // it is billed, and counted, on the item the snapshot brought back, not on
-// the one the write path last wrote (engine/table/item_size_cache.h; the
+// the one the write path last wrote (engine/data/item_size_cache.h; the
 // restore reopens the engine on the store and range-deletes and ingests the
 // items, either of which is enough).
 TEST(SnapshotEngineTest, APutAfterARestoreIsBilledOnTheRestoredItem) {

@@ -205,6 +205,30 @@ TEST(BulkPutsTest, PutsEveryValidRecordAndCountsAndReportsTheOthers) {
   EXPECT_EQ(conditions, 1);
 }
 
+TEST(BulkPutsTest, WithADueWorkTimerClientCallsNeverRunAStep) {
+  // A step can take seconds (an object read and parsed, a second of
+  // writes): under `dynarock serve` it must not hold a client's call.
+  MemoryFiles files;
+  EngineOptions options = Options(&files);
+  options.due_work_interval_micros = int64_t{3600} * 1'000'000;  // not in this test
+  TestEngine db(options);
+  ASSERT_OK(db->CreateTable(SimpleTable("Bulk")).status());
+  std::vector<Result<BulkPutRecord>> records;
+  for (int i = 1; i <= 10; ++i) records.push_back(Record(SimpleItem("a", std::to_string(i).c_str())));
+  files.Set("in/part-1", records);
+  ASSERT_OK_AND_ASSIGN(BulkOperationDescription started, db->StartBulkPutItems(StartOf("Bulk", "")));
+  for (int i = 0; i < 5; ++i) {
+    db.clock.Advance(1'000'000);
+    const BulkOperationDescription d = Describe(db, started.bulk_operation_arn);  // a client call
+    EXPECT_EQ(d.status, BulkOperationStatus::kInProgress);
+    EXPECT_EQ(d.processed_item_count, 0);
+  }
+  db->RunDueWork();  // what the timer runs: lists the input
+  db.clock.Advance(1'000'000);
+  db->RunDueWork();  // writes what a second of the job's budget allows
+  EXPECT_EQ(Describe(db, started.bulk_operation_arn).processed_item_count, 10);
+}
+
 TEST(BulkPutsTest, ConditionFailuresAloneCompleteTheOperation) {
   MemoryFiles files;
   TestEngine db(Options(&files));

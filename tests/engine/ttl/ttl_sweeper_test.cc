@@ -11,7 +11,7 @@
 #include "engine/engine.h"
 #include "engine/keys/key_codec.h"
 #include "engine/schema/schema.h"
-#include "engine/table/item_locks.h"
+#include "engine/data/item_locks.h"
 #include "tests/testutil/status_matchers.h"
 #include "tests/testutil/test_engine.h"
 
