@@ -4,8 +4,9 @@
 #   1. scripts/setup.sh: missing Debian packages, then the Release build in
 #      build/ with warnings as errors (-DDYNAROCK_WERROR=ON): the server, the
 #      tools and the benchmarks, and every header compiled on its own (the
-#      check_headers target). The unit tests are not built here. A smoke
-#      of bench/vector_bench (recall checked, 12,000 vectors).
+#      check_headers target). The unit tests are not built here. Smokes
+#      of bench/vector_bench (recall checked, 12,000 vectors) and of the
+#      scale benchmark's script (bench/scale/run.sh --smoke).
 #   1b. the package (scripts/package_check.sh, docs/embedding.md): build/
 #      installed into a temporary prefix, examples/cpp built against it with
 #      find_package(dynarock) and run (their output checked), the Debian
@@ -177,6 +178,14 @@ banner "bench smoke: vector_bench (12,000 vectors, MIN_RECALL 0.95)"
 run "$LOGS/vector-bench.log" env VECTORS=12000 PUTS=500 MIN_RECALL=0.95 build/bench/vector_bench
 rc=$?
 record "bench smoke: vector_bench" "$rc" $((rc == 0)) $((rc != 0))
+
+# The scale benchmark's script (bench/scale, issue 45) on 2,000 items with
+# 2 s phases: load, the four wrk phases, restart, report. The 10-million-item
+# run is measured by hand (bench/README.md "Scale").
+banner "bench smoke: bench/scale/run.sh --smoke"
+run "$LOGS/scale-smoke.log" env DYNAROCK="$PWD/build/dynarock" bench/scale/run.sh --smoke
+rc=$?
+record "bench smoke: scale" "$rc" $((rc == 0)) $((rc != 0))
 
 # 1b. What another project consumes: install, examples, Debian packages.
 # Reuses build/ (about 20 s on top of it); PASS/FAIL lines are its counts.
