@@ -43,7 +43,10 @@ void Replicator::PartitionRegions(const std::string& a, const std::string& b,
 }
 
 bool Replicator::HealRegions(const std::string& a, const std::string& b) {
-  auto [lo, hi] = Ordered(a, b);
+  // Not a structured binding: clang refuses one captured by the lambda.
+  const std::pair<std::string, std::string> pair = Ordered(a, b);
+  const std::string& lo = pair.first;
+  const std::string& hi = pair.second;
   MutexLock lock(&mu_);
   ExpirePartitions(clock_->NowMicros());
   const size_t before = partitions_.size();
@@ -150,7 +153,7 @@ Status Replicator::Drain(const ReplicationTarget& target, int64_t* budget) {
     MutexLock lock(&mu_);
     ExpirePartitions(now);
     if (!partitions_.empty() && !origins.empty() &&
-        std::all_of(origins.begin(), origins.end(), [&](const std::string& o) {
+        std::all_of(origins.begin(), origins.end(), [&](const std::string& o) REQUIRES(mu_) {
           return Partitioned(o, target.region, now);
         })) {
       return Status::OK();
