@@ -80,14 +80,7 @@ echo "dynarock serve (on disk, throttling $THROTTLING) on port $port, pid $pid; 
   "BatchWriteItem: $CLIENTS connections; MaxWriteRequestUnits ${MAX_WRU:-(none)}"
 
 create_two_gsi_table() {
-  local out i
-  out=$(call "$port" CreateTable '{"TableName":"'"$1"'","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},{"AttributeName":"g","AttributeType":"S"},{"AttributeName":"h","AttributeType":"N"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"BillingMode":"PAY_PER_REQUEST","GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}},{"IndexName":"byH","KeySchema":[{"AttributeName":"h","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}')
-  grep -q TableDescription <<<"$out" || die "CreateTable $1: $out"
-  for ((i = 0; i < 1000; i++)); do
-    call "$port" DescribeTable '{"TableName":"'"$1"'"}' | grep -q '"TableStatus":"ACTIVE"' && return 0
-    sleep 0.02
-  done
-  die "table $1 not ACTIVE after 20 s"
+  create_table_from "$port" "$1" '{"TableName":"'"$1"'","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},{"AttributeName":"g","AttributeType":"S"},{"AttributeName":"h","AttributeType":"N"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"BillingMode":"PAY_PER_REQUEST","GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}},{"IndexName":"byH","KeySchema":[{"AttributeName":"h","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}'
 }
 
 # check_two_gsi_item TABLE I: GetItem of item I finds its payload.

@@ -87,21 +87,28 @@ wait_listening() {
 # GSI2 (Rep, SK), both projecting ALL, as the seed documents' overloaded
 # GSIs are. Waits for ACTIVE.
 create_table() {
-  local out i table="${2:-$BENCH_TABLE}" defs gsis=""
+  local table="${2:-$BENCH_TABLE}" defs gsis=""
   defs='{"AttributeName":"PK","AttributeType":"S"},{"AttributeName":"SK","AttributeType":"S"}'
   if [[ "${3:-}" == two_gsis ]]; then
     defs+=',{"AttributeName":"Status","AttributeType":"S"},{"AttributeName":"OrderDate","AttributeType":"S"},{"AttributeName":"Rep","AttributeType":"S"}'
     gsis=',"GlobalSecondaryIndexes":[{"IndexName":"GSI1","KeySchema":[{"AttributeName":"Status","KeyType":"HASH"},{"AttributeName":"OrderDate","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}},{"IndexName":"GSI2","KeySchema":[{"AttributeName":"Rep","KeyType":"HASH"},{"AttributeName":"SK","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}}]'
   fi
-  out=$(call "$1" CreateTable '{"TableName":"'"$table"'","AttributeDefinitions":['"$defs"'],"KeySchema":[{"AttributeName":"PK","KeyType":"HASH"},{"AttributeName":"SK","KeyType":"RANGE"}],"BillingMode":"PAY_PER_REQUEST"'"$gsis"'}')
-  grep -q TableDescription <<<"$out" || die "CreateTable $table on port $1: $out"
+  create_table_from "$1" "$table" '{"TableName":"'"$table"'","AttributeDefinitions":['"$defs"'],"KeySchema":[{"AttributeName":"PK","KeyType":"HASH"},{"AttributeName":"SK","KeyType":"RANGE"}],"BillingMode":"PAY_PER_REQUEST"'"$gsis"'}'
+}
+
+# create_table_from PORT TABLE BODY: CreateTable with the request BODY (whose
+# TableName is TABLE), then waits for ACTIVE.
+create_table_from() {
+  local out i
+  out=$(call "$1" CreateTable "$3")
+  grep -q TableDescription <<<"$out" || die "CreateTable $2 on port $1: $out"
   for ((i = 0; i < 1000; i++)); do
-    if call "$1" DescribeTable '{"TableName":"'"$table"'"}' | grep -q '"TableStatus":"ACTIVE"'; then
+    if call "$1" DescribeTable '{"TableName":"'"$2"'"}' | grep -q '"TableStatus":"ACTIVE"'; then
       return 0
     fi
     sleep 0.02
   done
-  die "table $table on port $1 not ACTIVE after 20 s"
+  die "table $2 on port $1 not ACTIVE after 20 s"
 }
 
 # load_items PORT N: PutItem of Order items 0..N-1 with wrk; prints wrk's

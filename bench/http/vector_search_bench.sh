@@ -69,15 +69,9 @@ index_json() {
 }
 
 create_vector_table() {  # TABLE [VECTOR_INDEX_JSON]
-  local out i vi=""
+  local vi=""
   [[ -n "${2:-}" ]] && vi=',"VectorIndexes":['"$2"']'
-  out=$(call "$port" CreateTable '{"TableName":"'"$1"'","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"'"$vi"'}')
-  grep -q TableDescription <<<"$out" || die "CreateTable $1: $out"
-  for ((i = 0; i < 1000; i++)); do
-    call "$port" DescribeTable '{"TableName":"'"$1"'"}' | grep -q '"TableStatus":"ACTIVE"' && return 0
-    sleep 0.02
-  done
-  die "table $1 not ACTIVE after 20 s"
+  create_table_from "$port" "$1" '{"TableName":"'"$1"'","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"'"$vi"'}'
 }
 
 # load TABLE: PutItem of every item; prints "seconds server-us-per-item".

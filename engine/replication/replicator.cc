@@ -147,17 +147,18 @@ Status Replicator::Drain(const ReplicationTarget& target, int64_t* budget) {
   const int64_t now = clock_->NowMicros();
   const int64_t due = now - Lag(target.table_id);
   if (due < 0) return Status::OK();
+  // The Regions it is cut off from now, decided once for the drain (the
+  // records are then checked without the lock).
+  std::vector<std::string> cut_from;
   {
-    // Cut off from every Region that replicates to it: nothing to read.
     const std::vector<std::string> origins = log_->OriginRegions(target.table_id);
     MutexLock lock(&mu_);
     ExpirePartitions(now);
-    if (!partitions_.empty() && !origins.empty() &&
-        std::all_of(origins.begin(), origins.end(), [&](const std::string& o) REQUIRES(mu_) {
-          return Partitioned(o, target.region, now);
-        })) {
-      return Status::OK();
+    for (const std::string& o : origins) {
+      if (Partitioned(o, target.region, now)) cut_from.push_back(o);
     }
+    // Cut off from every Region that replicates to it: nothing to read.
+    if (!origins.empty() && cut_from.size() == origins.size()) return Status::OK();
   }
   // Read a chunk, then apply it: the iterator is not held across writes.
   std::vector<std::pair<std::string, std::string>> chunk;
@@ -175,9 +176,9 @@ Status Replicator::Drain(const ReplicationTarget& target, int64_t* budget) {
     --*budget;
     DR_ASSIGN_OR_RETURN(ReplicationLog::Record record,
                         ReplicationLog::ParseRecord(key, value));
-    {
-      MutexLock lock(&mu_);
-      if (Partitioned(std::string(record.origin), target.region, now)) continue;
+    if (!cut_from.empty() &&
+        std::find(cut_from.begin(), cut_from.end(), record.origin) != cut_from.end()) {
+      continue;
     }
     ReplicatedChange change{record.stamp_micros, std::string(record.origin), key};
     const std::string item_key = prefix + std::string(record.suffix);
