@@ -97,6 +97,10 @@ Status GlobalTables::Persist(uint32_t id, const Member& m) {
 
 void GlobalTables::PublishLocked() {
   for (const auto& [id, m] : members_) {
+    if (is_strong_ && is_strong_(id)) {
+      log_->RemoveMember(id);
+      continue;
+    }
     std::vector<ReplicationTarget> targets;
     for (const auto& [other_id, o] : members_) {
       if (other_id == id || o.group != m.group) continue;
@@ -398,6 +402,16 @@ Status GlobalTables::TableDeleted(const TableInfo& table) {
     return Status::OK();
   }));
   return store_->Write(&batch);
+}
+
+void GlobalTables::SetStrong(std::function<bool(uint32_t table_id)> is_strong) {
+  MutexLock lock(&mu_);
+  is_strong_ = std::move(is_strong);
+}
+
+Status GlobalTables::Republish() {
+  MutexLock lock(&mu_);
+  return Publish(nullptr);
 }
 
 std::vector<ReplicationTarget> GlobalTables::Group(const TableInfo& table) const {

@@ -81,6 +81,12 @@ class GlobalTables {
   // left with one member is no global table any more.
   Status TableDeleted(const TableInfo& table);
 
+  // Multi-Region strong consistency (strong_replication.h): the members
+  // `is_strong` names replicate in their writes' own batches, so they are
+  // kept out of the ReplicationLog. Republish applies a change of it.
+  void SetStrong(std::function<bool(uint32_t table_id)> is_strong);
+  Status Republish();
+
  private:
   struct Member {
     uint32_t group = 0;
@@ -129,6 +135,7 @@ class GlobalTables {
   const Replicator* const replicator_;
   mutable Mutex mu_;
   std::map<uint32_t, Member> members_ GUARDED_BY(mu_);
+  std::function<bool(uint32_t)> is_strong_ GUARDED_BY(mu_);
 };
 
 }  // namespace dynarock
