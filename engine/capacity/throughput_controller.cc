@@ -78,6 +78,17 @@ void SplitAt(ResourceState& r, size_t i, uint64_t at, const Env& env) {
     sizes.left_bytes = p.bytes / 2;
     sizes.right_bytes = p.bytes - sizes.left_bytes;
   }
+  if (!sizes.counted) {
+    // In proportion to the halves' hash ranges (the ring's end is 2^64).
+    const long double width =
+        (p.end == 0 ? 18446744073709551616.0L : static_cast<long double>(p.end)) -
+        static_cast<long double>(p.begin);
+    const long double left = static_cast<long double>(at - p.begin) / width;
+    sizes.left_items = static_cast<int64_t>(static_cast<long double>(p.items) * left);
+    sizes.right_items = p.items - sizes.left_items;
+    sizes.left_bytes = static_cast<int64_t>(static_cast<long double>(p.bytes) * left);
+    sizes.right_bytes = p.bytes - sizes.left_bytes;
+  }
   const uint64_t begin = p.begin;
   const uint64_t end = p.end;
   if (r.partitions.Split(i, at, sizes.left_items, sizes.left_bytes,

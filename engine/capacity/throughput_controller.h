@@ -99,11 +99,17 @@ struct SplitSizes {
   int64_t left_bytes = 0;
   int64_t right_items = 0;
   int64_t right_bytes = 0;
+  // False: the partition was too large to count under the lock; the
+  // controller spreads its own counters over the halves in proportion to
+  // their hash ranges (hashes are uniform) and ignores the sizes above.
+  bool counted = true;
 };
 
 // Counts the halves [begin, mid) and [mid, end) of a partition of a table
 // (index_id 0) or GSI; end == 0 is the end of the hash ring. Called with the
-// table's lock held: it must not call back into the controller.
+// table's lock held, which every capacity check of the table waits for: it
+// must be quick (bounded, whatever the partition's size) and must not call
+// back into the controller.
 using SplitSizeFn = std::function<SplitSizes(
     uint32_t table_id, uint32_t index_id, uint64_t begin, uint64_t mid,
     uint64_t end)>;

@@ -357,6 +357,27 @@ TEST_F(ThroughputControllerTest, APartitionPastTheSplitSizeSplitsAtItsMidpoint) 
   EXPECT_EQ(d->table.partitions[1].bytes, 3500);
 }
 
+TEST_F(ThroughputControllerTest, AnUncountedSplitSpreadsTheCountersByHashRange) {
+  // A partition too large to count under the lock (SplitSizes::counted
+  // false): its halves get its counters in proportion to their ranges.
+  CapacityOptions o;
+  o.split_size_bytes = 4096;
+  ThroughputController t(&clock_, o);
+  t.SetSplitSizeFn([](uint32_t, uint32_t, uint64_t, uint64_t, uint64_t) {
+    SplitSizes partial{1, 10, 0, 0};
+    partial.counted = false;
+    return partial;
+  });
+  t.RegisterTable(Provisioned(1, 1));
+  t.RecordWrite(kTable, 0, 42, 10, 5000);
+  auto d = t.Describe(kTable);
+  ASSERT_EQ(d->table.partitions.size(), 2u);
+  EXPECT_EQ(d->table.partitions[0].items, 5);
+  EXPECT_EQ(d->table.partitions[0].bytes, 2500);
+  EXPECT_EQ(d->table.partitions[1].items, 5);
+  EXPECT_EQ(d->table.partitions[1].bytes, 2500);
+}
+
 class SplitForHeatTest : public ThroughputControllerTest {
  protected:
   static constexpr uint64_t kLow = 100;
