@@ -387,6 +387,30 @@ int RunHot(SimulateOptions& opts) {
              : 1;
 }
 
+int RunScale(SimulateOptions& opts) {
+  simulate::ScaleOptions o = opts.scale;
+  if (!ParseCapacity(opts.provisioned, &o.capacity)) {
+    std::fprintf(stderr, "dynarock simulate: --provisioned wants RCU,WCU\n");
+    return 2;
+  }
+  if (opts.progress || StderrIsTerminal()) {
+    o.on_progress = [](int64_t done, int64_t total) {
+      DrawProgress(static_cast<size_t>(done), static_cast<size_t>(total), "simulated s",
+                   "run ");
+    };
+  }
+  Result<simulate::ScaleReport> report = simulate::RunScale(o);
+  if (!report.ok()) {
+    std::fprintf(stderr, "dynarock simulate: %s\n", report.status().message().c_str());
+    return 1;
+  }
+  std::fputs(simulate::ScaleText(report.value()).c_str(), stdout);
+  return WriteOutputs(opts, simulate::ScaleSeries(report.value()).Csv(),
+                      simulate::ScaleJson(report.value()), "")
+             ? 0
+             : 1;
+}
+
 int RunItemSize(SimulateOptions& opts) {
   Result<simulate::ItemPracticesReport> report =
       simulate::RunItemPractices(opts.item_size);
@@ -545,6 +569,49 @@ void AddHotPartition(CLI::App* sim, SimulateOptions* opts) {
   opts->hot_partition_app = hp;
 }
 
+// `simulate scale`: a table of 1,000 partitions at 100,000 requests/s.
+void AddScale(CLI::App* sim, SimulateOptions* opts) {
+  simulate::ScaleOptions& s = opts->scale;
+  CLI::App* sc = sim->add_subcommand(
+      "scale",
+      "DynamoDB scale: a table of --partitions partitions under --rate "
+      "GetItem/PutItem/Query per simulated second, with hot keys; reports "
+      "throttles per partition and simulated seconds per wall second");
+  sc->add_option("--partitions", s.partitions,
+                 "Partitions of the table (its provisioned RCU/WCU are set to give them)")
+      ->capture_default_str();
+  sc->add_option("--rate", s.rate, "Requests per simulated second")->capture_default_str();
+  sc->add_option("--duration", s.duration_seconds, "Simulated seconds of requests")
+      ->capture_default_str();
+  sc->add_option("--keys", s.keys, "Partition keys loaded")->capture_default_str();
+  sc->add_option("--items-per-key", s.items_per_key, "Items per partition key")
+      ->capture_default_str();
+  sc->add_option("--item-bytes", s.item_bytes, "Size of each item")->capture_default_str();
+  sc->add_option("--get-percent", s.get_percent, "GetItem share of the requests")
+      ->capture_default_str();
+  sc->add_option("--put-percent", s.put_percent, "PutItem share (the rest: Query)")
+      ->capture_default_str();
+  sc->add_option("--hot-keys", s.hot_keys, "Keys that get --hot-share of the requests")
+      ->capture_default_str();
+  sc->add_option("--hot-share", s.hot_share, "Share of the requests on the hot keys")
+      ->capture_default_str();
+  sc->add_option("--max-retries", s.max_retries, "Retries per request")->capture_default_str();
+  sc->add_option("--seed", s.seed, "Random seed")->capture_default_str();
+  sc->add_option("--service-base-us", s.service.base_micros,
+                 "Simulated time of a request before its retry's backoff (µs)")
+      ->capture_default_str();
+  sc->add_option("--backoff-base-us", s.backoff.base_micros,
+                 "Retry backoff base (µs; botocore DynamoDB default 50 ms)")
+      ->capture_default_str();
+  sc->add_option("--csv", opts->csv, "Write the per-second series as CSV to this file");
+  sc->add_option("--json", opts->json, "Write the report as JSON to this file");
+  sc->add_flag("--progress", opts->progress,
+               "Show progress on stderr even when it is not a terminal");
+  sc->add_option("--provisioned", opts->provisioned,
+                 "Provisioned RCU,WCU instead of those --partitions implies");
+  opts->scale_app = sc;
+}
+
 // `simulate item-size`: the item best practices (seed 002).
 void AddItemSize(CLI::App* sim, SimulateOptions* opts) {
   simulate::ItemPracticesOptions& i = opts->item_size;
@@ -576,6 +643,7 @@ CLI::App* AddSimulate(CLI::App& app, SimulateOptions* opts) {
   AddWriteSharding(sim, opts);
   AddHotPartition(sim, opts);
   AddItemSize(sim, opts);
+  AddScale(sim, opts);
   return sim;
 }
 
@@ -597,6 +665,9 @@ int RunSimulate(SimulateOptions& opts) {
   }
   if (opts.item_size_app && opts.item_size_app->parsed()) {
     return RunItemSize(opts);
+  }
+  if (opts.scale_app && opts.scale_app->parsed()) {
+    return RunScale(opts);
   }
   return 2;
 }

@@ -3,7 +3,8 @@
 // `dynarock simulate EXPERIMENT`: the seed documents' capacity predictions as
 // runnable experiments on an in-memory engine and a simulated clock
 // (tools/simulate/): write-sharding (GSI2 of seeds 000/003), hot-partition
-// and item-size (seed 002); hot-partition also against a DynamoDB endpoint
+// and item-size (seed 002), scale (a table of 1,000 partitions at 100,000
+// requests per simulated second); hot-partition also against a DynamoDB endpoint
 // (--endpoint), beside the model. See docs/simulate.md.
 
 #ifndef DYNAROCK_TOOLS_SIMULATE_H_
@@ -14,6 +15,7 @@
 #include "tools/simulate/endpoint_session.h"
 #include "tools/simulate/hot_partition.h"
 #include "tools/simulate/item_practices.h"
+#include "tools/simulate/scale.h"
 #include "tools/simulate/write_sharding.h"
 
 namespace CLI {
@@ -26,6 +28,7 @@ struct SimulateOptions {
   simulate::WriteShardingOptions write_sharding;
   simulate::HotPartitionOptions hot_partition;
   simulate::ItemPracticesOptions item_size;
+  simulate::ScaleOptions scale;
   // Text forms parsed before the run: "1..20" or "1,2,4,8" (empty: the
   // default sweep); "RCU,WCU".
   std::string shards;
@@ -48,6 +51,7 @@ struct SimulateOptions {
   CLI::App* write_sharding_app = nullptr;
   CLI::App* hot_partition_app = nullptr;
   CLI::App* item_size_app = nullptr;
+  CLI::App* scale_app = nullptr;
 };
 
 // Declares `simulate` and its experiments' flags on `app`, bound to `opts`.
