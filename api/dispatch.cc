@@ -25,6 +25,7 @@ const std::vector<Operation>& Operations() {
              ops::kClockOperations,
              ops::kExportOperations,
              ops::kFaultOperations,
+             ops::kGlobalTableOperations,
              ops::kImportOperations,
              ops::kIndexOperations,
              ops::kInsightsOperations,
@@ -64,20 +65,14 @@ const Operation* FindOperation(std::string_view name) {
 }
 
 // The operations of DynamoDB's current API model that dynarock does not serve
-// (global tables, Kinesis streaming destinations, replica auto scaling):
-// they need other regions or other AWS services. DynamoDB Local does not
-// serve them either.
-constexpr std::array<std::string_view, 12> kUnservedOperations = {
-    "CreateGlobalTable",
-    "DescribeGlobalTable",
-    "DescribeGlobalTableSettings",
+// (Kinesis streaming destinations, replica auto scaling): they need other
+// AWS services, or auto scaling, which dynarock does not have. DynamoDB
+// Local does not serve them either.
+constexpr std::array<std::string_view, 6> kUnservedOperations = {
     "DescribeKinesisStreamingDestination",
     "DescribeTableReplicaAutoScaling",
     "DisableKinesisStreamingDestination",
     "EnableKinesisStreamingDestination",
-    "ListGlobalTables",
-    "UpdateGlobalTable",
-    "UpdateGlobalTableSettings",
     "UpdateKinesisStreamingDestination",
     "UpdateTableReplicaAutoScaling",
 };

@@ -30,6 +30,7 @@
 #include "engine/requests/bulk_requests.h"
 #include "engine/requests/contributor_insights_requests.h"
 #include "engine/requests/export_requests.h"
+#include "engine/requests/global_table_requests.h"
 #include "engine/requests/import_requests.h"
 #include "engine/requests/index_lag_requests.h"
 #include "engine/requests/item_requests.h"
@@ -72,6 +73,31 @@ class Engine final {
   // Removes the table's items at once; the table shows DELETING until the
   // configured delay passes. Errors: kResourceNotFound, kResourceInUse.
   Result<TableDescription> DeleteTable(const DeleteTableRequest& req);
+
+  // --- Global tables version 2017.11.29 (engine/requests/global_table_requests.h) ---
+  // In the caller's Region; they replicate as 2019.11.21 ones do.
+  // Errors: kValidation (no namespace of its own, unknown or repeated
+  // Regions, the caller's Region not in the group, a table with items, other
+  // keys or no NEW_AND_OLD_IMAGES stream, a table of a 2019.11.21 global
+  // table), kTableNotFound (a Region without the table),
+  // kGlobalTableAlreadyExists.
+  Result<GlobalTableDescription> CreateGlobalTable(const CreateGlobalTableRequest& req);
+  // Errors: kGlobalTableNotFound (also for a 2019.11.21 global table).
+  Result<GlobalTableDescription> DescribeGlobalTable(const DescribeGlobalTableRequest& req);
+  // The access key's legacy global tables (with a replica in `region_name`
+  // when given), by name. Errors: kValidation.
+  Result<ListGlobalTablesResult> ListGlobalTables(const ListGlobalTablesRequest& req);
+  // Adds or removes Regions (a removed Region's table stays, not global).
+  // Errors: kGlobalTableNotFound, kReplicaAlreadyExists, kReplicaNotFound,
+  // kTableNotFound, kValidation as CreateGlobalTable.
+  Result<GlobalTableDescription> UpdateGlobalTable(const UpdateGlobalTableRequest& req);
+  // Errors: kGlobalTableNotFound.
+  Result<GlobalTableSettings> DescribeGlobalTableSettings(const DescribeGlobalTableRequest& req);
+  // Applies the settings to each Region's table through UpdateTable's path
+  // (each table's change is one UpdateTable). Errors: kGlobalTableNotFound,
+  // kReplicaNotFound, kIndexNotFound, and UpdateTable's.
+  Result<GlobalTableSettings> UpdateGlobalTableSettings(
+      const UpdateGlobalTableSettingsRequest& req);
 
   // --- Items ---
   // Expressions arrive as text with their ExpressionAttributeNames/Values;

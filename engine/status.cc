@@ -62,6 +62,16 @@ std::string_view ErrorCodeName(ErrorCode code) {
       return "TableInUseException";
     case ErrorCode::kSourceTableNotFound:
       return "SourceTableNotFoundException";
+    case ErrorCode::kGlobalTableAlreadyExists:
+      return "GlobalTableAlreadyExistsException";
+    case ErrorCode::kGlobalTableNotFound:
+      return "GlobalTableNotFoundException";
+    case ErrorCode::kReplicaAlreadyExists:
+      return "ReplicaAlreadyExistsException";
+    case ErrorCode::kReplicaNotFound:
+      return "ReplicaNotFoundException";
+    case ErrorCode::kIndexNotFound:
+      return "IndexNotFoundException";
     case ErrorCode::kPointInTimeRecoveryUnavailable:
       return "PointInTimeRecoveryUnavailableException";
     case ErrorCode::kInvalidRestoreTime:

@@ -111,6 +111,15 @@ enum class ErrorCode {
   kTableInUse,
   // RestoreTableToPointInTime's source table does not exist.
   kSourceTableNotFound,
+  // Global tables version 2017.11.29: CreateGlobalTable of a name that is
+  // one already; a global table that does not exist; UpdateGlobalTable's
+  // Create of a Region that has the replica, Delete (or settings) of one
+  // that has none; UpdateGlobalTableSettings of an index the tables lack.
+  kGlobalTableAlreadyExists,
+  kGlobalTableNotFound,
+  kReplicaAlreadyExists,
+  kReplicaNotFound,
+  kIndexNotFound,
   // RestoreTableToPointInTime on a table without point-in-time recovery.
   kPointInTimeRecoveryUnavailable,
   // A restore time outside the table's restore window.

@@ -24,6 +24,7 @@ extern const std::span<const Operation> kCapacityOperations;  // capacity_ops.cc
 extern const std::span<const Operation> kClockOperations;  // clock_ops.cc
 extern const std::span<const Operation> kExportOperations;  // export_ops.cc
 extern const std::span<const Operation> kFaultOperations;  // fault_ops.cc
+extern const std::span<const Operation> kGlobalTableOperations;  // global_table_ops.cc
 extern const std::span<const Operation> kImportOperations;  // import_ops.cc
 extern const std::span<const Operation> kIndexOperations;  // index_ops.cc
 extern const std::span<const Operation> kInsightsOperations;  // insights_ops.cc

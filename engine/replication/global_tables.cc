@@ -13,8 +13,10 @@ namespace dynarock {
 namespace {
 
 constexpr char kMemberPrefix = 'G';
-constexpr uint8_t kMemberVersion = 1;
+constexpr uint8_t kMemberVersion = 2;
+constexpr uint8_t kLegacyFlag = 1;
 constexpr char kGlobalTableVersion[] = "2019.11.21";
+constexpr char kLegacyGlobalTableVersion[] = "2017.11.29";
 // Replication records written per batch while a new replica is filled.
 constexpr size_t kCopyBatch = 1000;
 
@@ -64,12 +66,19 @@ Result<std::unique_ptr<GlobalTables>> GlobalTables::Open(Store* store, Clock* cl
     const uint32_t id = DecodeFixed32BE(it->key().data() + 1);
     RecordReader r(it->value());
     Member m;
-    if (r.Byte() != kMemberVersion) return Status::Corruption("bad global table member record");
+    const uint8_t version = r.Byte();
+    if (version != 1 && version != kMemberVersion) {
+      return Status::Corruption("bad global table member record");
+    }
     m.group = static_cast<uint32_t>(r.Varint());
     m.region = r.String();
     m.ns = r.String();
     m.name = r.String();
     m.copied_until = r.Signed();
+    if (version >= 2) {
+      m.legacy = (r.Byte() & kLegacyFlag) != 0;
+      m.created_micros = r.Signed();
+    }
     if (!r.ok) return Status::Corruption("truncated global table member record");
     // A member whose table is gone (a crash between the two) is not one.
     std::shared_ptr<const TableInfo> t = catalog->Find(m.ns, m.name);
@@ -81,15 +90,21 @@ Result<std::unique_ptr<GlobalTables>> GlobalTables::Open(Store* store, Clock* cl
   return g;
 }
 
-Status GlobalTables::Persist(uint32_t id, const Member& m) {
-  std::string value;
-  RecordWriter w(&value);
+void GlobalTables::EncodeMember(const Member& m, std::string* value) {
+  RecordWriter w(value);
   w.Byte(kMemberVersion);
   w.Varint(m.group);
   w.String(m.region);
   w.String(m.ns);
   w.String(m.name);
   w.Signed(m.copied_until);
+  w.Byte(m.legacy ? kLegacyFlag : 0);
+  w.Signed(m.created_micros);
+}
+
+Status GlobalTables::Persist(uint32_t id, const Member& m) {
+  std::string value;
+  EncodeMember(m, &value);
   WriteBatch batch;
   batch.Put(Cf::kMeta, MemberKey(id), value);
   return store_->Write(&batch);
@@ -130,6 +145,15 @@ std::map<uint32_t, GlobalTables::Member>::const_iterator GlobalTables::InRegion(
   return members_.end();
 }
 
+std::string GlobalTables::AccessKeyOf(const Scope& caller) {
+  if (!caller.access_key.empty()) return caller.access_key;
+  const std::string suffix = "_" + caller.region;
+  if (caller.ns.size() > suffix.size() && caller.ns.ends_with(suffix)) {
+    return caller.ns.substr(0, caller.ns.size() - suffix.size());
+  }
+  return caller.access_key;
+}
+
 Scope GlobalTables::ScopeOf(const Scope& caller, const Member& m) {
   Scope s = caller;
   s.ns = m.ns;
@@ -166,6 +190,11 @@ Result<TableDescription> GlobalTables::UpdateReplicas(const UpdateTableRequest& 
   if (status == TableStatus::kCreating) return InUse("created", req.table_name);
   if (status == TableStatus::kDeleting) return InUse("deleted", req.table_name);
   if (status == TableStatus::kUpdating) return InUse("updated", req.table_name);
+  if (auto self = members_.find(table->id); self != members_.end() && self->second.legacy) {
+    return Status::Validation(
+        "Table " + req.table_name + " is a global table version 2017.11.29: change its "
+        "replicas with UpdateGlobalTable");
+  }
   for (const ReplicationGroupUpdate& u : *req.replica_updates) {
     switch (u.action) {
       case ReplicationGroupUpdate::Action::kCreate:
@@ -187,18 +216,18 @@ Result<TableDescription> GlobalTables::UpdateReplicas(const UpdateTableRequest& 
 
 Status GlobalTables::CreateReplica(const UpdateTableRequest& req, const TableInfo& source,
                                    const ReplicationGroupUpdate& action) {
-  std::string access_key = req.scope.access_key;
-  const std::string suffix = "_" + req.scope.region;
-  if (access_key.empty() && req.scope.ns.size() > suffix.size() &&
-      req.scope.ns.ends_with(suffix)) {
-    access_key = req.scope.ns.substr(0, req.scope.ns.size() - suffix.size());
-  }
+  const std::string access_key = AccessKeyOf(req.scope);
   const std::string replica_ns = NamespaceFor(access_key, action.region_name);
   const Status exists = Status::Validation(
       "Failed to create a the new replica of table with name: '" + req.table_name +
       "' because one or more replicas already existed as tables.");
   if (InRegion(source.id, action.region_name) != members_.end()) return exists;
-  if (catalog_->Find(replica_ns, req.table_name)) return exists;
+  Scope replica_scope = req.scope;
+  replica_scope.ns = replica_ns;
+  replica_scope.region = action.region_name;
+  TableStatus replica_status;
+  // TableLifecycle's lookup forgets a deleted table whose delay has passed.
+  if (tables_->Find(replica_scope, req.table_name, &replica_status)) return exists;
 
   const TableDescription& d = source.desc;
   CreateTableRequest c;
@@ -380,8 +409,9 @@ void GlobalTables::Leave(uint32_t id, WriteBatch* batch) {
   for (const auto& [other, m] : members_) {
     if (other != id && m.group == group) rest.push_back(other);
   }
-  // A global table of one Region is a plain table again.
-  if (rest.size() == 1) leaving.push_back(rest.front());
+  // A global table of one Region is a plain table again (a legacy one
+  // stays a global table: CreateGlobalTable may make one of one Region).
+  if (rest.size() == 1 && !it->second.legacy) leaving.push_back(rest.front());
   for (uint32_t l : leaving) {
     members_.erase(l);
     log_->RemoveMember(l);
@@ -433,7 +463,8 @@ void GlobalTables::Describe(const TableInfo& table, TableDescription* desc) cons
   MutexLock lock(&mu_);
   auto self = members_.find(table.id);
   if (self == members_.end()) return;
-  desc->global_table_version = kGlobalTableVersion;
+  desc->global_table_version =
+      self->second.legacy ? kLegacyGlobalTableVersion : kGlobalTableVersion;
   for (const auto& [id, m] : members_) {
     if (id == table.id || m.group != self->second.group) continue;
     Scope scope;

@@ -8,8 +8,15 @@
 // engine/requests/scope.h), so clients signed for that Region use it as
 // any table. Membership is persisted in the meta column family,
 //
-//   "G" table_id (4 BE) -> 1 | group (varint: the first member's id) |
-//                          region | ns | table name | copied_until (signed)
+//   "G" table_id (4 BE) -> 2 | group (varint: the first member's id) |
+//                          region | ns | table name | copied_until (signed) |
+//                          flags (byte: 1 legacy) | created (signed)
+//
+// (version 1 records, from before, have neither of the last two: 0). A
+// legacy group (global tables version 2017.11.29, made by CreateGlobalTable
+// of empty tables: legacy_global_tables.cc) replicates as any other; it
+// differs in its operations, its version string and in being a global
+// table even with one Region.
 //
 // and handed to the ReplicationLog (who replicates to whom), which the
 // Replicator drains. A replica created over existing items is filled from
@@ -32,6 +39,7 @@
 #include <vector>
 
 #include "engine/replication/replication_log.h"
+#include "engine/requests/global_table_requests.h"
 #include "engine/replication/replicator.h"
 #include "engine/requests/table_requests.h"
 #include "engine/status.h"
@@ -81,6 +89,15 @@ class GlobalTables {
   // left with one member is no global table any more.
   Status TableDeleted(const TableInfo& table);
 
+  // Global tables version 2017.11.29 (legacy_global_tables.cc; the errors
+  // are Engine's, engine/engine.h).
+  Result<GlobalTableDescription> CreateGlobalTable(const CreateGlobalTableRequest& req);
+  Result<GlobalTableDescription> DescribeGlobalTable(const DescribeGlobalTableRequest& req);
+  Result<ListGlobalTablesResult> ListGlobalTables(const ListGlobalTablesRequest& req);
+  Result<GlobalTableDescription> UpdateGlobalTable(const UpdateGlobalTableRequest& req);
+  Result<GlobalTableSettings> DescribeSettings(const DescribeGlobalTableRequest& req);
+  Result<GlobalTableSettings> UpdateSettings(const UpdateGlobalTableSettingsRequest& req);
+
   // Multi-Region strong consistency (strong_replication.h): the members
   // `is_strong` names replicate in their writes' own batches, so they are
   // kept out of the ReplicationLog. Republish applies a change of it.
@@ -94,6 +111,8 @@ class GlobalTables {
     std::string ns;
     std::string name;
     int64_t copied_until = 0;
+    bool legacy = false;        // version 2017.11.29
+    int64_t created_micros = 0;  // CreateGlobalTable's time (legacy)
   };
 
   GlobalTables(Store* store, Clock* clock, const Catalog* catalog, TableLifecycle* tables,
@@ -125,6 +144,28 @@ class GlobalTables {
   void Leave(uint32_t id, WriteBatch* batch) REQUIRES(mu_);
   // The Scope of `m`'s namespace and Region.
   static Scope ScopeOf(const Scope& caller, const Member& m);
+  static void EncodeMember(const Member& m, std::string* value);
+  // The caller's access key (from its namespace when the Scope has none).
+  static std::string AccessKeyOf(const Scope& caller);
+
+  // Legacy (2017.11.29) groups, legacy_global_tables.cc.
+  // The legacy group named `name` of the caller's access key: its group id.
+  // Errors: kGlobalTableNotFound.
+  Result<uint32_t> LegacyGroup(const Scope& caller, std::string_view name) const
+      REQUIRES(mu_);
+  GlobalTableDescription DescribeLegacy(const Scope& caller, uint32_t group) const
+      REQUIRES(mu_);
+  // The table that would join a legacy group in `region`: it exists, has a
+  // NEW_AND_OLD_IMAGES stream, `like`'s key schema, and is no member.
+  Result<std::shared_ptr<const TableInfo>> Joiner(const Scope& caller, std::string_view name,
+                                                  const std::string& region,
+                                                  const TableInfo* like) REQUIRES(mu_);
+  // Makes `joining` members of `group`, with every write stopped: each
+  // table must still be empty; their records are written in one batch.
+  Status Join(uint32_t group, const std::vector<std::shared_ptr<const TableInfo>>& joining,
+              const std::vector<std::string>& regions) REQUIRES(mu_);
+  // Runs `fn` with every item lock stripe held (no write in flight).
+  Status WithWritesStopped(const std::function<Status()>& fn) REQUIRES(mu_);
 
   Store* const store_;
   Clock* const clock_;

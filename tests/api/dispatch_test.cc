@@ -28,9 +28,8 @@ TEST(DispatchTest, UnknownOperationHasNoMessage) {
 }
 
 TEST(DispatchTest, UnservedOperationsOfTheModelAnswerAsDynamoDbLocal) {
-  for (const char* op : {"CreateGlobalTable", "DescribeGlobalTableSettings",
-                         "EnableKinesisStreamingDestination", "ListGlobalTables",
-                         "UpdateTableReplicaAutoScaling"}) {
+  for (const char* op : {"DescribeKinesisStreamingDestination", "DescribeTableReplicaAutoScaling",
+                         "EnableKinesisStreamingDestination", "UpdateTableReplicaAutoScaling"}) {
     EXPECT_EQ(FindHandler(op), nullptr) << op;
     EXPECT_THAT(Dispatch(RequestContext{}, op, Json::object()),
                 StatusIs(ErrorCode::kUnknownOperation,
