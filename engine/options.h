@@ -68,6 +68,10 @@ struct EngineOptions {
   // in-memory engine holds its memtables besides its (compressed) table
   // files, so a smaller one bounds its memory; simulations set it.
   int64_t memtable_bytes = 0;
+  // The store's shared block cache (StoreOptions::block_cache_bytes): data,
+  // index and filter blocks of the table files; with the memtables, the
+  // bound of what the store keeps in memory. 0: RocksDB's defaults.
+  int64_t block_cache_bytes = int64_t{256} << 20;
   // How many items' existence and size the write path remembers
   // (engine/data/item_size_cache.h), so that a PutItem that needs nothing
   // else of the item it replaces does not read it. 16 bytes a slot, this
@@ -137,6 +141,11 @@ struct EngineOptions {
   // real clock. 0: only calls run it (a simulation on a SimulatedClock moves
   // the work with its calls and clock).
   int64_t due_work_interval_micros = 0;
+  // Wall time a step of the due work spends on a bulk put job's records
+  // before it returns (the job goes on at the next due work), so that
+  // nothing that runs the due work waits behind a whole unpaced job; at
+  // least one record a step (0: exactly one).
+  int64_t due_work_step_slice_micros = 50'000;
   // DynamoDB deletes expired items "within a few days". Each expired item is
   // deleted once its expiry plus a delay of its own (a hash of its key, in
   // [0, spread)) has passed: 0 deletes at the first sweep after expiry; two

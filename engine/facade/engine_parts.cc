@@ -124,8 +124,10 @@ Status EngineParts::OpenBackups() {
                                              options.transfer_files));
   DR_ASSIGN_OR_RETURN(imports, Imports::Open(store.get(), clock, &tables, &restorer,
                                              options.transfer_files));
+  BulkPutOptions bulk_options;
+  bulk_options.step_slice_micros = options.due_work_step_slice_micros;
   DR_ASSIGN_OR_RETURN(bulk_puts, BulkPuts::Open(store.get(), clock, &tables, &write_path,
-                                                options.transfer_files));
+                                                options.transfer_files, bulk_options));
   return Status::OK();
 }
 
@@ -170,6 +172,11 @@ Result<std::unique_ptr<EngineParts>> EngineParts::Open(const EngineOptions& opti
   DR_ASSIGN_OR_RETURN(p.global_tables,
                       GlobalTables::Open(p.store.get(), p.clock, p.catalog.get(), &p.tables,
                                          &p.locks, &p.replication_log, &p.replicator));
+  DR_ASSIGN_OR_RETURN(p.strong, StrongReplication::Open(p.store.get(), p.clock, p.catalog.get(),
+                                                        &p.replicator));
+  DR_RETURN_IF_ERROR(p.strong->SetGlobalTables(p.global_tables.get()));
+  p.write_path.SetSynchronousReplicas(p.strong.get());
+  p.read_path.SetSynchronousReplicas(p.strong.get());
   return parts;
 }
 

@@ -1,6 +1,7 @@
 #include "engine/transfer/bulk_puts.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <tuple>
 
@@ -491,7 +492,12 @@ bool BulkPuts::Step(Job* job, int64_t now) {
   job->refilled_micros = now;
   if (now < job->retry_at_micros) return false;
   bool progressed = false;
+  // Wall time, not the engine's clock (which a simulation may hold still):
+  // the slice bounds what a request waits.
+  const auto slice_end = std::chrono::steady_clock::now() +
+                         std::chrono::microseconds(options_.step_slice_micros);
   while (Running(d.status)) {
+    if (progressed && std::chrono::steady_clock::now() >= slice_end) break;
     if (!job->object_loaded) {
       if (!LoadObject(job)) {
         Finish(job,

@@ -71,6 +71,11 @@ struct BulkPutOptions {
   int64_t max_object_bytes = int64_t{5} << 30;
   // How long a refused record waits before it is tried again.
   int64_t throttle_backoff_micros = 50'000;
+  // Wall time one step of the due work spends on a job's records before it
+  // returns (the job goes on at the next due work): a step may run inside a
+  // client's request, which must not wait behind a whole unpaced job. At
+  // least one record is put per step; 0 puts exactly one.
+  int64_t step_slice_micros = 50'000;
   // A ClientToken is remembered this long.
   int64_t client_token_micros = int64_t{8} * 3600 * 1'000'000;
 };

@@ -229,6 +229,45 @@ TEST(BulkPutsTest, WithADueWorkTimerClientCallsNeverRunAStep) {
   EXPECT_EQ(Describe(db, started.bulk_operation_arn).processed_item_count, 10);
 }
 
+TEST(BulkPutsTest, AnUnpacedJobMovesInBoundedStepsAndPutsEveryItem) {
+  // A step returns after its slice of wall time with the job still in
+  // progress (the slice 0 here: one record a step), and the next due work
+  // goes on from there.
+  MemoryFiles files;
+  EngineOptions options = Options(&files);
+  options.throttling = false;
+  options.due_work_step_slice_micros = 0;
+  options.due_work_interval_micros = int64_t{3600} * 1'000'000;  // only this test's steps
+  TestEngine db(options);
+  ASSERT_OK(db->CreateTable(SimpleTable("Bulk")).status());
+  std::vector<Result<BulkPutRecord>> records;
+  for (int i = 1; i <= 10; ++i) records.push_back(Record(SimpleItem("a", std::to_string(i).c_str())));
+  files.Set("in/part-1", records);
+  StartBulkPutItemsRequest req = StartOf("Bulk", "");
+  req.max_write_request_units = int64_t{1} << 40;  // unpaced
+  ASSERT_OK_AND_ASSIGN(BulkOperationDescription started, db->StartBulkPutItems(req));
+  db->RunDueWork();  // lists the input and reads the object
+  db.clock.Advance(1'000'000);  // a second of the budget: more than all the records need
+  db->RunDueWork();  // one record
+  BulkOperationDescription d = Describe(db, started.bulk_operation_arn);
+  EXPECT_EQ(d.status, BulkOperationStatus::kInProgress);
+  EXPECT_EQ(d.processed_item_count, 1);
+  int steps = 2;
+  while (Describe(db, started.bulk_operation_arn).status == BulkOperationStatus::kInProgress &&
+         steps < 100) {
+    db->RunDueWork();
+    ++steps;
+  }
+  d = Describe(db, started.bulk_operation_arn);
+  EXPECT_EQ(d.status, BulkOperationStatus::kCompleted);
+  EXPECT_EQ(d.processed_item_count, 10);
+  EXPECT_GE(steps, 11);
+  ScanRequest scan;
+  scan.table_name = "Bulk";
+  ASSERT_OK_AND_ASSIGN(ScanResult all, db->Scan(scan));
+  EXPECT_EQ(all.items.size(), 10u);
+}
+
 TEST(BulkPutsTest, ConditionFailuresAloneCompleteTheOperation) {
   MemoryFiles files;
   TestEngine db(Options(&files));
