@@ -36,6 +36,8 @@ std::string_view ErrorCodeName(ErrorCode code) {
       return "TransactionCanceledException";
     case ErrorCode::kTransactionConflict:
       return "TransactionConflictException";
+    case ErrorCode::kReplicatedWriteConflict:
+      return "ReplicatedWriteConflictException";
     case ErrorCode::kIdempotentParameterMismatch:
       return "IdempotentParameterMismatchException";
     case ErrorCode::kTransactionInProgress:

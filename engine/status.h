@@ -82,6 +82,9 @@ enum class ErrorCode {
   // Another transaction holds an item this request needs (a single-item
   // write on an item a TransactWriteItems is writing).
   kTransactionConflict,
+  // Multi-Region strong consistency: the item is being modified by a write
+  // in another Region (ReplicatedWriteConflictException, retryable).
+  kReplicatedWriteConflict,
   // A ClientRequestToken was reused within its window with a different
   // request.
   kIdempotentParameterMismatch,
@@ -145,8 +148,9 @@ enum class ErrorCode {
   // revision a request expected (engine/control/resource_policies.h).
   kPolicyNotFound,
   // DynamoDB cannot serve the request for now (HTTP 503); SDKs retry it.
-  // Only fault injection (engine/fault/) and the HTTP server's own limits
-  // answer it.
+  // Fault injection (engine/fault/), the HTTP server's own limits and a
+  // multi-Region strongly consistent table in a Region cut off from the
+  // majority of its Regions answer it.
   kServiceUnavailable,
   // Internal failures: all become InternalServerError (HTTP 500).
   kCorruption,

@@ -402,6 +402,18 @@ enum class ReplicaStatus : uint8_t { kCreating, kActive, kUpdating, kDeleting };
 // "CREATING", "ACTIVE", "UPDATING", "DELETING".
 std::string_view ReplicaStatusName(ReplicaStatus s);
 
+// A global table's consistency mode: multi-Region eventual (MREC) or strong
+// (MRSC) consistency.
+enum class MultiRegionConsistency { kEventual, kStrong };
+
+// One entry of a table's GlobalTableWitnesses: the Region that holds a
+// multi-Region strongly consistent global table's witness.
+struct WitnessDescription {
+  std::string region_name;
+  std::string witness_status = "ACTIVE";
+  bool operator==(const WitnessDescription&) const = default;
+};
+
 // One entry of a table's Replicas: another Region's table of the group.
 struct ReplicaDescription {
   std::string region_name;
@@ -444,6 +456,10 @@ struct TableDescription {
   // table that is not global. GlobalTableVersion is "2019.11.21" when set.
   std::vector<ReplicaDescription> replicas;
   std::string global_table_version;
+  // A global table's consistency mode (set with `replicas`), and its
+  // witness, if it has one (multi-Region strong consistency only).
+  std::optional<MultiRegionConsistency> multi_region_consistency;
+  std::vector<WitnessDescription> global_table_witnesses;
 };
 
 }  // namespace dynarock

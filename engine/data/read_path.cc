@@ -31,6 +31,7 @@ const StoreReader& ReadPath::ReaderFor(
 
 Status ReadPath::Admit(const TableInfo& table, const IndexInfo* index,
                        uint64_t hash, bool consistent_read) const {
+  if (consistent_read && sync_ != nullptr) DR_RETURN_IF_ERROR(sync_->CheckStrongRead(table));
   if (!throttling()) return Status::OK();
   return throughput_->CheckRead(table.id, index ? index->id : 0, hash,
                                 MinimumReadUnits(consistent_read));

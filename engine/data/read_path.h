@@ -38,6 +38,8 @@
 
 namespace dynarock {
 
+class SynchronousReplicas;  // engine/data/write_path.h
+
 class ReadPath {
  public:
   // None of the pointers is owned. `throttling` is the switch read on every
@@ -84,6 +86,12 @@ class ReadPath {
       const std::vector<std::vector<std::string>>& item_keys,
       const PreparedBatchGet& projections);
 
+  // Attaches multi-Region strong consistency (not owned; null: none): a
+  // strongly consistent read of a member table in a Region cut off from
+  // the majority of its global table's Regions is refused (at admission);
+  // eventually consistent reads are served. Call before any read.
+  void SetSynchronousReplicas(const SynchronousReplicas* sync) { sync_ = sync; }
+
   // The count_only pages answered without reading (tests).
   const PageMemo& page_memo() const { return page_memo_; }
 
@@ -102,6 +110,7 @@ class ReadPath {
   ThroughputController* throughput_;
   const std::atomic<bool>* throttling_;
   LaggingReplica* replica_;
+  const SynchronousReplicas* sync_ = nullptr;
   PageMemo page_memo_;
 };
 

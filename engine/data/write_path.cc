@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "engine/keys/key_codec.h"
 #include "engine/storage/lagging_replica.h"
 #include "engine/stream/stream_record.h"
 #include "engine/value/encoded_item.h"
@@ -277,6 +278,13 @@ Result<std::optional<Item>> WritePath::ApplyOne(
     const ItemMutation& mutation, Metering* metering, bool charged,
     const std::optional<StreamUserIdentity>& user_identity, bool mutation_reads_old,
     const ReplicatedChange* replicated) {
+  // A member of a strongly consistent global table writes every replica
+  // (a replicated apply is MREC's, never one of those).
+  if (sync_ != nullptr && replicated == nullptr) {
+    DR_ASSIGN_OR_RETURN(std::vector<std::shared_ptr<const TableInfo>> replicas,
+                        sync_->Replicas(table));
+    if (!replicas.empty()) return ApplyStrong(table, item_key, mutation, metering, replicas);
+  }
   std::lock_guard<std::mutex> lock(locks_->For(item_key));
   if (locks_->IsMarked(item_key)) return TransactionConflict();
   std::vector<PendingStreamRecord> records;
@@ -437,7 +445,117 @@ Status WritePath::Restage(const std::vector<ItemWrite>& writes,
   return Status::OK();
 }
 
+namespace {
+
+// The key of the item at `item_key` in the table `table_id`.
+std::string ItemKeyIn(uint32_t table_id, std::string_view item_key) {
+  std::string key = keys::TablePrefix(table_id);
+  key.append(item_key.substr(std::min(item_key.size(), key.size())));
+  return key;
+}
+
+// A replica's copy of the change its source's mutation decided (`decided`,
+// set by the source's write, staged first).
+ItemMutation CopyOf(const std::optional<ItemChange>* decided) {
+  return [decided](const std::optional<Item>&) -> Result<ItemChange> {
+    if (!decided->has_value()) return Status::Internal("a replica staged before its source");
+    const ItemChange& d = **decided;
+    ItemChange c;
+    c.unchanged = d.unchanged;
+    c.borrowed_new_item = d.NewItem();
+    return c;
+  };
+}
+
+}  // namespace
+
+Result<std::optional<Item>> WritePath::ApplyStrong(
+    const TableInfo& table, const std::string& item_key, const ItemMutation& mutation,
+    Metering* metering, const std::vector<std::shared_ptr<const TableInfo>>& replicas) {
+  std::optional<ItemChange> decided;
+  std::vector<ItemWrite> writes;
+  writes.reserve(1 + replicas.size());
+  writes.push_back({&table, item_key,
+                    [&](const std::optional<Item>& old_item) -> Result<ItemChange> {
+                      DR_RETURN_IF_ERROR(sync_->CheckConflict(table, item_key));
+                      DR_ASSIGN_OR_RETURN(decided, mutation(old_item));
+                      return *decided;
+                    }});
+  for (const auto& r : replicas) writes.push_back({r.get(), ItemKeyIn(r->id, item_key), CopyOf(&decided)});
+  std::vector<Metering> meterings;
+  Result<std::vector<std::optional<Item>>> old_items =
+      ApplyManyLocal(writes, &meterings, nullptr, ApplyManyOptions());
+  if (metering != nullptr) *metering = meterings.empty() ? Metering() : std::move(meterings[0]);
+  if (!old_items.ok()) return old_items.status();
+  sync_->Written(table, item_key);
+  return std::move((*old_items)[0]);
+}
+
+Result<std::optional<std::vector<std::optional<Item>>>> WritePath::ApplyManyStrong(
+    const std::vector<ItemWrite>& writes, std::vector<Metering>* metering,
+    std::vector<bool>* throttled, const ApplyManyOptions& options) {
+  std::vector<std::vector<std::shared_ptr<const TableInfo>>> replicas(writes.size());
+  bool any = false;
+  for (size_t i = 0; i < writes.size(); ++i) {
+    DR_ASSIGN_OR_RETURN(replicas[i], sync_->Replicas(*writes[i].table));
+    any = any || !replicas[i].empty();
+  }
+  using Out = std::optional<std::vector<std::optional<Item>>>;
+  if (!any) return Out();
+  // Each write, then its replicas' copies; all or nothing (a throttle of
+  // any copy would leave the replicas apart).
+  std::vector<std::optional<ItemChange>> decided(writes.size());
+  std::vector<ItemWrite> all;
+  std::vector<size_t> position(writes.size());
+  for (size_t i = 0; i < writes.size(); ++i) {
+    position[i] = all.size();
+    const ItemWrite& w = writes[i];
+    if (replicas[i].empty()) {
+      all.push_back(w);
+      continue;
+    }
+    std::optional<ItemChange>* d = &decided[i];
+    all.push_back({w.table, w.item_key,
+                   [this, d, &w](const std::optional<Item>& old_item) -> Result<ItemChange> {
+                     DR_RETURN_IF_ERROR(sync_->CheckConflict(*w.table, w.item_key));
+                     DR_ASSIGN_OR_RETURN(*d, w.mutation(old_item));
+                     return **d;
+                   }});
+    for (const auto& r : replicas[i]) {
+      all.push_back({r.get(), ItemKeyIn(r->id, w.item_key), CopyOf(d)});
+    }
+  }
+  std::vector<Metering> meterings;
+  Result<std::vector<std::optional<Item>>> old_items =
+      ApplyManyLocal(all, &meterings, nullptr, options);
+  if (metering != nullptr) {
+    metering->clear();
+    for (size_t i = 0; i < writes.size() && position[i] < meterings.size(); ++i) {
+      metering->push_back(std::move(meterings[position[i]]));
+    }
+  }
+  if (!old_items.ok()) return old_items.status();
+  if (throttled != nullptr) throttled->assign(writes.size(), false);
+  std::vector<std::optional<Item>> out(writes.size());
+  for (size_t i = 0; i < writes.size(); ++i) {
+    out[i] = std::move((*old_items)[position[i]]);
+    if (!replicas[i].empty()) sync_->Written(*writes[i].table, writes[i].item_key);
+  }
+  return Out(std::move(out));
+}
+
 Result<std::vector<std::optional<Item>>> WritePath::ApplyMany(
+    const std::vector<ItemWrite>& writes, std::vector<Metering>* metering,
+    std::vector<bool>* throttled, const ApplyManyOptions& options) {
+  if (sync_ != nullptr && !options.transactional) {
+    DR_ASSIGN_OR_RETURN(std::optional<std::vector<std::optional<Item>>> strong,
+                        ApplyManyStrong(writes, metering, throttled, options));
+    if (strong) return std::move(*strong);
+  }
+  return ApplyManyLocal(writes, metering, throttled, options);
+}
+
+Result<std::vector<std::optional<Item>>> WritePath::ApplyManyLocal(
     const std::vector<ItemWrite>& writes, std::vector<Metering>* metering,
     std::vector<bool>* throttled, const ApplyManyOptions& options) {
   if (metering != nullptr) metering->clear();

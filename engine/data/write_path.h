@@ -33,8 +33,10 @@
 
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/capacity/capacity_charge.h"
@@ -113,6 +115,30 @@ class ChangeHook {
   }
 };
 
+// Multi-Region strong consistency (engine/replication/strong_replication.h):
+// a write of a table in a strongly consistent global table writes every
+// replica in its own WriteBatch, so that an acknowledged write is durable
+// and visible in every Region at once. WritePath asks this which replicas,
+// and whether the write may happen; ReadPath asks whether a strongly
+// consistent read may. Above this module, hence an interface.
+class SynchronousReplicas {
+ public:
+  virtual ~SynchronousReplicas() = default;
+  // The other replicas of `table` (kept alive by the result), none when
+  // `table` is no member of a strongly consistent global table. An error
+  // refuses the write before anything is read (the table's Region cannot
+  // reach a majority of the global table's Regions).
+  virtual Result<std::vector<std::shared_ptr<const TableInfo>>> Replicas(
+      const TableInfo& table) = 0;
+  // Under the item's locks, before the write is staged: an error
+  // (kReplicatedWriteConflict) refuses it, costing nothing.
+  virtual Status CheckConflict(const TableInfo& table, std::string_view item_key) = 0;
+  // The write of the item committed (in every replica).
+  virtual void Written(const TableInfo& table, std::string_view item_key) = 0;
+  // Whether a strongly consistent read of `table` is served.
+  virtual Status CheckStrongRead(const TableInfo& table) const = 0;
+};
+
 // How ApplyMany runs.
 struct ApplyManyOptions {
   // TransactWriteItems: every write is staged and admitted, and any write
@@ -159,6 +185,13 @@ class WritePath {
   // Adds a hook that sees every staged change, after those added before
   // (not owned). Call before any write.
   void AddChangeHook(ChangeHook* hook) { hooks_.push_back(hook); }
+  // Attaches multi-Region strong consistency (not owned; null: none): a
+  // write of a member table (Apply, Put, ApplyMany outside transactions)
+  // also writes the item in every other replica, in the same batch, each
+  // metered and admitted on its own table's partitions (a throttle of any
+  // fails the write whole; in ApplyMany, the whole call); the caller's
+  // Metering is its own table's. Call before any write.
+  void SetSynchronousReplicas(SynchronousReplicas* sync) { sync_ = sync; }
 
   // Applies `mutation` to the item stored at `item_key` of `table`.
   // Returns the old item (nullopt when there was none). When `metering` is
@@ -311,6 +344,20 @@ class WritePath {
   // A batch that failed to commit: what was remembered of its items is
   // dropped. REQUIRES: the items' stripes are locked.
   void NotCommitted(const std::vector<StatsDelta>& stats);
+  // A write of a member of a strongly consistent global table: the item
+  // in `table` and in each of `replicas`, in one batch (ApplyManyLocal).
+  Result<std::optional<Item>> ApplyStrong(
+      const TableInfo& table, const std::string& item_key, const ItemMutation& mutation,
+      Metering* metering, const std::vector<std::shared_ptr<const TableInfo>>& replicas);
+  // ApplyMany with the writes of strongly consistent tables' items
+  // extended to their replicas (nullopt: none is such a write).
+  Result<std::optional<std::vector<std::optional<Item>>>> ApplyManyStrong(
+      const std::vector<ItemWrite>& writes, std::vector<Metering>* metering,
+      std::vector<bool>* throttled, const ApplyManyOptions& options);
+  // ApplyMany as documented, without replicas.
+  Result<std::vector<std::optional<Item>>> ApplyManyLocal(
+      const std::vector<ItemWrite>& writes, std::vector<Metering>* metering,
+      std::vector<bool>* throttled, const ApplyManyOptions& options);
   // ApplyMany's transactional mode. REQUIRES: the stripes are locked.
   Result<std::vector<std::optional<Item>>> ApplyTransactional(
       const std::vector<ItemWrite>& writes, std::vector<Metering>* metering,
@@ -360,6 +407,7 @@ class WritePath {
   StreamLog* streams_ = nullptr;
   LaggingReplica* replica_ = nullptr;
   std::vector<ChangeHook*> hooks_;
+  SynchronousReplicas* sync_ = nullptr;
   ThroughputController* throughput_ = nullptr;
   const std::atomic<bool>* throttling_ = nullptr;
 };

@@ -39,9 +39,17 @@ partiql::KeyLookup KeyLookup(EngineParts& p, const Scope& scope) {
   };
 }
 
-// How the transaction coordinator finds the tables of `scope`.
+// How the transaction coordinator finds the tables of `scope`: a member of
+// a multi-Region strongly consistent global table is refused, as DynamoDB
+// does ("do not support transaction operations, and will return an error").
 TransactionCoordinator::TableLookup TableLookup(EngineParts& p, const Scope& scope) {
-  return [&p, &scope](std::string_view name) { return p.tables.ForData(scope, name); };
+  return [&p, &scope](std::string_view name) -> Result<std::shared_ptr<const TableInfo>> {
+    DR_ASSIGN_OR_RETURN(std::shared_ptr<const TableInfo> table, p.tables.ForData(scope, name));
+    DR_RETURN_IF_ERROR(p.strong->RefuseFeature(
+        *table,
+        "Transactions are not supported for multi-Region strongly consistent global tables"));
+    return table;
+  };
 }
 
 // The tail every single-item write shares: what it consumed, and its item

@@ -26,6 +26,7 @@
 #include "engine/options.h"
 #include "engine/partiql/plan_cache.h"
 #include "engine/replication/global_tables.h"
+#include "engine/replication/strong_replication.h"
 #include "engine/replication/replication_log.h"
 #include "engine/replication/replicator.h"
 #include "engine/status.h"
@@ -116,6 +117,8 @@ struct EngineParts {
   ReplicationLog replication_log;
   Replicator replicator;
   std::unique_ptr<GlobalTables> global_tables;
+  // Multi-Region strong consistency: the write and read paths' replicas.
+  std::unique_ptr<StrongReplication> strong;
 
  private:
   EngineParts(const EngineOptions& options, Clock* clock, std::shared_ptr<Store> store,

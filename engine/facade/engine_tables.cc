@@ -26,7 +26,10 @@ Result<TableDescription> WithReplicas(EngineParts& p, const Scope& scope,
                                       Result<TableDescription> desc) {
   if (!desc.ok()) return desc;
   std::shared_ptr<const TableInfo> table = p.catalog->Find(scope.ns, desc->table_name);
-  if (table) p.global_tables->Describe(*table, &*desc);
+  if (table) {
+    p.global_tables->Describe(*table, &*desc);
+    p.strong->Describe(*table, &*desc);
+  }
   return desc;
 }
 
@@ -44,6 +47,20 @@ Result<ListTablesResult> Engine::ListTables(const ListTablesRequest& req) {
 
 Result<TableDescription> Engine::UpdateTable(const UpdateTableRequest& req) {
   return Run([&](EngineParts& p) -> Result<TableDescription> {
+    if (p.strong->Handles(req)) {
+      // Multi-Region strong consistency: the global table's replicas and
+      // witness (no other change of the table goes with them).
+      DR_RETURN_IF_ERROR(p.strong->UpdateReplicas(req));
+      DescribeTableRequest d;
+      d.scope = req.scope;
+      d.table_name = req.table_name;
+      return WithReplicas(p, req.scope, p.tables.Describe(d));
+    }
+    if (req.multi_region_consistency && !req.replica_updates) {
+      return Status::Validation(
+          "MultiRegionConsistency is only valid when ReplicaUpdates creates a global table "
+          "(one or more Create actions)");
+    }
     if (!req.replica_updates) return WithReplicas(p, req.scope, p.tables.Update(req));
     // ReplicaUpdates after the table's own changes, if it asks for any.
     UpdateTableRequest own = req;
@@ -61,6 +78,7 @@ Result<TableDescription> Engine::UpdateTable(const UpdateTableRequest& req) {
 Result<TableDescription> Engine::DeleteTable(const DeleteTableRequest& req) {
   return Run([&](EngineParts& p) -> Result<TableDescription> {
     std::shared_ptr<const TableInfo> table = p.catalog->Find(req.scope.ns, req.table_name);
+    if (table) DR_RETURN_IF_ERROR(p.strong->CheckDelete(*table));
     Result<TableDescription> deleted = p.tables.Delete(req);
     // Point-in-time recovery ends with the table, and so does its place in
     // a global table (the other replicas stay).
@@ -117,7 +135,15 @@ Result<ListContributorInsightsResult> Engine::ListContributorInsights(
 
 Result<TimeToLiveSpecification> Engine::UpdateTimeToLive(
     const UpdateTimeToLiveRequest& req) {
-  return Run([&](EngineParts& p) { return p.ttl.Update(req); });
+  return Run([&](EngineParts& p) -> Result<TimeToLiveSpecification> {
+    std::shared_ptr<const TableInfo> table = p.catalog->Find(req.scope.ns, req.table_name);
+    if (table && req.specification.enabled) {
+      DR_RETURN_IF_ERROR(p.strong->RefuseFeature(
+          *table,
+          "Time to Live is not supported for multi-Region strongly consistent global tables"));
+    }
+    return p.ttl.Update(req);
+  });
 }
 
 Result<TimeToLiveDescription> Engine::DescribeTimeToLive(

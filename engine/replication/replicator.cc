@@ -104,6 +104,13 @@ int64_t Replicator::Lag(uint32_t target_id) const {
   return it == lags_.end() ? default_lag_ : it->second;
 }
 
+std::optional<int64_t> Replicator::SetLagOf(uint32_t target_id) const {
+  MutexLock lock(&mu_);
+  auto it = lags_.find(target_id);
+  if (it == lags_.end()) return std::nullopt;
+  return it->second;
+}
+
 ReplicationStats Replicator::stats() const {
   MutexLock lock(&mu_);
   return stats_;

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,8 @@ class Replicator {
   // a negative `lag_micros` unsets it).
   void SetLag(uint32_t target_id, int64_t lag_micros);
   int64_t Lag(uint32_t target_id) const;
+  // The lag SetLag gave `target_id`; nullopt when it has the default.
+  std::optional<int64_t> SetLagOf(uint32_t target_id) const;
 
   // Stops replication both ways between Regions `a` and `b` until
   // `until_micros` on the clock (0: until HealRegions); replaces an earlier

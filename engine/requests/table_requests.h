@@ -93,6 +93,14 @@ struct ReplicationGroupUpdate {
   std::optional<TableClass> table_class_override;
 };
 
+// One entry of UpdateTable's GlobalTableWitnessUpdates: the witness Region
+// of a multi-Region strongly consistent global table, added or removed.
+struct WitnessUpdate {
+  enum class Action { kCreate, kDelete };
+  Action action = Action::kCreate;
+  std::string region_name;
+};
+
 struct UpdateTableRequest {
   Scope scope;
   std::string table_name;
@@ -113,6 +121,11 @@ struct UpdateTableRequest {
   std::optional<std::vector<VectorIndexUpdate>> vector_index_updates;
   // Unset when the request has no ReplicaUpdates member.
   std::optional<std::vector<ReplicationGroupUpdate>> replica_updates;
+  // MultiRegionConsistency: the mode of the global table the ReplicaUpdates'
+  // Create actions make (unset: EVENTUAL).
+  std::optional<MultiRegionConsistency> multi_region_consistency;
+  // Unset when the request has no GlobalTableWitnessUpdates member.
+  std::optional<std::vector<WitnessUpdate>> witness_updates;
 };
 
 struct DeleteTableRequest {
