@@ -15,6 +15,7 @@ namespace {
 constexpr char kMemberPrefix = 'G';
 constexpr uint8_t kMemberVersion = 2;
 constexpr uint8_t kLegacyFlag = 1;
+constexpr uint8_t kLeavingFlag = 2;
 constexpr char kGlobalTableVersion[] = "2019.11.21";
 constexpr char kLegacyGlobalTableVersion[] = "2017.11.29";
 // Replication records written per batch while a new replica is filled.
@@ -76,14 +77,16 @@ Result<std::unique_ptr<GlobalTables>> GlobalTables::Open(Store* store, Clock* cl
     m.name = r.String();
     m.copied_until = r.Signed();
     if (version >= 2) {
-      m.legacy = (r.Byte() & kLegacyFlag) != 0;
+      const uint8_t flags = r.Byte();
+      m.legacy = (flags & kLegacyFlag) != 0;
+      m.leaving = (flags & kLeavingFlag) != 0;
       m.created_micros = r.Signed();
     }
     if (!r.ok) return Status::Corruption("truncated global table member record");
     // A member whose table is gone (a crash between the two) is not one.
     std::shared_ptr<const TableInfo> t = catalog->Find(m.ns, m.name);
     if (!t || t->id != id) continue;
-    g->members_[id] = std::move(m);
+    (m.leaving ? g->leaving_ : g->members_)[id] = std::move(m);
   }
   DR_RETURN_IF_ERROR(it->status());
   g->PublishLocked();
@@ -98,7 +101,7 @@ void GlobalTables::EncodeMember(const Member& m, std::string* value) {
   w.String(m.ns);
   w.String(m.name);
   w.Signed(m.copied_until);
-  w.Byte(m.legacy ? kLegacyFlag : 0);
+  w.Byte(static_cast<uint8_t>((m.legacy ? kLegacyFlag : 0) | (m.leaving ? kLeavingFlag : 0)));
   w.Signed(m.created_micros);
 }
 
@@ -190,6 +193,7 @@ Result<TableDescription> GlobalTables::UpdateReplicas(const UpdateTableRequest& 
   if (status == TableStatus::kCreating) return InUse("created", req.table_name);
   if (status == TableStatus::kDeleting) return InUse("deleted", req.table_name);
   if (status == TableStatus::kUpdating) return InUse("updated", req.table_name);
+  Settle();
   if (auto self = members_.find(table->id); self != members_.end() && self->second.legacy) {
     return Status::Validation(
         "Table " + req.table_name + " is a global table version 2017.11.29: change its "
@@ -400,7 +404,7 @@ Status GlobalTables::DeleteReplica(const UpdateTableRequest& req, const TableInf
   return store_->Write(&batch);
 }
 
-void GlobalTables::Leave(uint32_t id, WriteBatch* batch) {
+void GlobalTables::Leave(uint32_t id, WriteBatch* batch, bool until_table_gone) {
   auto it = members_.find(id);
   if (it == members_.end()) return;
   const uint32_t group = it->second.group;
@@ -410,16 +414,67 @@ void GlobalTables::Leave(uint32_t id, WriteBatch* batch) {
     if (other != id && m.group == group) rest.push_back(other);
   }
   // A global table of one Region is a plain table again (a legacy one
-  // stays a global table: CreateGlobalTable may make one of one Region).
-  if (rest.size() == 1 && !it->second.legacy) leaving.push_back(rest.front());
+  // stays a global table: CreateGlobalTable may make one of one Region);
+  // Settle does it once a member shown DELETING is gone.
+  if (rest.size() == 1 && !it->second.legacy && !until_table_gone) {
+    leaving.push_back(rest.front());
+  }
   for (uint32_t l : leaving) {
+    Member m = std::move(members_[l]);
     members_.erase(l);
     log_->RemoveMember(l);
-    batch->Delete(Cf::kMeta, MemberKey(l));
+    if (l == id && until_table_gone) {
+      m.leaving = true;
+      std::string value;
+      EncodeMember(m, &value);
+      batch->Put(Cf::kMeta, MemberKey(l), value);
+      leaving_[l] = std::move(m);
+    } else {
+      batch->Delete(Cf::kMeta, MemberKey(l));
+    }
     batch->DeleteRange(Cf::kMeta, ReplicationLog::LogBegin(l), ReplicationLog::LogBegin(l + 1));
     batch->DeleteRange(Cf::kMeta, ReplicationLog::VersionsBegin(l),
                        ReplicationLog::VersionsEnd(l));
   }
+}
+
+void GlobalTables::Settle() {
+  WriteBatch batch;
+  bool changed = false;
+  for (auto it = leaving_.begin(); it != leaving_.end();) {
+    Scope scope;
+    scope.ns = it->second.ns;
+    scope.region = it->second.region;
+    TableStatus status;
+    std::shared_ptr<const TableInfo> t = tables_->Find(scope, it->second.name, &status);
+    if (t && t->id == it->first) {
+      ++it;
+      continue;
+    }
+    batch.Delete(Cf::kMeta, MemberKey(it->first));
+    it = leaving_.erase(it);
+    changed = true;
+  }
+  std::map<uint32_t, int> sizes;  // by group: 1 per member, 2 per leaving one
+  for (const auto& [id, m] : members_) sizes[m.group] += 1;
+  for (const auto& [id, m] : leaving_) sizes[m.group] += 2;
+  for (auto it = members_.begin(); it != members_.end();) {
+    if (sizes[it->second.group] != 1 || it->second.legacy) {
+      ++it;
+      continue;
+    }
+    // A global table of one Region is a plain table again.
+    log_->RemoveMember(it->first);
+    batch.Delete(Cf::kMeta, MemberKey(it->first));
+    batch.DeleteRange(Cf::kMeta, ReplicationLog::LogBegin(it->first),
+                      ReplicationLog::LogBegin(it->first + 1));
+    batch.DeleteRange(Cf::kMeta, ReplicationLog::VersionsBegin(it->first),
+                      ReplicationLog::VersionsEnd(it->first));
+    it = members_.erase(it);
+    changed = true;
+  }
+  // A failed write is redone by the next Settle, from the same memory.
+  if (changed) (void)store_->Write(&batch);
 }
 
 Status GlobalTables::TableDeleted(const TableInfo& table) {
@@ -459,8 +514,9 @@ std::vector<ReplicationTarget> GlobalTables::Group(const TableInfo& table) const
   return out;
 }
 
-void GlobalTables::Describe(const TableInfo& table, TableDescription* desc) const {
+void GlobalTables::Describe(const TableInfo& table, TableDescription* desc) {
   MutexLock lock(&mu_);
+  Settle();
   auto self = members_.find(table.id);
   if (self == members_.end()) return;
   desc->global_table_version =
@@ -486,6 +542,14 @@ void GlobalTables::Describe(const TableInfo& table, TableDescription* desc) cons
     }
     if (t->desc.sse_description) r.kms_master_key_id = t->desc.sse_description->kms_master_key_arn;
     r.replica_table_class_summary = t->desc.table_class_summary;
+    desc->replicas.push_back(std::move(r));
+  }
+  // The replicas being deleted: DELETING until their tables are gone.
+  for (const auto& [id, m] : leaving_) {
+    if (m.group != self->second.group) continue;
+    ReplicaDescription r;
+    r.region_name = m.region;
+    r.replica_status = ReplicaStatus::kDeleting;
     desc->replicas.push_back(std::move(r));
   }
 }

@@ -10,7 +10,7 @@
 //
 //   "G" table_id (4 BE) -> 2 | group (varint: the first member's id) |
 //                          region | ns | table name | copied_until (signed) |
-//                          flags (byte: 1 legacy) | created (signed)
+//                          flags (byte: 1 legacy, 2 leaving) | created (signed)
 //
 // (version 1 records, from before, have neither of the last two: 0). A
 // legacy group (global tables version 2017.11.29, made by CreateGlobalTable
@@ -23,7 +23,11 @@
 // a consistent snapshot of its source (the items with their versions, and
 // the source's own pending replication records) written as replication
 // records of the new replica; it shows CREATING until the records stamped
-// up to its creation (`copied_until`) are applied.
+// up to its creation (`copied_until`) are applied. A replica being deleted
+// leaves at once (nothing replicates to or from it, its pending records are
+// dropped) but stays in its record, flagged leaving, so that the others
+// show it DELETING until its table is gone (TableLifecycle's delete delay,
+// on the clock); the group is dissolved (one Region left) only then.
 //
 // Thread-safe; control-plane calls are serialized here.
 
@@ -78,8 +82,8 @@ class GlobalTables {
   Result<TableDescription> UpdateReplicas(const UpdateTableRequest& req);
 
   // Adds `table`'s Replicas and GlobalTableVersion to `desc` when it is a
-  // member of a global table.
-  void Describe(const TableInfo& table, TableDescription* desc) const;
+  // member of a global table (replicas being deleted show DELETING).
+  void Describe(const TableInfo& table, TableDescription* desc);
 
   // The members of `table`'s global table, `table` first; empty when it is
   // no member.
@@ -113,6 +117,7 @@ class GlobalTables {
     int64_t copied_until = 0;
     bool legacy = false;        // version 2017.11.29
     int64_t created_micros = 0;  // CreateGlobalTable's time (legacy)
+    bool leaving = false;       // deleted, shown DELETING until its table is gone
   };
 
   GlobalTables(Store* store, Clock* clock, const Catalog* catalog, TableLifecycle* tables,
@@ -139,9 +144,14 @@ class GlobalTables {
   Status CopyItems(const StoreReader& snapshot, const TableInfo& source,
                    const std::string& source_region, uint32_t target_id);
   Status Persist(uint32_t id, const Member& m);
-  // Removes `id` from its group in memory and `batch`; a group left with
-  // one member is dissolved.
-  void Leave(uint32_t id, WriteBatch* batch) REQUIRES(mu_);
+  // Removes `id` from its group in memory and `batch`, and drops the
+  // changes still on their way to it. With `until_table_gone` (its table is
+  // being deleted) it stays in leaving_ until Settle finds the table gone;
+  // otherwise a group left with one member is dissolved at once.
+  void Leave(uint32_t id, WriteBatch* batch, bool until_table_gone = true) REQUIRES(mu_);
+  // Forgets the leaving members whose tables are gone, then dissolves the
+  // (2019.11.21) groups left with one member and none leaving.
+  void Settle() REQUIRES(mu_);
   // The Scope of `m`'s namespace and Region.
   static Scope ScopeOf(const Scope& caller, const Member& m);
   static void EncodeMember(const Member& m, std::string* value);
@@ -176,6 +186,7 @@ class GlobalTables {
   const Replicator* const replicator_;
   mutable Mutex mu_;
   std::map<uint32_t, Member> members_ GUARDED_BY(mu_);
+  std::map<uint32_t, Member> leaving_ GUARDED_BY(mu_);
   std::function<bool(uint32_t)> is_strong_ GUARDED_BY(mu_);
 };
 

@@ -318,7 +318,7 @@ Result<GlobalTableDescription> GlobalTables::UpdateGlobalTable(
     // The Region's table stays, a plain table; its pending changes go.
     WriteBatch batch;
     DR_RETURN_IF_ERROR(WithWritesStopped([&]() REQUIRES(mu_) {
-      for (uint32_t id : removing) Leave(id, &batch);
+      for (uint32_t id : removing) Leave(id, &batch, /*until_table_gone=*/false);
       PublishLocked();
       return Status::OK();
     }));

@@ -78,7 +78,10 @@ def test_a_replica_in_another_region(regions):
     # Deleting the replica: the west table goes, the east one is alone again.
     out = east.update_table(TableName=table,
                             ReplicaUpdates=[{"Delete": {"RegionName": "us-west-2"}}])
-    assert "Replicas" not in out["TableDescription"]
+    # DELETING until the west table is gone (the server's delete delay).
+    assert out["TableDescription"]["Replicas"] == [
+        {"RegionName": "us-west-2", "ReplicaStatus": "DELETING"}]
+    assert wait_for(lambda: "Replicas" not in east.describe_table(TableName=table)["Table"])
 
     def gone():
         try:

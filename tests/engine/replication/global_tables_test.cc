@@ -138,6 +138,52 @@ TEST(GlobalTablesTest, DeletingTheReplicaEndsReplication) {
   EXPECT_EQ(Get(db.engine.get(), kWest, "a"), "alone");
 }
 
+// A replica being deleted shows DELETING in the other Regions until its
+// table is gone (the delete delay, on the clock), as a new one shows
+// CREATING; nothing replicates to it meanwhile, and the changes that were
+// on their way to it are dropped.
+TEST(GlobalTablesTest, ADeletedReplicaShowsDeletingUntilItIsGone) {
+  EngineOptions options = Options();
+  options.table_delete_delay_micros = 5 * kLag;
+  TestEngine db(options);
+  MakeGlobal(db);
+  ASSERT_OK(db->AdvanceClock(kLag).status());
+  Put(db.engine.get(), kEast, "a", "on-its-way");
+  ASSERT_OK_AND_ASSIGN(ReplicationDescription before, db->DescribeReplication(kEast, "Tab"));
+  ASSERT_EQ(before.replicas.size(), 2u);
+  EXPECT_EQ(before.replicas[1].pending_records, 1);
+
+  ASSERT_OK_AND_ASSIGN(
+      TableDescription d,
+      Replicas(db.engine.get(), kEast, {Action(ReplicationGroupUpdate::Action::kDelete, "us-west-2")}));
+  ASSERT_EQ(d.replicas.size(), 1u);
+  EXPECT_EQ(d.replicas[0].region_name, "us-west-2");
+  EXPECT_EQ(d.replicas[0].replica_status, ReplicaStatus::kDeleting);
+  EXPECT_EQ(d.global_table_version, "2019.11.21");
+  // Its pending change went with it: the east is alone in the group.
+  ASSERT_OK_AND_ASSIGN(ReplicationDescription after, db->DescribeReplication(kEast, "Tab"));
+  ASSERT_EQ(after.replicas.size(), 1u);
+  EXPECT_EQ(after.replicas[0].region_name, "us-east-1");
+  EXPECT_EQ(after.replicas[0].pending_records, 0);
+  // Still DELETING while the delay runs; no item reaches the west table.
+  ASSERT_OK(db->AdvanceClock(2 * kLag).status());
+  TableDescription east = Describe(db.engine.get(), kEast);
+  ASSERT_EQ(east.replicas.size(), 1u);
+  EXPECT_EQ(east.replicas[0].replica_status, ReplicaStatus::kDeleting);
+  // A Delete of it again is refused: it is no replica any more.
+  EXPECT_THAT(
+      Replicas(db.engine.get(), kEast, {Action(ReplicationGroupUpdate::Action::kDelete, "us-west-2")})
+          .status(),
+      StatusIs(ErrorCode::kValidation, ::testing::HasSubstr("does not exist")));
+  // Gone: the east table is a plain table again.
+  ASSERT_OK(db->AdvanceClock(3 * kLag).status());
+  east = Describe(db.engine.get(), kEast);
+  EXPECT_TRUE(east.replicas.empty());
+  EXPECT_EQ(east.global_table_version, "");
+  Put(db.engine.get(), kEast, "b", "alone");
+  EXPECT_EQ(Get(db.engine.get(), kEast, "b"), "alone");
+}
+
 TEST(GlobalTablesTest, DeleteTableOfAReplicaLeavesTheOthers) {
   TestEngine db(Options());
   MakeGlobal(db);
