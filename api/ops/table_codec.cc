@@ -138,6 +138,17 @@ Json EncodeTableDescription(const TableDescription& d) {
     out["Replicas"] = std::move(replicas);
   }
   if (!d.global_table_version.empty()) out["GlobalTableVersion"] = d.global_table_version;
+  if (d.multi_region_consistency) {
+    out["MultiRegionConsistency"] =
+        *d.multi_region_consistency == MultiRegionConsistency::kStrong ? "STRONG" : "EVENTUAL";
+  }
+  if (!d.global_table_witnesses.empty()) {
+    Json witnesses = Json::array();
+    for (const WitnessDescription& w : d.global_table_witnesses) {
+      witnesses.push_back(Json{{"RegionName", w.region_name}, {"WitnessStatus", w.witness_status}});
+    }
+    out["GlobalTableWitnesses"] = std::move(witnesses);
+  }
   if (d.table_class_summary) {
     Json summary = {{"TableClass", TableClassName(d.table_class_summary->table_class)}};
     if (d.table_class_summary->last_update_micros) {

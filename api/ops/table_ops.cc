@@ -291,6 +291,19 @@ const Shape kReplicationGroupUpdateShape{
 const Shape kReplicationGroupUpdatesShape{
     .kind = Kind::kList, .element = &kReplicationGroupUpdateShape};
 
+// GlobalTableWitnessUpdates (multi-Region strong consistency): the witness
+// Region added (with the global table's creation) or removed.
+const Shape kWitnessActionShape{
+    .kind = Kind::kStructure,
+    .members = {Member{.name = "RegionName", .shape = &kStringShape, .required = true}}};
+const Shape kWitnessUpdateShape{
+    .kind = Kind::kStructure,
+    .members = {
+        Member{.name = "Create", .shape = &kWitnessActionShape},
+        Member{.name = "Delete", .shape = &kWitnessActionShape},
+    }};
+const Shape kWitnessUpdatesShape{.kind = Kind::kList, .element = &kWitnessUpdateShape};
+
 const Shape kUpdateTableInput{
     .kind = Kind::kStructure,
     .members = {
@@ -309,11 +322,10 @@ const Shape kUpdateTableInput{
         Member{.name = "SSESpecification", .shape = &kSseSpecificationShape},
         Member{.name = "ReplicaUpdates", .shape = &kReplicationGroupUpdatesShape,
                .min_length = 1},
-        // Multi-Region strong consistency and witnesses (issue 44) are not
-        // implemented; refused by name, so that an UpdateTable carrying
-        // only them is not told that "At least one of ... is required".
-        UnsupportedMember("MultiRegionConsistency", &kStringShape),
-        UnsupportedMember("GlobalTableWitnessUpdates", &kOpaqueStructureListShape),
+        Member{.name = "MultiRegionConsistency", .shape = &kStringShape,
+               .enum_values = {"EVENTUAL", "STRONG"}},
+        Member{.name = "GlobalTableWitnessUpdates", .shape = &kWitnessUpdatesShape,
+               .min_length = 1},
         UnsupportedMember("GlobalTableSettingsReplicationMode", &kStringShape),
         UnsupportedMember("DisassociationProtectionEnabled", &kBooleanShape),
     }};
@@ -585,6 +597,25 @@ Result<std::vector<ReplicationGroupUpdate>> DecodeReplicaUpdates(const Json& lis
   return out;
 }
 
+// GlobalTableWitnessUpdates: each entry exactly one of Create or Delete.
+Result<std::vector<WitnessUpdate>> DecodeWitnessUpdates(const Json& list) {
+  std::vector<WitnessUpdate> out;
+  for (const Json& entry : list) {
+    const Json* create = Field(entry, "Create");
+    const Json* del = Field(entry, "Delete");
+    if ((create == nullptr) == (del == nullptr)) {
+      return Status::Validation(
+          "One or more parameter values were invalid: One of Create or Delete must be "
+          "specified in a GlobalTableWitnessGroupUpdate");
+    }
+    WitnessUpdate w;
+    w.action = create != nullptr ? WitnessUpdate::Action::kCreate : WitnessUpdate::Action::kDelete;
+    w.region_name = StringOr(create != nullptr ? *create : *del, "RegionName");
+    out.push_back(std::move(w));
+  }
+  return out;
+}
+
 Result<Json> UpdateTable(const RequestContext& ctx, const Json& request) {
   DR_RETURN_IF_ERROR(ValidateRequest(request, kUpdateTableInput));
   UpdateTableRequest req;
@@ -629,6 +660,13 @@ Result<Json> UpdateTable(const RequestContext& ctx, const Json& request) {
   }
   if (const Json* replicas = Field(request, "ReplicaUpdates")) {
     DR_ASSIGN_OR_RETURN(req.replica_updates, DecodeReplicaUpdates(*replicas));
+  }
+  if (std::optional<std::string> mode = OptionalString(request, "MultiRegionConsistency")) {
+    req.multi_region_consistency =
+        *mode == "STRONG" ? MultiRegionConsistency::kStrong : MultiRegionConsistency::kEventual;
+  }
+  if (const Json* witnesses = Field(request, "GlobalTableWitnessUpdates")) {
+    DR_ASSIGN_OR_RETURN(req.witness_updates, DecodeWitnessUpdates(*witnesses));
   }
   DR_ASSIGN_OR_RETURN(TableDescription d, ctx.engine->UpdateTable(req));
   return Json{{"TableDescription", TableDescriptionJson(d)}};

@@ -108,8 +108,10 @@ Status StrongReplication::RefreshLocked() {
     auto t = tables.find(id);
     std::vector<ReplicationTarget> members;
     if (t != tables.end() && globals_ != nullptr) members = globals_->Group(*t->second);
-    if (members.empty()) {
-      // Its global table dissolved (or it was deleted): a plain table.
+    if (members.size() < 2) {
+      // Its global table dissolved, or is being (the replicas that leave an
+      // MRSC global table leave one Region), or the table was deleted: a
+      // plain table.
       batch.Delete(Cf::kMeta, StrongKey(id));
       it = witness_.erase(it);
       continue;
