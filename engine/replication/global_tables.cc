@@ -8,6 +8,7 @@
 #include "engine/clock.h"
 #include "engine/keys/key_codec.h"
 #include "engine/util/coding.h"
+#include "engine/util/crash_points.h"
 
 namespace dynarock {
 namespace {
@@ -24,6 +25,17 @@ constexpr size_t kCopyBatch = 1000;
 std::string MemberKey(uint32_t id) {
   std::string key(1, kMemberPrefix);
   PutFixed32BE(&key, id);
+  return key;
+}
+
+// A replica being created: "J" source id (4 BE) region -> 1 | ns | name.
+constexpr char kJoinPrefix = 'J';
+constexpr uint8_t kJoinVersion = 1;
+
+std::string JoinKey(uint32_t source_id, std::string_view region) {
+  std::string key(1, kJoinPrefix);
+  PutFixed32BE(&key, source_id);
+  key.append(region);
   return key;
 }
 
@@ -90,7 +102,44 @@ Result<std::unique_ptr<GlobalTables>> GlobalTables::Open(Store* store, Clock* cl
   }
   DR_RETURN_IF_ERROR(it->status());
   g->PublishLocked();
+  // Replicas whose creation a crash cut short: finished, or forgotten when
+  // their table was not made.
+  std::vector<std::pair<std::string, std::string>> joins;
+  auto jt = store->NewIterator(Cf::kMeta, std::string(1, kJoinPrefix),
+                               std::string(1, kJoinPrefix + 1));
+  for (jt->SeekToFirst(); jt->Valid(); jt->Next()) {
+    joins.emplace_back(std::string(jt->key()), std::string(jt->value()));
+  }
+  DR_RETURN_IF_ERROR(jt->status());
+  for (const auto& [key, value] : joins) {
+    if (key.size() < 5) return Status::Corruption("bad global table join key");
+    RecordReader r(value);
+    if (r.Byte() != kJoinVersion) return Status::Corruption("bad global table join record");
+    const std::string ns = r.String();
+    const std::string name = r.String();
+    if (!r.ok) return Status::Corruption("truncated global table join record");
+    DR_RETURN_IF_ERROR(g->RecoverJoin(DecodeFixed32BE(key.data() + 1), key.substr(5), ns, name));
+  }
+  g->Settle();  // a source left alone by a forgotten join is a plain table again
   return g;
+}
+
+Status GlobalTables::RecoverJoin(uint32_t source_id, const std::string& region,
+                                 const std::string& ns, const std::string& name) {
+  auto self = members_.find(source_id);
+  std::shared_ptr<const TableInfo> source =
+      self == members_.end() ? nullptr : catalog_->Find(self->second.ns, self->second.name);
+  std::shared_ptr<const TableInfo> replica = catalog_->Find(ns, name);
+  if (source && source->id == source_id && !source->deleting_since_micros && replica &&
+      !replica->deleting_since_micros && !members_.count(replica->id) &&
+      !leaving_.count(replica->id)) {
+    // The table was made, its membership not (or not all of its items
+    // copied): join it now, from a snapshot taken now.
+    return JoinReplica(*source, self->second.region, region, *replica);
+  }
+  WriteBatch batch;
+  batch.Delete(Cf::kMeta, JoinKey(source_id, region));
+  return store_->Write(&batch);
 }
 
 void GlobalTables::EncodeMember(const Member& m, std::string* value) {
@@ -103,14 +152,6 @@ void GlobalTables::EncodeMember(const Member& m, std::string* value) {
   w.Signed(m.copied_until);
   w.Byte(static_cast<uint8_t>((m.legacy ? kLegacyFlag : 0) | (m.leaving ? kLeavingFlag : 0)));
   w.Signed(m.created_micros);
-}
-
-Status GlobalTables::Persist(uint32_t id, const Member& m) {
-  std::string value;
-  EncodeMember(m, &value);
-  WriteBatch batch;
-  batch.Put(Cf::kMeta, MemberKey(id), value);
-  return store_->Write(&batch);
 }
 
 void GlobalTables::PublishLocked() {
@@ -275,18 +316,48 @@ Status GlobalTables::CreateReplica(const UpdateTableRequest& req, const TableInf
     sse.kms_master_key_id = action.kms_master_key_id;
     c.sse_specification = sse;
   }
-  DR_RETURN_IF_ERROR(tables_->Create(c).status());
-  std::shared_ptr<const TableInfo> created = catalog_->Find(replica_ns, req.table_name);
-  if (!created) return Status::Internal("the new replica table is missing");
-
-  if (members_.find(source.id) == members_.end()) {
-    Member self{source.id, req.scope.region, source.ns, source.desc.table_name, 0};
-    DR_RETURN_IF_ERROR(Persist(source.id, self));
-    members_[source.id] = std::move(self);
+  // Creating a replica is several writes: the intent to join (with the
+  // source's own membership) in one batch, the table, then the copy and the
+  // replica's membership, which deletes the intent in its batch. A crash in
+  // between leaves the intent, and the next open finishes the join, or
+  // forgets it if the table was not made (RecoverJoin).
+  {
+    WriteBatch batch;
+    std::optional<Member> self;
+    if (members_.find(source.id) == members_.end()) {
+      self = Member{source.id, req.scope.region, source.ns, source.desc.table_name, 0};
+      std::string value;
+      EncodeMember(*self, &value);
+      batch.Put(Cf::kMeta, MemberKey(source.id), value);
+    }
+    std::string intent;
+    RecordWriter w(&intent);
+    w.Byte(kJoinVersion);
+    w.String(replica_ns);
+    w.String(req.table_name);
+    batch.Put(Cf::kMeta, JoinKey(source.id, action.region_name), intent);
+    DR_RETURN_IF_ERROR(store_->Write(&batch));
+    if (self) members_[source.id] = std::move(*self);
   }
-  Member replica{members_[source.id].group, action.region_name, replica_ns, req.table_name,
+  DR_RETURN_IF_ERROR(CrashPoint("global_tables.replica_join_recorded"));
+  Status made = tables_->Create(c).status();
+  std::shared_ptr<const TableInfo> created = catalog_->Find(replica_ns, req.table_name);
+  if (!made.ok() || !created) {
+    WriteBatch batch;
+    batch.Delete(Cf::kMeta, JoinKey(source.id, action.region_name));
+    DR_RETURN_IF_ERROR(store_->Write(&batch));
+    Settle();
+    return made.ok() ? Status::Internal("the new replica table is missing") : made;
+  }
+  DR_RETURN_IF_ERROR(CrashPoint("global_tables.replica_table_created"));
+  return JoinReplica(source, req.scope.region, action.region_name, *created);
+}
+
+Status GlobalTables::JoinReplica(const TableInfo& source, const std::string& source_region,
+                                 const std::string& region, const TableInfo& created) {
+  Member replica{members_[source.id].group, region, created.ns, created.desc.table_name,
                  clock_->NowMicros()};
-  members_[created->id] = replica;
+  members_[created.id] = replica;
   // From here every write of the group fans out to the new replica too; the
   // snapshot holds every write before.
   std::unique_ptr<StoreSnapshot> snapshot;
@@ -294,8 +365,14 @@ Status GlobalTables::CreateReplica(const UpdateTableRequest& req, const TableInf
     snapshot = store_->NewSnapshot();
     return Status::OK();
   }));
-  DR_RETURN_IF_ERROR(CopyItems(*snapshot, source, req.scope.region, created->id));
-  return Persist(created->id, replica);
+  DR_RETURN_IF_ERROR(CopyItems(*snapshot, source, source_region, created.id));
+  DR_RETURN_IF_ERROR(CrashPoint("global_tables.replica_items_copied"));
+  std::string value;
+  EncodeMember(replica, &value);
+  WriteBatch batch;
+  batch.Put(Cf::kMeta, MemberKey(created.id), value);
+  batch.Delete(Cf::kMeta, JoinKey(source.id, region));
+  return store_->Write(&batch);
 }
 
 Status GlobalTables::CopyItems(const StoreReader& snapshot, const TableInfo& source,

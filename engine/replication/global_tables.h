@@ -18,7 +18,12 @@
 // differs in its operations, its version string and in being a global
 // table even with one Region.
 //
-// and handed to the ReplicationLog (who replicates to whom), which the
+// While a replica is being created an intent to join is kept beside them,
+//
+//   "J" source id (4 BE) | region -> 1 | replica ns | table name
+//
+// so that the next open finishes (or forgets) a creation a crash cut short.
+// Membership is handed to the ReplicationLog (who replicates to whom), which the
 // Replicator drains. A replica created over existing items is filled from
 // a consistent snapshot of its source (the items with their versions, and
 // the source's own pending replication records) written as replication
@@ -127,6 +132,15 @@ class GlobalTables {
 
   Status CreateReplica(const UpdateTableRequest& req, const TableInfo& source,
                        const ReplicationGroupUpdate& action) REQUIRES(mu_);
+  // Makes `created` (the new table in `region`) a member of `source`'s
+  // group: publishes it, copies the source's items from a snapshot, then
+  // writes its membership and deletes the intent to join in one batch.
+  Status JoinReplica(const TableInfo& source, const std::string& source_region,
+                     const std::string& region, const TableInfo& created) REQUIRES(mu_);
+  // At open: an intent to join that a crash left (source, Region, the
+  // replica's namespace and name). Errors: kIOError.
+  Status RecoverJoin(uint32_t source_id, const std::string& region, const std::string& ns,
+                     const std::string& name) REQUIRES(mu_);
   Status UpdateReplica(const UpdateTableRequest& req, const TableInfo& source,
                        const ReplicationGroupUpdate& action) REQUIRES(mu_);
   Status DeleteReplica(const UpdateTableRequest& req, const TableInfo& source,
@@ -143,7 +157,6 @@ class GlobalTables {
   // replication records for `target_id`.
   Status CopyItems(const StoreReader& snapshot, const TableInfo& source,
                    const std::string& source_region, uint32_t target_id);
-  Status Persist(uint32_t id, const Member& m);
   // Removes `id` from its group in memory and `batch`, and drops the
   // changes still on their way to it. With `until_table_gone` (its table is
   // being deleted) it stays in leaving_ until Settle finds the table gone;

@@ -2,8 +2,9 @@
 // the replicator it feeds): replicas in another Region's namespace of the
 // same access key, the items a replica is created over, replication after
 // the lag on the simulated clock, last-writer-wins between Regions
-// (deletes included), replica deletion, DynamoDB's refusals, and a restart
-// in the middle of replication.
+// (deletes included), replica deletion (DELETING until the table is gone),
+// DynamoDB's refusals, a restart in the middle of replication, and a crash
+// in the middle of a replica's creation.
 #include "engine/replication/global_tables.h"
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include <filesystem>
 
 #include "engine/engine.h"
+#include "engine/util/crash_points.h"
 #include "tests/testutil/global_table.h"
 #include "tests/testutil/status_matchers.h"
 #include "tests/testutil/test_engine.h"
@@ -302,6 +304,94 @@ TEST(GlobalTablesTest, ARestartMidReplicationLosesNothingAndAppliesNothingTwice)
     EXPECT_EQ(Get(db.get(), kEast, "c"), "three");
   }
   std::filesystem::remove_all(dir);
+}
+
+
+// Creating a replica is several writes (the intent to join, the table, the
+// copy and the membership). A crash between them (a crash point: the call
+// stops there, as a killed process would, and the database is opened
+// again) is finished at the next open when the table was made, and
+// forgotten when it was not; either way no table is left outside its group.
+class ReplicaCreationCrashTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("dynarock_join_crash_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir_);
+    options_ = Options();
+    options_.in_memory = false;
+    options_.path = dir_.string();
+    options_.clock = &clock_;
+  }
+  void TearDown() override {
+    DisarmCrashPoints();
+    std::filesystem::remove_all(dir_);
+  }
+  // Opens the database, makes "Tab" in us-east-1 with two items, and
+  // creates its us-west-2 replica with `point` armed: the call fails there.
+  void CrashWhileCreatingTheReplica(const char* point) {
+    ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(options_));
+    ASSERT_OK(db->AdvanceClock(10 * kLag).status());
+    CreateTableRequest create = SimpleTable("Tab");
+    create.scope = kEast;
+    ASSERT_OK(db->CreateTable(create).status());
+    Put(db.get(), kEast, "a", "v-a");
+    Put(db.get(), kEast, "b", "v-b");
+    ArmCrashPoint(point);
+    EXPECT_THAT(Replicas(db.get(), kEast,
+                         {Action(ReplicationGroupUpdate::Action::kCreate, "us-west-2")})
+                    .status(),
+                StatusIs(ErrorCode::kInternal, std::string("crash point ") + point));
+    DisarmCrashPoints();
+  }
+  // After the reopen: the west replica is a member with the east's items,
+  // and replication goes both ways.
+  void ExpectAWholeReplica(Engine* db) {
+    TableDescription east = Describe(db, kEast);
+    ASSERT_EQ(east.replicas.size(), 1u);
+    EXPECT_EQ(east.replicas[0].region_name, "us-west-2");
+    ASSERT_OK(db->AdvanceClock(kLag).status());
+    EXPECT_EQ(Describe(db, kEast).replicas[0].replica_status, ReplicaStatus::kActive);
+    EXPECT_EQ(Get(db, kWest, "a"), "v-a");
+    EXPECT_EQ(Get(db, kWest, "b"), "v-b");
+    Put(db, kWest, "c", "from-west");
+    Put(db, kEast, "d", "from-east");
+    ASSERT_OK(db->AdvanceClock(kLag).status());
+    EXPECT_EQ(Get(db, kEast, "c"), "from-west");
+    EXPECT_EQ(Get(db, kWest, "d"), "from-east");
+  }
+  SimulatedClock clock_;
+  EngineOptions options_;
+  std::filesystem::path dir_;
+};
+
+TEST_F(ReplicaCreationCrashTest, AReplicaTableMadeButNotJoinedJoinsAtOpen) {
+  CrashWhileCreatingTheReplica("global_tables.replica_table_created");
+  ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(options_));
+  ExpectAWholeReplica(db.get());
+}
+
+TEST_F(ReplicaCreationCrashTest, AReplicaWhoseCopyWasCutShortIsCopiedAgainAtOpen) {
+  CrashWhileCreatingTheReplica("global_tables.replica_items_copied");
+  ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(options_));
+  ExpectAWholeReplica(db.get());
+}
+
+TEST_F(ReplicaCreationCrashTest, AJoinWhoseTableWasNotMadeIsForgottenAtOpen) {
+  CrashWhileCreatingTheReplica("global_tables.replica_join_recorded");
+  ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(options_));
+  // No table in the west, and the east is a plain table.
+  TableDescription east = Describe(db.get(), kEast);
+  EXPECT_TRUE(east.replicas.empty());
+  EXPECT_EQ(east.global_table_version, "");
+  DescribeTableRequest west;
+  west.scope = kWest;
+  west.table_name = "Tab";
+  EXPECT_EQ(db->DescribeTable(west).status().code(), ErrorCode::kResourceNotFound);
+  // The creation can be made again.
+  ASSERT_OK(Replicas(db.get(), kEast, {Action(ReplicationGroupUpdate::Action::kCreate, "us-west-2")})
+                .status());
+  ExpectAWholeReplica(db.get());
 }
 
 }  // namespace
