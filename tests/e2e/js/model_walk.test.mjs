@@ -52,8 +52,6 @@ const IN_PROGRESS = {};
 const REFUSED = {
   "CreateTable.GlobalTableSourceArn": "global tables, issue 44",
   "CreateTable.GlobalTableSettingsReplicationMode": "global tables, issue 44",
-  "UpdateTable.MultiRegionConsistency": "global tables, issue 44",
-  "UpdateTable.GlobalTableWitnessUpdates": "global tables, issue 44",
   "UpdateTable.GlobalTableSettingsReplicationMode": "global tables, issue 44",
   "UpdateTable.DisassociationProtectionEnabled": "global tables, issue 44",
   "ExportTableToPointInTime.FilterSpecification": "filtered exports, not implemented",
