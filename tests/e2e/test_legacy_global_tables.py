@@ -11,22 +11,9 @@ import pytest
 from botocore.exceptions import ClientError
 
 from conftest import unique_name
+from test_global_tables import item, wait_for
 
 LAG_MS = 200
-
-
-def wait_for(predicate, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return False
-
-
-def item(client, table, pk):
-    got = client.get_item(TableName=table, Key={"pk": {"S": pk}}, ConsistentRead=True)
-    return got.get("Item", {}).get("v", {}).get("S")
 
 
 def create_table(client, name):
