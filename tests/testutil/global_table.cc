@@ -73,6 +73,32 @@ TableDescription Describe(Engine* db, const Scope& scope) {
   return d.ok() ? *d : TableDescription();
 }
 
+std::vector<StreamRecord> StreamRecords(Engine* db, const Scope& scope) {
+  std::vector<StreamRecord> out;
+  DescribeStreamRequest ds;
+  ds.scope = scope;
+  ds.stream_arn = Describe(db, scope).latest_stream_arn;
+  Result<StreamDescription> desc = db->DescribeStream(ds);
+  EXPECT_OK(desc.status());
+  if (!desc.ok()) return out;
+  for (const ShardDescription& shard : desc->shards) {
+    GetShardIteratorRequest gi;
+    gi.scope = scope;
+    gi.stream_arn = ds.stream_arn;
+    gi.shard_id = shard.shard_id;
+    Result<std::string> iterator = db->GetShardIterator(gi);
+    EXPECT_OK(iterator.status());
+    if (!iterator.ok()) continue;
+    GetRecordsRequest gr;
+    gr.scope = scope;
+    gr.shard_iterator = *iterator;
+    Result<GetRecordsResult> got = db->GetRecords(gr);
+    EXPECT_OK(got.status());
+    if (got.ok()) out.insert(out.end(), got->records.begin(), got->records.end());
+  }
+  return out;
+}
+
 void MakeGlobal(TestEngine& db, bool stream) {
   ASSERT_OK(db->AdvanceClock(10 * kLag).status());
   CreateTableRequest create = SimpleTable("Tab");

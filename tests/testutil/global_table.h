@@ -37,6 +37,8 @@ Result<TableDescription> Replicas(Engine* db, const Scope& scope,
                                   std::vector<ReplicationGroupUpdate> updates);
 ReplicationGroupUpdate Action(ReplicationGroupUpdate::Action action, const std::string& region);
 TableDescription Describe(Engine* db, const Scope& scope);
+// Every record of "Tab"'s stream in `scope`, all shards.
+std::vector<StreamRecord> StreamRecords(Engine* db, const Scope& scope);
 
 // A table "Tab" in us-east-1 with a replica in us-west-2, on a clock past
 // the lag (so that records stamped at 0 are due).

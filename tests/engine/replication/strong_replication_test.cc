@@ -48,10 +48,13 @@ Result<TableDescription> MakeStrong(Engine* db, std::vector<std::string> replica
   return db->UpdateTable(req);
 }
 
-void CreateTab(Engine* db, bool lsi = false) {
+void CreateTab(Engine* db, bool lsi = false, bool stream = false) {
   ASSERT_OK(db->AdvanceClock(10 * kLag).status());
   CreateTableRequest create = SimpleTable("Tab");
   create.scope = kEast;
+  if (stream) {
+    create.stream_specification = StreamSpecification{true, StreamViewType::kNewAndOldImages};
+  }
   if (lsi) {
     create.attribute_definitions.push_back({"alt", AttrType::kS});
     LocalSecondaryIndexDef l;
@@ -78,6 +81,17 @@ Result<GetItemResult> Read(Engine* db, const Scope& scope, const std::string& pk
   req.key = SimpleKey(pk, "1");
   req.consistent_read = consistent;
   return db->GetItem(req);
+}
+
+// TransactWriteItems of one Put of "Tab".
+Status TransactPut(Engine* db, const Scope& scope) {
+  TransactWriteItemsRequest tx;
+  tx.scope = scope;
+  TransactWriteAction put;
+  put.table_name = "Tab";
+  put.item = SimpleItem("t", "1");
+  tx.actions.push_back(put);
+  return db->TransactWriteItems(tx).status();
 }
 
 void SetLag(Engine* db, const Scope& caller, const std::string& region, int64_t lag) {
@@ -144,6 +158,29 @@ TEST(StrongReplicationTest, AWriteIsInEveryReplicaWhenItReturns) {
   for (const auto& r : rep.replicas) EXPECT_EQ(r.pending_records, 0) << r.region_name;
 }
 
+TEST(StrongReplicationTest, EachReplicaIsChargedAndStreamsTheSameRecords) {
+  TestEngine db(Options());
+  CreateTab(db.engine.get(), /*lsi=*/false, /*stream=*/true);
+  ASSERT_OK(MakeStrong(db.engine.get(), {"us-east-2", "us-west-2"}).status());
+  Put(db.engine.get(), kEast, "a", "one");
+  Put(db.engine.get(), kWest, "a", "two");
+  Delete(db.engine.get(), kOhio, "a");
+  // Every replica's own partitions paid for every write, wherever it was
+  // made (3 writes of 1 unit each).
+  for (const Scope& scope : {kEast, kOhio, kWest}) {
+    ASSERT_OK_AND_ASSIGN(TableThroughputStats stats, db->DescribeCapacity(scope, "Tab"));
+    EXPECT_DOUBLE_EQ(stats.table.total.consumed_write_units, 3) << scope.region;
+  }
+  // Each replica's stream holds the same changes in the same order.
+  for (const Scope& scope : {kEast, kOhio, kWest}) {
+    std::vector<StreamRecord> records = StreamRecords(db.engine.get(), scope);
+    ASSERT_EQ(records.size(), 3u) << scope.region;
+    EXPECT_EQ(records[0].event_name, StreamEventName::kInsert);
+    EXPECT_EQ(records[1].event_name, StreamEventName::kModify);
+    EXPECT_EQ(records[2].event_name, StreamEventName::kRemove);
+  }
+}
+
 TEST(StrongReplicationTest, TwoReplicasAndAWitness) {
   TestEngine db(Options());
   CreateTab(db.engine.get());
@@ -178,13 +215,7 @@ TEST(StrongReplicationTest, TwoReplicasAndAWitness) {
   EXPECT_TRUE(plain.global_table_witnesses.empty());
   EXPECT_EQ(Get(db.engine.get(), kEast, "a"), "one");
   // A plain table again: transactions are served.
-  TransactWriteItemsRequest tx;
-  tx.scope = kEast;
-  TransactWriteAction put;
-  put.table_name = "Tab";
-  put.item = SimpleItem("t", "1");
-  tx.actions.push_back(put);
-  EXPECT_OK(db->TransactWriteItems(tx).status());
+  EXPECT_OK(TransactPut(db.engine.get(), kEast));
 }
 
 TEST(StrongReplicationTest, ThreeReplicasLeaveByTwo) {
@@ -274,13 +305,7 @@ TEST(StrongReplicationTest, RefusesLsisTransactionsTtlAndAModeChange) {
   TestEngine db(Options());
   CreateTab(db.engine.get());
   ASSERT_OK(MakeStrong(db.engine.get(), {"us-east-2", "us-west-2"}).status());
-  TransactWriteItemsRequest tx;
-  tx.scope = kWest;
-  TransactWriteAction put;
-  put.table_name = "Tab";
-  put.item = SimpleItem("t", "1");
-  tx.actions.push_back(put);
-  EXPECT_EQ(db->TransactWriteItems(tx).status().code(), ErrorCode::kValidation);
+  EXPECT_EQ(TransactPut(db.engine.get(), kWest).code(), ErrorCode::kValidation);
   TransactGetItemsRequest tg;
   tg.scope = kEast;
   TransactGetAction get;
@@ -374,13 +399,7 @@ TEST(StrongReplicationTest, TheModeSurvivesARestart) {
     EXPECT_EQ(Get(db.get(), kWest, "a"), "one");
     Put(db.get(), kWest, "b", "two");
     EXPECT_EQ(Get(db.get(), kEast, "b"), "two");  // still synchronous
-    TransactWriteItemsRequest tx;
-    tx.scope = kEast;
-    TransactWriteAction put;
-    put.table_name = "Tab";
-    put.item = SimpleItem("t", "1");
-    tx.actions.push_back(put);
-    EXPECT_EQ(db->TransactWriteItems(tx).status().code(), ErrorCode::kValidation);
+    EXPECT_EQ(TransactPut(db.get(), kEast).code(), ErrorCode::kValidation);
   }
   std::filesystem::remove_all(dir);
 }
