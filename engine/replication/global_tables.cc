@@ -74,6 +74,7 @@ Result<std::unique_ptr<GlobalTables>> GlobalTables::Open(Store* store, Clock* cl
   auto it = store->NewIterator(Cf::kMeta, std::string(1, kMemberPrefix),
                                std::string(1, kMemberPrefix + 1));
   MutexLock lock(&g->mu_);
+  WriteBatch stale;
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     if (it->key().size() != 5) return Status::Corruption("bad global table member key");
     const uint32_t id = DecodeFixed32BE(it->key().data() + 1);
@@ -95,12 +96,17 @@ Result<std::unique_ptr<GlobalTables>> GlobalTables::Open(Store* store, Clock* cl
       m.created_micros = r.Signed();
     }
     if (!r.ok) return Status::Corruption("truncated global table member record");
-    // A member whose table is gone (a crash between the two) is not one.
+    // A member whose table is gone (a crash between the two, or a replica
+    // shown DELETING until then) is not one: its record goes.
     std::shared_ptr<const TableInfo> t = catalog->Find(m.ns, m.name);
-    if (!t || t->id != id) continue;
+    if (!t || t->id != id) {
+      stale.Delete(Cf::kMeta, MemberKey(id));
+      continue;
+    }
     (m.leaving ? g->leaving_ : g->members_)[id] = std::move(m);
   }
   DR_RETURN_IF_ERROR(it->status());
+  DR_RETURN_IF_ERROR(store->Write(&stale));
   g->PublishLocked();
   // Replicas whose creation a crash cut short: finished, or forgotten when
   // their table was not made.

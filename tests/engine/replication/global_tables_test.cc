@@ -186,6 +186,45 @@ TEST(GlobalTablesTest, ADeletedReplicaShowsDeletingUntilItIsGone) {
   EXPECT_EQ(Get(db.engine.get(), kEast, "b"), "alone");
 }
 
+TEST(GlobalTablesTest, ADeletingReplicaStaysDeletingAcrossARestart) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("dynarock_deleting_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  SimulatedClock clock;
+  EngineOptions options = Options();
+  options.in_memory = false;
+  options.path = dir.string();
+  options.clock = &clock;
+  options.table_delete_delay_micros = 5 * kLag;
+  {
+    ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(options));
+    ASSERT_OK(db->AdvanceClock(10 * kLag).status());
+    CreateTableRequest create = SimpleTable("Tab");
+    create.scope = kEast;
+    ASSERT_OK(db->CreateTable(create).status());
+    ASSERT_OK(Replicas(db.get(), kEast, {Action(ReplicationGroupUpdate::Action::kCreate, "us-west-2")})
+                  .status());
+    ASSERT_OK(Replicas(db.get(), kEast, {Action(ReplicationGroupUpdate::Action::kDelete, "us-west-2")})
+                  .status());
+  }
+  {
+    ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(options));
+    TableDescription east = Describe(db.get(), kEast);
+    ASSERT_EQ(east.replicas.size(), 1u);
+    EXPECT_EQ(east.replicas[0].replica_status, ReplicaStatus::kDeleting);
+    ASSERT_OK(db->AdvanceClock(5 * kLag).status());
+    EXPECT_TRUE(Describe(db.get(), kEast).replicas.empty());
+  }
+  {
+    // The records are gone too: the east is a plain table after a restart.
+    ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(options));
+    TableDescription east = Describe(db.get(), kEast);
+    EXPECT_TRUE(east.replicas.empty());
+    EXPECT_EQ(east.global_table_version, "");
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST(GlobalTablesTest, DeleteTableOfAReplicaLeavesTheOthers) {
   TestEngine db(Options());
   MakeGlobal(db);
