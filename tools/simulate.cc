@@ -597,6 +597,9 @@ void AddScale(CLI::App* sim, SimulateOptions* opts) {
       ->capture_default_str();
   sc->add_option("--max-retries", s.max_retries, "Retries per request")->capture_default_str();
   sc->add_option("--seed", s.seed, "Random seed")->capture_default_str();
+  sc->add_option("--memtable-bytes", s.memtable_bytes,
+                 "The in-memory engine's memtable size (changes no result, only the speed)")
+      ->capture_default_str();
   sc->add_option("--service-base-us", s.service.base_micros,
                  "Simulated time of a request before its retry's backoff (µs)")
       ->capture_default_str();

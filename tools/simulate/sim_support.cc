@@ -14,7 +14,8 @@ namespace dynarock::tools::simulate {
 
 Result<std::unique_ptr<Engine>> OpenSimulationEngine(SimulatedClock* clock,
                                                      const CapacityOptions& capacity,
-                                                     bool throttling) {
+                                                     bool throttling,
+                                                     int64_t memtable_bytes) {
   EngineOptions options;
   options.in_memory = true;
   options.clock = clock;
@@ -25,8 +26,9 @@ Result<std::unique_ptr<Engine>> OpenSimulationEngine(SimulatedClock* clock,
   // the chunk size changes no result, and large sorted chunks make the
   // index's memtable inserts follow each other.
   options.gsi_backfill_chunk_items = 100'000;
-  // Memtables of 16 MB instead of 64: two in-memory engines hold less.
-  options.memtable_bytes = int64_t{16} << 20;
+  // Memtables of 16 MB by default instead of 64: two in-memory engines
+  // hold less.
+  options.memtable_bytes = memtable_bytes;
   options.throttling = throttling;
   options.capacity = capacity;
   return Engine::Open(options);

@@ -27,10 +27,12 @@ namespace dynarock::tools::simulate {
 
 // An in-memory engine on `clock` (not owned; must outlive it), tables ACTIVE
 // at once, deterministic GSI propagation (backfills in chunks of 100,000
-// items), the given throughput model and throttling. Errors: Engine::Open's.
+// items), the given throughput model and throttling, memtables of
+// `memtable_bytes`. Errors: Engine::Open's.
 Result<std::unique_ptr<Engine>> OpenSimulationEngine(SimulatedClock* clock,
                                                      const CapacityOptions& capacity,
-                                                     bool throttling);
+                                                     bool throttling,
+                                                     int64_t memtable_bytes = int64_t{16} << 20);
 
 // True for the errors an SDK retries as throttling:
 // ProvisionedThroughputExceeded, Throttling, RequestLimitExceeded.

@@ -95,6 +95,15 @@ TEST(ScaleTest, SameOptionsSameReport) {
   EXPECT_NE(ScaleJson(a.value(), false), ScaleJson(c.value(), false));
 }
 
+TEST(ScaleTest, TheMemtableSizeChangesNoResult) {
+  ScaleOptions small = SmallOptions();
+  small.memtable_bytes = int64_t{1} << 20;  // flushes and compactions during the run
+  Result<ScaleReport> a = RunScale(small);
+  Result<ScaleReport> b = RunScale(SmallOptions());
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(ScaleJson(a.value(), false), ScaleJson(b.value(), false));
+}
+
 TEST(ScaleTest, RefusesOptionsOutOfRange) {
   ScaleOptions o = SmallOptions();
   o.partitions = 1;
