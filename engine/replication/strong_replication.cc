@@ -9,6 +9,7 @@
 #include "engine/clock.h"
 #include "engine/keys/key_codec.h"
 #include "engine/util/coding.h"
+#include "engine/util/crash_points.h"
 
 namespace dynarock {
 namespace {
@@ -41,6 +42,22 @@ constexpr char kThreeRegions[] =
 Status Refused(std::string message) { return Status::Validation(std::move(message)); }
 
 }  // namespace
+
+std::string StrongReplication::EncodeRecord(const std::string& witness) {
+  std::string value;
+  RecordWriter w(&value);
+  w.Byte(kStrongVersion);
+  w.String(witness);
+  return value;
+}
+
+Status StrongReplication::Persist(uint32_t table_id, const std::string& witness) {
+  WriteBatch batch;
+  batch.Put(Cf::kMeta, StrongKey(table_id), EncodeRecord(witness));
+  DR_RETURN_IF_ERROR(store_->Write(&batch));
+  witness_[table_id] = witness;
+  return Status::OK();
+}
 
 bool IsStrongConsistencyRegion(std::string_view region) {
   return std::find(kStrongRegions.begin(), kStrongRegions.end(), region) !=
@@ -115,6 +132,13 @@ Status StrongReplication::RefreshLocked() {
       batch.Delete(Cf::kMeta, StrongKey(id));
       it = witness_.erase(it);
       continue;
+    }
+    // Members without a record (a crash cut the creation short) get it.
+    for (const ReplicationTarget& m : members) {
+      if (witness_.count(m.table_id) == 0) {
+        batch.Put(Cf::kMeta, StrongKey(m.table_id), EncodeRecord(it->second));
+        witness_[m.table_id] = it->second;
+      }
     }
     std::sort(members.begin(), members.end(),
               [](const ReplicationTarget& a, const ReplicationTarget& b) {
@@ -233,21 +257,22 @@ Status StrongReplication::Create(const UpdateTableRequest& req,
           "table: converting a table with existing items is not supported");
     }
   }
+  // The source's record first: whatever of the creation a crash lets
+  // happen, the next open finds a group with a strong member and makes
+  // the others strong too (RefreshLocked); a creation that made no
+  // replica leaves a plain table.
+  DR_RETURN_IF_ERROR(Persist(table.id, witness));
   UpdateTableRequest replicas = req;
   replicas.multi_region_consistency.reset();
   replicas.witness_updates.reset();
-  DR_RETURN_IF_ERROR(globals_->UpdateReplicas(replicas).status());
-  std::vector<ReplicationTarget> members = globals_->Group(table);
-  std::string value;
-  RecordWriter w(&value);
-  w.Byte(kStrongVersion);
-  w.String(witness);
-  WriteBatch batch;
-  for (const ReplicationTarget& m : members) {
-    batch.Put(Cf::kMeta, StrongKey(m.table_id), value);
-    witness_[m.table_id] = witness;
+  Status created = globals_->UpdateReplicas(replicas).status();
+  if (created.ok()) created = CrashPoint("strong_replicas_created");
+  if (!created.ok()) {
+    // The replicas made before the error stay, strong.
+    DR_RETURN_IF_ERROR(RefreshLocked());
+    DR_RETURN_IF_ERROR(globals_->Republish());
+    return created;
   }
-  DR_RETURN_IF_ERROR(store_->Write(&batch));
   DR_RETURN_IF_ERROR(RefreshLocked());
   // The members leave the replication log: their writes reach every
   // replica in their own batch from now on.

@@ -26,7 +26,10 @@
 //   "S" table_id (4 BE) -> 1 | witness Region (string, empty: none)
 //
 // The membership itself is GlobalTables' (its "G" records); a table whose
-// global table dissolved loses its record (Refresh). A strong member is no
+// global table dissolved loses its record (Refresh). Creation writes the
+// source's record before the replicas are made: after a crash, the next
+// open gives the members that have none the record of the one that has
+// (or, no replica made, drops it). A strong member is no
 // member of the ReplicationLog (GlobalTables asks IsStrong).
 //
 // Thread-safe.
@@ -129,6 +132,9 @@ class StrongReplication : public SynchronousReplicas {
   // records of tables in no global table are deleted.
   Status RefreshLocked() REQUIRES(mu_);
   std::string InFlightKey(const Group& g, std::string_view item_key) const;
+  static std::string EncodeRecord(const std::string& witness);
+  // Writes `table_id`'s record.
+  Status Persist(uint32_t table_id, const std::string& witness) REQUIRES(mu_);
 
   Store* const store_;
   const Clock* const clock_;

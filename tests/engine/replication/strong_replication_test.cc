@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "engine/util/crash_points.h"
 #include "tests/testutil/global_table.h"
 #include "tests/testutil/status_matchers.h"
 #include "tests/testutil/test_engine.h"
@@ -400,6 +401,38 @@ TEST(StrongReplicationTest, TheModeSurvivesARestart) {
     Put(db.get(), kWest, "b", "two");
     EXPECT_EQ(Get(db.get(), kEast, "b"), "two");  // still synchronous
     EXPECT_EQ(TransactPut(db.get(), kEast).code(), ErrorCode::kValidation);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// A crash after the replicas were made, before their records: the next
+// open makes them strong from the source's.
+TEST(StrongReplicationTest, ACrashDuringTheCreationLeavesAStrongGlobalTable) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("dynarock_strong_crash_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  SimulatedClock clock;
+  EngineOptions options = Options();
+  options.in_memory = false;
+  options.path = dir.string();
+  options.clock = &clock;
+  {
+    ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(options));
+    CreateTab(db.get());
+    ArmCrashPoint("strong_replicas_created");
+    EXPECT_THAT(MakeStrong(db.get(), {"us-east-2", "us-west-2"}).status(),
+                StatusIs(ErrorCode::kInternal, "crash point strong_replicas_created"));
+    DisarmCrashPoints();
+  }
+  {
+    ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(options));
+    for (const Scope& scope : {kEast, kOhio, kWest}) {
+      EXPECT_EQ(Describe(db.get(), scope).multi_region_consistency,
+                MultiRegionConsistency::kStrong) << scope.region;
+    }
+    Put(db.get(), kOhio, "a", "one");
+    EXPECT_EQ(Get(db.get(), kEast, "a"), "one");  // synchronous, not replicated later
+    EXPECT_EQ(Get(db.get(), kWest, "a"), "one");
   }
   std::filesystem::remove_all(dir);
 }
