@@ -148,8 +148,9 @@ Status GlobalTables::RecoverJoin(uint32_t source_id, const std::string& region,
   return store_->Write(&batch);
 }
 
-void GlobalTables::EncodeMember(const Member& m, std::string* value) {
-  RecordWriter w(value);
+void GlobalTables::PutMember(uint32_t id, const Member& m, WriteBatch* batch) {
+  std::string value;
+  RecordWriter w(&value);
   w.Byte(kMemberVersion);
   w.Varint(m.group);
   w.String(m.region);
@@ -158,6 +159,7 @@ void GlobalTables::EncodeMember(const Member& m, std::string* value) {
   w.Signed(m.copied_until);
   w.Byte(static_cast<uint8_t>((m.legacy ? kLegacyFlag : 0) | (m.leaving ? kLeavingFlag : 0)));
   w.Signed(m.created_micros);
+  batch->Put(Cf::kMeta, MemberKey(id), value);
 }
 
 void GlobalTables::PublishLocked() {
@@ -332,9 +334,7 @@ Status GlobalTables::CreateReplica(const UpdateTableRequest& req, const TableInf
     std::optional<Member> self;
     if (members_.find(source.id) == members_.end()) {
       self = Member{source.id, req.scope.region, source.ns, source.desc.table_name, 0};
-      std::string value;
-      EncodeMember(*self, &value);
-      batch.Put(Cf::kMeta, MemberKey(source.id), value);
+      PutMember(source.id, *self, &batch);
     }
     std::string intent;
     RecordWriter w(&intent);
@@ -373,10 +373,8 @@ Status GlobalTables::JoinReplica(const TableInfo& source, const std::string& sou
   }));
   DR_RETURN_IF_ERROR(CopyItems(*snapshot, source, source_region, created.id));
   DR_RETURN_IF_ERROR(CrashPoint("global_tables.replica_items_copied"));
-  std::string value;
-  EncodeMember(replica, &value);
   WriteBatch batch;
-  batch.Put(Cf::kMeta, MemberKey(created.id), value);
+  PutMember(created.id, replica, &batch);
   batch.Delete(Cf::kMeta, JoinKey(source.id, region));
   return store_->Write(&batch);
 }
@@ -508,9 +506,7 @@ void GlobalTables::Leave(uint32_t id, WriteBatch* batch, bool until_table_gone) 
     log_->RemoveMember(l);
     if (l == id && until_table_gone) {
       m.leaving = true;
-      std::string value;
-      EncodeMember(m, &value);
-      batch->Put(Cf::kMeta, MemberKey(l), value);
+      PutMember(l, m, batch);
       leaving_[l] = std::move(m);
     } else {
       batch->Delete(Cf::kMeta, MemberKey(l));

@@ -167,7 +167,8 @@ class GlobalTables {
   void Settle() REQUIRES(mu_);
   // The Scope of `m`'s namespace and Region.
   static Scope ScopeOf(const Scope& caller, const Member& m);
-  static void EncodeMember(const Member& m, std::string* value);
+  // Adds `m`'s record (as member `id`) to `batch`.
+  static void PutMember(uint32_t id, const Member& m, WriteBatch* batch);
   // The caller's access key (from its namespace when the Scope has none).
   static std::string AccessKeyOf(const Scope& caller);
 

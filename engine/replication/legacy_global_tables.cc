@@ -13,7 +13,6 @@
 
 #include "engine/clock.h"
 #include "engine/replication/global_tables.h"
-#include "engine/util/coding.h"
 
 namespace dynarock {
 namespace {
@@ -174,12 +173,10 @@ Status GlobalTables::Join(uint32_t group,
     }
     WriteBatch batch;
     for (size_t i = 0; i < joining.size(); ++i) {
-      Member m{group, regions[i], joining[i]->ns, joining[i]->desc.table_name, 0, true, created};
-      std::string value;
-      EncodeMember(m, &value);
-      std::string key(1, 'G');
-      PutFixed32BE(&key, joining[i]->id);
-      batch.Put(Cf::kMeta, key, value);
+      PutMember(joining[i]->id,
+                Member{group, regions[i], joining[i]->ns, joining[i]->desc.table_name, 0, true,
+                       created},
+                &batch);
     }
     DR_RETURN_IF_ERROR(store_->Write(&batch));
     for (size_t i = 0; i < joining.size(); ++i) {
