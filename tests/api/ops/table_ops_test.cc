@@ -663,5 +663,50 @@ TEST_F(TableOpsTest, MultiAttributeKeySchemaErrors) {
                                     "must precede all RANGE key type KeySchemaElements")) << r;
 }
 
+// Multi-Region strong consistency: UpdateTable's MultiRegionConsistency and
+// GlobalTableWitnessUpdates, and DescribeTable's members for them.
+TEST_F(TableOpsTest, MultiRegionConsistencyAndWitnesses) {
+  const CallerIdentity east{"AKID", "us-east-1"};
+  const CallerIdentity west{"AKID", "us-west-2"};
+  Reply r = Call("CreateTable", kCreateOnDemand, east);
+  ASSERT_EQ(r.http_status, 200) << r;
+  // Shapes: the enum, a witness entry with exactly one action.
+  r = Call("UpdateTable", R"({"TableName":"tbl","MultiRegionConsistency":"MAYBE",
+    "ReplicaUpdates":[{"Create":{"RegionName":"us-west-2"}}]})", east);
+  EXPECT_EQ(r.http_status, 400) << r;
+  EXPECT_EQ(r.body["__type"], "com.amazon.coral.validate#ValidationException") << r;
+  r = Call("UpdateTable", R"({"TableName":"tbl","MultiRegionConsistency":"STRONG",
+    "ReplicaUpdates":[{"Create":{"RegionName":"us-west-2"}}],
+    "GlobalTableWitnessUpdates":[{"Create":{"RegionName":"us-east-2"},
+                                  "Delete":{"RegionName":"us-east-2"}}]})", east);
+  EXPECT_EQ(r.http_status, 400) << r;
+  EXPECT_EQ(r.body["message"],
+            "One or more parameter values were invalid: One of Create or Delete must be "
+            "specified in a GlobalTableWitnessGroupUpdate") << r;
+
+  r = Call("UpdateTable", R"({"TableName":"tbl","MultiRegionConsistency":"STRONG",
+    "ReplicaUpdates":[{"Create":{"RegionName":"us-west-2"}}],
+    "GlobalTableWitnessUpdates":[{"Create":{"RegionName":"us-east-2"}}]})", east);
+  ASSERT_EQ(r.http_status, 200) << r;
+  EXPECT_EQ(r.body["TableDescription"]["MultiRegionConsistency"], "STRONG") << r;
+  EXPECT_EQ(r.body["TableDescription"]["GlobalTableWitnesses"],
+            json::parse(R"([{"RegionName":"us-east-2","WitnessStatus":"ACTIVE"}])")) << r;
+  r = Call("DescribeTable", R"({"TableName":"tbl"})", west);
+  ASSERT_EQ(r.http_status, 200) << r;
+  EXPECT_EQ(r.body["Table"]["MultiRegionConsistency"], "STRONG") << r;
+  EXPECT_EQ(r.body["Table"]["Replicas"][0]["RegionName"], "us-east-1") << r;
+
+  // A write conflicting with one in flight from another Region.
+  r = Call("DynamoRock_20251121.SetReplicationLag",
+           R"({"TableName":"tbl","RegionName":"us-west-2","LagMillis":1000})", east);
+  ASSERT_EQ(r.http_status, 200) << r;
+  r = Call("PutItem", R"({"TableName":"tbl","Item":{"pk":{"S":"a"}}})", east);
+  ASSERT_EQ(r.http_status, 200) << r;
+  r = Call("PutItem", R"({"TableName":"tbl","Item":{"pk":{"S":"a"}}})", west);
+  EXPECT_EQ(r.http_status, 400) << r;
+  EXPECT_EQ(r.body["__type"], "com.amazonaws.dynamodb.v20120810#ReplicatedWriteConflictException")
+      << r;
+}
+
 }  // namespace
 }  // namespace dynarock::api
