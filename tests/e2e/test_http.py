@@ -348,14 +348,12 @@ def test_concurrent_clients(server):
         assert sum(pool.map(work, range(32))) == 32 * 20
 
 
-# The operations of DynamoDB's current model that need other regions or
-# other AWS services: DynamoDB Local does not serve them either.
+# The operations of DynamoDB's current model that need other AWS services or
+# auto scaling: DynamoDB Local does not serve them either.
 UNSERVED = {
-    "CreateGlobalTable", "DescribeGlobalTable",
-    "DescribeGlobalTableSettings", "DescribeKinesisStreamingDestination",
+    "DescribeKinesisStreamingDestination",
     "DescribeTableReplicaAutoScaling", "DisableKinesisStreamingDestination",
-    "EnableKinesisStreamingDestination", "ListGlobalTables",
-    "UpdateGlobalTable", "UpdateGlobalTableSettings",
+    "EnableKinesisStreamingDestination",
     "UpdateKinesisStreamingDestination", "UpdateTableReplicaAutoScaling"}
 
 

@@ -36,7 +36,6 @@ import {
   ImportTableCommand,
   ListBackupsCommand,
   ListContributorInsightsCommand,
-  ListGlobalTablesCommand,
   ListTagsOfResourceCommand,
   RestoreTableFromBackupCommand,
   RestoreTableToPointInTimeCommand,
@@ -46,6 +45,7 @@ import {
   UpdateContinuousBackupsCommand,
   UpdateContributorInsightsCommand,
   UpdateTableCommand,
+  UpdateTableReplicaAutoScalingCommand,
   paginateScan,
   waitUntilTableExists,
   waitUntilTableNotExists,
@@ -338,7 +338,8 @@ describe("other control-plane operations", () => {
     const endpoints = await client.send(new DescribeEndpointsCommand({}));
     assert.deepEqual(endpoints.Endpoints,
                      [{ Address: "dynamodb.us-east-1.amazonaws.com", CachePeriodInMinutes: 1440 }]);
-    await rejectsWith(client.send(new ListGlobalTablesCommand({})),
-                      "UnknownOperationException", "An unknown operation was requested.");
+    await rejectsWith(
+      client.send(new UpdateTableReplicaAutoScalingCommand({ TableName: "t-unserved" })),
+      "UnknownOperationException", "An unknown operation was requested.");
   });
 });

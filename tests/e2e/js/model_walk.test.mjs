@@ -26,17 +26,11 @@ const sdk = require("@aws-sdk/client-dynamodb/dist-cjs/index.js");
 
 // Operations of the model dynarock does not serve: UnknownOperationException.
 const UNSERVED = {
-  // Global tables, Kinesis streaming destinations and replica auto scaling
-  // need other regions or other AWS services: issue 44 (global tables)
-  // decides them; until then DynamoDB Local's answer.
-  CreateGlobalTable: "issue 44",
-  DescribeGlobalTable: "issue 44",
-  DescribeGlobalTableSettings: "issue 44",
-  ListGlobalTables: "issue 44",
-  UpdateGlobalTable: "issue 44",
-  UpdateGlobalTableSettings: "issue 44",
-  DescribeTableReplicaAutoScaling: "issue 44",
-  UpdateTableReplicaAutoScaling: "issue 44",
+  // Kinesis streaming destinations and replica auto scaling need other AWS
+  // services or auto scaling, which dynarock does not have: DynamoDB
+  // Local's answer.
+  DescribeTableReplicaAutoScaling: "no auto scaling",
+  UpdateTableReplicaAutoScaling: "no auto scaling",
   DescribeKinesisStreamingDestination: "no Kinesis locally",
   DisableKinesisStreamingDestination: "no Kinesis locally",
   EnableKinesisStreamingDestination: "no Kinesis locally",
@@ -55,6 +49,8 @@ const REFUSED = {
   "UpdateTable.GlobalTableSettingsReplicationMode": "global tables, issue 44",
   "UpdateTable.DisassociationProtectionEnabled": "global tables, issue 44",
   "ExportTableToPointInTime.FilterSpecification": "filtered exports, not implemented",
+  "UpdateGlobalTableSettings.GlobalTableProvisionedWriteCapacityAutoScalingSettingsUpdate":
+      "no auto scaling",
 };
 
 // Members being built by other sessions: not walked until built.
