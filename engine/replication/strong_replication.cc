@@ -343,7 +343,8 @@ Status StrongReplication::RefuseFeature(const TableInfo& table, std::string_view
 void StrongReplication::Describe(const TableInfo& table, TableDescription* desc) const {
   std::shared_ptr<const Group> g = GroupOf(table.id);
   if (!g) {
-    if (!desc->global_table_version.empty()) {
+    // A 2019.11.21 global table's mode; the legacy version has none.
+    if (desc->global_table_version == "2019.11.21") {
       desc->multi_region_consistency = MultiRegionConsistency::kEventual;
     }
     return;
