@@ -280,7 +280,7 @@ Result<std::optional<Item>> WritePath::ApplyOne(
     const ReplicatedChange* replicated) {
   // A member of a strongly consistent global table writes every replica
   // (a replicated apply is MREC's, never one of those).
-  if (sync_ != nullptr && replicated == nullptr) {
+  if (sync_ != nullptr && replicated == nullptr && sync_->Active()) {
     DR_ASSIGN_OR_RETURN(std::vector<std::shared_ptr<const TableInfo>> replicas,
                         sync_->Replicas(table));
     if (!replicas.empty()) return ApplyStrong(table, item_key, mutation, metering, replicas);
@@ -547,7 +547,7 @@ Result<std::optional<std::vector<std::optional<Item>>>> WritePath::ApplyManyStro
 Result<std::vector<std::optional<Item>>> WritePath::ApplyMany(
     const std::vector<ItemWrite>& writes, std::vector<Metering>* metering,
     std::vector<bool>* throttled, const ApplyManyOptions& options) {
-  if (sync_ != nullptr && !options.transactional) {
+  if (sync_ != nullptr && !options.transactional && sync_->Active()) {
     DR_ASSIGN_OR_RETURN(std::optional<std::vector<std::optional<Item>>> strong,
                         ApplyManyStrong(writes, metering, throttled, options));
     if (strong) return std::move(*strong);

@@ -124,6 +124,8 @@ class ChangeHook {
 class SynchronousReplicas {
  public:
   virtual ~SynchronousReplicas() = default;
+  // False when no table has replicas to write: writes skip the rest.
+  virtual bool Active() const = 0;
   // The other replicas of `table` (kept alive by the result), none when
   // `table` is no member of a strongly consistent global table. An error
   // refuses the write before anything is read (the table's Region cannot

@@ -97,6 +97,7 @@ class StrongReplication : public SynchronousReplicas {
   void Describe(const TableInfo& table, TableDescription* desc) const;
 
   // SynchronousReplicas.
+  bool Active() const override { return count_.load(std::memory_order_acquire) > 0; }
   Result<std::vector<std::shared_ptr<const TableInfo>>> Replicas(
       const TableInfo& table) override;
   Status CheckConflict(const TableInfo& table, std::string_view item_key) override;
