@@ -2,13 +2,14 @@
 
 namespace dynarock {
 
-DueWorkTimer::DueWorkTimer(Engine* engine, std::chrono::microseconds period)
-    : thread_([this, engine, period] {
+DueWorkTimer::DueWorkTimer(std::function<bool()> run, std::chrono::microseconds period)
+    : thread_([this, run = std::move(run), period] {
         std::unique_lock lock(mu_);
+        bool more = true;  // at once when started (a restart's due work)
         while (!stop_) {
-          if (cv_.wait_for(lock, period, [this] { return stop_; })) break;
+          if (!more && cv_.wait_for(lock, period, [this] { return stop_; })) break;
           lock.unlock();
-          engine->RunDueWork();
+          more = run();
           lock.lock();
         }
       }) {}

@@ -1,26 +1,28 @@
 // engine/facade/due_work_timer.h
 //
-// DueWorkTimer calls Engine::RunDueWork every `period` of wall time until it
-// is destroyed (EngineOptions::due_work_interval_micros), so that an idle
-// engine sweeps expired items and trims streams; calls run the same work
-// first. The Engine destroys it before anything the work uses.
+// DueWorkTimer calls `run` (the engine's due work) once at start, then every
+// `period` of wall time until it is destroyed (EngineOptions::due_work_interval_micros), so
+// that an idle engine sweeps expired items and trims streams; calls run the
+// same work first. When `run` says more work is due at once (a bulk put
+// job's next step: each step is a bounded slice), it calls again without
+// waiting. The Engine destroys it before anything the work uses.
 
 #ifndef DYNAROCK_ENGINE_FACADE_DUE_WORK_TIMER_H_
 #define DYNAROCK_ENGINE_FACADE_DUE_WORK_TIMER_H_
 
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <thread>
-
-#include "engine/engine.h"
 
 namespace dynarock {
 
 class DueWorkTimer {
  public:
-  DueWorkTimer(Engine* engine, std::chrono::microseconds period);
-  // Stops the thread; a RunDueWork in progress finishes first.
+  // `run` returns true when more work is due at once.
+  DueWorkTimer(std::function<bool()> run, std::chrono::microseconds period);
+  // Stops the thread; a `run` in progress finishes first.
   ~DueWorkTimer();
   DueWorkTimer(const DueWorkTimer&) = delete;
   DueWorkTimer& operator=(const DueWorkTimer&) = delete;

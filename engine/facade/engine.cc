@@ -20,6 +20,7 @@ Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
   store_options.sync_writes = options.sync_writes;
   store_options.min_free_disk_bytes = options.min_free_disk_bytes;
   store_options.memtable_bytes = options.memtable_bytes;
+  store_options.block_cache_bytes = options.block_cache_bytes;
   DR_ASSIGN_OR_RETURN(std::unique_ptr<Store> store, Store::Open(store_options));
   auto state = std::make_unique<State>(options, std::shared_ptr<Store>(std::move(store)));
   for (const FaultRule& rule : options.fault_rules) {
@@ -29,8 +30,10 @@ Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
                       EngineParts::Open(options, state->store, &state->throttling));
   std::unique_ptr<Engine> engine(new Engine(std::move(state)));
   if (options.due_work_interval_micros > 0) {
+    Engine* e = engine.get();
     engine->state_->due_work_timer = std::make_unique<DueWorkTimer>(
-        engine.get(), std::chrono::microseconds(options.due_work_interval_micros));
+        [e] { return e->RunWithoutDueWork([](EngineParts& p) { return p.RunDueWork(); }); },
+        std::chrono::microseconds(options.due_work_interval_micros));
   }
   return engine;
 }

@@ -131,14 +131,18 @@ Status EngineParts::OpenBackups() {
   return Status::OK();
 }
 
-void EngineParts::RunDueWork(bool in_request) {
+bool EngineParts::RunDueWork(bool in_request) {
   indexes->Pump();
   ttl_sweeper.RunDue();
   streams->Maintain().ok();
   if (continuous_backups) continuous_backups->Maintain().ok();
-  if (bulk_puts && !(in_request && options.due_work_interval_micros > 0)) bulk_puts->RunDue();
+  bool more = false;
+  if (bulk_puts && !(in_request && options.due_work_interval_micros > 0)) {
+    more = bulk_puts->RunDue();
+  }
   // A failure leaves the records for the next due work; not the caller's.
   replicator.RunDue().ok();
+  return more;
 }
 
 Result<std::unique_ptr<EngineParts>> EngineParts::Open(const EngineOptions& options,

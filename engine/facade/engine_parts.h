@@ -81,8 +81,10 @@ struct EngineParts {
   // (EngineOptions::due_work_interval_micros, `dynarock serve`) the steps
   // run only on the timer, so that no client call waits for one. Without a
   // timer (the simulated clock's tests) the calls move the jobs, as the
-  // clock does.
-  void RunDueWork(bool in_request = false);
+  // clock does. A step is a bounded slice of wall time
+  // (EngineOptions::due_work_step_slice_micros); true when a job moved and
+  // still runs, i.e. its next step is due at once.
+  bool RunDueWork(bool in_request = false);
 
   const EngineOptions options;
   Clock* const clock;

@@ -33,6 +33,9 @@ struct BulkPuts::Job {
   double tokens = 0;
   int64_t refilled_micros = 0;
   int64_t retry_at_micros = 0;
+  // The last step ended with its slice of wall time, not its budget: the
+  // next one is due at once.
+  bool slice_ended = false;
   int64_t checkpoint_micros = 0;
   int64_t report_part = 0;  // checkpointed
   std::vector<BulkReportEntry> report;
@@ -384,8 +387,8 @@ Result<BulkOperationDescription> BulkPuts::Cancel(const CancelBulkOperationReque
   return job.desc;
 }
 
-void BulkPuts::RunDue() {
-  if (!Busy() || !step_mu_.TryLock()) return;
+bool BulkPuts::RunDue() {
+  if (!Busy() || !step_mu_.TryLock()) return false;
   const int64_t now = clock_->NowMicros();
   std::vector<Job*> running;
   {
@@ -398,9 +401,11 @@ void BulkPuts::RunDue() {
     return std::tie(a->work.start_micros, a->work.bulk_operation_arn) <
            std::tie(b->work.start_micros, b->work.bulk_operation_arn);
   });
+  bool more = false;
   for (Job* job : running) {
     const bool progressed = Step(job, now);
     const bool ended = !Running(job->work.status);
+    more = more || (job->slice_ended && !ended);
     if (ended || (progressed && now - job->checkpoint_micros >= kCheckpointMicros)) {
       FlushReport(job);
       // On failure the record keeps the previous checkpoint: a restart
@@ -411,6 +416,7 @@ void BulkPuts::RunDue() {
     job->desc = job->work;
   }
   step_mu_.Unlock();
+  return more;
 }
 
 void BulkPuts::Finish(Job* job, BulkOperationStatus status, int64_t now,
@@ -496,8 +502,12 @@ bool BulkPuts::Step(Job* job, int64_t now) {
   // the slice bounds what a request waits.
   const auto slice_end = std::chrono::steady_clock::now() +
                          std::chrono::microseconds(options_.step_slice_micros);
+  job->slice_ended = false;
   while (Running(d.status)) {
-    if (progressed && std::chrono::steady_clock::now() >= slice_end) break;
+    if (progressed && std::chrono::steady_clock::now() >= slice_end) {
+      job->slice_ended = true;
+      break;
+    }
     if (!job->object_loaded) {
       if (!LoadObject(job)) {
         Finish(job,

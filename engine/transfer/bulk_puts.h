@@ -106,9 +106,12 @@ class BulkPuts {
   Result<BulkOperationDescription> Cancel(const CancelBulkOperationRequest& req);
 
   // Moves every running operation as far as the clock, the budgets and the
-  // partitions allow. Cheap when none runs; a call made while another is
-  // moving returns at once.
-  void RunDue();
+  // partitions allow, or for a slice of wall time
+  // (BulkPutOptions::step_slice_micros). Cheap when none runs; a call made
+  // while another is moving returns at once. True when a step ended with its
+  // slice (not its budget) and the operation still runs: its next step is
+  // due at once.
+  bool RunDue();
   // True while an operation is IN_PROGRESS or CANCELLING.
   bool Busy() const { return active_.load(std::memory_order_acquire) > 0; }
 

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -46,6 +47,17 @@ TEST(DueWorkTimerTest, WithoutItTheWorkWaitsForACall) {
   EXPECT_GT(db->GetIndexPropagationStats().pending_records, 0);
   db->RunDueWork();
   EXPECT_EQ(db->GetIndexPropagationStats().pending_records, 0);
+}
+
+TEST(DueWorkTimerTest, WorkDueAtOnceRunsAgainWithoutWaitingForThePeriod) {
+  // A bulk put job's steps are slices: while a run says more is due, the
+  // timer runs the next at once instead of after its period (an hour here).
+  std::atomic<int> runs{0};
+  DueWorkTimer timer([&] { return ++runs < 5; }, std::chrono::hours(1));
+  for (int i = 0; i < 10'000 && runs < 5; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(runs, 5);  // once at start, four more at once, then the period
 }
 
 TEST(DueWorkTimerTest, ClosingTheEngineStopsTheTimer) {
