@@ -104,6 +104,14 @@ void AddServeDatabaseFlags(CLI::App* serve, dynarock::tools::ServeOptions* opts)
                    "0 = no floor")
       ->capture_default_str()
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 30));
+  serve
+      ->add_option("--block-cache-mb", opts->block_cache_mb,
+                   "RocksDB's block cache, shared by the whole database: data, "
+                   "index and filter blocks; with the memtables it bounds the "
+                   "memory the data costs (docs/storage-tuning.md); 0 = "
+                   "RocksDB's defaults (index and filters outside any cache)")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 20));
 }
 
 // `serve`: The physical model: indexes, capacity, partitions, Time to Live, the clock and fault rules.

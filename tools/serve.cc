@@ -121,6 +121,7 @@ Result<EngineOptions> EngineOptionsFor(const ServeOptions& options, SimulatedClo
   e.throttling = options.throttling;
   e.sync_writes = options.sync_writes;
   e.min_free_disk_bytes = options.min_free_disk_mb << 20;
+  e.block_cache_bytes = options.block_cache_mb << 20;
   e.capacity.split_size_bytes = options.partition_split_bytes;
   e.ttl_sweep_interval_micros = options.ttl_sweep_interval_ms * 1000;
   e.ttl_deletion_spread_micros = options.ttl_deletion_spread_s * 1'000'000;

@@ -49,6 +49,8 @@ struct ServeOptions {
   std::string s3_dir = "./dynarock-s3";
   // EngineOptions::min_free_disk_bytes, in MiB.
   int64_t min_free_disk_mb = 64;
+  // EngineOptions::block_cache_bytes, in MiB.
+  int64_t block_cache_mb = 256;
   // A partition splits when its data passes this many bytes (DynamoDB:
   // 10 GB); small values make tests split partitions (and stream shards).
   int64_t partition_split_bytes = int64_t{10} << 30;

@@ -80,6 +80,13 @@ struct StoreOptions {
   // four times all memtables together (3.5 GB) on disk and to replay after
   // a crash. 0: RocksDB's default.
   int64_t max_wal_bytes = int64_t{512} << 20;
+  // One LRU block cache shared by every column family, holding data blocks
+  // and the index and filter blocks too (so the memory the store reads
+  // through is bounded by this plus the memtables, whatever the data's
+  // size; docs/storage-tuning.md). 0: RocksDB's defaults (an 8 MB cache per
+  // column family, index and filter blocks outside it, all of them in
+  // memory for every open table file). In memory: at most 32 MiB.
+  int64_t block_cache_bytes = int64_t{256} << 20;
 };
 
 // A set of changes that Store::Write applies atomically.
