@@ -47,6 +47,9 @@ Result<ListTablesResult> Engine::ListTables(const ListTablesRequest& req) {
 
 Result<TableDescription> Engine::UpdateTable(const UpdateTableRequest& req) {
   return Run([&](EngineParts& p) -> Result<TableDescription> {
+    if (std::shared_ptr<const TableInfo> table = p.catalog->Find(req.scope.ns, req.table_name)) {
+      DR_RETURN_IF_ERROR(p.global_tables->CheckUpdate(*table, req));
+    }
     if (p.strong->Handles(req)) {
       // Multi-Region strong consistency: the global table's replicas and
       // witness (no other change of the table goes with them).

@@ -267,6 +267,17 @@ Result<TableDescription> GlobalTables::UpdateReplicas(const UpdateTableRequest& 
   return tables_->Describe(d);
 }
 
+Status GlobalTables::CheckUpdate(const TableInfo& table, const UpdateTableRequest& req) const {
+  if (!req.stream_specification || req.stream_specification->stream_enabled) {
+    return Status::OK();
+  }
+  MutexLock lock(&mu_);
+  if (members_.find(table.id) == members_.end()) return Status::OK();
+  return Status::Validation(
+      "One or more parameter values were invalid: Disabling Stream is not allowed for a "
+      "Global Table replica.");
+}
+
 Status GlobalTables::CreateReplica(const UpdateTableRequest& req, const TableInfo& source,
                                    const ReplicationGroupUpdate& action) {
   const std::string access_key = AccessKeyOf(req.scope);
@@ -312,6 +323,16 @@ Status GlobalTables::CreateReplica(const UpdateTableRequest& req, const TableInf
   for (const auto& v : d.vector_indexes) c.vector_indexes.push_back(v.def);
   if (d.stream_specification && d.stream_specification->stream_enabled) {
     c.stream_specification = d.stream_specification;
+  } else {
+    // A global table always streams: DynamoDB enables NEW_AND_OLD_IMAGES on
+    // a table without a stream when it gets a replica, and on the replica
+    // (a stream it has, even KEYS_ONLY, stays as it is).
+    c.stream_specification = StreamSpecification{true, StreamViewType::kNewAndOldImages};
+    UpdateTableRequest enable;
+    enable.scope = req.scope;
+    enable.table_name = req.table_name;
+    enable.stream_specification = c.stream_specification;
+    DR_RETURN_IF_ERROR(tables_->Update(enable).status());
   }
   if (action.table_class_override) {
     c.table_class = action.table_class_override;

@@ -86,6 +86,13 @@ class GlobalTables {
   // UpdateTable reports them.
   Result<TableDescription> UpdateReplicas(const UpdateTableRequest& req);
 
+  // UpdateTable of `table` (before it runs): a member of a global table
+  // cannot disable its stream (kValidation "One or more parameter values
+  // were invalid: Disabling Stream is not allowed for a Global Table
+  // replica.", DynamoDB's text); changing its view type is refused as on
+  // any table with a stream (TableLifecycle: "already has an enabled stream").
+  Status CheckUpdate(const TableInfo& table, const UpdateTableRequest& req) const;
+
   // Adds `table`'s Replicas and GlobalTableVersion to `desc` when it is a
   // member of a global table (replicas being deleted show DELETING).
   void Describe(const TableInfo& table, TableDescription* desc);
