@@ -83,6 +83,8 @@ class DynarockServer:
         self.start()
 
     def start(self, timeout=10.0):
+        if self.proc is not None and self.proc.poll() is None:
+            return  # running already (the constructor starts it)
         self.proc = subprocess.Popen(self.args, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
                                      text=True)
