@@ -321,8 +321,13 @@ Status GlobalTables::CreateReplica(const UpdateTableRequest& req, const TableInf
     c.global_secondary_indexes.push_back(std::move(def));
   }
   for (const auto& v : d.vector_indexes) c.vector_indexes.push_back(v.def);
-  if (d.stream_specification && d.stream_specification->stream_enabled) {
-    c.stream_specification = d.stream_specification;
+  // The stream as it is now: an earlier Create of the same request may have
+  // enabled it since `source` was read.
+  std::shared_ptr<const TableInfo> current = catalog_->Find(source.ns, source.desc.table_name);
+  const std::optional<StreamSpecification>& stream =
+      current ? current->desc.stream_specification : d.stream_specification;
+  if (stream && stream->stream_enabled) {
+    c.stream_specification = stream;
   } else {
     // A global table always streams: DynamoDB enables NEW_AND_OLD_IMAGES on
     // a table without a stream when it gets a replica, and on the replica
