@@ -76,6 +76,9 @@ class Engine final {
 
   // --- Global tables version 2017.11.29 (engine/requests/global_table_requests.h) ---
   // In the caller's Region; they replicate as 2019.11.21 ones do.
+  // CreateGlobalTable creates one only with EngineOptions::
+  // legacy_global_tables; without it, it answers kValidation "... version
+  // 2017.11.29 is not supported ..." as DynamoDB does today.
   // Errors: kValidation (no namespace of its own, unknown or repeated
   // Regions, the caller's Region not in the group, a table with items, other
   // keys or no NEW_AND_OLD_IMAGES stream, a table of a 2019.11.21 global

@@ -94,6 +94,13 @@ struct EngineOptions {
   // other replicas, on `clock` (docs/global-tables.md). DynamoDB's is
   // "typically within a second"; 0 = at the next due work.
   int64_t replication_lag_micros = 1'000'000;
+  // Serve CreateGlobalTable (global tables version 2017.11.29) as an account
+  // that still has legacy global tables. Off (DynamoDB today for every new
+  // table): CreateGlobalTable answers ValidationException "... version
+  // 2017.11.29 is not supported ...", so no legacy table exists and the
+  // other 2017.11.29 operations answer GlobalTableNotFoundException, and
+  // ListGlobalTables an empty list (docs/global-tables.md).
+  bool legacy_global_tables = false;
 
   // --- Secondary indexes ---
   // How long after a write its changes become visible in a GSI, on `clock`;

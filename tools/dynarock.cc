@@ -128,6 +128,10 @@ void AddServeModelFlags(CLI::App* serve, dynarock::tools::ServeOptions* opts) {
                    "reaches the other Regions' replicas; 0 = at the next due work")
       ->capture_default_str()
       ->check(CLI::Range(int64_t{0}, int64_t{86'400'000}));
+  serve->add_flag("--legacy-global-tables", opts->legacy_global_tables,
+                  "Serve CreateGlobalTable (global tables version 2017.11.29) as an "
+                  "account that still has legacy global tables; without it, as DynamoDB "
+                  "does for new tables: ValidationException");
   serve
       ->add_option("--eventual-read-lag-ms", opts->eventual_read_lag_ms,
                    "Milliseconds an eventually consistent read of a table or "

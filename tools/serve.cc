@@ -118,6 +118,7 @@ Result<EngineOptions> EngineOptionsFor(const ServeOptions& options, SimulatedClo
   e.gsi_lag_micros = options.gsi_lag_ms * 1000;
   e.eventual_read_lag_micros = options.eventual_read_lag_ms * 1000;
   e.replication_lag_micros = options.replication_lag_ms * 1000;
+  e.legacy_global_tables = options.legacy_global_tables;
   e.throttling = options.throttling;
   e.sync_writes = options.sync_writes;
   e.min_free_disk_bytes = options.min_free_disk_mb << 20;

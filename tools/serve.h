@@ -34,6 +34,7 @@ struct ServeOptions {
   // How long a write to a replica of a global table takes to reach the
   // other replicas (docs/global-tables.md).
   int64_t replication_lag_ms = 1000;
+  bool legacy_global_tables = false;
   // Refuse requests beyond a table's capacity, as DynamoDB does (on), or
   // never, as DynamoDB Local (off). Metering (ConsumedCapacity) and the
   // capacity statistics (`dynarock stats`) are on either way; the

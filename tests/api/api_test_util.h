@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "api/client.h"
 #include "tests/testutil/test_engine.h"
@@ -28,6 +29,9 @@ inline std::ostream& operator<<(std::ostream& os, const Reply& r) {
 
 class ApiTest : public ::testing::Test {
  protected:
+  ApiTest() = default;
+  explicit ApiTest(EngineOptions options) : test_engine_(std::move(options)) {}
+
   // Sends `body` (JSON text) as `operation`; the reply body must be JSON or
   // empty.
   Reply Call(std::string_view operation, std::string_view body,

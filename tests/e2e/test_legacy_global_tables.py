@@ -1,4 +1,7 @@
-"""Global tables version 2017.11.29 (Legacy) end to end with boto3: two
+"""Global tables version 2017.11.29 (Legacy) end to end with boto3. By
+default as DynamoDB answers today (no new legacy global table: CreateGlobalTable
+refused, the others find none); with `serve --legacy-global-tables`, as an
+account that still has them: two
 clients of one access key signed for two Regions create the same empty table
 with a NEW_AND_OLD_IMAGES stream, join them with CreateGlobalTable, and see
 writes replicated both ways; DescribeGlobalTable, ListGlobalTables,
@@ -33,10 +36,38 @@ def code(excinfo):
 
 @pytest.fixture
 def regions(start_server):
-    server = start_server("--in-memory", "--replication-lag-ms", str(LAG_MS))
+    server = start_server("--in-memory", "--replication-lag-ms", str(LAG_MS),
+                          "--legacy-global-tables")
     server.start()
     return server.client(key="AKIDLEGACY", region="us-east-1"), \
         server.client(key="AKIDLEGACY", region="us-west-2")
+
+
+def test_by_default_as_dynamodb_today(start_server):
+    server = start_server("--in-memory")
+    server.start()
+    east, west = (server.client(key="AKIDNOLEGACY", region=r) for r in ("us-east-1", "us-west-2"))
+    name = unique_name("legacy")
+    create_table(east, name)
+    create_table(west, name)
+    with pytest.raises(ClientError) as e:
+        east.create_global_table(GlobalTableName=name, ReplicationGroup=[
+            {"RegionName": "us-east-1"}, {"RegionName": "us-west-2"}])
+    assert code(e) == "ValidationException"
+    assert e.value.response["Error"]["Message"] == (
+        "One or more parameter values were invalid: DynamoDB global tables version "
+        "2017.11.29 is not supported. We recommend using DynamoDB global tables version "
+        "2019.11.21, instead of version 2017.11.29 (Legacy).")
+    for call in (lambda: east.describe_global_table(GlobalTableName=name),
+                 lambda: east.describe_global_table_settings(GlobalTableName=name),
+                 lambda: east.update_global_table(GlobalTableName=name, ReplicaUpdates=[
+                     {"Create": {"RegionName": "eu-west-1"}}]),
+                 lambda: east.update_global_table_settings(
+                     GlobalTableName=name, GlobalTableBillingMode="PAY_PER_REQUEST")):
+        with pytest.raises(ClientError) as e:
+            call()
+        assert code(e) == "GlobalTableNotFoundException"
+    assert east.list_global_tables()["GlobalTables"] == []
 
 
 def test_a_legacy_global_table(regions):

@@ -17,8 +17,17 @@ using nlohmann::json;
 const CallerIdentity kEast{"AKID", "us-east-1"};
 const CallerIdentity kWest{"AKID", "us-west-2"};
 
+// As an account that still has legacy global tables (serve
+// --legacy-global-tables); without it CreateGlobalTable is refused
+// (legacy_global_tables_test LegacyGlobalTablesOffTest).
 class GlobalTableOpsTest : public ApiTest {
  protected:
+  GlobalTableOpsTest() : ApiTest(LegacyOptions()) {}
+  static EngineOptions LegacyOptions() {
+    EngineOptions o = TestEngine::Options();
+    o.legacy_global_tables = true;
+    return o;
+  }
   void SetUp() override {
     for (const CallerIdentity* who : {&kEast, &kWest}) {
       Reply r = Call("CreateTable", R"({"TableName":"Music","BillingMode":"PROVISIONED",

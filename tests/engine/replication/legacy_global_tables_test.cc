@@ -58,8 +58,39 @@ class LegacyGlobalTablesTest : public ::testing::Test {
     CreateTab(db(), kWest);
   }
   Engine* db() { return db_.engine.get(); }
-  TestEngine db_{Options()};
+  static EngineOptions LegacyOptions() {
+    EngineOptions o = Options();
+    o.legacy_global_tables = true;
+    return o;
+  }
+  TestEngine db_{LegacyOptions()};
 };
+
+// DynamoDB today: no new legacy global table, so none to describe, update
+// or list.
+TEST(LegacyGlobalTablesOffTest, CreateGlobalTableIsRefusedAsDynamoDBRefusesIt) {
+  TestEngine db(Options());
+  CreateTab(db.engine.get(), kEast);
+  CreateTab(db.engine.get(), kWest);
+  Result<GlobalTableDescription> created =
+      CreateGlobal(db.engine.get(), kEast, {"us-east-1", "us-west-2"});
+  EXPECT_THAT(created.status(),
+              StatusIs(ErrorCode::kValidation,
+                       "One or more parameter values were invalid: DynamoDB global tables "
+                       "version 2017.11.29 is not supported. We recommend using DynamoDB "
+                       "global tables version 2019.11.21, instead of version 2017.11.29 "
+                       "(Legacy)."));
+  DescribeGlobalTableRequest describe;
+  describe.scope = kEast;
+  describe.global_table_name = "Tab";
+  EXPECT_EQ(db->DescribeGlobalTable(describe).status().code(), ErrorCode::kGlobalTableNotFound);
+  ListGlobalTablesRequest list;
+  list.scope = kEast;
+  ASSERT_OK_AND_ASSIGN(ListGlobalTablesResult listed, db->ListGlobalTables(list));
+  EXPECT_TRUE(listed.global_tables.empty());
+  TableDescription east = Describe(db.engine.get(), kEast);
+  EXPECT_TRUE(east.global_table_version.empty());
+}
 
 TEST_F(LegacyGlobalTablesTest, CreateGlobalTableJoinsTheRegionsTablesAndTheyReplicate) {
   ASSERT_OK_AND_ASSIGN(GlobalTableDescription d,
