@@ -1,6 +1,7 @@
 #include "tests/testutil/global_table.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "tests/testutil/status_matchers.h"
 
@@ -109,5 +110,17 @@ void MakeGlobal(TestEngine& db, bool stream) {
       Replicas(db.engine.get(), kEast, {Action(ReplicationGroupUpdate::Action::kCreate, "us-west-2")})
           .status());
 }
+
+DiskDatabase::DiskDatabase(const std::string& name)
+    : dir(std::filesystem::temp_directory_path() /
+          ("dynarock_" + name + "_" + std::to_string(::getpid()))),
+      options(Options()) {
+  std::filesystem::remove_all(dir);
+  options.in_memory = false;
+  options.path = dir.string();
+  options.clock = &clock;
+}
+
+DiskDatabase::~DiskDatabase() { std::filesystem::remove_all(dir); }
 
 }  // namespace dynarock::global_table_test

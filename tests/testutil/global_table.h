@@ -7,6 +7,7 @@
 #ifndef DYNAROCK_TESTS_TESTUTIL_GLOBAL_TABLE_H_
 #define DYNAROCK_TESTS_TESTUTIL_GLOBAL_TABLE_H_
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,20 @@ ReplicationGroupUpdate Action(ReplicationGroupUpdate::Action action, const std::
 TableDescription Describe(Engine* db, const Scope& scope);
 // Every record of "Tab"'s stream in `scope`, all shards.
 std::vector<StreamRecord> StreamRecords(Engine* db, const Scope& scope);
+
+// A database on disk for restart and crash tests: a fresh directory under
+// the temp dir named `name` and the pid (removed again on destruction), and
+// Options() opening it on `clock`.
+struct DiskDatabase {
+  explicit DiskDatabase(const std::string& name);
+  ~DiskDatabase();
+  DiskDatabase(const DiskDatabase&) = delete;
+  DiskDatabase& operator=(const DiskDatabase&) = delete;
+
+  SimulatedClock clock;
+  std::filesystem::path dir;
+  EngineOptions options;
+};
 
 // A table "Tab" in us-east-1 with a replica in us-west-2, on a clock past
 // the lag (so that records stamped at 0 are due).

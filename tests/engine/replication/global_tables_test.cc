@@ -8,9 +8,7 @@
 #include "engine/replication/global_tables.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
 
 #include "engine/engine.h"
 #include "engine/util/crash_points.h"
@@ -187,14 +185,8 @@ TEST(GlobalTablesTest, ADeletedReplicaShowsDeletingUntilItIsGone) {
 }
 
 TEST(GlobalTablesTest, ADeletingReplicaStaysDeletingAcrossARestart) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                    ("dynarock_deleting_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  SimulatedClock clock;
-  EngineOptions options = Options();
-  options.in_memory = false;
-  options.path = dir.string();
-  options.clock = &clock;
+  DiskDatabase disk("deleting");
+  EngineOptions& options = disk.options;
   options.table_delete_delay_micros = 5 * kLag;
   {
     ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(options));
@@ -222,7 +214,6 @@ TEST(GlobalTablesTest, ADeletingReplicaStaysDeletingAcrossARestart) {
     EXPECT_TRUE(east.replicas.empty());
     EXPECT_EQ(east.global_table_version, "");
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST(GlobalTablesTest, DeleteTableOfAReplicaLeavesTheOthers) {
@@ -273,42 +264,9 @@ TEST(GlobalTablesTest, RefusesWhatDynamoDbRefuses) {
   EXPECT_EQ(db->UpdateTable(in_shared).status().code(), ErrorCode::kValidation);
 }
 
-// Every record of the table's stream, all shards.
-std::vector<StreamRecord> StreamRecords(Engine* db, const Scope& scope) {
-  std::vector<StreamRecord> out;
-  DescribeStreamRequest ds;
-  ds.scope = scope;
-  ds.stream_arn = Describe(db, scope).latest_stream_arn;
-  Result<StreamDescription> desc = db->DescribeStream(ds);
-  EXPECT_OK(desc.status());
-  if (!desc.ok()) return out;
-  for (const ShardDescription& shard : desc->shards) {
-    GetShardIteratorRequest gi;
-    gi.scope = scope;
-    gi.stream_arn = ds.stream_arn;
-    gi.shard_id = shard.shard_id;
-    Result<std::string> iterator = db->GetShardIterator(gi);
-    EXPECT_OK(iterator.status());
-    if (!iterator.ok()) continue;
-    GetRecordsRequest gr;
-    gr.scope = scope;
-    gr.shard_iterator = *iterator;
-    Result<GetRecordsResult> got = db->GetRecords(gr);
-    EXPECT_OK(got.status());
-    if (got.ok()) out.insert(out.end(), got->records.begin(), got->records.end());
-  }
-  return out;
-}
-
 TEST(GlobalTablesTest, ARestartMidReplicationLosesNothingAndAppliesNothingTwice) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                    ("dynarock_global_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  SimulatedClock clock;
-  EngineOptions options = Options();
-  options.in_memory = false;
-  options.path = dir.string();
-  options.clock = &clock;
+  DiskDatabase disk("global");
+  EngineOptions& options = disk.options;
   {
     ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(options));
     ASSERT_OK(db->AdvanceClock(10 * kLag).status());
@@ -342,7 +300,6 @@ TEST(GlobalTablesTest, ARestartMidReplicationLosesNothingAndAppliesNothingTwice)
     ASSERT_OK(db->AdvanceClock(kLag).status());
     EXPECT_EQ(Get(db.get(), kEast, "c"), "three");
   }
-  std::filesystem::remove_all(dir);
 }
 
 
@@ -353,19 +310,7 @@ TEST(GlobalTablesTest, ARestartMidReplicationLosesNothingAndAppliesNothingTwice)
 // forgotten when it was not; either way no table is left outside its group.
 class ReplicaCreationCrashTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("dynarock_join_crash_" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir_);
-    options_ = Options();
-    options_.in_memory = false;
-    options_.path = dir_.string();
-    options_.clock = &clock_;
-  }
-  void TearDown() override {
-    DisarmCrashPoints();
-    std::filesystem::remove_all(dir_);
-  }
+  void TearDown() override { DisarmCrashPoints(); }
   // Opens the database, makes "Tab" in us-east-1 with two items, and
   // creates its us-west-2 replica with `point` armed: the call fails there.
   void CrashWhileCreatingTheReplica(const char* point) {
@@ -399,9 +344,8 @@ class ReplicaCreationCrashTest : public ::testing::Test {
     EXPECT_EQ(Get(db, kEast, "c"), "from-west");
     EXPECT_EQ(Get(db, kWest, "d"), "from-east");
   }
-  SimulatedClock clock_;
-  EngineOptions options_;
-  std::filesystem::path dir_;
+  DiskDatabase disk_{"join_crash"};
+  EngineOptions& options_ = disk_.options;
 };
 
 TEST_F(ReplicaCreationCrashTest, AReplicaTableMadeButNotJoinedJoinsAtOpen) {

@@ -6,11 +6,9 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <string>
 #include <vector>
 
-#include <unistd.h>
 
 #include "engine/engine.h"
 #include "engine/util/crash_points.h"
@@ -377,14 +375,8 @@ TEST(StrongReplicationTest, ARegionCutOffFromTheMajorityCannotWrite) {
 }
 
 TEST(StrongReplicationTest, TheModeSurvivesARestart) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                    ("dynarock_strong_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  SimulatedClock clock;
-  EngineOptions options = Options();
-  options.in_memory = false;
-  options.path = dir.string();
-  options.clock = &clock;
+  DiskDatabase disk("strong");
+  EngineOptions& options = disk.options;
   {
     ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(options));
     CreateTab(db.get());
@@ -402,20 +394,13 @@ TEST(StrongReplicationTest, TheModeSurvivesARestart) {
     EXPECT_EQ(Get(db.get(), kEast, "b"), "two");  // still synchronous
     EXPECT_EQ(TransactPut(db.get(), kEast).code(), ErrorCode::kValidation);
   }
-  std::filesystem::remove_all(dir);
 }
 
 // A crash after the replicas were made, before their records: the next
 // open makes them strong from the source's.
 TEST(StrongReplicationTest, ACrashDuringTheCreationLeavesAStrongGlobalTable) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                    ("dynarock_strong_crash_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  SimulatedClock clock;
-  EngineOptions options = Options();
-  options.in_memory = false;
-  options.path = dir.string();
-  options.clock = &clock;
+  DiskDatabase disk("strong_crash");
+  EngineOptions& options = disk.options;
   {
     ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(options));
     CreateTab(db.get());
@@ -434,7 +419,6 @@ TEST(StrongReplicationTest, ACrashDuringTheCreationLeavesAStrongGlobalTable) {
     EXPECT_EQ(Get(db.get(), kEast, "a"), "one");  // synchronous, not replicated later
     EXPECT_EQ(Get(db.get(), kWest, "a"), "one");
   }
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
