@@ -285,29 +285,11 @@ void WriteBatch::AddToCounter(std::string_view key, int64_t delta) {
 Store::Store(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
 Store::~Store() = default;
 
-Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
-  auto rep = std::make_unique<Rep>();
-  rocksdb::DBOptions db_options;
-  db_options.create_if_missing = true;
-  db_options.create_missing_column_families = true;
-  db_options.max_background_jobs = 2;
-  if (options.max_wal_bytes > 0) {
-    db_options.max_total_wal_size = static_cast<uint64_t>(options.max_wal_bytes);
-  }
-  if (options.in_memory) {
-    rep->mem_env.reset(rocksdb::NewMemEnv(rocksdb::Env::Default()));
-    db_options.env = rep->mem_env.get();
-    // Nothing survives the database: flushing the memtables on close (what
-    // RocksDB does without a WAL) would be work for nothing.
-    db_options.avoid_flush_during_shutdown = true;
-  } else {
-    // Tracks the database's files and, should RocksDB itself meet a full
-    // disk (past min_free_disk_bytes), tries RocksDB's own recovery.
-    db_options.sst_file_manager.reset(rocksdb::NewSstFileManager(db_options.env));
-    rep->path = options.path;
-    rep->min_free_disk_bytes = options.min_free_disk_bytes;
-  }
+namespace {
 
+// The SST files' table options: bloom filters, and the block cache that
+// bounds their index and filter blocks (StoreOptions::block_cache_bytes).
+rocksdb::BlockBasedTableOptions TableOptionsFor(const StoreOptions& options) {
   rocksdb::BlockBasedTableOptions table_options;
   table_options.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
   if (options.block_cache_bytes > 0) {
@@ -332,16 +314,13 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
     table_options.partition_filters = true;
     table_options.pin_top_level_index_and_filter = true;
   }
-  rocksdb::ColumnFamilyOptions cf_options;
-  // Level targets sized from the last level's actual size: about 1.1x
-  // space amplification and no level sized for data that is not there
-  // (RocksDB's recommended setting, its default from 8.4; 7.8 is here).
-  cf_options.level_compaction_dynamic_level_bytes = true;
-  if (options.memtable_bytes > 0) {
-    cf_options.write_buffer_size = static_cast<size_t>(options.memtable_bytes);
-  }
-  cf_options.table_factory.reset(
-      rocksdb::NewBlockBasedTableFactory(table_options));
+  return table_options;
+}
+
+// The column families in creation order (the default one first, unused),
+// each with `cf_options` and what its data needs on top of them.
+std::vector<rocksdb::ColumnFamilyDescriptor> ColumnFamiliesFor(
+    const StoreOptions& options, const rocksdb::ColumnFamilyOptions& cf_options) {
   rocksdb::ColumnFamilyOptions meta_options = cf_options;
   meta_options.merge_operator = std::make_shared<CounterAddOperator>();
 
@@ -352,10 +331,7 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
   // order: each memtable insert lands beside the previous one of its index,
   // which the skip list finds from a hint instead of a search from its head
   // (bench/README, issue 18's fourth pass). Hints need memtable inserts that
-  // do not run concurrently: writes that do not sync enter one at a time
-  // anyway (Rep::write_mu), and synced writes' groups gain little from
-  // parallel inserts on a few cores.
-  db_options.allow_concurrent_memtable_write = false;
+  // do not run concurrently (Store::Open).
   rocksdb::ColumnFamilyOptions log_options = cf_options;
   log_options.memtable_insert_with_hint_prefix_extractor =
       std::make_shared<GsiLogInsertHint>();
@@ -389,6 +365,50 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
                                               : cf_options;
     descriptors.emplace_back(kCfNames[i], cf);
   }
+  return descriptors;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
+  auto rep = std::make_unique<Rep>();
+  rocksdb::DBOptions db_options;
+  db_options.create_if_missing = true;
+  db_options.create_missing_column_families = true;
+  db_options.max_background_jobs = 2;
+  if (options.max_wal_bytes > 0) {
+    db_options.max_total_wal_size = static_cast<uint64_t>(options.max_wal_bytes);
+  }
+  if (options.in_memory) {
+    rep->mem_env.reset(rocksdb::NewMemEnv(rocksdb::Env::Default()));
+    db_options.env = rep->mem_env.get();
+    // Nothing survives the database: flushing the memtables on close (what
+    // RocksDB does without a WAL) would be work for nothing.
+    db_options.avoid_flush_during_shutdown = true;
+  } else {
+    // Tracks the database's files and, should RocksDB itself meet a full
+    // disk (past min_free_disk_bytes), tries RocksDB's own recovery.
+    db_options.sst_file_manager.reset(rocksdb::NewSstFileManager(db_options.env));
+    rep->path = options.path;
+    rep->min_free_disk_bytes = options.min_free_disk_bytes;
+  }
+
+  rocksdb::ColumnFamilyOptions cf_options;
+  // Level targets sized from the last level's actual size: about 1.1x
+  // space amplification and no level sized for data that is not there
+  // (RocksDB's recommended setting, its default from 8.4; 7.8 is here).
+  cf_options.level_compaction_dynamic_level_bytes = true;
+  if (options.memtable_bytes > 0) {
+    cf_options.write_buffer_size = static_cast<size_t>(options.memtable_bytes);
+  }
+  cf_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(TableOptionsFor(options)));
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors =
+      ColumnFamiliesFor(options, cf_options);
+  // The GSI log's insert hints (ColumnFamiliesFor) need memtable inserts
+  // that do not run concurrently: writes that do not sync enter one at a
+  // time anyway (Rep::write_mu), and synced writes' groups gain little from
+  // parallel inserts on a few cores.
+  db_options.allow_concurrent_memtable_write = false;
   const std::string path = options.in_memory ? "/dynarock-mem" : options.path;
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* db = nullptr;

@@ -161,6 +161,56 @@ struct Retry {
   bool operator>(const Retry& o) const { return at != o.at ? at > o.at : seq > o.seq; }
 };
 
+// One call of the run: request `d` on the engine; its status.
+Status Send(Engine& engine, const ScaleOptions& o, const Draw& d) {
+  switch (d.op) {
+    case Op::kGet: {
+      GetItemRequest get;
+      get.table_name = kTable;
+      get.key["PK"] = AttributeValue::S(PartitionKeyOf(d.key));
+      get.key["SK"] = AttributeValue::S(SortKeyOf(d.sort));
+      get.encoded_item = true;
+      return engine.GetItem(get).status();
+    }
+    case Op::kPut: {
+      PutItemRequest put;
+      put.table_name = kTable;
+      put.item = ScaleItem(o, d.key, d.sort);
+      return engine.PutItem(put).status();
+    }
+    case Op::kQuery: {
+      QueryRequest q;
+      q.table_name = kTable;
+      q.key_condition_expression = "#p = :p";
+      q.read.expression_attribute_names = ExpressionAttributeNames{{"#p", "PK"}};
+      q.read.expression_attribute_values =
+          ExpressionAttributeValues{{":p", AttributeValue::S(PartitionKeyOf(d.key))}};
+      q.read.encoded_items = true;
+      return engine.Query(q).status();
+    }
+  }
+  return Status::Internal("unknown operation");
+}
+
+// What the run consumed, by the table and by each partition (against
+// `before`, the table's stats at its start), and the hot keys.
+Status Summarize(Engine& engine, const ResourceStats& before, ScaleReport* report) {
+  Result<TableThroughputStats> after = engine.DescribeCapacity(Scope{}, kTable, 10);
+  if (!after.ok()) return after.status();
+  const ResourceStats& t = after.value().table;
+  report->partitions_end = t.partitions.size();
+  report->table_usage = Minus(t.total, before.total);
+  std::map<uint32_t, Usage> at_start;
+  for (const PartitionStats& p : before.partitions) at_start[p.id] = p.total;
+  for (const PartitionStats& p : t.partitions) {
+    auto it = at_start.find(p.id);
+    report->partitions.push_back(
+        {p.id, p.begin, it == at_start.end() ? p.total : Minus(p.total, it->second)});
+  }
+  report->hot_keys = t.hot_keys;
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<ScaleReport> RunScale(const ScaleOptions& o) {
@@ -208,7 +258,6 @@ Result<ScaleReport> RunScale(const ScaleOptions& o) {
   report.seconds.resize(static_cast<size_t>(o.duration_seconds));
   int64_t progress_second = 0;
 
-  const std::string table = kTable;
   const auto run_start = std::chrono::steady_clock::now();
   const double run_cpu_start = CpuSeconds(CLOCK_PROCESS_CPUTIME_ID);
   const double run_thread_start = CpuSeconds(CLOCK_THREAD_CPUTIME_ID);
@@ -241,36 +290,7 @@ Result<ScaleReport> RunScale(const ScaleOptions& o) {
     if (attempt == 0) ++counts.issued;
     ++counts.calls;
     ++report.seconds[second].calls;
-    Status status;
-    switch (d.op) {
-      case Op::kGet: {
-        GetItemRequest get;
-        get.table_name = table;
-        get.key["PK"] = AttributeValue::S(PartitionKeyOf(d.key));
-        get.key["SK"] = AttributeValue::S(SortKeyOf(d.sort));
-        get.encoded_item = true;
-        status = engine.GetItem(get).status();
-        break;
-      }
-      case Op::kPut: {
-        PutItemRequest put;
-        put.table_name = table;
-        put.item = ScaleItem(o, d.key, d.sort);
-        status = engine.PutItem(put).status();
-        break;
-      }
-      case Op::kQuery: {
-        QueryRequest q;
-        q.table_name = table;
-        q.key_condition_expression = "#p = :p";
-        q.read.expression_attribute_names = ExpressionAttributeNames{{"#p", "PK"}};
-        q.read.expression_attribute_values =
-            ExpressionAttributeValues{{":p", AttributeValue::S(PartitionKeyOf(d.key))}};
-        q.read.encoded_items = true;
-        status = engine.Query(q).status();
-        break;
-      }
-    }
+    const Status status = Send(engine, o, d);
     if (status.ok()) {
       ++counts.ok;
       ++report.seconds[second].ok;
@@ -291,19 +311,7 @@ Result<ScaleReport> RunScale(const ScaleOptions& o) {
   report.run_thread_cpu_seconds = CpuSeconds(CLOCK_THREAD_CPUTIME_ID) - run_thread_start;
   if (o.on_progress) o.on_progress(o.duration_seconds, o.duration_seconds);
 
-  Result<TableThroughputStats> after = engine.DescribeCapacity(Scope{}, kTable, 10);
-  if (!after.ok()) return after.status();
-  const ResourceStats& t = after.value().table;
-  report.partitions_end = t.partitions.size();
-  report.table_usage = Minus(t.total, before.value().table.total);
-  std::map<uint32_t, Usage> at_start;
-  for (const PartitionStats& p : before.value().table.partitions) at_start[p.id] = p.total;
-  for (const PartitionStats& p : t.partitions) {
-    auto it = at_start.find(p.id);
-    report.partitions.push_back(
-        {p.id, p.begin, it == at_start.end() ? p.total : Minus(p.total, it->second)});
-  }
-  report.hot_keys = t.hot_keys;
+  DR_RETURN_IF_ERROR(Summarize(engine, before.value().table, &report));
   return report;
 }
 
