@@ -328,10 +328,12 @@ Status GlobalTables::CreateReplica(const UpdateTableRequest& req, const TableInf
       current ? current->desc.stream_specification : d.stream_specification;
   if (stream && stream->stream_enabled) {
     c.stream_specification = stream;
-  } else {
+  } else if (req.multi_region_consistency != MultiRegionConsistency::kStrong) {
     // A global table always streams: DynamoDB enables NEW_AND_OLD_IMAGES on
     // a table without a stream when it gets a replica, and on the replica
-    // (a stream it has, even KEYS_ONLY, stays as it is).
+    // (a stream it has, even KEYS_ONLY, stays as it is). Not so for multi-
+    // Region strong consistency: "Streams are not enabled by default on
+    // MRSC replicas" (developer guide, How global tables work).
     c.stream_specification = StreamSpecification{true, StreamViewType::kNewAndOldImages};
     UpdateTableRequest enable;
     enable.scope = req.scope;

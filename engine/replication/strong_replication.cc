@@ -262,8 +262,9 @@ Status StrongReplication::Create(const UpdateTableRequest& req,
   // the others strong too (RefreshLocked); a creation that made no
   // replica leaves a plain table.
   DR_RETURN_IF_ERROR(Persist(table.id, witness));
+  // The mode stays in the request: GlobalTables leaves the stream of a
+  // strongly consistent group as it is.
   UpdateTableRequest replicas = req;
-  replicas.multi_region_consistency.reset();
   replicas.witness_updates.reset();
   Status created = globals_->UpdateReplicas(replicas).status();
   if (created.ok()) created = CrashPoint("strong_replicas_created");

@@ -119,6 +119,11 @@ TEST(StrongReplicationTest, AWriteIsInEveryReplicaWhenItReturns) {
   EXPECT_TRUE(d.global_table_witnesses.empty());
   EXPECT_EQ(Describe(db.engine.get(), kWest).multi_region_consistency,
             MultiRegionConsistency::kStrong);
+  // "Streams are not enabled by default on MRSC replicas" (an MREC replica
+  // would have enabled NEW_AND_OLD_IMAGES on a table without a stream).
+  for (const Scope& scope : {kEast, kWest}) {
+    EXPECT_FALSE(Describe(db.engine.get(), scope).stream_specification.has_value());
+  }
 
   // No clock moves: the write is in every Region when PutItem returns.
   Put(db.engine.get(), kEast, "a", "one");
