@@ -203,20 +203,28 @@ def start_server():
         assert s.returncode == 0, f"dynarock exited with {s.returncode}:\n{err}"
 
 
-def extension(url, operation, body=None, key="AKIDE2E"):
-    """Calls a DynamoRock_20251121 extension over HTTP (no SDK sends its
-    target); returns (HTTP status, decoded body)."""
+def signed_call(url, target, body=None, key="AKIDE2E", region="us-east-1"):
+    """POSTs `body` as X-Amz-Target `target` (e.g. "DynamoDB_20120810.UpdateTable"),
+    signed by name for `key` in `region`, for what an SDK does not send (the
+    DynamoRock_20251121 extensions, members newer than the installed botocore);
+    returns (HTTP status, decoded body)."""
     u = urlparse(url)
     conn = http.client.HTTPConnection(u.hostname, u.port, timeout=60)
     conn.request("POST", "/", body=json.dumps(body or {}), headers={
         "Content-Type": "application/x-amz-json-1.0",
-        "X-Amz-Target": "DynamoRock_20251121." + operation,
-        "Authorization": f"AWS4-HMAC-SHA256 Credential={key}/20251121/us-east-1/"
+        "X-Amz-Target": target,
+        "Authorization": f"AWS4-HMAC-SHA256 Credential={key}/20251121/{region}/"
                          "dynamodb/aws4_request, SignedHeaders=host, Signature=0"})
     response = conn.getresponse()
     data = json.loads(response.read() or b"{}")
     conn.close()
     return response.status, data
+
+
+def extension(url, operation, body=None, key="AKIDE2E"):
+    """Calls a DynamoRock_20251121 extension over HTTP (no SDK sends its
+    target); returns (HTTP status, decoded body)."""
+    return signed_call(url, "DynamoRock_20251121." + operation, body, key)
 
 
 _counter = itertools.count()

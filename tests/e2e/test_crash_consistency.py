@@ -17,20 +17,19 @@ Time: $DYNAROCK_CRASH_SECONDS (default 60). Seed: $DYNAROCK_CRASH_SEED.
 Run: /usr/bin/python3 -m pytest -s tests/e2e/test_crash_consistency.py
 """
 
-import http.client
 import json
 import os
 import random
 import signal
 import threading
 import time
-from urllib.parse import urlparse
 
 import boto3
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
 from conftest import DynarockServer, unique_name
+from conftest import extension as conftest_extension
 
 SECONDS = float(os.environ.get("DYNAROCK_CRASH_SECONDS", "60"))
 WRITERS = 4
@@ -47,18 +46,8 @@ def client(url):
                       connect_timeout=5, read_timeout=30))
 
 
-def extension(url, operation, body, key="AKIDCRASH"):
-    u = urlparse(url)
-    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=60)
-    conn.request("POST", "/", body=json.dumps(body), headers={
-        "Content-Type": "application/x-amz-json-1.0",
-        "X-Amz-Target": "DynamoRock_20251121." + operation,
-        "Authorization": f"AWS4-HMAC-SHA256 Credential={key}/20251121/us-east-1/"
-                         "dynamodb/aws4_request, SignedHeaders=host, Signature=0"})
-    response = conn.getresponse()
-    data = json.loads(response.read() or b"{}")
-    conn.close()
-    return response.status, data
+def extension(url, operation, body):
+    return conftest_extension(url, operation, body, key="AKIDCRASH")
 
 
 def freeze(item):

@@ -7,21 +7,11 @@ against DynamoDB; docs/global-tables.md "Streams"):
 - while the table is global its stream can be neither disabled nor changed;
 - once its last replica is gone the stream stays, and may then be disabled."""
 
-import time
-
 import pytest
 from botocore.exceptions import ClientError
 
 from conftest import create_simple_table, unique_name
-
-
-def wait_for(predicate, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return False
+from test_global_tables import wait_for
 
 
 @pytest.fixture

@@ -10,15 +10,12 @@ MultiRegionConsistency, and its parser drops DescribeTable's new members),
 so UpdateTable and DescribeTable are sent as plain JSON requests (control);
 the data plane goes through boto3."""
 
-import http.client
-import json
 import time
-from urllib.parse import urlparse
 
 import pytest
 from botocore.exceptions import ClientError
 
-from conftest import create_simple_table, extension, unique_name
+from conftest import create_simple_table, extension, signed_call, unique_name
 
 KEY = "AKIDSTRONG"
 
@@ -40,18 +37,9 @@ class ControlError(Exception):
 def control(server, region, operation, body):
     """A DynamoDB_20120810 call signed (by name) for `region`: the decoded
     answer, or ControlError."""
-    u = urlparse(server.url)
-    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=60)
-    conn.request("POST", "/", body=json.dumps(body), headers={
-        "Content-Type": "application/x-amz-json-1.0",
-        "X-Amz-Target": "DynamoDB_20120810." + operation,
-        "Authorization": f"AWS4-HMAC-SHA256 Credential={KEY}/20251121/{region}/"
-                         "dynamodb/aws4_request, SignedHeaders=host, Signature=0"})
-    response = conn.getresponse()
-    data = json.loads(response.read() or b"{}")
-    conn.close()
-    if response.status != 200:
-        raise ControlError(response.status, data)
+    status, data = signed_call(server.url, "DynamoDB_20120810." + operation, body, KEY, region)
+    if status != 200:
+        raise ControlError(status, data)
     return data
 
 
