@@ -22,8 +22,7 @@ import boto3
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
-from conftest import unique_name
-from test_crash_consistency import extension
+from conftest import extension, unique_name
 
 SECONDS = float(os.environ.get("DYNAROCK_LINEARIZABILITY_SECONDS", "10"))
 CLIENTS = 6
@@ -260,7 +259,7 @@ def test_single_item_operations_are_linearizable(start_server):
     assert len(history) > 100
 
     # The GSI converges to the final items once the load has stopped.
-    status, body = extension(s.url, "WaitForIndexes", {})
+    status, body = extension(s.url, "WaitForIndexes", {}, key="AKIDLIN")
     assert status == 200, body
     status, body = extension(s.url, "VerifyIndexes", {"TableName": table}, key="AKIDLIN")
     assert (status, body) == (200, {}), body
