@@ -94,6 +94,11 @@ struct EngineOptions {
   // other replicas, on `clock` (docs/global-tables.md). DynamoDB's is
   // "typically within a second"; 0 = at the next due work.
   int64_t replication_lag_micros = 1'000'000;
+  // How long, at least, a replica keeps the version of a deleted item (its
+  // tombstone) once no change waiting for the replica is older than it
+  // (engine/replication/replicator.h): long enough for any write whose
+  // stamp is already taken to reach the log.
+  int64_t replication_tombstone_retention_micros = int64_t{10} * 60 * 1'000'000;
   // Serve CreateGlobalTable (global tables version 2017.11.29) as an account
   // that still has legacy global tables. Off (DynamoDB today for every new
   // table): CreateGlobalTable answers ValidationException "... version

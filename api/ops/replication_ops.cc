@@ -15,6 +15,7 @@
 //   DescribeReplication  {TableName} -> {Replicas: [{RegionName, LagMillis,
 //                        DefaultLag, PendingChanges, AppliedChanges,
 //                        SupersededChanges, ThrottledApplies,
+//                        TombstonesCollected,
 //                        LatencyMillis: {Samples, P50, P99, Max},
 //                        PartitionedFrom}], Partitions: [{RegionNames,
 //                        UntilEpochMillis?}]}: the table's own Region first.
@@ -112,6 +113,7 @@ Result<Json> DescribeReplication(const RequestContext& ctx, const Json& request)
         {"AppliedChanges", r.applied},
         {"SupersededChanges", r.superseded},
         {"ThrottledApplies", r.throttled},
+        {"TombstonesCollected", r.tombstones_collected},
         {"LatencyMillis",
          Json{{"Samples", r.latency_samples},
               {"P50", Millis(r.latency_p50_micros)},

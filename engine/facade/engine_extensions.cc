@@ -107,6 +107,7 @@ Result<ReplicationDescription> Engine::DescribeReplication(const Scope& scope,
       r.applied = s.applied;
       r.superseded = s.superseded;
       r.throttled = s.throttled;
+      r.tombstones_collected = s.tombstones_collected;
       r.latency_samples = s.latency.samples;
       r.latency_p50_micros = s.latency.p50;
       r.latency_p99_micros = s.latency.p99;

@@ -84,8 +84,9 @@ EngineParts::EngineParts(const EngineOptions& options_in, Clock* clock_in,
       pitr_log(clock),
       restorer(store.get(), catalog.get(), &tables, clock),
       replication_log(store.get(), clock),
-      replicator(store.get(), clock, catalog.get(), &write_path, &replication_log,
-                 options.replication_lag_micros) {
+      replicator(store.get(), clock, catalog.get(), &write_path, &locks, &replication_log,
+                 options.replication_lag_micros,
+                 options.replication_tombstone_retention_micros) {
   write_path.SetThroughput(&throughput, throttling);
   write_path.SetStreams(streams.get());
   write_path.SetLaggingReplica(&replica);

@@ -1,6 +1,7 @@
 #include "engine/replication/replicator.h"
 
 #include <algorithm>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -93,6 +94,7 @@ Result<ReplicaReplicationState> Replicator::Describe(uint32_t target_id) const {
     s.applied = it->second.applied;
     s.superseded = it->second.superseded;
     s.throttled = it->second.throttled;
+    s.tombstones_collected = it->second.tombstones_collected;
     s.latency = it->second.latency.Percentiles();
   }
   return s;
@@ -137,13 +139,113 @@ Status Replicator::RunDue(int64_t max_records) {
   if (!run_mu_.TryLock()) return Status::OK();
   Status first;
   int64_t budget = max_records;
-  for (const ReplicationTarget& target : log_->AllTargets()) {
+  const std::vector<ReplicationTarget> targets = log_->AllTargets();
+  for (const ReplicationTarget& target : targets) {
     if (budget <= 0) break;
     Status s = Drain(target, &budget);
     if (!s.ok() && first.ok()) first = std::move(s);
   }
+  int64_t sweep_budget = max_records;
+  const int64_t now = clock_->NowMicros();
+  for (const ReplicationTarget& target : targets) {
+    if (sweep_budget <= 0) break;
+    Status s = CollectTombstones(target, now, &sweep_budget);
+    if (!s.ok() && first.ok()) first = std::move(s);
+  }
+  // Forget the sweeps of tables that left.
+  std::erase_if(sweeps_, [&](const auto& entry) {
+    return std::none_of(targets.begin(), targets.end(), [&](const ReplicationTarget& t) {
+      return t.table_id == entry.first;
+    });
+  });
   run_mu_.Unlock();
   return first;
+}
+
+Status Replicator::CollectTombstones(const ReplicationTarget& target, int64_t now,
+                                     int64_t* budget) {
+  std::shared_ptr<const TableInfo> table = catalog_->Find(target.ns, target.table_name);
+  if (!table || table->id != target.table_id || table->deleting_since_micros) {
+    return Status::OK();
+  }
+  Sweep& sweep = sweeps_[target.table_id];
+  if (sweep.next.empty()) {
+    // A pass at most once per retention: a table without tombstones is
+    // not read over and over.
+    if (sweep.pass_started_micros && now - *sweep.pass_started_micros < retention_) {
+      return Status::OK();
+    }
+    sweep.pass_started_micros = now;
+    sweep.next = ReplicationLog::VersionsBegin(target.table_id);
+  }
+  // What may go: older than the retention and than every record waiting.
+  int64_t horizon = now - retention_;
+  {
+    auto it = store_->NewIterator(Cf::kMeta, ReplicationLog::LogBegin(target.table_id),
+                                  ReplicationLog::LogBegin(target.table_id + 1));
+    it->SeekToFirst();
+    DR_RETURN_IF_ERROR(it->status());
+    if (it->Valid()) {
+      DR_ASSIGN_OR_RETURN(ReplicationLog::Record first,
+                          ReplicationLog::ParseRecord(it->key(), it->value()));
+      horizon = std::min(horizon, first.stamp_micros);
+    }
+  }
+  // Read a chunk of candidates, then drop them: the iterator is not held
+  // across writes.
+  struct Candidate {
+    std::string version_key;
+    std::string item_key;
+    std::string version;
+  };
+  std::vector<Candidate> candidates;
+  const std::string end = ReplicationLog::VersionsEnd(target.table_id);
+  const size_t prefix_size = ReplicationLog::VersionsBegin(target.table_id).size();
+  const std::string items_prefix = keys::TablePrefix(table->id);
+  {
+    auto it = store_->NewIterator(Cf::kMeta, sweep.next, end);
+    it->SeekToFirst();
+    for (; it->Valid() && *budget > 0; it->Next()) {
+      --*budget;
+      DR_ASSIGN_OR_RETURN(ItemVersion v, ReplicationLog::DecodeVersion(it->value()));
+      if (v.stamp_micros >= horizon) continue;
+      std::string item_key = items_prefix + std::string(it->key().substr(prefix_size));
+      DR_ASSIGN_OR_RETURN(std::optional<std::string> item, store_->Get(Cf::kItems, item_key));
+      if (item) continue;
+      candidates.push_back(
+          Candidate{std::string(it->key()), std::move(item_key), std::string(it->value())});
+    }
+    DR_RETURN_IF_ERROR(it->status());
+    // Where the next chunk starts (just after this one's last key), or the
+    // pass is over.
+    sweep.next = it->Valid() ? std::string(it->key()) : std::string();
+  }
+  int64_t dropped = 0;
+  for (const Candidate& c : candidates) {
+    DR_ASSIGN_OR_RETURN(bool gone, DropTombstone(c.version_key, c.item_key, c.version));
+    dropped += gone ? 1 : 0;
+  }
+  if (dropped > 0) {
+    MutexLock lock(&mu_);
+    stats_.tombstones_collected += dropped;
+    target_stats_[target.table_id].tombstones_collected += dropped;
+  }
+  return Status::OK();
+}
+
+Result<bool> Replicator::DropTombstone(const std::string& version_key,
+                                       const std::string& item_key, const std::string& seen) {
+  // The lock every write of the item takes: neither a local write nor a
+  // replicated apply can come between the check and the delete.
+  std::lock_guard<std::mutex> lock(locks_->For(item_key));
+  DR_ASSIGN_OR_RETURN(std::optional<std::string> version, store_->Get(Cf::kMeta, version_key));
+  if (!version || *version != seen) return false;
+  DR_ASSIGN_OR_RETURN(std::optional<std::string> item, store_->Get(Cf::kItems, item_key));
+  if (item) return false;
+  WriteBatch batch;
+  batch.Delete(Cf::kMeta, version_key);
+  DR_RETURN_IF_ERROR(store_->Write(&batch));
+  return true;
 }
 
 Status Replicator::Drain(const ReplicationTarget& target, int64_t* budget) {

@@ -14,6 +14,21 @@
 // and throttled by, the replica's partitions; a throttled record stays and
 // the replica falls behind until capacity returns.
 //
+// Tombstones (the versions ReplicationLog keeps of deleted items, so that an
+// older write arriving later cannot bring an item back) are collected here
+// too, or they would grow with every item ever deleted. A replica's
+// tombstone can go once nothing can still arrive that it must outrank: no
+// record waiting for the replica is stamped at or before it (the log is
+// ordered by stamp, so its first record says), and it is older than the
+// retention on the clock (EngineOptions::
+// replication_tombstone_retention_micros), which covers a write in
+// another Region whose stamp is taken but whose batch, holding its record,
+// is not yet committed. Every later write is stamped after the clock's now,
+// so it outranks the tombstone anyway. The collection is deleted under the
+// item's lock after checking again that the item is still absent and the
+// version unchanged. Each replica's versions are swept in chunks, one full
+// pass at most once per retention.
+//
 // Thread-safe: one caller at a time drains (others return at once).
 
 #ifndef DYNAROCK_ENGINE_REPLICATION_REPLICATOR_H_
@@ -29,6 +44,7 @@
 #include "engine/status.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/store.h"
+#include "engine/data/item_locks.h"
 #include "engine/data/write_path.h"
 #include "engine/util/latency_samples.h"
 #include "engine/util/mutex.h"
@@ -42,6 +58,7 @@ struct ReplicationStats {
   int64_t applied = 0;      // records whose change was written
   int64_t superseded = 0;   // records a newer version of the item outran
   int64_t throttled = 0;    // applies the replica's capacity refused (retried)
+  int64_t tombstones_collected = 0;  // versions of deleted items dropped
   // Stamp-to-apply delay of the applied and superseded records, on the clock.
   int64_t latency_sum_micros = 0;
   int64_t latency_max_micros = 0;
@@ -63,6 +80,7 @@ struct ReplicaReplicationState {
   int64_t applied = 0;
   int64_t superseded = 0;
   int64_t throttled = 0;
+  int64_t tombstones_collected = 0;
   // Stamp-to-apply delay of its most recent applied and superseded records.
   LatencyPercentiles latency;
 };
@@ -70,12 +88,14 @@ struct ReplicaReplicationState {
 class Replicator {
  public:
   // None of the pointers is owned; all outlive this.
-  Replicator(const Store* store, const Clock* clock, const Catalog* catalog, WritePath* writes,
-             const ReplicationLog* log, int64_t lag_micros)
-      : store_(store), clock_(clock), catalog_(catalog), writes_(writes), log_(log),
-        default_lag_(lag_micros) {}
+  Replicator(Store* store, const Clock* clock, const Catalog* catalog, WritePath* writes,
+             ItemLocks* locks, const ReplicationLog* log, int64_t lag_micros,
+             int64_t tombstone_retention_micros)
+      : store_(store), clock_(clock), catalog_(catalog), writes_(writes), locks_(locks),
+        log_(log), default_lag_(lag_micros), retention_(tombstone_retention_micros) {}
 
-  // Applies the records that are due, up to `max_records` of them.
+  // Applies the records that are due, up to `max_records` of them, then
+  // reads up to `max_records` versions in search of tombstones to collect.
   // Errors of one replica's records (storage, a corrupt record) leave them
   // in the log and are returned after the other replicas were served.
   Status RunDue(int64_t max_records = 10'000);
@@ -112,7 +132,13 @@ class Replicator {
     int64_t applied = 0;
     int64_t superseded = 0;
     int64_t throttled = 0;
+    int64_t tombstones_collected = 0;
     LatencySamples latency{4096};
+  };
+  // Where a replica's tombstone sweep is.
+  struct Sweep {
+    std::string next;              // the next version key to read; empty: a pass to start
+    std::optional<int64_t> pass_started_micros;  // none yet
   };
 
   // Applies one target's due records, stopping at a throttle (the rest
@@ -120,19 +146,30 @@ class Replicator {
   // passed over (they count against `budget`, which bounds the work of one
   // due run however long the partition lasts).
   Status Drain(const ReplicationTarget& target, int64_t* budget);
+  // Reads up to `*budget` of `target`'s versions from where its sweep is and
+  // drops the tombstones nothing can undo any more (see the file comment).
+  Status CollectTombstones(const ReplicationTarget& target, int64_t now, int64_t* budget)
+      REQUIRES(run_mu_);
+  // Drops the tombstone at `version_key` (read as `seen`) if, under the
+  // item's lock, it is still that version and the item still absent.
+  Result<bool> DropTombstone(const std::string& version_key, const std::string& item_key,
+                             const std::string& seen);
   // Whether `x` and `y` are partitioned at `now`.
   bool Partitioned(const std::string& x, const std::string& y, int64_t now) const
       REQUIRES(mu_);
   // Drops the partitions that healed on the clock.
   void ExpirePartitions(int64_t now) REQUIRES(mu_);
 
-  const Store* const store_;
+  Store* const store_;
   const Clock* const clock_;
   const Catalog* const catalog_;
   WritePath* const writes_;
+  ItemLocks* const locks_;
   const ReplicationLog* const log_;
   const int64_t default_lag_;
+  const int64_t retention_;
   Mutex run_mu_;
+  std::map<uint32_t, Sweep> sweeps_ GUARDED_BY(run_mu_);
   mutable Mutex mu_;
   std::map<uint32_t, int64_t> lags_ GUARDED_BY(mu_);
   ReplicationStats stats_ GUARDED_BY(mu_);

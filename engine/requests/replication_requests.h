@@ -52,6 +52,7 @@ struct ReplicaReplicationDescription {
   int64_t applied = 0;           // changes written since the engine opened
   int64_t superseded = 0;        // changes a newer version outran (last writer wins)
   int64_t throttled = 0;         // applies the replica's capacity refused (retried)
+  int64_t tombstones_collected = 0;  // versions of deleted items it no longer needs
   // Write-to-apply delay of its most recent changes, on the engine's clock.
   int64_t latency_samples = 0;
   int64_t latency_p50_micros = 0;

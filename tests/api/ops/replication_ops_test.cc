@@ -80,6 +80,7 @@ TEST_F(ReplicationOpsTest, PartitionThenHealConvergesAndDescribeShowsIt) {
   EXPECT_EQ(mine["RegionName"], "us-west-2");
   EXPECT_EQ(mine["AppliedChanges"], 1);
   EXPECT_EQ(mine["PendingChanges"], 0);
+  EXPECT_EQ(mine["TombstonesCollected"], 0);
   EXPECT_EQ(mine["LatencyMillis"]["Samples"], 1);
   EXPECT_GE(mine["LatencyMillis"]["Max"].get<double>(), 10000.0);
   EXPECT_EQ(r.body["Partitions"], json::array());

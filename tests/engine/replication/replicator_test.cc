@@ -163,6 +163,69 @@ TEST(ReplicatorTest, DescribeReplicationCountsAndMeasures) {
   EXPECT_EQ(west.latency_max_micros, 3 * kLag);
 }
 
+// A minute of retention for the tombstone tests.
+EngineOptions RetainingTombstones() {
+  EngineOptions o = Options();
+  o.replication_tombstone_retention_micros = 60 * kLag;
+  return o;
+}
+
+TEST(ReplicatorTest, TombstonesAreCollectedAfterTheRetention) {
+  TestEngine db(RetainingTombstones());
+  MakeGlobal(db);
+  Put(db.engine.get(), kEast, "gone", "x");
+  Put(db.engine.get(), kEast, "kept", "y");
+  ASSERT_OK(db->AdvanceClock(2 * kLag).status());
+  Delete(db.engine.get(), kEast, "gone");
+  ASSERT_OK(db->AdvanceClock(30 * kLag).status());
+  // Replicated, but within the retention: every version stays.
+  EXPECT_EQ(Get(db.engine.get(), kWest, "gone"), "");
+  EXPECT_EQ(ReplicaIn(db.engine.get(), "us-east-1").tombstones_collected, 0);
+  EXPECT_EQ(ReplicaIn(db.engine.get(), "us-west-2").tombstones_collected, 0);
+
+  ASSERT_OK(db->AdvanceClock(120 * kLag).status());
+  // Past it: the deleted item's version goes in both Regions, the live
+  // item's stays.
+  EXPECT_EQ(ReplicaIn(db.engine.get(), "us-east-1").tombstones_collected, 1);
+  EXPECT_EQ(ReplicaIn(db.engine.get(), "us-west-2").tombstones_collected, 1);
+  ASSERT_OK(db->AdvanceClock(200 * kLag).status());
+  EXPECT_EQ(ReplicaIn(db.engine.get(), "us-east-1").tombstones_collected, 1);
+
+  // A write after the collection is stamped later than the delete was:
+  // it replicates as any write.
+  Put(db.engine.get(), kWest, "gone", "back");
+  ASSERT_OK(db->AdvanceClock(2 * kLag).status());
+  EXPECT_EQ(Get(db.engine.get(), kEast, "gone"), "back");
+  EXPECT_EQ(Get(db.engine.get(), kEast, "kept"), "y");
+}
+
+TEST(ReplicatorTest, ATombstoneStaysWhileAnOlderChangeWaitsForItsReplica) {
+  TestEngine db(RetainingTombstones());
+  MakeGlobal(db);
+  Put(db.engine.get(), kEast, "a", "first");
+  ASSERT_OK(db->AdvanceClock(2 * kLag).status());
+  ASSERT_OK(Partition(db.engine.get(), "us-east-1", "us-west-2", 0));
+  // West's write is older than east's delete, and waits for east behind
+  // the partition.
+  Put(db.engine.get(), kWest, "a", "older");
+  ASSERT_OK(db->AdvanceClock(kLag).status());
+  Delete(db.engine.get(), kEast, "a");
+  // Long past the retention: east's tombstone must stay, or the older
+  // write would bring the item back when the partition heals.
+  ASSERT_OK(db->AdvanceClock(600 * kLag).status());
+  EXPECT_EQ(ReplicaIn(db.engine.get(), "us-east-1").tombstones_collected, 0);
+
+  ASSERT_OK(Heal(db.engine.get(), "us-east-1", "us-west-2"));
+  ASSERT_OK(db->AdvanceClock(2 * kLag).status());
+  EXPECT_EQ(Get(db.engine.get(), kEast, "a"), "");
+  EXPECT_EQ(Get(db.engine.get(), kWest, "a"), "");
+  EXPECT_EQ(ReplicaIn(db.engine.get(), "us-east-1").superseded, 1);
+  // Nothing waits any more: both tombstones go.
+  ASSERT_OK(db->AdvanceClock(600 * kLag).status());
+  EXPECT_EQ(ReplicaIn(db.engine.get(), "us-east-1").tombstones_collected, 1);
+  EXPECT_EQ(ReplicaIn(db.engine.get(), "us-west-2").tombstones_collected, 1);
+}
+
 TEST(ReplicatorTest, RefusesWhatMakesNoSense) {
   TestEngine db(Options());
   MakeGlobal(db);
