@@ -95,7 +95,7 @@ class Replicator {
         log_(log), default_lag_(lag_micros), retention_(tombstone_retention_micros) {}
 
   // Applies the records that are due, up to `max_records` of them, then
-  // reads up to `max_records` versions in search of tombstones to collect.
+  // reads up to a tenth as many versions in search of tombstones to collect.
   // Errors of one replica's records (storage, a corrupt record) leave them
   // in the log and are returned after the other replicas were served.
   Status RunDue(int64_t max_records = 10'000);
