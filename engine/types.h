@@ -414,12 +414,35 @@ struct WitnessDescription {
   bool operator==(const WitnessDescription&) const = default;
 };
 
+// A replica's own read settings, where they differ from its global
+// table's (ReplicaUpdates' ProvisionedThroughputOverride {ReadCapacityUnits}
+// and OnDemandThroughputOverride {MaxReadRequestUnits}), of its table or of
+// one of its GSIs. Unset: the read setting synchronized across replicas.
+struct ReadOverride {
+  std::optional<int64_t> read_capacity_units;
+  std::optional<int64_t> max_read_request_units;
+  bool empty() const { return !read_capacity_units && !max_read_request_units; }
+  bool operator==(const ReadOverride&) const = default;
+};
+
+// A replica GSI's read override (ReplicaGlobalSecondaryIndex in a request,
+// ReplicaGlobalSecondaryIndexDescription in Replicas).
+struct ReplicaIndexOverride {
+  std::string index_name;
+  ReadOverride read;
+  bool operator==(const ReplicaIndexOverride&) const = default;
+};
+
 // One entry of a table's Replicas: another Region's table of the group.
 struct ReplicaDescription {
   std::string region_name;
   ReplicaStatus replica_status = ReplicaStatus::kActive;
   std::optional<std::string> kms_master_key_id;
   std::optional<TableClassSummary> replica_table_class_summary;
+  // The replica's read overrides in force (ProvisionedThroughputOverride,
+  // OnDemandThroughputOverride, GlobalSecondaryIndexes: the GSIs with one).
+  ReadOverride read_override;
+  std::vector<ReplicaIndexOverride> global_secondary_indexes;
   bool operator==(const ReplicaDescription&) const = default;
 };
 

@@ -33,6 +33,38 @@ Result<TableDescription> WithReplicas(EngineParts& p, const Scope& scope,
   return desc;
 }
 
+// UpdateTable of `before` (null: no such table) with `req` changed it: the
+// other replicas of its global table get the synchronized settings
+// (GlobalTables::Synchronize), and the answer shows them UPDATING.
+Result<TableDescription> UpdateAndSynchronize(EngineParts& p, const UpdateTableRequest& req,
+                                              const std::shared_ptr<const TableInfo>& before) {
+  DR_ASSIGN_OR_RETURN(TableDescription updated, p.tables.Update(req));
+  if (before) DR_RETURN_IF_ERROR(p.global_tables->Synchronize(*before, req));
+  return updated;
+}
+
+// Time to Live is synchronized across the replicas of a global table: the
+// other members of `table`'s get `spec` where theirs differs.
+Status SynchronizeTimeToLive(EngineParts& p, const Scope& scope, const TableInfo& table,
+                             const TimeToLiveSpecification& spec) {
+  for (const ReplicationTarget& t : p.global_tables->SynchronizedWith(table)) {
+    std::shared_ptr<const TableInfo> other = p.catalog->Find(t.ns, t.table_name);
+    if (!other || (other->ttl.enabled == spec.enabled &&
+                   (!spec.enabled || other->ttl.attribute_name == spec.attribute_name))) {
+      continue;
+    }
+    UpdateTimeToLiveRequest r;
+    r.scope = scope;
+    r.scope.ns = t.ns;
+    r.scope.region = t.region;
+    r.table_name = t.table_name;
+    r.specification = spec;
+    if (!spec.enabled) r.specification.attribute_name = other->ttl.attribute_name;
+    DR_RETURN_IF_ERROR(p.ttl.Update(r).status());
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<TableDescription> Engine::DescribeTable(const DescribeTableRequest& req) {
@@ -47,9 +79,8 @@ Result<ListTablesResult> Engine::ListTables(const ListTablesRequest& req) {
 
 Result<TableDescription> Engine::UpdateTable(const UpdateTableRequest& req) {
   return Run([&](EngineParts& p) -> Result<TableDescription> {
-    if (std::shared_ptr<const TableInfo> table = p.catalog->Find(req.scope.ns, req.table_name)) {
-      DR_RETURN_IF_ERROR(p.global_tables->CheckUpdate(*table, req));
-    }
+    std::shared_ptr<const TableInfo> table = p.catalog->Find(req.scope.ns, req.table_name);
+    if (table) DR_RETURN_IF_ERROR(p.global_tables->CheckUpdate(*table, req));
     if (p.strong->Handles(req)) {
       // Multi-Region strong consistency: the global table's replicas and
       // witness (no other change of the table goes with them).
@@ -64,7 +95,9 @@ Result<TableDescription> Engine::UpdateTable(const UpdateTableRequest& req) {
           "MultiRegionConsistency is only valid when ReplicaUpdates creates a global table "
           "(one or more Create actions)");
     }
-    if (!req.replica_updates) return WithReplicas(p, req.scope, p.tables.Update(req));
+    if (!req.replica_updates) {
+      return WithReplicas(p, req.scope, UpdateAndSynchronize(p, req, table));
+    }
     // ReplicaUpdates after the table's own changes, if it asks for any.
     UpdateTableRequest own = req;
     own.replica_updates.reset();
@@ -73,8 +106,15 @@ Result<TableDescription> Engine::UpdateTable(const UpdateTableRequest& req) {
         own.stream_specification || own.table_class || own.sse_specification ||
         own.on_demand_throughput || own.warm_throughput || own.vector_index_updates ||
         (own.global_secondary_index_updates && !own.global_secondary_index_updates->empty());
-    if (changes_table) DR_RETURN_IF_ERROR(p.tables.Update(own).status());
-    return WithReplicas(p, req.scope, p.global_tables->UpdateReplicas(req));
+    if (changes_table) DR_RETURN_IF_ERROR(UpdateAndSynchronize(p, own, table).status());
+    Result<TableDescription> updated = p.global_tables->UpdateReplicas(req);
+    // A new replica takes the table's Time to Live (its other synchronized
+    // settings came with its CreateTable).
+    if (updated.ok() && table && table->ttl.enabled) {
+      DR_RETURN_IF_ERROR(SynchronizeTimeToLive(
+          p, req.scope, *table, TimeToLiveSpecification{true, table->ttl.attribute_name}));
+    }
+    return WithReplicas(p, req.scope, std::move(updated));
   });
 }
 
@@ -145,7 +185,9 @@ Result<TimeToLiveSpecification> Engine::UpdateTimeToLive(
           *table,
           "Time to Live is not supported for multi-Region strongly consistent global tables"));
     }
-    return p.ttl.Update(req);
+    DR_ASSIGN_OR_RETURN(TimeToLiveSpecification spec, p.ttl.Update(req));
+    if (table) DR_RETURN_IF_ERROR(SynchronizeTimeToLive(p, req.scope, *table, spec));
+    return spec;
   });
 }
 

@@ -14,13 +14,67 @@ namespace dynarock {
 namespace {
 
 constexpr char kMemberPrefix = 'G';
-constexpr uint8_t kMemberVersion = 2;
+constexpr uint8_t kMemberVersion = 3;
 constexpr uint8_t kLegacyFlag = 1;
 constexpr uint8_t kLeavingFlag = 2;
 constexpr char kGlobalTableVersion[] = "2019.11.21";
 constexpr char kLegacyGlobalTableVersion[] = "2017.11.29";
 // Replication records written per batch while a new replica is filled.
 constexpr size_t kCopyBatch = 1000;
+
+// A read override in a member record: which members are set, both values.
+constexpr uint8_t kOverridesRead = 1;
+constexpr uint8_t kOverridesMaxRead = 2;
+
+void PutReadOverride(const ReadOverride& o, RecordWriter* w) {
+  w->Byte(static_cast<uint8_t>((o.read_capacity_units ? kOverridesRead : 0) |
+                               (o.max_read_request_units ? kOverridesMaxRead : 0)));
+  w->Signed(o.read_capacity_units.value_or(0));
+  w->Signed(o.max_read_request_units.value_or(0));
+}
+
+ReadOverride GetReadOverride(RecordReader* r) {
+  ReadOverride o;
+  const uint8_t set = r->Byte();
+  const int64_t read = r->Signed();
+  const int64_t max_read = r->Signed();
+  if (set & kOverridesRead) o.read_capacity_units = read;
+  if (set & kOverridesMaxRead) o.max_read_request_units = max_read;
+  return o;
+}
+
+// A new replica's (or its GSI's) OnDemandThroughput: the source's maxima
+// in force, the read one overridden by `read`; unset with neither.
+std::optional<OnDemandThroughput> OnDemandThroughputOf(const ThroughputSettings& source,
+                                                       const ReadOverride& read) {
+  OnDemandThroughput out;
+  if (read.max_read_request_units) {
+    out.max_read_request_units = read.max_read_request_units;
+  } else if (source.max_read_request_units > 0) {
+    out.max_read_request_units = source.max_read_request_units;
+  }
+  if (source.max_write_request_units > 0) {
+    out.max_write_request_units = source.max_write_request_units;
+  }
+  if (!out.max_read_request_units && !out.max_write_request_units) return std::nullopt;
+  return out;
+}
+
+// A new replica's (or its GSI's) WarmThroughput: the source's recorded one
+// (synchronized across replicas), the read units at least `min_read` (an
+// overridden read capacity: warm throughput is never below it).
+std::optional<WarmThroughput> WarmThroughputOf(const ThroughputSettings& source,
+                                               int64_t min_read) {
+  WarmThroughput out;
+  if (source.warm_read_units_per_second > 0) {
+    out.read_units_per_second = std::max(source.warm_read_units_per_second, min_read);
+  }
+  if (source.warm_write_units_per_second > 0) {
+    out.write_units_per_second = source.warm_write_units_per_second;
+  }
+  if (!out.read_units_per_second && !out.write_units_per_second) return std::nullopt;
+  return out;
+}
 
 std::string MemberKey(uint32_t id) {
   std::string key(1, kMemberPrefix);
@@ -81,7 +135,7 @@ Result<std::unique_ptr<GlobalTables>> GlobalTables::Open(Store* store, Clock* cl
     RecordReader r(it->value());
     Member m;
     const uint8_t version = r.Byte();
-    if (version != 1 && version != kMemberVersion) {
+    if (version < 1 || version > kMemberVersion) {
       return Status::Corruption("bad global table member record");
     }
     m.group = static_cast<uint32_t>(r.Varint());
@@ -94,6 +148,13 @@ Result<std::unique_ptr<GlobalTables>> GlobalTables::Open(Store* store, Clock* cl
       m.legacy = (flags & kLegacyFlag) != 0;
       m.leaving = (flags & kLeavingFlag) != 0;
       m.created_micros = r.Signed();
+    }
+    if (version >= 3) {
+      m.read = GetReadOverride(&r);
+      for (uint64_t n = r.Varint(); n > 0 && r.ok; --n) {
+        std::string index = r.String();
+        m.index_reads[index] = GetReadOverride(&r);
+      }
     }
     if (!r.ok) return Status::Corruption("truncated global table member record");
     // A member whose table is gone (a crash between the two, or a replica
@@ -159,6 +220,12 @@ void GlobalTables::PutMember(uint32_t id, const Member& m, WriteBatch* batch) {
   w.Signed(m.copied_until);
   w.Byte(static_cast<uint8_t>((m.legacy ? kLegacyFlag : 0) | (m.leaving ? kLeavingFlag : 0)));
   w.Signed(m.created_micros);
+  PutReadOverride(m.read, &w);
+  w.Varint(m.index_reads.size());
+  for (const auto& [index, o] : m.index_reads) {
+    w.String(index);
+    PutReadOverride(o, &w);
+  }
   batch->Put(Cf::kMeta, MemberKey(id), value);
 }
 
@@ -268,14 +335,15 @@ Result<TableDescription> GlobalTables::UpdateReplicas(const UpdateTableRequest& 
 }
 
 Status GlobalTables::CheckUpdate(const TableInfo& table, const UpdateTableRequest& req) const {
-  if (!req.stream_specification || req.stream_specification->stream_enabled) {
-    return Status::OK();
+  if (req.stream_specification && !req.stream_specification->stream_enabled) {
+    MutexLock lock(&mu_);
+    if (members_.find(table.id) != members_.end()) {
+      return Status::Validation(
+          "One or more parameter values were invalid: Disabling Stream is not allowed for a "
+          "Global Table replica.");
+    }
   }
-  MutexLock lock(&mu_);
-  if (members_.find(table.id) == members_.end()) return Status::OK();
-  return Status::Validation(
-      "One or more parameter values were invalid: Disabling Stream is not allowed for a "
-      "Global Table replica.");
+  return CheckSynchronized(table, req);
 }
 
 Status GlobalTables::CreateReplica(const UpdateTableRequest& req, const TableInfo& source,
@@ -292,8 +360,9 @@ Status GlobalTables::CreateReplica(const UpdateTableRequest& req, const TableInf
   TableStatus replica_status;
   // TableLifecycle's lookup forgets a deleted table whose delay has passed.
   if (tables_->Find(replica_scope, req.table_name, &replica_status)) return exists;
-
   const TableDescription& d = source.desc;
+  DR_RETURN_IF_ERROR(CheckOverrides(d, action));
+
   CreateTableRequest c;
   c.scope = req.scope;
   c.scope.ns = replica_ns;
@@ -304,20 +373,36 @@ Status GlobalTables::CreateReplica(const UpdateTableRequest& req, const TableInf
   c.key_schema = d.key_schema;
   c.billing_mode = d.billing_mode;
   const bool provisioned = d.billing_mode == BillingMode::kProvisioned;
+  // The settings synchronized across replicas are the source's; the read
+  // settings too, unless the action overrides them.
+  const ReadOverride& read = action.read_override;
   if (provisioned) {
-    c.provisioned_throughput = ProvisionedThroughput{d.provisioned_throughput.read_capacity_units,
-                                                     d.provisioned_throughput.write_capacity_units};
+    c.provisioned_throughput = ProvisionedThroughput{
+        read.read_capacity_units.value_or(d.provisioned_throughput.read_capacity_units),
+        d.provisioned_throughput.write_capacity_units};
+  } else {
+    c.on_demand_throughput = OnDemandThroughputOf(d.settings, read);
   }
+  c.warm_throughput = WarmThroughputOf(
+      d.settings, c.provisioned_throughput ? c.provisioned_throughput->read_capacity_units : 0);
   for (const auto& l : d.local_secondary_indexes) c.local_secondary_indexes.push_back(l.def);
   for (const auto& g : d.global_secondary_indexes) {
     GlobalSecondaryIndexDef def = g.def;
+    ReadOverride index_read;
+    for (const ReplicaIndexOverride& o : action.global_secondary_indexes) {
+      if (o.index_name == g.def.index_name) index_read = o.read;
+    }
     if (provisioned) {
       def.provisioned_throughput = ProvisionedThroughput{
-          g.provisioned_throughput.read_capacity_units,
+          index_read.read_capacity_units.value_or(g.provisioned_throughput.read_capacity_units),
           g.provisioned_throughput.write_capacity_units};
+      def.on_demand_throughput.reset();
     } else {
       def.provisioned_throughput.reset();
+      def.on_demand_throughput = OnDemandThroughputOf(g.settings, index_read);
     }
+    def.warm_throughput = WarmThroughputOf(
+        g.settings, def.provisioned_throughput ? def.provisioned_throughput->read_capacity_units : 0);
     c.global_secondary_indexes.push_back(std::move(def));
   }
   for (const auto& v : d.vector_indexes) c.vector_indexes.push_back(v.def);
@@ -384,13 +469,20 @@ Status GlobalTables::CreateReplica(const UpdateTableRequest& req, const TableInf
     return made.ok() ? Status::Internal("the new replica table is missing") : made;
   }
   DR_RETURN_IF_ERROR(CrashPoint("global_tables.replica_table_created"));
-  return JoinReplica(source, req.scope.region, action.region_name, *created);
+  return JoinReplica(source, req.scope.region, action.region_name, *created, &action);
 }
 
 Status GlobalTables::JoinReplica(const TableInfo& source, const std::string& source_region,
-                                 const std::string& region, const TableInfo& created) {
+                                 const std::string& region, const TableInfo& created,
+                                 const ReplicationGroupUpdate* overrides) {
   Member replica{members_[source.id].group, region, created.ns, created.desc.table_name,
                  clock_->NowMicros()};
+  if (overrides) {
+    replica.read = overrides->read_override;
+    for (const ReplicaIndexOverride& o : overrides->global_secondary_indexes) {
+      replica.index_reads[o.index_name] = o.read;
+    }
+  }
   members_[created.id] = replica;
   // From here every write of the group fans out to the new replica too; the
   // snapshot holds every write before.
@@ -482,6 +574,14 @@ Status GlobalTables::UpdateReplica(const UpdateTableRequest& req, const TableInf
   if (it == members_.end()) {
     return Status::Validation("Update global table operation failed: replica in region " +
                               action.region_name + " does not exist");
+  }
+  DR_RETURN_IF_ERROR(CheckOverrides(source.desc, action));
+  {
+    Scope scope = ScopeOf(req.scope, it->second);
+    TableStatus status;
+    std::shared_ptr<const TableInfo> table = tables_->Find(scope, it->second.name, &status);
+    if (!table) return TableNotFound(it->second.name);
+    DR_RETURN_IF_ERROR(ApplyOverrides(req.scope, it->first, *table, action));
   }
   if (!action.table_class_override && !action.kms_master_key_id) return Status::OK();
   UpdateTableRequest u;
@@ -649,6 +749,12 @@ void GlobalTables::Describe(const TableInfo& table, TableDescription* desc) {
     }
     if (t->desc.sse_description) r.kms_master_key_id = t->desc.sse_description->kms_master_key_arn;
     r.replica_table_class_summary = t->desc.table_class_summary;
+    r.read_override = m.read;
+    for (const auto& [index, o] : m.index_reads) {
+      // An index deleted since (a synchronized GSI delete) has none.
+      if (o.empty() || !t->FindIndex(index)) continue;
+      r.global_secondary_indexes.push_back(ReplicaIndexOverride{index, o});
+    }
     desc->replicas.push_back(std::move(r));
   }
   // The replicas being deleted: DELETING until their tables are gone.

@@ -10,9 +10,13 @@
 //
 //   "G" table_id (4 BE) -> 2 | group (varint: the first member's id) |
 //                          region | ns | table name | copied_until (signed) |
-//                          flags (byte: 1 legacy, 2 leaving) | created (signed)
+//                          flags (byte: 1 legacy, 2 leaving) | created (signed) |
+//                          read override | index count (varint) |
+//                          (index name | read override)*
 //
-// (version 1 records, from before, have neither of the last two: 0). A
+// (version 1 records, from before, have none of the last five: 0; version
+// 2 no overrides). A read override is a byte of which members are set (1
+// read capacity, 2 maximum read units) and both values (signed). A
 // legacy group (global tables version 2017.11.29, made by CreateGlobalTable
 // of empty tables: legacy_global_tables.cc) replicates as any other; it
 // differs in its operations, its version string and in being a global
@@ -90,12 +94,34 @@ class GlobalTables {
   // cannot disable its stream (kValidation "One or more parameter values
   // were invalid: Disabling Stream is not allowed for a Global Table
   // replica.", DynamoDB's text); changing its view type is refused as on
-  // any table with a stream (TableLifecycle: "already has an enabled stream").
+  // any table with a stream (TableLifecycle: "already has an enabled
+  // stream"). A change of synchronized settings needs every other member
+  // ACTIVE (kResourceInUse naming the Region whose replica is not).
   Status CheckUpdate(const TableInfo& table, const UpdateTableRequest& req) const;
+
+  // Settings synchronized across replicas (replica_settings.cc; the
+  // developer guide's "How DynamoDB global tables work", Settings
+  // synchronization). UpdateTable of `before` (the member as it was) has
+  // changed it with `req`: every other member gets the synchronized
+  // settings `req` changed (billing mode, write capacity, GSI creates and
+  // deletes and their write capacity, on-demand maximum write throughput,
+  // warm throughput, SSE type) and, as DynamoDB does, the overridable ones
+  // (read capacity, GSI read capacity, maximum read throughput, table class)
+  // when `req` changed them on `before`, which ends a replica's override of
+  // them. Each member changes through UpdateTable's own path, so one whose
+  // capacity or indexes change shows UPDATING for the update delay (and
+  // other Regions list it UPDATING). A table of no global table: nothing.
+  // Errors: a member's UpdateTable error (the members before it changed).
+  Status Synchronize(const TableInfo& before, const UpdateTableRequest& req);
 
   // Adds `table`'s Replicas and GlobalTableVersion to `desc` when it is a
   // member of a global table (replicas being deleted show DELETING).
   void Describe(const TableInfo& table, TableDescription* desc);
+
+  // The other members of `table`'s global table (version 2019.11.21: a
+  // legacy group's settings change through UpdateGlobalTableSettings), whose
+  // synchronized settings follow `table`'s; empty when it is no member.
+  std::vector<ReplicationTarget> SynchronizedWith(const TableInfo& table) const;
 
   // The members of `table`'s global table, `table` first; empty when it is
   // no member.
@@ -130,6 +156,11 @@ class GlobalTables {
     bool legacy = false;        // version 2017.11.29
     int64_t created_micros = 0;  // CreateGlobalTable's time (legacy)
     bool leaving = false;       // deleted, shown DELETING until its table is gone
+    // The replica's read overrides (record version 3): its table's and its
+    // GSIs' by index name. Set by ReplicaUpdates, ended by a synchronized
+    // change of the same setting.
+    ReadOverride read;
+    std::map<std::string, ReadOverride, std::less<>> index_reads;
   };
 
   GlobalTables(Store* store, Clock* clock, const Catalog* catalog, TableLifecycle* tables,
@@ -142,14 +173,32 @@ class GlobalTables {
   // Makes `created` (the new table in `region`) a member of `source`'s
   // group: publishes it, copies the source's items from a snapshot, then
   // writes its membership and deletes the intent to join in one batch.
+  // `overrides`: the Create action's read overrides, recorded with it
+  // (none when a join is finished at open).
   Status JoinReplica(const TableInfo& source, const std::string& source_region,
-                     const std::string& region, const TableInfo& created) REQUIRES(mu_);
+                     const std::string& region, const TableInfo& created,
+                     const ReplicationGroupUpdate* overrides = nullptr) REQUIRES(mu_);
   // At open: an intent to join that a crash left (source, Region, the
   // replica's namespace and name). Errors: kIOError.
   Status RecoverJoin(uint32_t source_id, const std::string& region, const std::string& ns,
                      const std::string& name) REQUIRES(mu_);
   Status UpdateReplica(const UpdateTableRequest& req, const TableInfo& source,
                        const ReplicationGroupUpdate& action) REQUIRES(mu_);
+  // CheckUpdate's rule for synchronized settings (replica_settings.cc).
+  Status CheckSynchronized(const TableInfo& table, const UpdateTableRequest& req) const;
+  // The read overrides of `action` checked against `source`'s definition:
+  // ProvisionedThroughputOverride needs PROVISIONED, OnDemandThroughputOverride
+  // PAY_PER_REQUEST, each GSI override an index of the table (kValidation,
+  // kResourceNotFound for an unknown index; replica_settings.cc).
+  static Status CheckOverrides(const TableDescription& source,
+                               const ReplicationGroupUpdate& action);
+  // Sets the read settings `action` overrides on `replica` (the member
+  // `id`, its table `table`) through UpdateTable, and records them.
+  Status ApplyOverrides(const Scope& caller, uint32_t id, const TableInfo& table,
+                        const ReplicationGroupUpdate& action) REQUIRES(mu_);
+  // Records the overrides of `action` in member `id` (memory and `batch`).
+  void RecordOverrides(uint32_t id, const ReplicationGroupUpdate& action, WriteBatch* batch)
+      REQUIRES(mu_);
   Status DeleteReplica(const UpdateTableRequest& req, const TableInfo& source,
                        const ReplicationGroupUpdate& action) REQUIRES(mu_);
   // The member of `source`'s group in `region`, or members_.end().

@@ -91,6 +91,11 @@ struct ReplicationGroupUpdate {
   // Create and Update: the replica's own KMS key and table class.
   std::optional<std::string> kms_master_key_id;
   std::optional<TableClass> table_class_override;
+  // Create and Update: the replica's own read settings
+  // (ProvisionedThroughputOverride, OnDemandThroughputOverride) and its
+  // GSIs' (GlobalSecondaryIndexes: each names an index of the table).
+  ReadOverride read_override;
+  std::vector<ReplicaIndexOverride> global_secondary_indexes;
 };
 
 // One entry of UpdateTable's GlobalTableWitnessUpdates: the witness Region
