@@ -158,6 +158,10 @@ struct EngineOptions {
   // nothing that runs the due work waits behind a whole unpaced job; at
   // least one record a step (0: exactly one).
   int64_t due_work_step_slice_micros = 50'000;
+  // The memory ImportTable sorts its items in: past it, the sorted items
+  // are written to a run file beside the database (engine/transfer/
+  // sorted_runs.h), and the table is built from a merge of the runs.
+  size_t import_sort_budget_bytes = size_t{64} << 20;
   // DynamoDB deletes expired items "within a few days". Each expired item is
   // deleted once its expiry plus a delay of its own (a hash of its key, in
   // [0, spread)) has passed: 0 deletes at the first sweep after expiry; two

@@ -41,16 +41,72 @@ Result<BulkPutRecord> DecodeJsonRecord(std::string_view line) {
   return record;
 }
 
+BulkPutRecord RecordOf(Item item) {
+  BulkPutRecord record;
+  record.put.item = std::move(item);
+  return record;
+}
+
+class JsonLinesObject final : public BulkObjectReader {
+ public:
+  explicit JsonLinesObject(std::unique_ptr<InputStream> in) : lines_(std::move(in)) {}
+  bool Next(Result<BulkPutRecord>* record) override {
+    std::string_view line;
+    if (!lines_.Next(&line)) return false;
+    *record = DecodeJsonRecord(line);
+    return true;
+  }
+  bool Skip() override {
+    std::string_view line;
+    return lines_.Next(&line);
+  }
+  Status status() const override { return lines_.status(); }
+
+ private:
+  LineReader lines_;
+};
+
+class IonObject final : public BulkObjectReader {
+ public:
+  explicit IonObject(std::string text) : text_(std::move(text)), records_(text_) {}
+  bool Next(Result<BulkPutRecord>* record) override {
+    Result<Item> item = Item();
+    if (!records_.Next(&item)) return false;
+    if (item.ok()) {
+      *record = RecordOf(std::move(item).value());
+    } else {
+      *record = item.status();
+    }
+    return true;
+  }
+  bool Skip() override {
+    Result<Item> item = Item();
+    return records_.Next(&item);
+  }
+  Status status() const override { return Status::OK(); }
+
+ private:
+  const std::string text_;
+  IonRecords records_;  // over text_
+};
+
 }  // namespace
+
+Result<std::unique_ptr<BulkObjectReader>> NewBulkObjectReader(std::unique_ptr<InputStream> in,
+                                                              BulkInputFormat format) {
+  if (format != BulkInputFormat::kIon) {
+    return std::unique_ptr<BulkObjectReader>(new JsonLinesObject(std::move(in)));
+  }
+  DR_ASSIGN_OR_RETURN(std::string text, ReadRest(*in));
+  return std::unique_ptr<BulkObjectReader>(new IonObject(std::move(text)));
+}
 
 Status VisitBulkRecords(std::string_view text, BulkInputFormat format,
                         const BulkRecordVisitor& visit) {
   if (format == BulkInputFormat::kIon) {
     return VisitIonRecords(text, [&](Result<Item> item) -> Status {
       if (!item.ok()) return visit(item.status());
-      BulkPutRecord record;
-      record.put.item = std::move(*item);
-      return visit(std::move(record));
+      return visit(RecordOf(std::move(item).value()));
     });
   }
   return ForEachRecordLine(text, [&](std::string_view line) {

@@ -23,13 +23,23 @@
 #ifndef DYNAROCK_API_TRANSFER_BULK_FILES_H_
 #define DYNAROCK_API_TRANSFER_BULK_FILES_H_
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "api/transfer/input_stream.h"
 #include "engine/transfer/transfer_files.h"
 
 namespace dynarock::api {
+
+// A reader of the records of one object's stream, as `format` says:
+// DYNAMODB_JSON a line at a time (memory: api/transfer/input_stream.h's
+// buffers and the longest line); ION from the object's whole decompressed
+// text, read here (its records may span lines). Errors (ION): those of
+// InputStream::Read.
+Result<std::unique_ptr<BulkObjectReader>> NewBulkObjectReader(std::unique_ptr<InputStream> in,
+                                                              BulkInputFormat format);
 
 // Each record of one (decompressed) object's text, as `format` says.
 // Returns what `visit` returned when it is not OK.

@@ -1,73 +1,24 @@
 #include "api/transfer/import_files.h"
 
-#include <zlib.h>
-#include <zstd.h>
-
-#include <fstream>
-#include <sstream>
 #include <vector>
 
 #include "api/json_codec.h"
+#include "api/transfer/input_stream.h"
 #include "api/transfer/ion_text.h"
 
 namespace dynarock::api {
 namespace {
 
-Result<std::string> ReadPlain(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status(ErrorCode::kIOError, "cannot read " + path);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
-Result<std::string> Gunzip(const std::string& path, std::string_view name) {
-  gzFile f = gzopen(path.c_str(), "rb");
-  if (f == nullptr) return Status(ErrorCode::kIOError, "cannot read " + path);
-  if (gzdirect(f) != 0) {
-    gzclose(f);
-    return Status::Validation("The file " + std::string(name) + " is not GZIP compressed");
-  }
-  std::string out;
-  std::vector<char> buf(1 << 16);
-  int n;
-  while ((n = gzread(f, buf.data(), static_cast<unsigned>(buf.size()))) > 0) {
-    out.append(buf.data(), static_cast<size_t>(n));
-  }
-  const bool failed = n < 0;
-  gzclose(f);
-  if (failed) return Status::Validation("The file " + std::string(name) + " is not valid GZIP");
-  return out;
-}
-
-Result<std::string> Unzstd(const std::string& path, std::string_view name) {
-  DR_ASSIGN_OR_RETURN(std::string compressed, ReadPlain(path));
-  ZSTD_DCtx* ctx = ZSTD_createDCtx();
-  std::string out;
-  std::vector<char> buf(ZSTD_DStreamOutSize());
-  ZSTD_inBuffer in{compressed.data(), compressed.size(), 0};
-  size_t rc = 1;
-  while (in.pos < in.size) {
-    ZSTD_outBuffer o{buf.data(), buf.size(), 0};
-    rc = ZSTD_decompressStream(ctx, &o, &in);
-    if (ZSTD_isError(rc)) break;
-    out.append(buf.data(), o.pos);
-  }
-  ZSTD_freeDCtx(ctx);
-  if (ZSTD_isError(rc) || rc != 0) {
-    return Status::Validation("The file " + std::string(name) + " is not valid ZSTD");
-  }
-  return out;
+// One DynamoDB JSON line: {"Item":{...}}.
+Result<Item> DecodeJsonLine(std::string_view line) {
+  // Nesting is bounded before anything is built (ParseRequestBody).
+  DR_ASSIGN_OR_RETURN(Json parsed, ParseRequestBody(line));
+  return DecodeItemMember(parsed);
 }
 
 Status VisitJsonLines(std::string_view text, const ImportRecordVisitor& visit) {
   return ForEachRecordLine(text, [&](std::string_view line) -> Status {
-    Result<Item> record = [&]() -> Result<Item> {
-      // Nesting is bounded before anything is built (ParseRequestBody).
-      DR_ASSIGN_OR_RETURN(Json parsed, ParseRequestBody(line));
-      return DecodeItemMember(parsed);
-    }();
-    return visit(std::move(record));
+    return visit(DecodeJsonLine(line));
   });
 }
 
@@ -191,16 +142,8 @@ Result<Item> DecodeItemMember(const Json& record) {
 }
 
 Result<std::string> ReadInputFile(const std::string& path, InputCompression compression) {
-  const std::string name = path.substr(path.rfind('/') + 1);
-  switch (compression) {
-    case InputCompression::kGzip:
-      return Gunzip(path, name);
-    case InputCompression::kZstd:
-      return Unzstd(path, name);
-    case InputCompression::kNone:
-      break;
-  }
-  return ReadPlain(path);
+  DR_ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, InputStream::Open(path, compression));
+  return ReadRest(*in);
 }
 
 Status VisitImportRecords(std::string_view text, const ImportTableDescription& desc,
@@ -208,6 +151,20 @@ Status VisitImportRecords(std::string_view text, const ImportTableDescription& d
   if (desc.input_format == InputFormat::kCsv) return VisitCsv(text, desc, visit);
   if (desc.input_format == InputFormat::kIon) return VisitIonRecords(text, visit);
   return VisitJsonLines(text, visit);
+}
+
+Status VisitImportFile(const std::string& path, const ImportTableDescription& desc,
+                       const ImportRecordVisitor& visit) {
+  if (desc.input_format != InputFormat::kDynamoDbJson) {
+    DR_ASSIGN_OR_RETURN(std::string text, ReadInputFile(path, desc.compression));
+    return VisitImportRecords(text, desc, visit);
+  }
+  // JSON Lines: one line at a time, the file never whole.
+  DR_ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, InputStream::Open(path, desc.compression));
+  LineReader lines(std::move(in));
+  std::string_view line;
+  while (lines.Next(&line)) DR_RETURN_IF_ERROR(visit(DecodeJsonLine(line)));
+  return lines.status();
 }
 
 }  // namespace dynarock::api

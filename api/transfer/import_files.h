@@ -31,6 +31,13 @@ namespace dynarock::api {
 // Errors: kIOError (cannot read), kValidation (not of that compression).
 Result<std::string> ReadInputFile(const std::string& path, InputCompression compression);
 
+// Each record of the file `path`, decompressed and decoded as `desc` says:
+// DynamoDB JSON a line at a time (api/transfer/input_stream.h: the file is
+// never held whole), CSV and Ion from the file's whole text (their records
+// may span lines). Errors: those of ReadInputFile, or what `visit` returned.
+Status VisitImportFile(const std::string& path, const ImportTableDescription& desc,
+                       const ImportRecordVisitor& visit);
+
 // Each record of one file's (decompressed) text, as `desc` says.
 Status VisitImportRecords(std::string_view text, const ImportTableDescription& desc,
                           const ImportRecordVisitor& visit);

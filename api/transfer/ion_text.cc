@@ -636,6 +636,15 @@ Status AppendIonItemLine(std::string_view encoded_item, std::string* out) {
   return Status::OK();
 }
 
+struct IonRecords::Rep {
+  explicit Rep(std::string_view text) : reader(text) {}
+  IonRecordReader reader;
+};
+
+IonRecords::IonRecords(std::string_view text) : rep_(std::make_unique<Rep>(text)) {}
+IonRecords::~IonRecords() = default;
+bool IonRecords::Next(Result<Item>* record) { return rep_->reader.Next(record); }
+
 Status VisitIonRecords(std::string_view text, const ImportRecordVisitor& visit) {
   IonRecordReader reader(text);
   Result<Item> record = Item();

@@ -27,6 +27,7 @@
 #ifndef DYNAROCK_API_TRANSFER_ION_TEXT_H_
 #define DYNAROCK_API_TRANSFER_ION_TEXT_H_
 
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -45,6 +46,23 @@ inline constexpr int kMaxIonDepth = 35;
 // api/encoded_item_json.h renders DynamoDB JSON). Errors: kCorruption
 // (nothing appended).
 Status AppendIonItemLine(std::string_view encoded_item, std::string* out);
+
+// The records of `text`, pulled one at a time (what VisitIonRecords
+// visits). `text` must outlive the reader.
+class IonRecords {
+ public:
+  explicit IonRecords(std::string_view text);
+  ~IonRecords();
+  IonRecords(const IonRecords&) = delete;
+  IonRecords& operator=(const IonRecords&) = delete;
+  // The next record into *record (the item, or why the record is not one);
+  // false at the end of the text.
+  bool Next(Result<Item>* record);
+
+ private:
+  struct Rep;
+  std::unique_ptr<Rep> rep_;
+};
 
 // Each record of `text` to `visit`: the item, or why the record is not one.
 // Returns what `visit` returned when it is not OK.

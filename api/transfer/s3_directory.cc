@@ -10,6 +10,7 @@
 #include "api/transfer/bulk_files.h"
 #include "api/transfer/export_files.h"
 #include "api/transfer/import_files.h"
+#include "api/transfer/input_stream.h"
 
 namespace dynarock::api {
 
@@ -93,8 +94,7 @@ Result<int64_t> S3Directory::ReadImport(const ImportTableDescription& desc,
   int64_t bytes = 0;
   for (const ObjectFile& f : files) {
     bytes += f.size;
-    DR_ASSIGN_OR_RETURN(std::string text, ReadInputFile(f.path, desc.compression));
-    DR_RETURN_IF_ERROR(VisitImportRecords(text, desc, visit));
+    DR_RETURN_IF_ERROR(VisitImportFile(f.path, desc, visit));
   }
   return bytes;
 }
@@ -109,11 +109,11 @@ Result<std::vector<BulkInputObject>> S3Directory::ListBulkInput(const BulkInputS
   return objects;
 }
 
-Status S3Directory::ReadBulkObject(const BulkInputSource& input, const std::string& key,
-                                   const BulkRecordVisitor& visit) {
+Result<std::unique_ptr<BulkObjectReader>> S3Directory::OpenBulkObject(
+    const BulkInputSource& input, const std::string& key) {
   DR_ASSIGN_OR_RETURN(std::string path, ObjectPath(input.s3_bucket, key));
-  DR_ASSIGN_OR_RETURN(std::string text, ReadInputFile(path, input.compression));
-  return VisitBulkRecords(text, input.input_format, visit);
+  DR_ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, InputStream::Open(path, input.compression));
+  return NewBulkObjectReader(std::move(in), input.input_format);
 }
 
 Status S3Directory::WriteBulkReport(const BulkOutputTarget& output,

@@ -35,11 +35,11 @@ class S3Directory final : public TransferFiles {
   Result<int64_t> ReadImport(const ImportTableDescription& desc,
                              const ImportRecordVisitor& visit) override;
   // Bulk put items: the files under the prefix (api/transfer/bulk_files.h
-  // reads each), and the reports, written as
+  // streams each), and the reports, written as
   // <output bucket>/<prefix>/AWSDynamoDB/BulkOperations/<operation id>/report-<part>.json.
   Result<std::vector<BulkInputObject>> ListBulkInput(const BulkInputSource& input) override;
-  Status ReadBulkObject(const BulkInputSource& input, const std::string& key,
-                        const BulkRecordVisitor& visit) override;
+  Result<std::unique_ptr<BulkObjectReader>> OpenBulkObject(const BulkInputSource& input,
+                                                          const std::string& key) override;
   Status WriteBulkReport(const BulkOutputTarget& output, const std::string& operation_id,
                          int64_t part, const std::vector<BulkReportEntry>& entries) override;
 

@@ -124,7 +124,8 @@ Status EngineParts::OpenBackups() {
                                              continuous_backups.get(),
                                              options.transfer_files));
   DR_ASSIGN_OR_RETURN(imports, Imports::Open(store.get(), clock, &tables, &restorer,
-                                             options.transfer_files));
+                                             options.transfer_files,
+                                             options.import_sort_budget_bytes));
   BulkPutOptions bulk_options;
   bulk_options.step_slice_micros = options.due_work_step_slice_micros;
   DR_ASSIGN_OR_RETURN(bulk_puts, BulkPuts::Open(store.get(), clock, &tables, &write_path,

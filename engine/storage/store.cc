@@ -572,6 +572,40 @@ class SstWriterImpl final : public SstWriter {
   bool finished_ = false;
 };
 
+// An SST file's entries; owns the file's reader.
+class SstIteratorImpl final : public StoreIterator {
+ public:
+  explicit SstIteratorImpl(const rocksdb::Options& options) : reader_(options) {}
+  rocksdb::Status Open(const std::string& file) {
+    rocksdb::Status s = reader_.Open(file);
+    if (!s.ok()) return s;
+    rocksdb::ReadOptions ro;
+    ro.fill_cache = false;  // read once, in order: keep the block cache for the tables
+    it_.reset(reader_.NewIterator(ro));
+    return s;
+  }
+  bool Valid() const override { return it_->Valid(); }
+  void SeekToFirst() override { it_->SeekToFirst(); }
+  void SeekToLast() override { it_->SeekToLast(); }
+  void Seek(std::string_view t) override { it_->Seek(ToSlice(t)); }
+  void SeekForPrev(std::string_view t) override { it_->SeekForPrev(ToSlice(t)); }
+  void Next() override { it_->Next(); }
+  void Prev() override { it_->Prev(); }
+  std::string_view key() const override {
+    rocksdb::Slice k = it_->key();
+    return {k.data(), k.size()};
+  }
+  std::string_view value() const override {
+    rocksdb::Slice v = it_->value();
+    return {v.data(), v.size()};
+  }
+  Status status() const override { return FromRocks(it_->status()); }
+
+ private:
+  rocksdb::SstFileReader reader_;
+  std::unique_ptr<rocksdb::Iterator> it_;  // destroyed before reader_
+};
+
 }  // namespace
 
 const std::string& Store::path() const { return rep_->files_dir; }
@@ -580,17 +614,20 @@ std::unique_ptr<SstWriter> Store::NewSstWriter(const std::string& file) const {
   return std::make_unique<SstWriterImpl>(rep_->file_options, file);
 }
 
+Result<std::unique_ptr<StoreIterator>> Store::NewSstIterator(const std::string& file) const {
+  auto it = std::make_unique<SstIteratorImpl>(rep_->file_options);
+  DR_RETURN_IF_ERROR(FromRocks(it->Open(file)));
+  return std::unique_ptr<StoreIterator>(std::move(it));
+}
+
 Status Store::ReadSst(
     const std::string& file,
     const std::function<Status(std::string_view, std::string_view)>& fn) const {
-  rocksdb::SstFileReader reader(rep_->file_options);
-  DR_RETURN_IF_ERROR(FromRocks(reader.Open(file)));
-  std::unique_ptr<rocksdb::Iterator> it(reader.NewIterator(rocksdb::ReadOptions()));
+  DR_ASSIGN_OR_RETURN(std::unique_ptr<StoreIterator> it, NewSstIterator(file));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    const rocksdb::Slice k = it->key(), v = it->value();
-    DR_RETURN_IF_ERROR(fn({k.data(), k.size()}, {v.data(), v.size()}));
+    DR_RETURN_IF_ERROR(fn(it->key(), it->value()));
   }
-  return FromRocks(it->status());
+  return it->status();
 }
 
 Status Store::Ingest(Cf cf, const std::vector<std::string>& files, bool move) {

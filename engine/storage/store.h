@@ -225,6 +225,9 @@ class Store final : public StoreReader {
   const std::string& path() const;
   // A writer of a new SST file at `file` (in the database's Env).
   std::unique_ptr<SstWriter> NewSstWriter(const std::string& file) const;
+  // An iterator over the entries of the SST file `file` (unbounded; not
+  // positioned: Seek first). Errors: kIOError, kCorruption.
+  Result<std::unique_ptr<StoreIterator>> NewSstIterator(const std::string& file) const;
   // Calls `fn(key, value)` for every entry of the SST file in key order;
   // stops at the first error `fn` returns. Errors: kIOError, kCorruption.
   Status ReadSst(const std::string& file,

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <memory>
+#include <optional>
 #include <tuple>
 
 #include "engine/clock.h"
@@ -29,7 +31,12 @@ struct BulkPuts::Job {
   size_t object_index = 0;  // checkpointed
   size_t record_index = 0;  // in the current object; checkpointed
   bool object_loaded = false;
-  std::vector<Result<BulkPutRecord>> records;
+  // The put pass over the current object (null for an object that stopped)
+  // and the record pulled from it, not yet put (it may wait for the budget
+  // or its partition). What the job holds of an object is this, never the
+  // object (see LoadObject).
+  std::unique_ptr<BulkObjectReader> reader;
+  std::optional<Result<BulkPutRecord>> record;
   double tokens = 0;
   int64_t refilled_micros = 0;
   int64_t retry_at_micros = 0;
@@ -425,7 +432,8 @@ void BulkPuts::Finish(Job* job, BulkOperationStatus status, int64_t now,
   job->work.end_micros = now;
   job->work.failure_code = std::move(code);
   job->work.failure_message = std::move(message);
-  job->records.clear();
+  job->reader.reset();
+  job->record.reset();
   job->objects.clear();
   active_.fetch_sub(1, std::memory_order_acq_rel);
 }
@@ -519,16 +527,26 @@ bool BulkPuts::Step(Job* job, int64_t now) {
       progressed = true;
       continue;
     }
-    if (job->record_index >= job->records.size()) {
-      d.processed_input_bytes += job->objects[job->object_index].size_bytes;
-      ++job->object_index;
-      job->record_index = 0;
-      job->object_loaded = false;
-      job->records.clear();
-      progressed = true;
-      continue;
+    if (!job->record) {
+      Result<BulkPutRecord> next = BulkPutRecord();
+      if (job->reader == nullptr || !job->reader->Next(&next)) {
+        // The object's end. An object the validation pass read whole that
+        // stops now was changed meanwhile: it counts as an object that stops.
+        if (job->reader != nullptr && !job->reader->status().ok()) {
+          StopObject(job, job->reader->status());
+        }
+        d.processed_input_bytes += job->objects[job->object_index].size_bytes;
+        ++job->object_index;
+        job->record_index = 0;
+        job->object_loaded = false;
+        job->reader.reset();
+        progressed = true;
+        continue;
+      }
+      job->record = std::move(next);
     }
     if (!PutNext(job, now)) break;
+    job->record.reset();  // put, or failed and counted
     progressed = true;
   }
   return progressed;
@@ -538,38 +556,59 @@ bool BulkPuts::LoadObject(Job* job) {
   BulkOperationDescription& d = job->work;
   if (job->object_index >= job->objects.size()) return false;
   const BulkInputObject& object = job->objects[job->object_index];
-  job->records.clear();
-  Status s = files_->ReadBulkObject(d.input, object.key, [&](Result<BulkPutRecord> r) {
-    job->records.push_back(std::move(r));
-    return Status::OK();
-  });
-  if (!s.ok()) {
-    // "Validation errors that stop an object": the object's records are not
-    // written; the object counts as one failed record, and is reported.
-    job->records.clear();
-    job->record_index = 0;
-    ++d.failed_item_count;
-    ++d.processed_item_count;
-    if (d.output.report_errors) {
-      BulkReportEntry e;
-      e.kind = BulkReportEntry::Kind::kError;
-      e.object_key = object.key;
-      e.error_code = std::string(ErrorCodeName(s.code()));
-      e.error_message = s.message();
-      job->report.push_back(std::move(e));
+  job->reader.reset();
+  job->record.reset();
+  Status s = [&]() -> Status {
+    // The validation pass: the whole object is read (decompressed, its
+    // records found but not decoded) before any of its records is written,
+    // so that an object that stops -- wherever its damage is -- writes
+    // nothing. It keeps only the count of records.
+    DR_ASSIGN_OR_RETURN(std::unique_ptr<BulkObjectReader> check,
+                        files_->OpenBulkObject(d.input, object.key));
+    size_t count = 0;
+    while (check->Skip()) ++count;
+    DR_RETURN_IF_ERROR(check->status());
+    check.reset();
+    // The put pass, from the checkpoint's record: the records already put
+    // are skipped.
+    DR_ASSIGN_OR_RETURN(std::unique_ptr<BulkObjectReader> reader,
+                        files_->OpenBulkObject(d.input, object.key));
+    job->record_index = std::min(job->record_index, count);
+    for (size_t i = 0; i < job->record_index; ++i) {
+      if (!reader->Skip()) break;  // changed meanwhile: the put pass finds out
     }
+    job->reader = std::move(reader);
+    return Status::OK();
+  }();
+  if (!s.ok()) {
+    job->reader.reset();
+    job->record_index = 0;
+    StopObject(job, s);
   }
-  // A checkpoint inside this object skips the records already put.
-  job->record_index = std::min(job->record_index, job->records.size());
   job->object_loaded = true;
   return true;
+}
+
+void BulkPuts::StopObject(Job* job, const Status& why) {
+  // "Validation errors that stop an object": the object counts as one
+  // failed record, and is reported.
+  BulkOperationDescription& d = job->work;
+  ++d.failed_item_count;
+  ++d.processed_item_count;
+  if (!d.output.report_errors) return;
+  BulkReportEntry e;
+  e.kind = BulkReportEntry::Kind::kError;
+  e.object_key = job->objects[job->object_index].key;
+  e.error_code = std::string(ErrorCodeName(why.code()));
+  e.error_message = why.message();
+  job->report.push_back(std::move(e));
 }
 
 bool BulkPuts::PutNext(Job* job, int64_t now) {
   BulkOperationDescription& d = job->work;
   const std::string& object_key = job->objects[job->object_index].key;
   const int64_t record_number = static_cast<int64_t>(job->record_index) + 1;
-  Result<BulkPutRecord>& record = job->records[job->record_index];
+  Result<BulkPutRecord>& record = *job->record;
   auto fail = [&](const Status& s, const Item* item) {
     ++d.failed_item_count;
     ++d.processed_item_count;

@@ -32,6 +32,17 @@
 // records after it are put again (idempotent for unconditional puts), and
 // the counters continue from the checkpoint, so no record is counted twice.
 //
+// Memory. A job never holds an input object: it reads each object twice
+// through TransferFiles::OpenBulkObject's reader -- a validation pass that
+// keeps nothing but the count of records (an object that stops, even by a
+// damaged end, writes none of its records), then the put pass, which pulls
+// one record at a time. A running job holds its object listing (at most
+// BulkPutOptions::max_input_objects keys), one reader (for DYNAMODB_JSON
+// input its decompression buffers and the longest line; an ION object's
+// decompressed text), the record being put, and the report entries of at
+// most a second (they are written with each checkpoint). None of it grows
+// with the number of records of an object or of the job.
+//
 // Thread-safe.
 
 #ifndef DYNAROCK_ENGINE_TRANSFER_BULK_PUTS_H_
@@ -125,8 +136,11 @@ class BulkPuts {
   Status Persist(const Job& job);
   // One operation's step at `now`; true when it progressed.
   bool Step(Job* job, int64_t now);
-  // Loads the job's next object; false when none is left.
+  // Opens the job's next object: its validation pass, then its put pass
+  // from the checkpoint's record. False when no object is left.
   bool LoadObject(Job* job);
+  // Counts and reports the current object as one that stops with `why`.
+  void StopObject(Job* job, const Status& why);
   // Puts the job's next record; false when the job must wait.
   bool PutNext(Job* job, int64_t now);
   void Finish(Job* job, BulkOperationStatus status, int64_t now,

@@ -8,6 +8,7 @@
 #include "engine/clock.h"
 #include "engine/transfer/job_page.h"
 #include "engine/transfer/job_records.h"
+#include "engine/transfer/sorted_runs.h"
 #include "engine/index/index_entry.h"
 #include "engine/keys/key_codec.h"
 #include "engine/schema/schema.h"
@@ -25,6 +26,9 @@ constexpr char kImportPrefix = 'I';
 constexpr uint8_t kRecordVersion = 1;
 constexpr uint8_t kMaxStatus = static_cast<uint8_t>(ImportStatus::kFailed);
 constexpr std::string_view kStopping = "import interrupted by shutdown";
+
+// Where imports sort their items (SortedRuns), one directory per import.
+std::string RunsDir(const Store& store) { return store.path() + "/import-runs"; }
 
 void PutSource(RecordWriter& w, const S3BucketSource& s) {
   w.String(s.s3_bucket);
@@ -143,8 +147,12 @@ Status ImportNotFound(const std::string& arn) {
 Result<std::unique_ptr<Imports>> Imports::Open(Store* store, const Clock* clock,
                                                TableLifecycle* tables,
                                                TableRestorer* restorer,
-                                               TransferFiles* files) {
-  std::unique_ptr<Imports> imports(new Imports(store, clock, tables, restorer, files));
+                                               TransferFiles* files,
+                                               size_t sort_budget_bytes) {
+  std::unique_ptr<Imports> imports(
+      new Imports(store, clock, tables, restorer, files, sort_budget_bytes));
+  // Runs of imports a crash interrupted: they run again from the start.
+  DR_RETURN_IF_ERROR(store->RemoveAll(RunsDir(*store)));
   std::vector<Record> unfinished;
   {
     MutexLock lock(&imports->mu_);
@@ -294,7 +302,9 @@ Status Imports::Run(Record* record) {
   ResolveIndexes(&checked);
   // Item key without the table id -> encoded item; a later record of a key
   // replaces an earlier one.
-  std::map<std::string, std::string> items;
+  const std::string& arn = d.import_arn;
+  SortedRuns items(store_, RunsDir(*store_) + "/" + arn.substr(arn.rfind('/') + 1),
+                   sort_budget_bytes_);
   int64_t processed = 0, errors = 0;
   std::string value;
   DR_ASSIGN_OR_RETURN(
@@ -314,17 +324,20 @@ Status Imports::Run(Record* record) {
         }
         value.clear();
         EncodeItem(*item, &value);
-        items[keys::ItemKey(0, *key->hash, key->range).substr(4)] = value;
-        return Status::OK();
+        return items.Add(keys::ItemKey(0, *key->hash, key->range).substr(4), value);
       }));
   d.processed_item_count = processed;
   d.error_count = errors;
-  d.imported_item_count = static_cast<int64_t>(items.size());
-  RestoreItemSource source = [&items](const RestoreItemVisitor& visit) -> Status {
-    for (const auto& [suffix, encoded] : items) DR_RETURN_IF_ERROR(visit(suffix, encoded));
-    return Status::OK();
+  int64_t imported = 0;
+  RestoreItemSource source = [&](const RestoreItemVisitor& visit) -> Status {
+    return items.Merge([&](std::string_view suffix, std::string_view encoded) -> Status {
+      if (jobs_.stopping()) return Status(ErrorCode::kInternal, std::string(kStopping));
+      ++imported;
+      return visit(suffix, encoded);
+    });
   };
   DR_ASSIGN_OR_RETURN(TableDescription published, restorer_->Restore(record->def, source));
+  d.imported_item_count = imported;
   d.table = published;
   return Status::OK();
 }

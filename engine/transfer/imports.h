@@ -13,12 +13,22 @@
 // when the job ends, CREATING for a new table's create delay from the
 // import's start; the import is COMPLETED once its table is ACTIVE.
 //
-// The items of an import are held in memory, sorted by key, until the
-// table is built (the restorer needs them in key order).
+// Memory. The restorer needs the items in key order, the last record of a
+// key winning: the checked items go through SortedRuns
+// (engine/transfer/sorted_runs.h), which keeps at most `sort_budget_bytes`
+// of them in memory and writes each full budget as a sorted run file under
+// <database>/import-runs/<import id>/; the table is built from a merge of
+// the runs, and the runs are removed. An import under the budget writes no
+// file. Reading the input holds a DynamoDB JSON file a line at a time, a
+// CSV or Ion file whole (api/transfer/import_files.h). So an import's
+// memory is the budget, the run readers of the merge, and the restorer's
+// (one SST writer, index entries in batches of 1,000 items) -- not its
+// item count.
 //
 // Records ("I" ns "\0" arn in the meta column family) make imports survive
 // restarts; one interrupted by a shutdown or crash runs again from the
-// start when the database opens.
+// start when the database opens, which first removes what runs such an
+// import left.
 //
 // Thread-safe.
 
@@ -52,7 +62,8 @@ class Imports {
   static Result<std::unique_ptr<Imports>> Open(Store* store, const Clock* clock,
                                                TableLifecycle* tables,
                                                TableRestorer* restorer,
-                                               TransferFiles* files);
+                                               TransferFiles* files,
+                                               size_t sort_budget_bytes = size_t{64} << 20);
   // Stops the import thread (a running import stays IN_PROGRESS).
   ~Imports();
 
@@ -76,8 +87,13 @@ class Imports {
   using Key = std::pair<std::string, std::string>;  // (ns, arn)
 
   Imports(Store* store, const Clock* clock, TableLifecycle* tables, TableRestorer* restorer,
-          TransferFiles* files)
-      : store_(store), clock_(clock), tables_(tables), restorer_(restorer), files_(files) {}
+          TransferFiles* files, size_t sort_budget_bytes)
+      : store_(store),
+        clock_(clock),
+        tables_(tables),
+        restorer_(restorer),
+        files_(files),
+        sort_budget_bytes_(sort_budget_bytes) {}
 
   // `d` as a client sees it at `now`: an import that built its table
   // (COMPLETED, or FAILED with ItemValidationError) whose table is still
@@ -92,6 +108,7 @@ class Imports {
   TableLifecycle* const tables_;
   TableRestorer* const restorer_;
   TransferFiles* const files_;
+  const size_t sort_budget_bytes_;
   mutable Mutex mu_;
   std::map<Key, Record> imports_ GUARDED_BY(mu_);
   // Last: destroyed (stopped) first, while the rest is still there.

@@ -13,8 +13,8 @@ Result<std::vector<BulkInputObject>> TransferFiles::ListBulkInput(const BulkInpu
   return NoBucket();
 }
 
-Status TransferFiles::ReadBulkObject(const BulkInputSource&, const std::string&,
-                                     const BulkRecordVisitor&) {
+Result<std::unique_ptr<BulkObjectReader>> TransferFiles::OpenBulkObject(const BulkInputSource&,
+                                                                        const std::string&) {
   return NoBucket();
 }
 

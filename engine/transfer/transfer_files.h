@@ -58,6 +58,26 @@ struct BulkInputObject {
 // such records fail alone and the object goes on.
 using BulkRecordVisitor = std::function<Status(Result<BulkPutRecord> record)>;
 
+// The records of one bulk input object, pulled one at a time, decompressed
+// as they are read: a job holds a reader over its object, never the object
+// (for DYNAMODB_JSON; an ION object's decompressed text is held by its
+// reader, as its records may span lines). Not thread-safe.
+class BulkObjectReader {
+ public:
+  virtual ~BulkObjectReader() = default;
+  // The next record into *record: the record, or why it is not one (it
+  // fails alone). False at the end of the object, or when the object stops
+  // (status()).
+  virtual bool Next(Result<BulkPutRecord>* record) = 0;
+  // Moves past the next record without decoding it; false as Next. Skip
+  // and Next agree on where records are.
+  virtual bool Skip() = 0;
+  // OK while records come and at the end of the object; once Next or Skip
+  // returned false for it, why the object stops: kValidation (it does not
+  // decompress, or is not of the format at all), kIOError.
+  virtual Status status() const = 0;
+};
+
 class TransferFiles {
  public:
   virtual ~TransferFiles() = default;
@@ -82,11 +102,11 @@ class TransferFiles {
   // The objects of `input`'s bucket whose key starts with its prefix, in
   // key order. Errors: kResourceNotFound (no bucket), kIOError.
   virtual Result<std::vector<BulkInputObject>> ListBulkInput(const BulkInputSource& input);
-  // Each record of object `key`, decompressed and decoded as `input` says.
-  // Errors: kValidation (the object does not decompress, or is not of the
-  // format at all: the object stops), kIOError, or what `visit` returned.
-  virtual Status ReadBulkObject(const BulkInputSource& input, const std::string& key,
-                                const BulkRecordVisitor& visit);
+  // A reader of object `key`'s records, decompressed and decoded as
+  // `input` says. Errors: kValidation (the object does not decompress, or
+  // its key leaves the bucket: the object stops), kIOError.
+  virtual Result<std::unique_ptr<BulkObjectReader>> OpenBulkObject(const BulkInputSource& input,
+                                                                  const std::string& key);
   // Writes `entries` as one report object under `output`'s bucket and
   // prefix, named by the operation id and `part`. Errors: kResourceNotFound
   // (no bucket), kIOError.

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -23,8 +24,40 @@
 namespace dynarock {
 namespace {
 
+// An object's records, pulled one at a time; `stop`, when not OK, is how
+// the object ends after its records (a damaged end). Counts what it decodes.
+class MemoryObject final : public BulkObjectReader {
+ public:
+  MemoryObject(std::vector<Result<BulkPutRecord>> records, Status stop, std::atomic<int64_t>* decoded)
+      : records_(std::move(records)), stop_(std::move(stop)), decoded_(decoded) {}
+  bool Next(Result<BulkPutRecord>* record) override {
+    if (next_ >= records_.size()) return End();
+    *record = records_[next_++];
+    decoded_->fetch_add(1);
+    return true;
+  }
+  bool Skip() override {
+    if (next_ >= records_.size()) return End();
+    ++next_;
+    return true;
+  }
+  Status status() const override { return status_; }
+
+ private:
+  bool End() {
+    status_ = stop_;
+    return false;
+  }
+  const std::vector<Result<BulkPutRecord>> records_;
+  const Status stop_;
+  std::atomic<int64_t>* const decoded_;
+  size_t next_ = 0;
+  Status status_;
+};
+
 // Bucket "bucket": objects by key, each a list of records; "broken/..."
-// objects fail to decompress. Reports are kept by part.
+// objects do not decompress at their end, after their records. Reports
+// are kept by part.
 class MemoryFiles final : public TransferFiles {
  public:
   Result<std::unique_ptr<ExportWriter>> NewExport(const ExportDescription&) override {
@@ -46,19 +79,18 @@ class MemoryFiles final : public TransferFiles {
     }
     return out;
   }
-  Status ReadBulkObject(const BulkInputSource&, const std::string& key,
-                        const BulkRecordVisitor& visit) override {
+  Result<std::unique_ptr<BulkObjectReader>> OpenBulkObject(const BulkInputSource&,
+                                                          const std::string& key) override {
+    Status stop;
     if (key.rfind("broken/", 0) == 0) {
-      return Status::Validation("The file " + key + " is not valid GZIP");
+      stop = Status::Validation("The file " + key + " is not valid GZIP");
     }
-    std::vector<Result<BulkPutRecord>> records;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      records = objects_.at(key);
-    }
-    for (Result<BulkPutRecord>& r : records) DR_RETURN_IF_ERROR(visit(std::move(r)));
-    return Status::OK();
+    std::lock_guard<std::mutex> lock(mu_);
+    return std::unique_ptr<BulkObjectReader>(
+        new MemoryObject(objects_.at(key), std::move(stop), &decoded_));
   }
+  // Records handed out decoded (BulkObjectReader::Next), all objects.
+  int64_t decoded() const { return decoded_.load(); }
   Status WriteBulkReport(const BulkOutputTarget&, const std::string&, int64_t,
                          const std::vector<BulkReportEntry>& entries) override {
     std::lock_guard<std::mutex> lock(mu_);
@@ -79,6 +111,7 @@ class MemoryFiles final : public TransferFiles {
   std::mutex mu_;
   std::map<std::string, std::vector<Result<BulkPutRecord>>> objects_;
   std::vector<BulkReportEntry> report_;
+  std::atomic<int64_t> decoded_{0};
 };
 
 EngineOptions Options(MemoryFiles* files) {
@@ -152,7 +185,9 @@ TEST(BulkPutsTest, PutsEveryValidRecordAndCountsAndReportsTheOthers) {
   records.push_back(fresh);  // no item: written
   records.push_back(Record(SimpleItem("a", "50", std::string(410 * 1024, 'y'))));  // too large
   files.Set("in/part-1", records);
-  files.Set("broken/part-2", {});
+  // Broken at its end: none of its records is written.
+  files.Set("broken/part-2", {Record(SimpleItem("b", "1")), Record(SimpleItem("b", "2")),
+                              Record(SimpleItem("b", "3"))});
 
   StartBulkPutItemsRequest req = StartOf("Bulk", "");
   ASSERT_OK_AND_ASSIGN(BulkOperationDescription started, db->StartBulkPutItems(req));
@@ -168,8 +203,8 @@ TEST(BulkPutsTest, PutsEveryValidRecordAndCountsAndReportsTheOthers) {
   EXPECT_EQ(done.processed_item_count, 26);  // 25 records and the broken object
   EXPECT_EQ(done.failed_item_count, 4);      // not an item, no key, too large, broken object
   EXPECT_EQ(done.condition_check_failure_count, 1);
-  EXPECT_EQ(done.total_input_bytes, 2500);
-  EXPECT_EQ(done.processed_input_bytes, 2500);
+  EXPECT_EQ(done.total_input_bytes, 2800);
+  EXPECT_EQ(done.processed_input_bytes, 2800);
   EXPECT_TRUE(done.end_micros.has_value());
   EXPECT_FALSE(done.failure_code.has_value());
   EXPECT_GT(done.usage.table_bulk_put_bytes, 0);
@@ -266,6 +301,66 @@ TEST(BulkPutsTest, AnUnpacedJobMovesInBoundedStepsAndPutsEveryItem) {
   scan.table_name = "Bulk";
   ASSERT_OK_AND_ASSIGN(ScanResult all, db->Scan(scan));
   EXPECT_EQ(all.items.size(), 10u);
+}
+
+TEST(BulkPutsTest, AJobHoldsOneRecordOfItsObjectAtATime) {
+  // The object is read record by record as they are put (a job that read
+  // its object whole, as it once did, decodes all 1,000 in its first step).
+  MemoryFiles files;
+  EngineOptions options = Options(&files);
+  options.throttling = false;
+  options.due_work_step_slice_micros = 0;  // one record a step
+  options.due_work_interval_micros = int64_t{3600} * 1'000'000;  // only this test's steps
+  TestEngine db(options);
+  ASSERT_OK(db->CreateTable(SimpleTable("Bulk")).status());
+  std::vector<Result<BulkPutRecord>> records;
+  for (int i = 1; i <= 1000; ++i) records.push_back(Record(SimpleItem("a", std::to_string(i).c_str())));
+  files.Set("in/part-1", records);
+  StartBulkPutItemsRequest req = StartOf("Bulk", "");
+  req.max_write_request_units = int64_t{1} << 40;  // unpaced
+  ASSERT_OK_AND_ASSIGN(BulkOperationDescription started, db->StartBulkPutItems(req));
+  db->RunDueWork();  // lists the input: the job's budget starts now
+  db.clock.Advance(1'000'000);  // a second of it: more than all the records need
+  int64_t most_ahead = 0;
+  for (int step = 0; step < 1100; ++step) {
+    db->RunDueWork();
+    const BulkOperationDescription d = Describe(db, started.bulk_operation_arn);
+    most_ahead = std::max(most_ahead, files.decoded() - d.processed_item_count);
+    if (d.status != BulkOperationStatus::kInProgress) break;
+  }
+  const BulkOperationDescription done = Describe(db, started.bulk_operation_arn);
+  EXPECT_EQ(done.status, BulkOperationStatus::kCompleted);
+  EXPECT_EQ(done.processed_item_count, 1000);
+  EXPECT_EQ(files.decoded(), 1000);  // each record decoded once
+  EXPECT_LE(most_ahead, 1);
+}
+
+TEST(BulkPutsTest, AnObjectDamagedAtItsEndWritesNoneOfItsRecords) {
+  // "Validation errors that stop an object" are found by the validation
+  // pass, which reads the object to its end before any record is put.
+  MemoryFiles files;
+  TestEngine db(Options(&files));
+  ASSERT_OK(db->CreateTable(SimpleTable("Bulk")).status());
+  std::vector<Result<BulkPutRecord>> records;
+  for (int i = 1; i <= 500; ++i) records.push_back(Record(SimpleItem("a", std::to_string(i).c_str())));
+  files.Set("broken/part-1", records);
+  files.Set("ok/part-2", {Record(SimpleItem("b", "1"))});
+  ASSERT_OK_AND_ASSIGN(BulkOperationDescription started, db->StartBulkPutItems(StartOf("Bulk", "")));
+  RunToEnd(db, started.bulk_operation_arn);
+  const BulkOperationDescription done = Describe(db, started.bulk_operation_arn);
+  EXPECT_EQ(done.status, BulkOperationStatus::kCompletedWithErrors);
+  EXPECT_EQ(done.processed_item_count, 2);  // the broken object and the good record
+  EXPECT_EQ(done.failed_item_count, 1);
+  EXPECT_EQ(files.decoded(), 1);  // the broken object's records were never decoded
+  ScanRequest scan;
+  scan.table_name = "Bulk";
+  ASSERT_OK_AND_ASSIGN(ScanResult all, db->Scan(scan));
+  ASSERT_EQ(all.items.size(), 1u);
+  EXPECT_EQ(all.items[0].at("pk").s(), "b");
+  const std::vector<BulkReportEntry> report = files.report();
+  ASSERT_EQ(report.size(), 1u);
+  EXPECT_EQ(report[0].object_key, "broken/part-1");
+  EXPECT_EQ(report[0].error_message, "The file broken/part-1 is not valid GZIP");
 }
 
 TEST(BulkPutsTest, ConditionFailuresAloneCompleteTheOperation) {

@@ -127,6 +127,43 @@ TEST(ImportsTest, BuildsTheTableFromTheValidRecords) {
   EXPECT_OK(db->VerifyIndexes(Scope(), "Imported"));
 }
 
+TEST(ImportsTest, ItemsBeyondTheSortBudgetGoThroughRunsInKeyOrderTheLastOfAKeyWinning) {
+  // A 16 KiB budget: the 3,000 records go through many run files, and most
+  // of the 600 keys are in several runs.
+  MemoryFiles files;
+  EngineOptions options = WithFiles(&files);
+  options.import_sort_budget_bytes = size_t{16} << 10;
+  TestEngine db(options);
+  std::vector<Result<Item>> records;
+  for (int round = 0; round < 5; ++round) {
+    for (int i = 0; i < 600; ++i) {
+      const int k = (i * 7 + round * 13) % 600;  // each round in another order
+      records.push_back(IndexedItem(k, "round " + std::to_string(round)));
+    }
+  }
+  files.Set("p/", records);
+  ASSERT_OK_AND_ASSIGN(ImportTableDescription started,
+                       db->ImportTable(ImportOf("Imported", "p/")));
+  const ImportTableDescription done = Finished(db, started.import_arn);
+  EXPECT_EQ(done.import_status, ImportStatus::kCompleted);
+  EXPECT_EQ(done.processed_item_count, 3000);
+  EXPECT_EQ(done.imported_item_count, 600);
+
+  ASSERT_OK(db->CreateTable(ImportOf("Expected", "p/").table).status());
+  db.clock.Advance(1'000'000);
+  for (int i = 0; i < 600; ++i) {
+    PutItemRequest put;
+    put.table_name = "Expected";
+    put.item = IndexedItem(i, "round 4");
+    ASSERT_OK(db->PutItem(put).status());
+  }
+  ASSERT_OK(db->WaitUntilIndexesCaughtUp());
+  EXPECT_EQ(Contents(db.engine.get(), "Imported"), Contents(db.engine.get(), "Expected"));
+  EXPECT_EQ(Contents(db.engine.get(), "Imported", "byG"),
+            Contents(db.engine.get(), "Expected", "byG"));
+  EXPECT_OK(db->VerifyIndexes(Scope(), "Imported"));
+}
+
 // DynamoDB's imported table is ACTIVE when its import is COMPLETED: an
 // import that finishes within a new table's create delay stays IN_PROGRESS
 // (in DescribeImport and ListImports) until the table turns ACTIVE.
