@@ -72,6 +72,17 @@ void EncodeWarmThroughput(const ThroughputSettings& s, std::string_view status,
                               {"Status", status}};
 }
 
+// A replica's (or replica GSI's) read overrides, as ReplicaDescription and
+// ReplicaGlobalSecondaryIndexDescription show them.
+void AddReadOverride(const ReadOverride& o, Json* out) {
+  if (o.read_capacity_units) {
+    (*out)["ProvisionedThroughputOverride"] = {{"ReadCapacityUnits", *o.read_capacity_units}};
+  }
+  if (o.max_read_request_units) {
+    (*out)["OnDemandThroughputOverride"] = {{"MaxReadRequestUnits", *o.max_read_request_units}};
+  }
+}
+
 Json EncodeTableDescription(const TableDescription& d) {
   Json attrs = Json::array();
   for (const AttributeDefinition& a : d.attribute_definitions) {
@@ -132,6 +143,16 @@ Json EncodeTableDescription(const TableDescription& d) {
       if (r.replica_table_class_summary) {
         replica["ReplicaTableClassSummary"] = {
             {"TableClass", TableClassName(r.replica_table_class_summary->table_class)}};
+      }
+      AddReadOverride(r.read_override, &replica);
+      if (!r.global_secondary_indexes.empty()) {
+        Json indexes = Json::array();
+        for (const ReplicaIndexOverride& o : r.global_secondary_indexes) {
+          Json index = {{"IndexName", o.index_name}};
+          AddReadOverride(o.read, &index);
+          indexes.push_back(std::move(index));
+        }
+        replica["GlobalSecondaryIndexes"] = std::move(indexes);
       }
       replicas.push_back(std::move(replica));
     }

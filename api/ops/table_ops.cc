@@ -265,8 +265,28 @@ const Shape kGlobalSecondaryIndexUpdatesShape{
     .kind = Kind::kList, .element = &kGlobalSecondaryIndexUpdateShape};
 
 // ReplicaUpdates (global tables version 2019.11.21): the Region, and the
-// replica's KMS key and table class; the replica's throughput and index
-// overrides are refused by name.
+// replica's KMS key, table class and read overrides (its table's and its
+// GSIs': ProvisionedThroughputOverride, OnDemandThroughputOverride).
+const Shape kProvisionedThroughputOverrideShape{
+    .kind = Kind::kStructure,
+    .java_class = "com.amazonaws.dynamodb.v20120810.ProvisionedThroughputOverride",
+    .members = {Member{.name = "ReadCapacityUnits", .shape = &kLongShape, .min_value = 1}}};
+const Shape kOnDemandThroughputOverrideShape{
+    .kind = Kind::kStructure,
+    .java_class = "com.amazonaws.dynamodb.v20120810.OnDemandThroughputOverride",
+    .members = {Member{.name = "MaxReadRequestUnits", .shape = &kLongShape}}};
+const Shape kReplicaGlobalSecondaryIndexShape{
+    .kind = Kind::kStructure,
+    .java_class = "com.amazonaws.dynamodb.v20120810.ReplicaGlobalSecondaryIndex",
+    .members = {
+        Member{.name = "IndexName", .shape = &kStringShape, .required = true,
+               .name_pattern = true, .min_length = 3, .max_length = 255},
+        Member{.name = "ProvisionedThroughputOverride",
+               .shape = &kProvisionedThroughputOverrideShape},
+        Member{.name = "OnDemandThroughputOverride", .shape = &kOnDemandThroughputOverrideShape},
+    }};
+const Shape kReplicaGlobalSecondaryIndexesShape{
+    .kind = Kind::kList, .element = &kReplicaGlobalSecondaryIndexShape};
 const Shape kReplicaMemberActionShape{
     .kind = Kind::kStructure,
     .members = {
@@ -274,9 +294,11 @@ const Shape kReplicaMemberActionShape{
         Member{.name = "KMSMasterKeyId", .shape = &kStringShape},
         Member{.name = "TableClassOverride", .shape = &kStringShape,
                .enum_values = {"STANDARD", "STANDARD_INFREQUENT_ACCESS"}},
-        UnsupportedMember("ProvisionedThroughputOverride", &kOpaqueStructureShape),
-        UnsupportedMember("OnDemandThroughputOverride", &kOpaqueStructureShape),
-        UnsupportedMember("GlobalSecondaryIndexes", &kOpaqueStructureListShape),
+        Member{.name = "ProvisionedThroughputOverride",
+               .shape = &kProvisionedThroughputOverrideShape},
+        Member{.name = "OnDemandThroughputOverride", .shape = &kOnDemandThroughputOverrideShape},
+        Member{.name = "GlobalSecondaryIndexes", .shape = &kReplicaGlobalSecondaryIndexesShape,
+               .min_length = 1},
     }};
 const Shape kReplicaDeleteActionShape{
     .kind = Kind::kStructure,
@@ -567,6 +589,19 @@ Result<Json> ListTables(const RequestContext& ctx, const Json& request) {
   return out;
 }
 
+// A replica's (or replica GSI's) ProvisionedThroughputOverride and
+// OnDemandThroughputOverride.
+ReadOverride DecodeReadOverride(const Json& parent) {
+  ReadOverride o;
+  if (const Json* p = Field(parent, "ProvisionedThroughputOverride")) {
+    o.read_capacity_units = OptionalInt(*p, "ReadCapacityUnits");
+  }
+  if (const Json* d = Field(parent, "OnDemandThroughputOverride")) {
+    o.max_read_request_units = OptionalInt(*d, "MaxReadRequestUnits");
+  }
+  return o;
+}
+
 // ReplicaUpdates: each entry exactly one of Create, Update or Delete.
 Result<std::vector<ReplicationGroupUpdate>> DecodeReplicaUpdates(const Json& list) {
   std::vector<ReplicationGroupUpdate> out;
@@ -585,6 +620,13 @@ Result<std::vector<ReplicationGroupUpdate>> DecodeReplicaUpdates(const Json& lis
       if (const Json* key = Field(*member, "KMSMasterKeyId")) u.kms_master_key_id = key->get<std::string>();
       if (const Json* c = Field(*member, "TableClassOverride")) {
         u.table_class_override = TableClassFromName(c->get<std::string>());
+      }
+      u.read_override = DecodeReadOverride(*member);
+      if (const Json* indexes = Field(*member, "GlobalSecondaryIndexes")) {
+        for (const Json& index : *indexes) {
+          u.global_secondary_indexes.push_back(
+              ReplicaIndexOverride{StringOr(index, "IndexName"), DecodeReadOverride(index)});
+        }
       }
     }
     if (actions != 1) {

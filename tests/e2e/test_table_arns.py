@@ -87,8 +87,8 @@ def test_another_account_or_region(ddb, table):
 
 def test_unimplemented_parameters_are_refused_by_name(ddb, table, table_name):
     name, _ = table
-    # A replica's own throughput is not served (ReplicaUpdates is:
-    # tests/e2e/test_global_tables.py).
+    # A replica's provisioned read override needs a PROVISIONED table: this
+    # one is on demand (the overrides: tests/e2e/test_global_table_settings.py).
     with pytest.raises(ClientError) as e:
         ddb.update_table(TableName=name, ReplicaUpdates=[{"Create": {
             "RegionName": "us-west-2",

@@ -708,5 +708,72 @@ TEST_F(TableOpsTest, MultiRegionConsistencyAndWitnesses) {
       << r;
 }
 
+// ReplicaUpdates' read overrides (ProvisionedThroughputOverride,
+// OnDemandThroughputOverride, GlobalSecondaryIndexes) and the Replicas
+// entries that show them; a synchronized setting changed on the replica.
+TEST_F(TableOpsTest, ReplicaReadOverrides) {
+  const CallerIdentity east{"AKID", "us-east-1"};
+  const CallerIdentity west{"AKID", "us-west-2"};
+  Reply r = Call("CreateTable", R"({
+    "TableName":"tbl",
+    "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},
+                            {"AttributeName":"g","AttributeType":"S"}],
+    "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
+    "GlobalSecondaryIndexes":[{"IndexName":"gsi","KeySchema":[
+        {"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"},
+        "ProvisionedThroughput":{"ReadCapacityUnits":3,"WriteCapacityUnits":4}}],
+    "ProvisionedThroughput":{"ReadCapacityUnits":5,"WriteCapacityUnits":6}})", east);
+  ASSERT_EQ(r.http_status, 200) << r;
+
+  // Shapes: read units at least 1, an index name of 3 characters or more.
+  r = Call("UpdateTable", R"({"TableName":"tbl","ReplicaUpdates":[{"Create":{
+    "RegionName":"us-west-2","ProvisionedThroughputOverride":{"ReadCapacityUnits":0}}}]})",
+           east);
+  EXPECT_EQ(r.http_status, 400) << r;
+  EXPECT_NE(r.body["message"].get<std::string>().find(
+                "provisionedThroughputOverride.readCapacityUnits"), std::string::npos) << r;
+  r = Call("UpdateTable", R"({"TableName":"tbl","ReplicaUpdates":[{"Create":{
+    "RegionName":"us-west-2","GlobalSecondaryIndexes":[{"IndexName":"g"}]}}]})", east);
+  EXPECT_EQ(r.http_status, 400) << r;
+  // An index the table does not have; an on-demand maximum on a provisioned table.
+  r = Call("UpdateTable", R"({"TableName":"tbl","ReplicaUpdates":[{"Create":{
+    "RegionName":"us-west-2","GlobalSecondaryIndexes":[{"IndexName":"nope",
+    "ProvisionedThroughputOverride":{"ReadCapacityUnits":2}}]}}]})", east);
+  EXPECT_EQ(r.body, ErrorBody("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",
+                              "Requested resource not found: Index nope for table tbl")) << r;
+  r = Call("UpdateTable", R"({"TableName":"tbl","ReplicaUpdates":[{"Create":{
+    "RegionName":"us-west-2","OnDemandThroughputOverride":{"MaxReadRequestUnits":9}}}]})",
+           east);
+  EXPECT_EQ(r.body, ValidationError("One or more parameter values were invalid: "
+                                    "OnDemandThroughputOverride can only be specified for a "
+                                    "table in PAY_PER_REQUEST billing mode")) << r;
+
+  r = Call("UpdateTable", R"({"TableName":"tbl","ReplicaUpdates":[{"Create":{
+    "RegionName":"us-west-2","ProvisionedThroughputOverride":{"ReadCapacityUnits":2},
+    "GlobalSecondaryIndexes":[{"IndexName":"gsi",
+      "ProvisionedThroughputOverride":{"ReadCapacityUnits":1}}]}}]})", east);
+  ASSERT_EQ(r.http_status, 200) << r;
+  json replica = r.body["TableDescription"]["Replicas"][0];
+  replica.erase("ReplicaStatus");
+  EXPECT_EQ(replica, json::parse(R"({"RegionName":"us-west-2",
+    "ProvisionedThroughputOverride":{"ReadCapacityUnits":2},
+    "GlobalSecondaryIndexes":[{"IndexName":"gsi",
+      "ProvisionedThroughputOverride":{"ReadCapacityUnits":1}}]})")) << r;
+  r = Call("DescribeTable", R"({"TableName":"tbl"})", west);
+  ASSERT_EQ(r.http_status, 200) << r;
+  EXPECT_EQ(r.body["Table"]["ProvisionedThroughput"]["ReadCapacityUnits"], 2) << r;
+  EXPECT_EQ(r.body["Table"]["GlobalSecondaryIndexes"][0]["ProvisionedThroughput"]
+                  ["ReadCapacityUnits"], 1) << r;
+  EXPECT_FALSE(r.body["Table"]["Replicas"][0].contains("ProvisionedThroughputOverride")) << r;
+
+  // The write units changed in us-west-2 are us-east-1's too.
+  r = Call("UpdateTable", R"({"TableName":"tbl",
+    "ProvisionedThroughput":{"ReadCapacityUnits":2,"WriteCapacityUnits":8}})", west);
+  ASSERT_EQ(r.http_status, 200) << r;
+  r = Call("DescribeTable", R"({"TableName":"tbl"})", east);
+  EXPECT_EQ(r.body["Table"]["ProvisionedThroughput"]["WriteCapacityUnits"], 8) << r;
+  EXPECT_EQ(r.body["Table"]["ProvisionedThroughput"]["ReadCapacityUnits"], 5) << r;
+}
+
 }  // namespace
 }  // namespace dynarock::api
