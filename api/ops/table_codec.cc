@@ -83,6 +83,32 @@ void AddReadOverride(const ReadOverride& o, Json* out) {
   }
 }
 
+// A global table's Replicas (ReplicaDescription).
+Json EncodeReplicas(const std::vector<ReplicaDescription>& replicas) {
+  Json out = Json::array();
+  for (const ReplicaDescription& r : replicas) {
+    Json replica = {{"RegionName", r.region_name},
+                    {"ReplicaStatus", ReplicaStatusName(r.replica_status)}};
+    if (r.kms_master_key_id) replica["KMSMasterKeyId"] = *r.kms_master_key_id;
+    if (r.replica_table_class_summary) {
+      replica["ReplicaTableClassSummary"] = {
+          {"TableClass", TableClassName(r.replica_table_class_summary->table_class)}};
+    }
+    AddReadOverride(r.read_override, &replica);
+    if (!r.global_secondary_indexes.empty()) {
+      Json indexes = Json::array();
+      for (const ReplicaIndexOverride& o : r.global_secondary_indexes) {
+        Json index = {{"IndexName", o.index_name}};
+        AddReadOverride(o.read, &index);
+        indexes.push_back(std::move(index));
+      }
+      replica["GlobalSecondaryIndexes"] = std::move(indexes);
+    }
+    out.push_back(std::move(replica));
+  }
+  return out;
+}
+
 Json EncodeTableDescription(const TableDescription& d) {
   Json attrs = Json::array();
   for (const AttributeDefinition& a : d.attribute_definitions) {
@@ -134,30 +160,7 @@ Json EncodeTableDescription(const TableDescription& d) {
                              {"SSEType", "KMS"},
                              {"KMSMasterKeyArn", d.sse_description->kms_master_key_arn}};
   }
-  if (!d.replicas.empty()) {
-    Json replicas = Json::array();
-    for (const ReplicaDescription& r : d.replicas) {
-      Json replica = {{"RegionName", r.region_name},
-                      {"ReplicaStatus", ReplicaStatusName(r.replica_status)}};
-      if (r.kms_master_key_id) replica["KMSMasterKeyId"] = *r.kms_master_key_id;
-      if (r.replica_table_class_summary) {
-        replica["ReplicaTableClassSummary"] = {
-            {"TableClass", TableClassName(r.replica_table_class_summary->table_class)}};
-      }
-      AddReadOverride(r.read_override, &replica);
-      if (!r.global_secondary_indexes.empty()) {
-        Json indexes = Json::array();
-        for (const ReplicaIndexOverride& o : r.global_secondary_indexes) {
-          Json index = {{"IndexName", o.index_name}};
-          AddReadOverride(o.read, &index);
-          indexes.push_back(std::move(index));
-        }
-        replica["GlobalSecondaryIndexes"] = std::move(indexes);
-      }
-      replicas.push_back(std::move(replica));
-    }
-    out["Replicas"] = std::move(replicas);
-  }
+  if (!d.replicas.empty()) out["Replicas"] = EncodeReplicas(d.replicas);
   if (!d.global_table_version.empty()) out["GlobalTableVersion"] = d.global_table_version;
   if (d.multi_region_consistency) {
     out["MultiRegionConsistency"] =

@@ -76,6 +76,50 @@ std::optional<WarmThroughput> WarmThroughputOf(const ThroughputSettings& source,
   return out;
 }
 
+// The CreateTable of a replica of the table `d` describes: its definition
+// and the settings synchronized across replicas; the read settings too,
+// unless `action` overrides them. (No scope, no stream, no encryption.)
+CreateTableRequest ReplicaTable(const TableDescription& d, const ReplicationGroupUpdate& action) {
+  CreateTableRequest c;
+  c.table_name = d.table_name;
+  c.attribute_definitions = d.attribute_definitions;
+  c.key_schema = d.key_schema;
+  c.billing_mode = d.billing_mode;
+  const bool provisioned = d.billing_mode == BillingMode::kProvisioned;
+  const ReadOverride& read = action.read_override;
+  if (provisioned) {
+    c.provisioned_throughput = ProvisionedThroughput{
+        read.read_capacity_units.value_or(d.provisioned_throughput.read_capacity_units),
+        d.provisioned_throughput.write_capacity_units};
+  } else {
+    c.on_demand_throughput = OnDemandThroughputOf(d.settings, read);
+  }
+  c.warm_throughput = WarmThroughputOf(
+      d.settings, c.provisioned_throughput ? c.provisioned_throughput->read_capacity_units : 0);
+  for (const auto& l : d.local_secondary_indexes) c.local_secondary_indexes.push_back(l.def);
+  for (const auto& g : d.global_secondary_indexes) {
+    GlobalSecondaryIndexDef def = g.def;
+    ReadOverride index_read;
+    for (const ReplicaIndexOverride& o : action.global_secondary_indexes) {
+      if (o.index_name == g.def.index_name) index_read = o.read;
+    }
+    if (provisioned) {
+      def.provisioned_throughput = ProvisionedThroughput{
+          index_read.read_capacity_units.value_or(g.provisioned_throughput.read_capacity_units),
+          g.provisioned_throughput.write_capacity_units};
+      def.on_demand_throughput.reset();
+    } else {
+      def.provisioned_throughput.reset();
+      def.on_demand_throughput = OnDemandThroughputOf(g.settings, index_read);
+    }
+    def.warm_throughput = WarmThroughputOf(
+        g.settings, def.provisioned_throughput ? def.provisioned_throughput->read_capacity_units : 0);
+    c.global_secondary_indexes.push_back(std::move(def));
+  }
+  for (const auto& v : d.vector_indexes) c.vector_indexes.push_back(v.def);
+  return c;
+}
+
 std::string MemberKey(uint32_t id) {
   std::string key(1, kMemberPrefix);
   PutFixed32BE(&key, id);
@@ -363,49 +407,11 @@ Status GlobalTables::CreateReplica(const UpdateTableRequest& req, const TableInf
   const TableDescription& d = source.desc;
   DR_RETURN_IF_ERROR(CheckOverrides(d, action));
 
-  CreateTableRequest c;
+  CreateTableRequest c = ReplicaTable(d, action);
   c.scope = req.scope;
   c.scope.ns = replica_ns;
   c.scope.region = action.region_name;
   c.scope.access_key = access_key;
-  c.table_name = d.table_name;
-  c.attribute_definitions = d.attribute_definitions;
-  c.key_schema = d.key_schema;
-  c.billing_mode = d.billing_mode;
-  const bool provisioned = d.billing_mode == BillingMode::kProvisioned;
-  // The settings synchronized across replicas are the source's; the read
-  // settings too, unless the action overrides them.
-  const ReadOverride& read = action.read_override;
-  if (provisioned) {
-    c.provisioned_throughput = ProvisionedThroughput{
-        read.read_capacity_units.value_or(d.provisioned_throughput.read_capacity_units),
-        d.provisioned_throughput.write_capacity_units};
-  } else {
-    c.on_demand_throughput = OnDemandThroughputOf(d.settings, read);
-  }
-  c.warm_throughput = WarmThroughputOf(
-      d.settings, c.provisioned_throughput ? c.provisioned_throughput->read_capacity_units : 0);
-  for (const auto& l : d.local_secondary_indexes) c.local_secondary_indexes.push_back(l.def);
-  for (const auto& g : d.global_secondary_indexes) {
-    GlobalSecondaryIndexDef def = g.def;
-    ReadOverride index_read;
-    for (const ReplicaIndexOverride& o : action.global_secondary_indexes) {
-      if (o.index_name == g.def.index_name) index_read = o.read;
-    }
-    if (provisioned) {
-      def.provisioned_throughput = ProvisionedThroughput{
-          index_read.read_capacity_units.value_or(g.provisioned_throughput.read_capacity_units),
-          g.provisioned_throughput.write_capacity_units};
-      def.on_demand_throughput.reset();
-    } else {
-      def.provisioned_throughput.reset();
-      def.on_demand_throughput = OnDemandThroughputOf(g.settings, index_read);
-    }
-    def.warm_throughput = WarmThroughputOf(
-        g.settings, def.provisioned_throughput ? def.provisioned_throughput->read_capacity_units : 0);
-    c.global_secondary_indexes.push_back(std::move(def));
-  }
-  for (const auto& v : d.vector_indexes) c.vector_indexes.push_back(v.def);
   // The stream as it is now: an earlier Create of the same request may have
   // enabled it since `source` was read.
   std::shared_ptr<const TableInfo> current = catalog_->Find(source.ns, source.desc.table_name);

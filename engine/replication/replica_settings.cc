@@ -83,6 +83,170 @@ std::optional<OnDemandThroughput> OnDemandFor(const OnDemandThroughput& want,
   return out;
 }
 
+// What an UpdateTable of a member changed of the overridable read settings
+// (set on every member, such a change ends their overrides of it).
+struct SyncPlan {
+  bool read_changed = false;      // the table's provisioned read units
+  bool max_read_changed = false;  // its on-demand maximum read units
+  bool to_on_demand = false;
+  bool to_provisioned = false;
+  // By GSI: the read units set (read_capacity_units) and whether the
+  // maximum read units changed (max_read_request_units set, to 0).
+  std::map<std::string, ReadOverride, std::less<>> index_read_changed;
+  std::set<std::string, std::less<>> index_deleted;
+};
+
+SyncPlan PlanSync(const TableDescription& was, const UpdateTableRequest& req) {
+  SyncPlan plan;
+  plan.to_on_demand = req.billing_mode == BillingMode::kPayPerRequest;
+  plan.to_provisioned = req.billing_mode == BillingMode::kProvisioned;
+  plan.read_changed = req.provisioned_throughput &&
+                      (was.billing_mode != BillingMode::kProvisioned ||
+                       req.provisioned_throughput->read_capacity_units !=
+                           was.provisioned_throughput.read_capacity_units);
+  if (req.on_demand_throughput) {
+    (void)OnDemandFor(*req.on_demand_throughput, was.settings, &plan.max_read_changed);
+  }
+  if (!req.global_secondary_index_updates) return plan;
+  for (const GlobalSecondaryIndexUpdate& u : *req.global_secondary_index_updates) {
+    if (u.del) plan.index_deleted.insert(u.del->index_name);
+    const GlobalSecondaryIndexDescription* g = u.update ? FindGsi(was, u.update->index_name)
+                                                        : nullptr;
+    if (!g) continue;
+    ReadOverride& changed = plan.index_read_changed[u.update->index_name];
+    const std::optional<ProvisionedThroughput>& pt = u.update->provisioned_throughput;
+    if (pt && pt->read_capacity_units != g->provisioned_throughput.read_capacity_units) {
+      changed.read_capacity_units = pt->read_capacity_units;
+    }
+    bool changed_max = false;
+    if (u.update->on_demand_throughput) {
+      (void)OnDemandFor(*u.update->on_demand_throughput, g->settings, &changed_max);
+    }
+    if (changed_max) changed.max_read_request_units = 0;
+  }
+  return plan;
+}
+
+// Ends the overrides of a member (`read`, `index_reads`) that `plan` set
+// on every member, and those of deleted indexes.
+void EndOverrides(const SyncPlan& plan, ReadOverride* read,
+                  std::map<std::string, ReadOverride, std::less<>>* index_reads) {
+  if (plan.read_changed || plan.to_on_demand) read->read_capacity_units.reset();
+  if (plan.max_read_changed || plan.to_provisioned) read->max_read_request_units.reset();
+  for (auto it = index_reads->begin(); it != index_reads->end();) {
+    auto changed = plan.index_read_changed.find(it->first);
+    if (changed != plan.index_read_changed.end()) {
+      if (changed->second.read_capacity_units) it->second.read_capacity_units.reset();
+      if (changed->second.max_read_request_units) it->second.max_read_request_units.reset();
+    }
+    if (plan.to_on_demand) it->second.read_capacity_units.reset();
+    if (plan.to_provisioned) it->second.max_read_request_units.reset();
+    if (plan.index_deleted.count(it->first) || it->second.empty()) {
+      it = index_reads->erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+// The GSI Update of `gu` for a replica's index `g` (`was_g`: the changed
+// member's, as it was); nothing when the replica's index has it already.
+std::optional<GlobalSecondaryIndexUpdate> IndexUpdateFor(
+    const SyncPlan& plan, const GlobalSecondaryIndexUpdate::UpdateAction& gu,
+    const GlobalSecondaryIndexDescription* was_g, const GlobalSecondaryIndexDescription& g) {
+  GlobalSecondaryIndexUpdate::UpdateAction a{.index_name = gu.index_name};
+  auto changed = plan.index_read_changed.find(gu.index_name);
+  const std::optional<int64_t> read =
+      changed == plan.index_read_changed.end() ? std::nullopt : changed->second.read_capacity_units;
+  if (gu.provisioned_throughput) {
+    const ProvisionedThroughput want{read.value_or(g.provisioned_throughput.read_capacity_units),
+                                     gu.provisioned_throughput->write_capacity_units};
+    if (want.read_capacity_units != g.provisioned_throughput.read_capacity_units ||
+        want.write_capacity_units != g.provisioned_throughput.write_capacity_units) {
+      a.provisioned_throughput = want;
+    }
+  }
+  if (gu.on_demand_throughput) {
+    bool unused = false;
+    a.on_demand_throughput =
+        OnDemandFor(*gu.on_demand_throughput, was_g ? was_g->settings : g.settings, &unused);
+  }
+  if (gu.warm_throughput) a.warm_throughput = WarmFor(*gu.warm_throughput, g.settings);
+  if (!a.provisioned_throughput && !a.on_demand_throughput && !a.warm_throughput) {
+    return std::nullopt;
+  }
+  GlobalSecondaryIndexUpdate update;
+  update.update = std::move(a);
+  return update;
+}
+
+// The GSI creates, deletes and updates of `req` for a replica described by
+// `d` (`was`: the changed member as it was). Sets `u`'s members.
+void IndexUpdatesFor(const SyncPlan& plan, const TableDescription& was,
+                     const UpdateTableRequest& req, const TableDescription& d,
+                     UpdateTableRequest* u) {
+  u->global_secondary_index_updates.emplace();
+  for (const GlobalSecondaryIndexUpdate& gu : *req.global_secondary_index_updates) {
+    if (gu.create) {
+      if (FindGsi(d, gu.create->index_name)) continue;
+      u->attribute_definitions = req.attribute_definitions;
+      u->global_secondary_index_updates->push_back(gu);
+    } else if (gu.del) {
+      if (FindGsi(d, gu.del->index_name)) u->global_secondary_index_updates->push_back(gu);
+    } else if (gu.update) {
+      const GlobalSecondaryIndexDescription* g = FindGsi(d, gu.update->index_name);
+      if (!g) continue;
+      std::optional<GlobalSecondaryIndexUpdate> update =
+          IndexUpdateFor(plan, *gu.update, FindGsi(was, gu.update->index_name), *g);
+      if (update) u->global_secondary_index_updates->push_back(std::move(*update));
+    }
+  }
+}
+
+// The UpdateTable (without its scope and table name) that brings a replica
+// described by `d` the synchronized settings `req` changed on the member
+// `was` describes; a member it already has is left out.
+UpdateTableRequest ReplicaUpdate(const SyncPlan& plan, const TableDescription& was,
+                                 const UpdateTableRequest& req, const TableDescription& d) {
+  UpdateTableRequest u;
+  if (req.provisioned_throughput) {
+    // The read capacity the replica had stays unless `req` changed it.
+    const bool keeps_read = !plan.read_changed && d.billing_mode == BillingMode::kProvisioned;
+    const ProvisionedThroughput want{
+        keeps_read ? d.provisioned_throughput.read_capacity_units
+                   : req.provisioned_throughput->read_capacity_units,
+        req.provisioned_throughput->write_capacity_units};
+    if (d.billing_mode != BillingMode::kProvisioned ||
+        want.read_capacity_units != d.provisioned_throughput.read_capacity_units ||
+        want.write_capacity_units != d.provisioned_throughput.write_capacity_units) {
+      u.provisioned_throughput = want;
+    }
+  }
+  if (req.billing_mode && (*req.billing_mode != d.billing_mode || u.provisioned_throughput)) {
+    u.billing_mode = req.billing_mode;
+  }
+  if (req.on_demand_throughput) {
+    bool unused = false;
+    u.on_demand_throughput = OnDemandFor(*req.on_demand_throughput, was.settings, &unused);
+  }
+  if (req.warm_throughput) u.warm_throughput = WarmFor(*req.warm_throughput, d.settings);
+  if (req.table_class &&
+      (!d.table_class_summary || d.table_class_summary->table_class != *req.table_class)) {
+    u.table_class = req.table_class;
+  }
+  if (req.sse_specification) {
+    // The type (a KMS key or DynamoDB's own) is synchronized; the key is
+    // each replica's (KMSMasterKeyId of its Create or Update).
+    if (req.sse_specification->enabled && !d.sse_description) {
+      u.sse_specification = SseSpecification{true, std::nullopt};
+    } else if (!req.sse_specification->enabled && d.sse_description) {
+      u.sse_specification = SseSpecification{false, std::nullopt};
+    }
+  }
+  if (req.global_secondary_index_updates) IndexUpdatesFor(plan, was, req, d, &u);
+  return u;
+}
+
 }  // namespace
 
 Status GlobalTables::CheckOverrides(const TableDescription& source,
@@ -220,161 +384,28 @@ Status GlobalTables::Synchronize(const TableInfo& before, const UpdateTableReque
   const std::vector<ReplicationTarget> others = SynchronizedWith(before);
   if (others.empty()) return Status::OK();
   MutexLock lock(&mu_);
-  const TableDescription& was = before.desc;
-  // What `req` changed of the overridable read settings: set on every
-  // member, it ends their overrides of it (the caller's own included).
-  const bool to_on_demand = req.billing_mode == BillingMode::kPayPerRequest;
-  const bool read_changed =
-      req.provisioned_throughput &&
-      (was.billing_mode != BillingMode::kProvisioned ||
-       req.provisioned_throughput->read_capacity_units !=
-           was.provisioned_throughput.read_capacity_units);
-  bool max_read_changed = false;
-  if (req.on_demand_throughput) (void)OnDemandFor(*req.on_demand_throughput, was.settings,
-                                                  &max_read_changed);
-  std::map<std::string, ReadOverride> index_read_changed;  // members set: changed
-  std::set<std::string> index_deleted;
-  if (req.global_secondary_index_updates) {
-    for (const GlobalSecondaryIndexUpdate& u : *req.global_secondary_index_updates) {
-      if (u.del) index_deleted.insert(u.del->index_name);
-      if (!u.update) continue;
-      const GlobalSecondaryIndexDescription* g = FindGsi(was, u.update->index_name);
-      if (!g) continue;
-      ReadOverride& changed = index_read_changed[u.update->index_name];
-      if (u.update->provisioned_throughput &&
-          u.update->provisioned_throughput->read_capacity_units !=
-              g->provisioned_throughput.read_capacity_units) {
-        changed.read_capacity_units = u.update->provisioned_throughput->read_capacity_units;
-      }
-      bool changed_max = false;
-      if (u.update->on_demand_throughput) {
-        (void)OnDemandFor(*u.update->on_demand_throughput, g->settings, &changed_max);
-      }
-      if (changed_max) changed.max_read_request_units = 0;
-    }
-  }
-  auto end_overrides = [&](Member* m) {
-    if (read_changed || to_on_demand) m->read.read_capacity_units.reset();
-    if (max_read_changed || req.billing_mode == BillingMode::kProvisioned) {
-      m->read.max_read_request_units.reset();
-    }
-    for (auto it = m->index_reads.begin(); it != m->index_reads.end();) {
-      auto changed = index_read_changed.find(it->first);
-      if (changed != index_read_changed.end()) {
-        if (changed->second.read_capacity_units) it->second.read_capacity_units.reset();
-        if (changed->second.max_read_request_units) it->second.max_read_request_units.reset();
-      }
-      if (to_on_demand) it->second.read_capacity_units.reset();
-      if (req.billing_mode == BillingMode::kProvisioned) it->second.max_read_request_units.reset();
-      if (index_deleted.count(it->first) || it->second.empty()) {
-        it = m->index_reads.erase(it);
-      } else {
-        ++it;
-      }
-    }
-  };
-
+  const SyncPlan plan = PlanSync(before.desc, req);
   WriteBatch batch;
   if (auto self = members_.find(before.id); self != members_.end()) {
-    end_overrides(&self->second);
+    EndOverrides(plan, &self->second.read, &self->second.index_reads);
     PutMember(self->first, self->second, &batch);
   }
   Status result = Status::OK();
   for (const ReplicationTarget& target : others) {
     auto member = members_.find(target.table_id);
     if (member == members_.end()) continue;
-    UpdateTableRequest u;
-    u.scope = ScopeOf(req.scope, member->second);
-    u.table_name = target.table_name;
+    Scope scope = ScopeOf(req.scope, member->second);
     TableStatus status;
-    std::shared_ptr<const TableInfo> table = tables_->Find(u.scope, u.table_name, &status);
+    std::shared_ptr<const TableInfo> table = tables_->Find(scope, target.table_name, &status);
     if (!table) continue;
-    const TableDescription& d = table->desc;
-    if (req.provisioned_throughput) {
-      // The read capacity the replica had stays unless `req` changed it.
-      const bool keeps_read = !read_changed && d.billing_mode == BillingMode::kProvisioned;
-      const ProvisionedThroughput want{
-          keeps_read ? d.provisioned_throughput.read_capacity_units
-                     : req.provisioned_throughput->read_capacity_units,
-          req.provisioned_throughput->write_capacity_units};
-      if (d.billing_mode != BillingMode::kProvisioned ||
-          want.read_capacity_units != d.provisioned_throughput.read_capacity_units ||
-          want.write_capacity_units != d.provisioned_throughput.write_capacity_units) {
-        u.provisioned_throughput = want;
-      }
-    }
-    if (req.billing_mode && (*req.billing_mode != d.billing_mode || u.provisioned_throughput)) {
-      u.billing_mode = req.billing_mode;
-    }
-    if (req.on_demand_throughput) {
-      bool unused = false;
-      u.on_demand_throughput = OnDemandFor(*req.on_demand_throughput, was.settings, &unused);
-    }
-    if (req.warm_throughput) u.warm_throughput = WarmFor(*req.warm_throughput, d.settings);
-    if (req.table_class &&
-        (!d.table_class_summary || d.table_class_summary->table_class != *req.table_class)) {
-      u.table_class = req.table_class;
-    }
-    if (req.sse_specification) {
-      // The type (a KMS key or DynamoDB's own) is synchronized; the key is
-      // each replica's (KMSMasterKeyId of its Create or Update).
-      if (req.sse_specification->enabled && !d.sse_description) {
-        u.sse_specification = SseSpecification{true, std::nullopt};
-      } else if (!req.sse_specification->enabled && d.sse_description) {
-        u.sse_specification = SseSpecification{false, std::nullopt};
-      }
-    }
-    if (req.global_secondary_index_updates) {
-      u.global_secondary_index_updates.emplace();
-      for (const GlobalSecondaryIndexUpdate& gu : *req.global_secondary_index_updates) {
-        if (gu.create) {
-          if (FindGsi(d, gu.create->index_name)) continue;
-          u.attribute_definitions = req.attribute_definitions;
-          u.global_secondary_index_updates->push_back(gu);
-        } else if (gu.del) {
-          if (FindGsi(d, gu.del->index_name)) u.global_secondary_index_updates->push_back(gu);
-        } else if (gu.update) {
-          const GlobalSecondaryIndexDescription* g = FindGsi(d, gu.update->index_name);
-          if (!g) continue;
-          const ReadOverride& changed = index_read_changed[gu.update->index_name];
-          GlobalSecondaryIndexUpdate::UpdateAction a{.index_name = gu.update->index_name};
-          if (gu.update->provisioned_throughput) {
-            const ProvisionedThroughput want{
-                changed.read_capacity_units ? *changed.read_capacity_units
-                                            : g->provisioned_throughput.read_capacity_units,
-                gu.update->provisioned_throughput->write_capacity_units};
-            if (want.read_capacity_units != g->provisioned_throughput.read_capacity_units ||
-                want.write_capacity_units != g->provisioned_throughput.write_capacity_units) {
-              a.provisioned_throughput = want;
-            }
-          }
-          if (gu.update->on_demand_throughput) {
-            bool unused = false;
-            a.on_demand_throughput = OnDemandFor(*gu.update->on_demand_throughput,
-                                                 FindGsi(was, a.index_name)
-                                                     ? FindGsi(was, a.index_name)->settings
-                                                     : g->settings,
-                                                 &unused);
-          }
-          if (gu.update->warm_throughput) {
-            a.warm_throughput = WarmFor(*gu.update->warm_throughput, g->settings);
-          }
-          if (a.provisioned_throughput || a.on_demand_throughput || a.warm_throughput) {
-            GlobalSecondaryIndexUpdate update;
-            update.update = std::move(a);
-            u.global_secondary_index_updates->push_back(std::move(update));
-          }
-        }
-      }
-    }
-    end_overrides(&member->second);
+    UpdateTableRequest u = ReplicaUpdate(plan, before.desc, req, table->desc);
+    u.scope = scope;
+    u.table_name = target.table_name;
+    EndOverrides(plan, &member->second.read, &member->second.index_reads);
     PutMember(member->first, member->second, &batch);
     if (!ChangesAnything(u)) continue;
-    Status s = tables_->Update(u).status();
-    if (!s.ok()) {
-      result = s;
-      break;
-    }
+    result = tables_->Update(u).status();
+    if (!result.ok()) break;
   }
   DR_RETURN_IF_ERROR(store_->Write(&batch));
   return result;
