@@ -5,18 +5,8 @@ shown in Replicas; a GSI created on the replica appearing on the source and
 filled there; write capacity and Time to Live changed on one replica reaching
 the other (docs/global-tables.md, "Settings across replicas")."""
 
-import pytest
-
 from conftest import unique_name
-from test_global_tables import LAG_MS, wait_for
-
-
-@pytest.fixture
-def regions(start_server):
-    server = start_server("--in-memory", "--replication-lag-ms", str(LAG_MS))
-    server.start()
-    return server.client(key="AKIDSETTINGS", region="us-east-1"), \
-        server.client(key="AKIDSETTINGS", region="us-west-2")
+from test_global_tables import regions, wait_for  # noqa: F401 (regions: a fixture)
 
 
 def status(client, table):
