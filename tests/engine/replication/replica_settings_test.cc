@@ -222,6 +222,58 @@ TEST(ReplicaSettingsTest, WriteCapacityReachesEveryReplicaAndReadCapacityEndsOve
   EXPECT_TRUE(Describe(db.engine.get(), kEast).replicas[0].read_override.empty());
 }
 
+TEST(ReplicaSettingsTest, BillingModeTableClassAndEncryptionReachEveryReplica) {
+  TestEngine db(Options());
+  CreateProvisioned(db.engine.get(), 20);
+  ReplicationGroupUpdate create = CreateWest();
+  create.read_override.read_capacity_units = 2;
+  ASSERT_OK(Replicas(db.engine.get(), kEast, {create}).status());
+
+  // On demand, from us-west-2: both tables and their GSIs; no read
+  // capacity left to override.
+  UpdateTableRequest u;
+  u.scope = kWest;
+  u.table_name = "Tab";
+  u.billing_mode = BillingMode::kPayPerRequest;
+  ASSERT_OK(db->UpdateTable(u).status());
+  TableDescription east = Describe(db.engine.get(), kEast);
+  EXPECT_EQ(east.billing_mode, BillingMode::kPayPerRequest);
+  EXPECT_TRUE(east.replicas[0].read_override.empty());
+  // Back to provisioned, from us-east-1, with the GSI's units.
+  u.scope = kEast;
+  u.billing_mode = BillingMode::kProvisioned;
+  u.provisioned_throughput = ProvisionedThroughput{6, 7};
+  GlobalSecondaryIndexUpdate gsi;
+  gsi.update = GlobalSecondaryIndexUpdate::UpdateAction{.index_name = "ByPayload"};
+  gsi.update->provisioned_throughput = ProvisionedThroughput{4, 3};
+  u.global_secondary_index_updates = std::vector<GlobalSecondaryIndexUpdate>{gsi};
+  ASSERT_OK(db->UpdateTable(u).status());
+  TableDescription west = Describe(db.engine.get(), kWest);
+  EXPECT_EQ(west.billing_mode, BillingMode::kProvisioned);
+  EXPECT_EQ(west.provisioned_throughput.read_capacity_units, 6);
+  EXPECT_EQ(west.provisioned_throughput.write_capacity_units, 7);
+  EXPECT_EQ(Gsi(west, "ByPayload")->provisioned_throughput.read_capacity_units, 4);
+  EXPECT_EQ(Gsi(west, "ByPayload")->provisioned_throughput.write_capacity_units, 3);
+
+  // The table class (overridable, changed here) and the SSE type.
+  UpdateTableRequest table_class;
+  table_class.scope = kWest;
+  table_class.table_name = "Tab";
+  table_class.table_class = TableClass::kStandardInfrequentAccess;
+  ASSERT_OK(db->UpdateTable(table_class).status());
+  ASSERT_TRUE(Describe(db.engine.get(), kEast).table_class_summary.has_value());
+  EXPECT_EQ(Describe(db.engine.get(), kEast).table_class_summary->table_class,
+            TableClass::kStandardInfrequentAccess);
+  UpdateTableRequest sse;
+  sse.scope = kEast;
+  sse.table_name = "Tab";
+  sse.sse_specification = SseSpecification{true, std::nullopt};
+  ASSERT_OK(db->UpdateTable(sse).status());
+  ASSERT_TRUE(Describe(db.engine.get(), kWest).sse_description.has_value());
+  EXPECT_NE(Describe(db.engine.get(), kWest).sse_description->kms_master_key_arn.find(
+                "us-west-2"), std::string::npos);
+}
+
 TEST(ReplicaSettingsTest, IndexCreatedOnOneReplicaAppearsOnEvery) {
   TestEngine db(Options());
   MakeGlobal(db);
