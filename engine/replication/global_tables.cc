@@ -128,7 +128,9 @@ std::string MemberKey(uint32_t id) {
 
 // A replica being created: "J" source id (4 BE) region -> 1 | ns | name.
 constexpr char kJoinPrefix = 'J';
-constexpr uint8_t kJoinVersion = 1;
+// Version 2 adds the Create action's read overrides (as a member record
+// keeps them), so that a join finished at open lists them.
+constexpr uint8_t kJoinVersion = 2;
 
 std::string JoinKey(uint32_t source_id, std::string_view region) {
   std::string key(1, kJoinPrefix);
@@ -225,18 +227,31 @@ Result<std::unique_ptr<GlobalTables>> GlobalTables::Open(Store* store, Clock* cl
   for (const auto& [key, value] : joins) {
     if (key.size() < 5) return Status::Corruption("bad global table join key");
     RecordReader r(value);
-    if (r.Byte() != kJoinVersion) return Status::Corruption("bad global table join record");
+    const uint8_t version = r.Byte();
+    if (version < 1 || version > kJoinVersion) {
+      return Status::Corruption("bad global table join record");
+    }
     const std::string ns = r.String();
     const std::string name = r.String();
+    ReplicationGroupUpdate overrides;
+    if (version >= 2) {
+      overrides.read_override = GetReadOverride(&r);
+      for (uint64_t n = r.Varint(); n > 0 && r.ok; --n) {
+        std::string index = r.String();
+        overrides.global_secondary_indexes.push_back({std::move(index), GetReadOverride(&r)});
+      }
+    }
     if (!r.ok) return Status::Corruption("truncated global table join record");
-    DR_RETURN_IF_ERROR(g->RecoverJoin(DecodeFixed32BE(key.data() + 1), key.substr(5), ns, name));
+    DR_RETURN_IF_ERROR(g->RecoverJoin(DecodeFixed32BE(key.data() + 1), key.substr(5), ns, name,
+                                      overrides));
   }
   g->Settle();  // a source left alone by a forgotten join is a plain table again
   return g;
 }
 
 Status GlobalTables::RecoverJoin(uint32_t source_id, const std::string& region,
-                                 const std::string& ns, const std::string& name) {
+                                 const std::string& ns, const std::string& name,
+                                 const ReplicationGroupUpdate& overrides) {
   auto self = members_.find(source_id);
   std::shared_ptr<const TableInfo> source =
       self == members_.end() ? nullptr : catalog_->Find(self->second.ns, self->second.name);
@@ -246,7 +261,7 @@ Status GlobalTables::RecoverJoin(uint32_t source_id, const std::string& region,
       !leaving_.count(replica->id)) {
     // The table was made, its membership not (or not all of its items
     // copied): join it now, from a snapshot taken now.
-    return JoinReplica(*source, self->second.region, region, *replica);
+    return JoinReplica(*source, self->second.region, region, *replica, &overrides);
   }
   WriteBatch batch;
   batch.Delete(Cf::kMeta, JoinKey(source_id, region));
@@ -460,6 +475,12 @@ Status GlobalTables::CreateReplica(const UpdateTableRequest& req, const TableInf
     w.Byte(kJoinVersion);
     w.String(replica_ns);
     w.String(req.table_name);
+    PutReadOverride(action.read_override, &w);
+    w.Varint(action.global_secondary_indexes.size());
+    for (const ReplicaIndexOverride& o : action.global_secondary_indexes) {
+      w.String(o.index_name);
+      PutReadOverride(o.read, &w);
+    }
     batch.Put(Cf::kMeta, JoinKey(source.id, action.region_name), intent);
     DR_RETURN_IF_ERROR(store_->Write(&batch));
     if (self) members_[source.id] = std::move(*self);

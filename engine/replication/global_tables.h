@@ -24,7 +24,11 @@
 //
 // While a replica is being created an intent to join is kept beside them,
 //
-//   "J" source id (4 BE) | region -> 1 | replica ns | table name
+//   "J" source id (4 BE) | region -> 2 | replica ns | table name |
+//                                     read override | index count |
+//                                     (index name | read override)*
+//
+// (version 1: no overrides)
 //
 // so that the next open finishes (or forgets) a creation a crash cut short.
 // Membership is handed to the ReplicationLog (who replicates to whom), which the
@@ -173,15 +177,16 @@ class GlobalTables {
   // Makes `created` (the new table in `region`) a member of `source`'s
   // group: publishes it, copies the source's items from a snapshot, then
   // writes its membership and deletes the intent to join in one batch.
-  // `overrides`: the Create action's read overrides, recorded with it
-  // (none when a join is finished at open).
+  // `overrides`: the Create action's read overrides, recorded with it.
   Status JoinReplica(const TableInfo& source, const std::string& source_region,
                      const std::string& region, const TableInfo& created,
                      const ReplicationGroupUpdate* overrides = nullptr) REQUIRES(mu_);
   // At open: an intent to join that a crash left (source, Region, the
-  // replica's namespace and name). Errors: kIOError.
+  // replica's namespace and name, the Create's read overrides). Errors:
+  // kIOError.
   Status RecoverJoin(uint32_t source_id, const std::string& region, const std::string& ns,
-                     const std::string& name) REQUIRES(mu_);
+                     const std::string& name, const ReplicationGroupUpdate& overrides)
+      REQUIRES(mu_);
   Status UpdateReplica(const UpdateTableRequest& req, const TableInfo& source,
                        const ReplicationGroupUpdate& action) REQUIRES(mu_);
   // CheckUpdate's rule for synchronized settings (replica_settings.cc).

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "engine/util/crash_points.h"
 #include "tests/testutil/global_table.h"
 #include "tests/testutil/status_matchers.h"
 #include "tests/testutil/test_engine.h"
@@ -369,6 +370,26 @@ TEST(ReplicaSettingsTest, OverridesSurviveARestart) {
   ASSERT_EQ(east.replicas[0].global_secondary_indexes.size(), 1u);
   EXPECT_EQ(east.replicas[0].global_secondary_indexes[0].read.read_capacity_units,
             std::optional<int64_t>(6));
+}
+
+// A replica whose creation a crash cut short after its table was made is
+// joined at the next open with the overrides its Create asked for.
+TEST(ReplicaSettingsTest, AJoinFinishedAtOpenKeepsItsOverrides) {
+  DiskDatabase disk("replica_settings_join");
+  {
+    ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(disk.options));
+    CreateProvisioned(db.get(), 20);
+    ReplicationGroupUpdate create = CreateWest();
+    create.read_override.read_capacity_units = 4;
+    ArmCrashPoint("global_tables.replica_table_created");
+    EXPECT_EQ(Replicas(db.get(), kEast, {create}).status().code(), ErrorCode::kInternal);
+    DisarmCrashPoints();
+  }
+  ASSERT_OK_AND_ASSIGN(auto db, Engine::Open(disk.options));
+  TableDescription east = Describe(db.get(), kEast);
+  ASSERT_EQ(east.replicas.size(), 1u);
+  EXPECT_EQ(east.replicas[0].read_override.read_capacity_units, std::optional<int64_t>(4));
+  EXPECT_EQ(Describe(db.get(), kWest).provisioned_throughput.read_capacity_units, 4);
 }
 
 }  // namespace
