@@ -8,6 +8,10 @@
 namespace dynarock {
 namespace {
 
+// What replication a client's call runs under a due-work timer: records
+// come due all the time, and a call must not wait behind a backlog.
+constexpr int64_t kReplicationSliceInRequestMicros = 1'000;
+
 TableLifecycleOptions LifecycleOptionsOf(const EngineOptions& options) {
   TableLifecycleOptions o;
   o.create_delay_micros = options.table_create_delay_micros;
@@ -142,9 +146,23 @@ bool EngineParts::RunDueWork(bool in_request) {
   if (bulk_puts && !(in_request && options.due_work_interval_micros > 0)) {
     more = bulk_puts->RunDue();
   }
+  // Replication: under a due-work timer, a client's call applies what a
+  // millisecond allows from where the last run stopped (records come due
+  // all the time, and the call must not wait behind a backlog, e.g. a
+  // healed partition's) and the timer the rest, a slice at a time, from
+  // the log's start. Without one, calls and the clock move it all.
   // A failure leaves the records for the next due work; not the caller's.
-  replicator.RunDue().ok();
-  return more;
+  const bool timer = options.due_work_interval_micros > 0;
+  const Replicator::Mode mode = !timer      ? Replicator::Mode::kFull
+                                : in_request ? Replicator::Mode::kTail
+                                             : Replicator::Mode::kBackground;
+  Result<bool> replicated = replicator.RunDue(
+      10'000,
+      mode == Replicator::Mode::kFull   ? 0
+      : mode == Replicator::Mode::kTail ? kReplicationSliceInRequestMicros
+                                        : std::max<int64_t>(1, options.due_work_step_slice_micros),
+      mode);
+  return more || (replicated.ok() && *replicated);
 }
 
 Result<std::unique_ptr<EngineParts>> EngineParts::Open(const EngineOptions& options,

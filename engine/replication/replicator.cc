@@ -53,6 +53,8 @@ bool Replicator::HealRegions(const std::string& a, const std::string& b) {
   const size_t before = partitions_.size();
   std::erase_if(partitions_,
                 [&](const RegionPartition& p) { return p.a == lo && p.b == hi; });
+  // The records it held are behind the cursors now.
+  if (partitions_.size() != before) cursors_.clear();
   return partitions_.size() != before;
 }
 
@@ -77,9 +79,11 @@ bool Replicator::Partitioned(const std::string& x, const std::string& y, int64_t
 }
 
 void Replicator::ExpirePartitions(int64_t now) {
-  std::erase_if(partitions_, [&](const RegionPartition& p) {
+  const size_t expired = std::erase_if(partitions_, [&](const RegionPartition& p) {
     return p.until_micros != 0 && p.until_micros <= now;
   });
+  // The records they held are behind the cursors now.
+  if (expired > 0) cursors_.clear();
 }
 
 Result<ReplicaReplicationState> Replicator::Describe(uint32_t target_id) const {
@@ -135,33 +139,58 @@ Result<int64_t> Replicator::Pending(uint32_t target_id) const {
   return n;
 }
 
-Status Replicator::RunDue(int64_t max_records) {
-  if (!run_mu_.TryLock()) return Status::OK();
+Result<bool> Replicator::RunDue(int64_t max_records, int64_t slice_micros, Mode mode) {
+  if (!run_mu_.TryLock()) return false;
   Status first;
+  bool more = false;
   int64_t budget = max_records;
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  if (slice_micros > 0) {
+    deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(slice_micros);
+  }
+  // How far before each cursor the logs are read (none: from the start).
+  std::optional<int64_t> slack;
+  if (mode == Mode::kTail) slack = 0;
+  if (mode == Mode::kBackground) {
+    const auto wall = std::chrono::steady_clock::now();
+    if (wall - last_rescan_ < std::chrono::microseconds(kRescanMicros)) {
+      slack = kCursorSlackMicros;
+    } else {
+      last_rescan_ = wall;
+    }
+  }
   const std::vector<ReplicationTarget> targets = log_->AllTargets();
   for (const ReplicationTarget& target : targets) {
-    if (budget <= 0) break;
-    Status s = Drain(target, &budget);
-    if (!s.ok() && first.ok()) first = std::move(s);
+    if (budget <= 0 || (deadline && std::chrono::steady_clock::now() >= *deadline)) {
+      more = true;
+      break;
+    }
+    Result<bool> drained = Drain(target, &budget, deadline, slack);
+    if (!drained.ok() && first.ok()) first = drained.status();
+    more = more || (drained.ok() && *drained);
   }
   // A tenth as many versions: a sweep is background work, the records are
   // what clients wait for.
-  int64_t sweep_budget = std::max<int64_t>(1, max_records / 10);
+  int64_t sweep_budget = mode == Mode::kTail ? 0 : std::max<int64_t>(1, max_records / 10);
   const int64_t now = clock_->NowMicros();
   for (const ReplicationTarget& target : targets) {
     if (sweep_budget <= 0) break;
     Status s = CollectTombstones(target, now, &sweep_budget);
     if (!s.ok() && first.ok()) first = std::move(s);
   }
-  // Forget the sweeps of tables that left.
-  std::erase_if(sweeps_, [&](const auto& entry) {
-    return std::none_of(targets.begin(), targets.end(), [&](const ReplicationTarget& t) {
-      return t.table_id == entry.first;
-    });
-  });
+  // Forget the sweeps and cursors of tables that left.
+  auto left = [&](uint32_t id) {
+    return std::none_of(targets.begin(), targets.end(),
+                        [&](const ReplicationTarget& t) { return t.table_id == id; });
+  };
+  std::erase_if(sweeps_, [&](const auto& entry) { return left(entry.first); });
+  {
+    MutexLock lock(&mu_);
+    std::erase_if(cursors_, [&](const auto& entry) { return left(entry.first); });
+  }
   run_mu_.Unlock();
-  return first;
+  if (!first.ok()) return first;
+  return more;
 }
 
 Status Replicator::CollectTombstones(const ReplicationTarget& target, int64_t now,
@@ -250,17 +279,20 @@ Result<bool> Replicator::DropTombstone(const std::string& version_key,
   return true;
 }
 
-Status Replicator::Drain(const ReplicationTarget& target, int64_t* budget) {
+Result<bool> Replicator::Drain(const ReplicationTarget& target, int64_t* budget,
+                               std::optional<std::chrono::steady_clock::time_point> deadline,
+                               std::optional<int64_t> cursor_slack) {
   std::shared_ptr<const TableInfo> table = catalog_->Find(target.ns, target.table_name);
   if (!table || table->id != target.table_id || table->deleting_since_micros) {
-    return Status::OK();
+    return false;
   }
   const int64_t now = clock_->NowMicros();
   const int64_t due = now - Lag(target.table_id);
-  if (due < 0) return Status::OK();
+  if (due < 0) return false;
   // The Regions it is cut off from now, decided once for the drain (the
   // records are then checked without the lock).
   std::vector<std::string> cut_from;
+  std::string start = ReplicationLog::LogBegin(target.table_id);
   {
     const std::vector<std::string> origins = log_->OriginRegions(target.table_id);
     MutexLock lock(&mu_);
@@ -269,77 +301,104 @@ Status Replicator::Drain(const ReplicationTarget& target, int64_t* budget) {
       if (Partitioned(o, target.region, now)) cut_from.push_back(o);
     }
     // Cut off from every Region that replicates to it: nothing to read.
-    if (!origins.empty() && cut_from.size() == origins.size()) return Status::OK();
-  }
-  // Read a chunk, then apply it: the iterator is not held across writes.
-  std::vector<std::pair<std::string, std::string>> chunk;
-  {
-    auto it = store_->NewIterator(Cf::kMeta, ReplicationLog::LogBegin(target.table_id),
-                                  ReplicationLog::LogEnd(target.table_id, due));
-    for (it->SeekToFirst(); it->Valid() && static_cast<int64_t>(chunk.size()) < *budget;
-         it->Next()) {
-      chunk.emplace_back(std::string(it->key()), std::string(it->value()));
+    if (!origins.empty() && cut_from.size() == origins.size()) return false;
+    auto cursor = cursors_.find(target.table_id);
+    if (cursor_slack && cursor != cursors_.end() && cursor->second > *cursor_slack) {
+      start = ReplicationLog::LogKey(target.table_id, cursor->second - *cursor_slack, "", "");
     }
-    DR_RETURN_IF_ERROR(it->status());
   }
+  const std::string end = ReplicationLog::LogEnd(target.table_id, due);
   const std::string prefix = keys::TablePrefix(table->id);
-  for (const auto& [key, value] : chunk) {
-    --*budget;
-    DR_ASSIGN_OR_RETURN(ReplicationLog::Record record,
-                        ReplicationLog::ParseRecord(key, value));
-    if (!cut_from.empty() &&
-        std::find(cut_from.begin(), cut_from.end(), record.origin) != cut_from.end()) {
-      continue;
+  // Chunks of records, each read and then applied (the iterator is not held
+  // across writes); the next starts after the last one read (a deleted key:
+  // seeking to it skips only itself). Stopped by the deadline or the
+  // budget, it says more is due: a run from the log's start may have spent
+  // its slice stepping over deletions.
+  constexpr int64_t kChunk = 256;
+  std::vector<std::pair<std::string, std::string>> chunk;
+  while (*budget > 0) {
+    chunk.clear();
+    {
+      auto it = store_->NewIterator(Cf::kMeta, start, end);
+      for (it->SeekToFirst(); it->Valid() && static_cast<int64_t>(chunk.size()) <
+                                                 std::min(kChunk, *budget);
+           it->Next()) {
+        if (it->key() == start) continue;
+        chunk.emplace_back(std::string(it->key()), std::string(it->value()));
+      }
+      DR_RETURN_IF_ERROR(it->status());
     }
-    ReplicatedChange change{record.stamp_micros, std::string(record.origin), key};
-    const std::string item_key = prefix + std::string(record.suffix);
-    const std::string version_key = ReplicationLog::VersionKey(table->id, record.suffix);
-    bool superseded = false;
-    const ItemVersion incoming{change.stamp_micros, change.origin_region};
-    auto mutation = [&](const std::optional<Item>&) -> Result<ItemChange> {
-      // Under the item's lock: the stored version is the item's latest.
-      DR_ASSIGN_OR_RETURN(std::optional<std::string> stored,
-                          store_->Get(Cf::kMeta, version_key));
-      ItemChange c;
-      if (stored) {
-        DR_ASSIGN_OR_RETURN(ItemVersion seen, ReplicationLog::DecodeVersion(*stored));
-        if (!Newer(incoming, seen)) {
-          superseded = true;
-          c.unchanged = true;
-          return c;
-        }
+    if (chunk.empty()) return false;
+    for (const auto& [key, value] : chunk) {
+      if (deadline && std::chrono::steady_clock::now() >= *deadline) return true;
+      --*budget;
+      DR_ASSIGN_OR_RETURN(ReplicationLog::Record record,
+                          ReplicationLog::ParseRecord(key, value));
+      const bool passed = !cut_from.empty() && std::find(cut_from.begin(), cut_from.end(),
+                                                         record.origin) != cut_from.end();
+      if (!passed) {
+        DR_ASSIGN_OR_RETURN(bool applied, Apply(target, *table, prefix, record, key, now));
+        if (!applied) return false;  // throttled: the rest wait
       }
-      if (record.item) {
-        DR_ASSIGN_OR_RETURN(Item item, DecodeItem(*record.item));
-        c.new_item = std::move(item);
-      }
-      return c;
-    };
-    Result<std::optional<Item>> applied =
-        writes_->ApplyReplicated(*table, item_key, mutation, change);
-    MutexLock lock(&mu_);
-    TargetStats& mine = target_stats_[target.table_id];
-    if (!applied.ok()) {
-      const ErrorCode code = applied.status().code();
-      if (code == ErrorCode::kProvisionedThroughputExceeded ||
-          code == ErrorCode::kRequestLimitExceeded || code == ErrorCode::kThrottling ||
-          code == ErrorCode::kTransactionConflict) {
-        // The replica is out of capacity (or the item is in a transaction):
-        // the record stays and is retried at a later due work.
-        ++stats_.throttled;
-        ++mine.throttled;
-        return Status::OK();
-      }
-      return applied.status();
+      MutexLock lock(&mu_);
+      int64_t& cursor = cursors_[target.table_id];
+      cursor = std::max(cursor, record.stamp_micros);
     }
-    ++(superseded ? stats_.superseded : stats_.applied);
-    ++(superseded ? mine.superseded : mine.applied);
-    const int64_t latency = std::max<int64_t>(0, now - change.stamp_micros);
-    stats_.latency_sum_micros += latency;
-    stats_.latency_max_micros = std::max(stats_.latency_max_micros, latency);
-    mine.latency.Add(latency);
+    start = chunk.back().first;
+    if (static_cast<int64_t>(chunk.size()) < kChunk) return false;
   }
-  return Status::OK();
+  return true;  // out of budget, with records perhaps left
+}
+
+Result<bool> Replicator::Apply(const ReplicationTarget& target, const TableInfo& table,
+                               const std::string& prefix, const ReplicationLog::Record& record,
+                               const std::string& log_key, int64_t now) {
+  ReplicatedChange change{record.stamp_micros, std::string(record.origin), log_key};
+  const std::string item_key = prefix + std::string(record.suffix);
+  const std::string version_key = ReplicationLog::VersionKey(table.id, record.suffix);
+  bool superseded = false;
+  const ItemVersion incoming{change.stamp_micros, change.origin_region};
+  auto mutation = [&](const std::optional<Item>&) -> Result<ItemChange> {
+    // Under the item's lock: the stored version is the item's latest.
+    DR_ASSIGN_OR_RETURN(std::optional<std::string> stored, store_->Get(Cf::kMeta, version_key));
+    ItemChange c;
+    if (stored) {
+      DR_ASSIGN_OR_RETURN(ItemVersion seen, ReplicationLog::DecodeVersion(*stored));
+      if (!Newer(incoming, seen)) {
+        superseded = true;
+        c.unchanged = true;
+        return c;
+      }
+    }
+    if (record.item) {
+      DR_ASSIGN_OR_RETURN(Item item, DecodeItem(*record.item));
+      c.new_item = std::move(item);
+    }
+    return c;
+  };
+  Result<std::optional<Item>> applied = writes_->ApplyReplicated(table, item_key, mutation, change);
+  MutexLock lock(&mu_);
+  TargetStats& mine = target_stats_[target.table_id];
+  if (!applied.ok()) {
+    const ErrorCode code = applied.status().code();
+    if (code == ErrorCode::kProvisionedThroughputExceeded ||
+        code == ErrorCode::kRequestLimitExceeded || code == ErrorCode::kThrottling ||
+        code == ErrorCode::kTransactionConflict) {
+      // The replica is out of capacity (or the item is in a transaction):
+      // the record stays and is retried at a later due work.
+      ++stats_.throttled;
+      ++mine.throttled;
+      return false;
+    }
+    return applied.status();
+  }
+  ++(superseded ? stats_.superseded : stats_.applied);
+  ++(superseded ? mine.superseded : mine.applied);
+  const int64_t latency = std::max<int64_t>(0, now - change.stamp_micros);
+  stats_.latency_sum_micros += latency;
+  stats_.latency_max_micros = std::max(stats_.latency_max_micros, latency);
+  mine.latency.Add(latency);
+  return true;
 }
 
 }  // namespace dynarock

@@ -34,6 +34,7 @@
 #ifndef DYNAROCK_ENGINE_REPLICATION_REPLICATOR_H_
 #define DYNAROCK_ENGINE_REPLICATION_REPLICATOR_H_
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -94,11 +95,32 @@ class Replicator {
       : store_(store), clock_(clock), catalog_(catalog), writes_(writes), locks_(locks),
         log_(log), default_lag_(lag_micros), retention_(tombstone_retention_micros) {}
 
-  // Applies the records that are due, up to `max_records` of them, then
-  // reads up to a tenth as many versions in search of tombstones to collect.
-  // Errors of one replica's records (storage, a corrupt record) leave them
-  // in the log and are returned after the other replicas were served.
-  Status RunDue(int64_t max_records = 10'000);
+  // Applies the records that are due, up to `max_records` of them and for
+  // at most `slice_micros` of wall time (0: no limit), then reads up to a
+  // tenth as many versions in search of tombstones to collect. True when
+  // it stopped at its budget or slice with records still due: the next run
+  // is due at once. Errors of one replica's records (storage, a corrupt
+  // record) leave them in the log and are returned after the other
+  // replicas were served.
+  //
+  // Where each replica's log is read from (`mode`): applied records are
+  // deleted, and a log read from its start steps over every deletion
+  // RocksDB has not compacted away yet, so a busy log is read from its
+  // cursor, the stamp of the last record a run applied or passed over. A
+  // background run reads from kCursorSlackMicros before it, for the writes
+  // whose stamp was taken before another's that committed first. What that
+  // cannot see (a write whose commit took longer than the slack; a healed
+  // partition's records, for which the cursors are dropped) waits for a
+  // run from the start.
+  enum class Mode {
+    kFull,        // from the start every time (no due-work timer: tests, simulations)
+    kBackground,  // from the cursor less the slack; from the start every kRescanMicros
+    kTail,        // from the cursor, and no tombstone sweep: a client's call
+  };
+  static constexpr int64_t kCursorSlackMicros = 100'000;  // on the clock
+  static constexpr int64_t kRescanMicros = 5'000'000;     // wall time
+  Result<bool> RunDue(int64_t max_records = 10'000, int64_t slice_micros = 0,
+                      Mode mode = Mode::kFull);
 
   // The lag of the replica table `target_id` (the default when unset;
   // a negative `lag_micros` unsets it).
@@ -142,10 +164,22 @@ class Replicator {
   };
 
   // Applies one target's due records, stopping at a throttle (the rest
-  // wait for the next due work). Records from a partitioned Region are
-  // passed over (they count against `budget`, which bounds the work of one
-  // due run however long the partition lasts).
-  Status Drain(const ReplicationTarget& target, int64_t* budget);
+  // wait for the next due work) or at `deadline`. Records from a
+  // partitioned Region are passed over (they count against `budget`, which
+  // bounds the work of one due run however long the partition lasts).
+  // True when it stopped at the budget or the deadline with records left.
+  // `cursor_slack`: from that long (on the clock) before the stamp of the
+  // last record a run applied or passed over; none: from the log's start
+  // (see Mode).
+  Result<bool> Drain(const ReplicationTarget& target, int64_t* budget,
+                     std::optional<std::chrono::steady_clock::time_point> deadline,
+                     std::optional<int64_t> cursor_slack);
+  // Applies `record` (log key `log_key`) to `table`, whose item keys start
+  // with `prefix`, if it is newer than the item's version; counts it. False
+  // when the replica's capacity (or a transaction) refused it.
+  Result<bool> Apply(const ReplicationTarget& target, const TableInfo& table,
+                     const std::string& prefix, const ReplicationLog::Record& record,
+                     const std::string& log_key, int64_t now);
   // Reads up to `*budget` of `target`'s versions from where its sweep is and
   // drops the tombstones nothing can undo any more (see the file comment).
   Status CollectTombstones(const ReplicationTarget& target, int64_t now, int64_t* budget)
@@ -175,6 +209,10 @@ class Replicator {
   ReplicationStats stats_ GUARDED_BY(mu_);
   std::map<uint32_t, TargetStats> target_stats_ GUARDED_BY(mu_);
   std::vector<RegionPartition> partitions_ GUARDED_BY(mu_);
+  // Per replica, the stamp of the last record a run applied or passed over.
+  std::map<uint32_t, int64_t> cursors_ GUARDED_BY(mu_);
+  // When a kBackground run last read the logs from their start.
+  std::chrono::steady_clock::time_point last_rescan_ GUARDED_BY(run_mu_);
 };
 
 }  // namespace dynarock
