@@ -245,7 +245,10 @@ Result<ImportTableDescription> Imports::Import(const ImportTableRequest& req) {
 void Imports::Start(Record record) {
   jobs_.Post([this, record = std::move(record)]() mutable {
     Status s = Run(&record);
-    if (jobs_.stopping()) return;  // stays IN_PROGRESS; the next Open runs it again
+    // Interrupted: stays IN_PROGRESS, and the next Open runs it again. A
+    // table that was built is recorded even while stopping (run again, the
+    // import would find its own table and fail).
+    if (jobs_.stopping() && !s.ok()) return;
     ImportTableDescription& d = record.desc;
     d.end_micros = clock_->NowMicros();
     if (s.ok() && d.error_count > 0) {

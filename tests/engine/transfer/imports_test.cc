@@ -286,7 +286,8 @@ TEST(ImportsTest, RecordsSurviveARestartAndUnfinishedOnesRunAgain) {
   }
   TestEngine db(options);
   ImportTableDescription d = Finished(db, arn);
-  EXPECT_EQ(d.import_status, ImportStatus::kCompleted);
+  EXPECT_EQ(d.import_status, ImportStatus::kCompleted)
+      << d.failure_code.value_or("") << ": " << d.failure_message.value_or("");
   EXPECT_EQ(d.imported_item_count, 300);
   EXPECT_EQ(d.table.table_name, "Imp");
   EXPECT_EQ(Contents(db.engine.get(), "Imp").size(), 300u);
