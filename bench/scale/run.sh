@@ -10,8 +10,8 @@
 #      LOAD=bulk (default): CreateTable, then StartBulkPutItems of the files
 #      (every item through the write path, unpaced), or LOAD=import:
 #      ImportTable (builds the table and both GSIs as SST files and ingests
-#      them; it holds every item in memory until then, so not for 10 GB on
-#      this machine); then BATCH_ITEMS more items with BatchWriteItem over
+#      them; it sorts the items in 64 MiB plus run files beside the
+#      database); then BATCH_ITEMS more items with BatchWriteItem over
 #      HTTP (25 a request, wrk -t1 -c8);
 #   3. wrk -t2 -c16 -d$DURATION --latency (bench/http's load) of GetItem,
 #      PutItem (overwrites, half moving their GSI entries; the phase ends when
