@@ -27,18 +27,13 @@
 namespace dynarock {
 namespace {
 
-// Whether `req` changes a setting DynamoDB synchronizes across replicas.
+// Whether `req` changes a setting DynamoDB synchronizes across replicas
+// (overridable ones included). Also what a replica's own UpdateTable must
+// ask for: UpdateTable refuses a request that changes nothing.
 bool ChangesSynchronized(const UpdateTableRequest& req) {
   return req.billing_mode || req.provisioned_throughput || req.on_demand_throughput ||
          req.warm_throughput || req.table_class || req.sse_specification ||
          (req.global_secondary_index_updates && !req.global_secondary_index_updates->empty());
-}
-
-// Whether `u` asks for any change (UpdateTable refuses an empty request).
-bool ChangesAnything(const UpdateTableRequest& u) {
-  return u.billing_mode || u.provisioned_throughput || u.on_demand_throughput ||
-         u.warm_throughput || u.table_class || u.sse_specification ||
-         (u.global_secondary_index_updates && !u.global_secondary_index_updates->empty());
 }
 
 const GlobalSecondaryIndexDescription* FindGsi(const TableDescription& d,
@@ -328,8 +323,8 @@ Status GlobalTables::ApplyOverrides(const Scope& caller, uint32_t id, const Tabl
     indexes.provisioned_throughput = own.provisioned_throughput;
     own.provisioned_throughput.reset();
   }
-  if (ChangesAnything(indexes)) DR_RETURN_IF_ERROR(tables_->Update(indexes).status());
-  if (ChangesAnything(own)) DR_RETURN_IF_ERROR(tables_->Update(own).status());
+  if (ChangesSynchronized(indexes)) DR_RETURN_IF_ERROR(tables_->Update(indexes).status());
+  if (ChangesSynchronized(own)) DR_RETURN_IF_ERROR(tables_->Update(own).status());
   WriteBatch batch;
   RecordOverrides(id, action, &batch);
   return store_->Write(&batch);
@@ -403,7 +398,7 @@ Status GlobalTables::Synchronize(const TableInfo& before, const UpdateTableReque
     u.table_name = target.table_name;
     EndOverrides(plan, &member->second.read, &member->second.index_reads);
     PutMember(member->first, member->second, &batch);
-    if (!ChangesAnything(u)) continue;
+    if (!ChangesSynchronized(u)) continue;
     result = tables_->Update(u).status();
     if (!result.ok()) break;
   }

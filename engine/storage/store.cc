@@ -68,8 +68,16 @@ class CounterAddOperator : public rocksdb::AssociativeMergeOperator {
   const char* Name() const override { return "dynarock.CounterAdd"; }
 };
 
+// A StoreIterator over a column family's range, or over an SST file's
+// entries (then owning the file's reader).
 class IteratorImpl final : public StoreIterator {
  public:
+  explicit IteratorImpl(std::unique_ptr<rocksdb::SstFileReader> reader)
+      : reader_(std::move(reader)) {
+    rocksdb::ReadOptions ro;
+    ro.fill_cache = false;  // read once, in order: keep the block cache for the tables
+    it_.reset(reader_->NewIterator(ro));
+  }
   IteratorImpl(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf,
                std::string_view lower, std::string_view upper,
                const rocksdb::Snapshot* snapshot = nullptr)
@@ -104,7 +112,8 @@ class IteratorImpl final : public StoreIterator {
  private:
   std::string lower_, upper_;
   rocksdb::Slice lower_slice_, upper_slice_;
-  std::unique_ptr<rocksdb::Iterator> it_;
+  std::unique_ptr<rocksdb::SstFileReader> reader_;  // an SST file's, or none
+  std::unique_ptr<rocksdb::Iterator> it_;            // destroyed before reader_
 };
 
 // The GSI log's memtable insert hints: one per index, for the record keys
@@ -572,39 +581,6 @@ class SstWriterImpl final : public SstWriter {
   bool finished_ = false;
 };
 
-// An SST file's entries; owns the file's reader.
-class SstIteratorImpl final : public StoreIterator {
- public:
-  explicit SstIteratorImpl(const rocksdb::Options& options) : reader_(options) {}
-  rocksdb::Status Open(const std::string& file) {
-    rocksdb::Status s = reader_.Open(file);
-    if (!s.ok()) return s;
-    rocksdb::ReadOptions ro;
-    ro.fill_cache = false;  // read once, in order: keep the block cache for the tables
-    it_.reset(reader_.NewIterator(ro));
-    return s;
-  }
-  bool Valid() const override { return it_->Valid(); }
-  void SeekToFirst() override { it_->SeekToFirst(); }
-  void SeekToLast() override { it_->SeekToLast(); }
-  void Seek(std::string_view t) override { it_->Seek(ToSlice(t)); }
-  void SeekForPrev(std::string_view t) override { it_->SeekForPrev(ToSlice(t)); }
-  void Next() override { it_->Next(); }
-  void Prev() override { it_->Prev(); }
-  std::string_view key() const override {
-    rocksdb::Slice k = it_->key();
-    return {k.data(), k.size()};
-  }
-  std::string_view value() const override {
-    rocksdb::Slice v = it_->value();
-    return {v.data(), v.size()};
-  }
-  Status status() const override { return FromRocks(it_->status()); }
-
- private:
-  rocksdb::SstFileReader reader_;
-  std::unique_ptr<rocksdb::Iterator> it_;  // destroyed before reader_
-};
 
 }  // namespace
 
@@ -615,9 +591,9 @@ std::unique_ptr<SstWriter> Store::NewSstWriter(const std::string& file) const {
 }
 
 Result<std::unique_ptr<StoreIterator>> Store::NewSstIterator(const std::string& file) const {
-  auto it = std::make_unique<SstIteratorImpl>(rep_->file_options);
-  DR_RETURN_IF_ERROR(FromRocks(it->Open(file)));
-  return std::unique_ptr<StoreIterator>(std::move(it));
+  auto reader = std::make_unique<rocksdb::SstFileReader>(rep_->file_options);
+  DR_RETURN_IF_ERROR(FromRocks(reader->Open(file)));
+  return std::unique_ptr<StoreIterator>(std::make_unique<IteratorImpl>(std::move(reader)));
 }
 
 Status Store::ReadSst(
