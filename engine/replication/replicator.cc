@@ -148,24 +148,14 @@ Result<bool> Replicator::RunDue(int64_t max_records, int64_t slice_micros, Mode 
   if (slice_micros > 0) {
     deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(slice_micros);
   }
-  // How far before each cursor the logs are read (none: from the start).
-  std::optional<int64_t> slack;
-  if (mode == Mode::kTail) slack = 0;
-  if (mode == Mode::kBackground) {
-    const auto wall = std::chrono::steady_clock::now();
-    if (wall - last_rescan_ < std::chrono::microseconds(kRescanMicros)) {
-      slack = kCursorSlackMicros;
-    } else {
-      last_rescan_ = wall;
-    }
-  }
+  const bool from_cursor = mode == Mode::kTail;
   const std::vector<ReplicationTarget> targets = log_->AllTargets();
   for (const ReplicationTarget& target : targets) {
     if (budget <= 0 || (deadline && std::chrono::steady_clock::now() >= *deadline)) {
       more = true;
       break;
     }
-    Result<bool> drained = Drain(target, &budget, deadline, slack);
+    Result<bool> drained = Drain(target, &budget, deadline, from_cursor);
     if (!drained.ok() && first.ok()) first = drained.status();
     more = more || (drained.ok() && *drained);
   }
@@ -281,7 +271,7 @@ Result<bool> Replicator::DropTombstone(const std::string& version_key,
 
 Result<bool> Replicator::Drain(const ReplicationTarget& target, int64_t* budget,
                                std::optional<std::chrono::steady_clock::time_point> deadline,
-                               std::optional<int64_t> cursor_slack) {
+                               bool from_cursor) {
   std::shared_ptr<const TableInfo> table = catalog_->Find(target.ns, target.table_name);
   if (!table || table->id != target.table_id || table->deleting_since_micros) {
     return false;
@@ -303,8 +293,8 @@ Result<bool> Replicator::Drain(const ReplicationTarget& target, int64_t* budget,
     // Cut off from every Region that replicates to it: nothing to read.
     if (!origins.empty() && cut_from.size() == origins.size()) return false;
     auto cursor = cursors_.find(target.table_id);
-    if (cursor_slack && cursor != cursors_.end() && cursor->second > *cursor_slack) {
-      start = ReplicationLog::LogKey(target.table_id, cursor->second - *cursor_slack, "", "");
+    if (from_cursor && cursor != cursors_.end()) {
+      start = ReplicationLog::LogKey(target.table_id, cursor->second, "", "");
     }
   }
   const std::string end = ReplicationLog::LogEnd(target.table_id, due);
@@ -316,6 +306,9 @@ Result<bool> Replicator::Drain(const ReplicationTarget& target, int64_t* budget,
   // its slice stepping over deletions.
   constexpr int64_t kChunk = 256;
   std::vector<std::pair<std::string, std::string>> chunk;
+  // A run from the start may spend its slice stepping over deletions: it
+  // applies one chunk anyway, or what a cursor missed could wait forever.
+  int64_t before_deadline = from_cursor ? 0 : kChunk;
   while (*budget > 0) {
     chunk.clear();
     {
@@ -330,7 +323,9 @@ Result<bool> Replicator::Drain(const ReplicationTarget& target, int64_t* budget,
     }
     if (chunk.empty()) return false;
     for (const auto& [key, value] : chunk) {
-      if (deadline && std::chrono::steady_clock::now() >= *deadline) return true;
+      if (deadline && --before_deadline < 0 && std::chrono::steady_clock::now() >= *deadline) {
+        return true;
+      }
       --*budget;
       DR_ASSIGN_OR_RETURN(ReplicationLog::Record record,
                           ReplicationLog::ParseRecord(key, value));

@@ -105,20 +105,17 @@ class Replicator {
   //
   // Where each replica's log is read from (`mode`): applied records are
   // deleted, and a log read from its start steps over every deletion
-  // RocksDB has not compacted away yet, so a busy log is read from its
-  // cursor, the stamp of the last record a run applied or passed over. A
-  // background run reads from kCursorSlackMicros before it, for the writes
-  // whose stamp was taken before another's that committed first. What that
-  // cannot see (a write whose commit took longer than the slack; a healed
-  // partition's records, for which the cursors are dropped) waits for a
-  // run from the start.
+  // RocksDB has not compacted away yet, so a client's call reads from the
+  // replica's cursor, the stamp of the last record a run applied or passed
+  // over. What a cursor cannot see (a write whose stamp was taken before
+  // another's that committed first; a healed partition's records, for which
+  // the cursors are dropped) the next background run finds: it reads from
+  // the start, and applies at least one chunk whatever its slice.
   enum class Mode {
-    kFull,        // from the start every time (no due-work timer: tests, simulations)
-    kBackground,  // from the cursor less the slack; from the start every kRescanMicros
+    kFull,        // from the start (no due-work timer: tests, simulations)
+    kBackground,  // from the start: the due-work timer
     kTail,        // from the cursor, and no tombstone sweep: a client's call
   };
-  static constexpr int64_t kCursorSlackMicros = 100'000;  // on the clock
-  static constexpr int64_t kRescanMicros = 5'000'000;     // wall time
   Result<bool> RunDue(int64_t max_records = 10'000, int64_t slice_micros = 0,
                       Mode mode = Mode::kFull);
 
@@ -168,12 +165,12 @@ class Replicator {
   // partitioned Region are passed over (they count against `budget`, which
   // bounds the work of one due run however long the partition lasts).
   // True when it stopped at the budget or the deadline with records left.
-  // `cursor_slack`: from that long (on the clock) before the stamp of the
-  // last record a run applied or passed over; none: from the log's start
-  // (see Mode).
+  // `from_cursor`: from the stamp of the last record a run applied or
+  // passed over, else from the log's start, when at least one chunk is
+  // applied before the deadline counts (see Mode).
   Result<bool> Drain(const ReplicationTarget& target, int64_t* budget,
                      std::optional<std::chrono::steady_clock::time_point> deadline,
-                     std::optional<int64_t> cursor_slack);
+                     bool from_cursor);
   // Applies `record` (log key `log_key`) to `table`, whose item keys start
   // with `prefix`, if it is newer than the item's version; counts it. False
   // when the replica's capacity (or a transaction) refused it.
@@ -211,8 +208,6 @@ class Replicator {
   std::vector<RegionPartition> partitions_ GUARDED_BY(mu_);
   // Per replica, the stamp of the last record a run applied or passed over.
   std::map<uint32_t, int64_t> cursors_ GUARDED_BY(mu_);
-  // When a kBackground run last read the logs from their start.
-  std::chrono::steady_clock::time_point last_rescan_ GUARDED_BY(run_mu_);
 };
 
 }  // namespace dynarock
