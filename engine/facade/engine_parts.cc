@@ -153,15 +153,13 @@ bool EngineParts::RunDueWork(bool in_request) {
   // the log's start. Without one, calls and the clock move it all.
   // A failure leaves the records for the next due work; not the caller's.
   const bool timer = options.due_work_interval_micros > 0;
-  const Replicator::Mode mode = !timer      ? Replicator::Mode::kFull
-                                : in_request ? Replicator::Mode::kTail
-                                             : Replicator::Mode::kBackground;
+  const bool call = timer && in_request;
   Result<bool> replicated = replicator.RunDue(
       10'000,
-      mode == Replicator::Mode::kFull   ? 0
-      : mode == Replicator::Mode::kTail ? kReplicationSliceInRequestMicros
-                                        : std::max<int64_t>(1, options.due_work_step_slice_micros),
-      mode);
+      !timer ? 0
+      : call ? kReplicationSliceInRequestMicros
+             : std::max<int64_t>(1, options.due_work_step_slice_micros),
+      /*from_cursor=*/call);
   return more || (replicated.ok() && *replicated);
 }
 

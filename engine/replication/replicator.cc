@@ -139,7 +139,7 @@ Result<int64_t> Replicator::Pending(uint32_t target_id) const {
   return n;
 }
 
-Result<bool> Replicator::RunDue(int64_t max_records, int64_t slice_micros, Mode mode) {
+Result<bool> Replicator::RunDue(int64_t max_records, int64_t slice_micros, bool from_cursor) {
   if (!run_mu_.TryLock()) return false;
   Status first;
   bool more = false;
@@ -148,7 +148,6 @@ Result<bool> Replicator::RunDue(int64_t max_records, int64_t slice_micros, Mode 
   if (slice_micros > 0) {
     deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(slice_micros);
   }
-  const bool from_cursor = mode == Mode::kTail;
   const std::vector<ReplicationTarget> targets = log_->AllTargets();
   for (const ReplicationTarget& target : targets) {
     if (budget <= 0 || (deadline && std::chrono::steady_clock::now() >= *deadline)) {
@@ -161,7 +160,7 @@ Result<bool> Replicator::RunDue(int64_t max_records, int64_t slice_micros, Mode 
   }
   // A tenth as many versions: a sweep is background work, the records are
   // what clients wait for.
-  int64_t sweep_budget = mode == Mode::kTail ? 0 : std::max<int64_t>(1, max_records / 10);
+  int64_t sweep_budget = from_cursor ? 0 : std::max<int64_t>(1, max_records / 10);
   const int64_t now = clock_->NowMicros();
   for (const ReplicationTarget& target : targets) {
     if (sweep_budget <= 0) break;

@@ -103,21 +103,16 @@ class Replicator {
   // record) leave them in the log and are returned after the other
   // replicas were served.
   //
-  // Where each replica's log is read from (`mode`): applied records are
-  // deleted, and a log read from its start steps over every deletion
-  // RocksDB has not compacted away yet, so a client's call reads from the
-  // replica's cursor, the stamp of the last record a run applied or passed
-  // over. What a cursor cannot see (a write whose stamp was taken before
+  // `from_cursor` (a client's call): each replica's log is read from its
+  // cursor, the stamp of the last record a run applied or passed over, and
+  // no tombstone is swept. Applied records are deleted, and a log read from
+  // its start steps over every deletion RocksDB has not compacted away yet.
+  // What a cursor cannot see (a write whose stamp was taken before
   // another's that committed first; a healed partition's records, for which
-  // the cursors are dropped) the next background run finds: it reads from
-  // the start, and applies at least one chunk whatever its slice.
-  enum class Mode {
-    kFull,        // from the start (no due-work timer: tests, simulations)
-    kBackground,  // from the start: the due-work timer
-    kTail,        // from the cursor, and no tombstone sweep: a client's call
-  };
+  // the cursors are dropped) the next run from the start finds; such a run
+  // applies at least one chunk whatever its slice.
   Result<bool> RunDue(int64_t max_records = 10'000, int64_t slice_micros = 0,
-                      Mode mode = Mode::kFull);
+                      bool from_cursor = false);
 
   // The lag of the replica table `target_id` (the default when unset;
   // a negative `lag_micros` unsets it).
@@ -167,7 +162,7 @@ class Replicator {
   // True when it stopped at the budget or the deadline with records left.
   // `from_cursor`: from the stamp of the last record a run applied or
   // passed over, else from the log's start, when at least one chunk is
-  // applied before the deadline counts (see Mode).
+  // applied before the deadline counts (see RunDue).
   Result<bool> Drain(const ReplicationTarget& target, int64_t* budget,
                      std::optional<std::chrono::steady_clock::time_point> deadline,
                      bool from_cursor);
